@@ -1,0 +1,65 @@
+// Package cypher holds every Cypher query kgeval runs, one query per .cypher
+// file, embedded in the binary. Values always reach a query as parameters;
+// query text is never built from user input.
+//
+// Schema (see also README "Graph schema"):
+//
+//	(:Run {name, ...})
+//	(:Sample {uid, run, id, ...})
+//	(:Entity {uid, run, sample, pair, graph, side, key, label})
+//	(:Relation {uid, run, sample, pair, graph, side, idx, label, passage})
+//	(:Entity)-[:REL {weight, cost}]->(:Relation)-[:REL {weight, cost}]->(:Entity)
+//	(:Entity {side:'in'})-[:SIMILAR {weight, cost}]->(:Entity {side:'ctx'})
+//
+// graph is the pair graph's id, "<run>|<sample>|<pair>"; uid extends it with
+// the side and key (entities) or index (relations).
+package cypher
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed *.cypher schema/*.cypher
+var files embed.FS
+
+// Get returns the query in name (without the .cypher extension).
+func Get(name string) (string, error) {
+	b, err := files.ReadFile(name + ".cypher")
+	if err != nil {
+		return "", fmt.Errorf("cypher query %q: %w", name, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// MustGet returns the query in name and panics when there is none, so that a
+// misspelt name fails at startup, not at first use.
+func MustGet(name string) string {
+	q, err := Get(name)
+	if err != nil {
+		panic(err)
+	}
+	return q
+}
+
+// Schema returns the schema statements (constraints and indexes) in the order
+// they are applied. Each is idempotent (IF NOT EXISTS).
+func Schema() []Statement {
+	names, _ := fs.Glob(files, "schema/*.cypher")
+	sort.Strings(names)
+	out := make([]Statement, 0, len(names))
+	for _, n := range names {
+		b, _ := files.ReadFile(n)
+		out = append(out, Statement{Name: strings.TrimSuffix(strings.TrimPrefix(n, "schema/"), ".cypher"), Query: strings.TrimSpace(string(b))})
+	}
+	return out
+}
+
+// Statement is a named query.
+type Statement struct {
+	Name  string
+	Query string
+}

@@ -1,0 +1,1 @@
+RETURN gds.version() AS version

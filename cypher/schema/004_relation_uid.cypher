@@ -1,0 +1,1 @@
+CREATE CONSTRAINT relation_uid IF NOT EXISTS FOR (r:Relation) REQUIRE r.uid IS UNIQUE

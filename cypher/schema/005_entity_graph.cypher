@@ -1,0 +1,1 @@
+CREATE INDEX entity_graph IF NOT EXISTS FOR (e:Entity) ON (e.graph)

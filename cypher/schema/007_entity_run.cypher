@@ -1,0 +1,1 @@
+CREATE INDEX entity_run IF NOT EXISTS FOR (e:Entity) ON (e.run)

@@ -1,0 +1,1 @@
+CREATE INDEX relation_run IF NOT EXISTS FOR (r:Relation) ON (r.run)

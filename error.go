@@ -1,0 +1,68 @@
+package kgeval
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Application error codes. Adapters map their own errors onto these; the web
+// layer maps them onto HTTP status codes in one table.
+const (
+	ECONFLICT     = "conflict"
+	EINTERNAL     = "internal"
+	EINVALID      = "invalid"
+	ENOTFOUND     = "not_found"
+	EUNAVAILABLE  = "unavailable"
+	EUNAUTHORIZED = "unauthorized"
+)
+
+// Error is an application error: a code and a message that is safe to show
+// to a user. Internal details belong in the wrapped error, which is logged,
+// not shown.
+type Error struct {
+	Code    string
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an *Error with the given code and message that wraps err.
+func Wrap(code string, err error, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for
+// any other non-nil error and "" for nil.
+func ErrorCode(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the user-safe message of err.
+func ErrorMessage(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}

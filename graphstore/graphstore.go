@@ -1,0 +1,194 @@
+// Package graphstore stores kgeval's pair graphs, runs and caches in Neo4j and
+// runs the Graph Data Science procedures over them. It is the only package
+// that imports the Neo4j driver. Every query comes from package cypher and
+// every value reaches Neo4j as a parameter.
+package graphstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/cypher"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+)
+
+// Config is how to reach Neo4j.
+type Config struct {
+	URI            string
+	User           string
+	Password       string
+	Database       string
+	ConnectTimeout time.Duration
+	QueryTimeout   time.Duration
+	MaxConnections int
+}
+
+// DB is a connection to Neo4j.
+type DB struct {
+	driver neo4j.DriverWithContext
+	cfg    Config
+}
+
+// Open creates a driver for cfg and verifies connectivity. Errors:
+// EUNAVAILABLE when Neo4j does not answer, EUNAUTHORIZED on bad credentials.
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	if cfg.Database == "" {
+		cfg.Database = "neo4j"
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 10 * time.Second
+	}
+	if cfg.QueryTimeout <= 0 {
+		cfg.QueryTimeout = 120 * time.Second
+	}
+	drv, err := neo4j.NewDriverWithContext(cfg.URI, neo4j.BasicAuth(cfg.User, cfg.Password, ""), func(c *config.Config) {
+		c.SocketConnectTimeout = cfg.ConnectTimeout
+		c.ConnectionAcquisitionTimeout = cfg.ConnectTimeout
+		c.MaxTransactionRetryTime = 15 * time.Second
+		if cfg.MaxConnections > 0 {
+			c.MaxConnectionPoolSize = cfg.MaxConnections
+		}
+	})
+	if err != nil {
+		return nil, kgeval.Wrap(kgeval.EINVALID, err, "neo4j uri %q", cfg.URI)
+	}
+	cctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
+	defer cancel()
+	if err := drv.VerifyConnectivity(cctx); err != nil {
+		drv.Close(ctx)
+		return nil, mapError(err, fmt.Sprintf("neo4j at %s", cfg.URI))
+	}
+	return &DB{driver: drv, cfg: cfg}, nil
+}
+
+// Close closes the driver.
+func (db *DB) Close(ctx context.Context) error { return db.driver.Close(ctx) }
+
+// Database returns the name of the database all queries run against.
+func (db *DB) Database() string { return db.cfg.Database }
+
+// query runs one auto-committed statement (retried on transient errors) and
+// returns its records.
+func (db *DB) query(ctx context.Context, q string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) ([]*neo4j.Record, error) {
+	res, err := neo4j.ExecuteQuery(ctx, db.driver, q, params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(db.cfg.Database),
+		routing,
+		neo4j.ExecuteQueryWithTransactionConfig(neo4j.WithTxTimeout(db.cfg.QueryTimeout)))
+	if err != nil {
+		return nil, err
+	}
+	return res.Records, nil
+}
+
+func (db *DB) read(ctx context.Context, q string, params map[string]any) ([]*neo4j.Record, error) {
+	return db.query(ctx, q, params, neo4j.ExecuteQueryWithReadersRouting())
+}
+
+func (db *DB) write(ctx context.Context, q string, params map[string]any) ([]*neo4j.Record, error) {
+	return db.query(ctx, q, params, neo4j.ExecuteQueryWithWritersRouting())
+}
+
+// ServerInfo describes the Neo4j server.
+type ServerInfo struct {
+	Version    string
+	Edition    string
+	GDSVersion string // empty when the GDS procedures are missing
+}
+
+// Info returns the server's version and edition and the GDS version.
+func (db *DB) Info(ctx context.Context) (ServerInfo, error) {
+	var info ServerInfo
+	recs, err := db.read(ctx, cypher.MustGet("server_info"), nil)
+	if err != nil {
+		return info, mapError(err, "read server version")
+	}
+	for _, r := range recs {
+		if name, _ := r.Get("name"); name == "Neo4j Kernel" {
+			v, _ := r.Get("version")
+			e, _ := r.Get("edition")
+			info.Version, _ = v.(string)
+			info.Edition, _ = e.(string)
+		}
+	}
+	info.GDSVersion, err = db.GDSVersion(ctx)
+	return info, err
+}
+
+// GDSVersion returns gds.version(). Errors: EUNAVAILABLE when the Graph Data
+// Science library is not installed.
+func (db *DB) GDSVersion(ctx context.Context) (string, error) {
+	recs, err := db.read(ctx, cypher.MustGet("gds_version"), nil)
+	if err != nil {
+		if strings.Contains(err.Error(), "Unknown function") {
+			return "", kgeval.Errorf(kgeval.EUNAVAILABLE, "the Graph Data Science library is not installed in Neo4j")
+		}
+		return "", mapError(err, "read gds version")
+	}
+	v, _ := recs[0].Get("version")
+	s, _ := v.(string)
+	return s, nil
+}
+
+// Migrate creates kgeval's constraints and indexes. It is idempotent.
+func (db *DB) Migrate(ctx context.Context) error {
+	for _, st := range cypher.Schema() {
+		if _, err := db.write(ctx, st.Query, nil); err != nil {
+			return mapError(err, "schema "+st.Name)
+		}
+	}
+	return nil
+}
+
+// MissingSchema returns the names of constraints and indexes that Migrate
+// would create and that are not in the database.
+func (db *DB) MissingSchema(ctx context.Context) ([]string, error) {
+	recs, err := db.read(ctx, cypher.MustGet("schema_names"), nil)
+	if err != nil {
+		return nil, mapError(err, "list schema")
+	}
+	have := map[string]bool{}
+	for _, r := range recs {
+		n, _ := r.Get("name")
+		s, _ := n.(string)
+		have[s] = true
+	}
+	var missing []string
+	for _, st := range cypher.Schema() {
+		name := st.Name
+		if i := strings.IndexByte(name, '_'); i >= 0 {
+			name = name[i+1:]
+		}
+		if !have[name] {
+			missing = append(missing, name)
+		}
+	}
+	return missing, nil
+}
+
+// mapError turns a driver error into an application error.
+func mapError(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var nerr *neo4j.Neo4jError
+	if errors.As(err, &nerr) {
+		switch {
+		case strings.HasPrefix(nerr.Code, "Neo.ClientError.Security"):
+			return kgeval.Wrap(kgeval.EUNAUTHORIZED, err, "%s: authentication failed (check neo4j.user / neo4j.password or neo4j.password_file)", what)
+		case strings.HasPrefix(nerr.Code, "Neo.ClientError.Statement"), strings.HasPrefix(nerr.Code, "Neo.ClientError.Procedure"):
+			return kgeval.Wrap(kgeval.EINVALID, err, "%s: %s", what, nerr.Msg)
+		case strings.HasPrefix(nerr.Code, "Neo.ClientError.Schema.ConstraintValidationFailed"):
+			return kgeval.Wrap(kgeval.ECONFLICT, err, "%s", what)
+		}
+		return kgeval.Wrap(kgeval.EINTERNAL, err, "%s", what)
+	}
+	if neo4j.IsConnectivityError(err) || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "connection refused") {
+		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "%s is not reachable (is it running? try `make neo4j-start`)", what)
+	}
+	return kgeval.Wrap(kgeval.EINTERNAL, err, "%s", what)
+}

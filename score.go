@@ -1,0 +1,83 @@
+package kgeval
+
+import "context"
+
+// Metric names of the KG scores.
+const (
+	MetricMultihop          = "multihop"
+	MetricCommunityOverlap  = "community_overlap"
+	MetricCommunityCoverage = "community_coverage"
+)
+
+// Score is one metric value for one sample (and pair, for KG scores). A nil
+// Value means the metric could not be computed; Reason says why.
+type Score struct {
+	Sample string   `json:"sample"`
+	Pair   string   `json:"pair,omitempty"`
+	Metric string   `json:"metric"`
+	Value  *float64 `json:"value"`
+	Reason string   `json:"reason,omitempty"`
+}
+
+// EntityPath explains multihop for one input entity.
+type EntityPath struct {
+	Node  int    `json:"node"`
+	Label string `json:"label"`
+	// Cost is the least total cost to any context entity; nil when none is
+	// reachable.
+	Cost    *float64 `json:"cost"`
+	Path    []string `json:"path,omitempty"`
+	PathIDs []int    `json:"path_ids,omitempty"`
+	Passed  bool     `json:"passed"`
+}
+
+// KGResult holds the KG scores of one pair graph with their explanations.
+type KGResult struct {
+	Sample            string       `json:"sample"`
+	Pair              string       `json:"pair"`
+	Multihop          *float64     `json:"multihop"`
+	CommunityOverlap  *float64     `json:"community_overlap"`
+	CommunityCoverage *float64     `json:"community_coverage"`
+	Reason            string       `json:"reason,omitempty"`
+	Paths             []EntityPath `json:"paths,omitempty"`
+	// Communities maps node ID to a canonical community number (0-based, in
+	// order of first appearance by node ID).
+	Communities []int `json:"communities,omitempty"`
+}
+
+// Scores returns r as a list of Score values.
+func (r *KGResult) Scores() []Score {
+	mk := func(m string, v *float64) Score {
+		s := Score{Sample: r.Sample, Pair: r.Pair, Metric: m, Value: v}
+		if v == nil {
+			s.Reason = r.Reason
+		}
+		return s
+	}
+	return []Score{
+		mk(MetricMultihop, r.Multihop),
+		mk(MetricCommunityOverlap, r.CommunityOverlap),
+		mk(MetricCommunityCoverage, r.CommunityCoverage),
+	}
+}
+
+// Embedder turns texts into L2-normalised vectors.
+type Embedder interface {
+	// Name identifies the model, for cache keys and run records.
+	Name() string
+	// Embed returns one vector per text, in order. Errors: EUNAVAILABLE when
+	// the model cannot be reached or loaded, EINVALID for bad input.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// KGEngine computes the KG scores of pair graphs.
+type KGEngine interface {
+	// Name is "gds" or "native".
+	Name() string
+	// Score computes multihop and community scores for each graph, in order.
+	// Errors: EUNAVAILABLE when the engine's backend cannot be reached.
+	Score(ctx context.Context, run string, graphs []*PairGraph, p GraphParams) ([]KGResult, error)
+}
+
+// Float returns a pointer to v, for optional values.
+func Float(v float64) *float64 { return &v }

@@ -1,0 +1,63 @@
+package kgeval
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Triplet is one (subject, relation, object) fact extracted from a text.
+type Triplet struct {
+	Subject  string `json:"subject"`
+	Relation string `json:"relation"`
+	Object   string `json:"object"`
+	// Passage is the index of the context passage the triplet came from, or
+	// -1 / 0 when the text is not a context passage.
+	Passage int `json:"passage,omitempty"`
+}
+
+// Text is the triplet as one string, "subject relation object" (SPEC §5).
+func (t Triplet) Text() string { return t.Subject + " " + t.Relation + " " + t.Object }
+
+// Key returns the label key of s (SPEC §2): Unicode NFKC, lower-case,
+// whitespace collapsed, surrounding punctuation trimmed. Entities with the
+// same key on one side of a pair graph are one node.
+func Key(s string) string {
+	s = norm.NFKC.String(s)
+	s = strings.ToLower(s)
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
+}
+
+// CleanTriplets trims the three fields, drops triplets with an empty field,
+// caps each field at maxChars runes (0: no cap) and drops duplicates (same
+// three keys). It returns the kept triplets and how many were dropped.
+func CleanTriplets(in []Triplet, maxChars int) (out []Triplet, dropped int) {
+	seen := make(map[[3]string]bool, len(in))
+	out = make([]Triplet, 0, len(in))
+	for _, t := range in {
+		t.Subject = capRunes(strings.TrimSpace(t.Subject), maxChars)
+		t.Relation = capRunes(strings.TrimSpace(t.Relation), maxChars)
+		t.Object = capRunes(strings.TrimSpace(t.Object), maxChars)
+		k := [3]string{Key(t.Subject), Key(t.Relation), Key(t.Object)}
+		if k[0] == "" || k[1] == "" || k[2] == "" || seen[k] {
+			dropped++
+			continue
+		}
+		seen[k] = true
+		out = append(out, t)
+	}
+	return out, dropped
+}
+
+func capRunes(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n]))
+}
