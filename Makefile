@@ -1,0 +1,72 @@
+# kgeval — build, run and test. Everything the project needs is installed by
+# these targets; see README.md "Quick start".
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+GO       ?= go
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT   ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+export KGEVAL_STATE_DIR ?= $(CURDIR)/.kgeval
+export KGEVAL_NEO4J_BOLT_PORT ?= 7687
+export KGEVAL_NEO4J_HTTP_PORT ?= 7474
+export KGEVAL_LLM_PORT ?= 8089
+DATASET  ?= ../shared/datasets/wikieval.jsonl
+
+.PHONY: help build test bench run deps neo4j-install neo4j-start neo4j-stop neo4j-status \
+        models minilm llm-install llm-start llm-stop llm-status vet clean
+
+help: ## list the targets
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+deps: ## check the toolchain and download Go modules
+	@scripts/check-tools.sh
+	@$(GO) mod download
+
+build: ## build bin/kgeval
+	@mkdir -p bin
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kgeval ./cmd/kgeval
+
+neo4j-install: ## fetch Neo4j + GDS jars from Maven Central
+	@deploy/neo4j/neo4j.sh install
+
+neo4j-start: ## start the bundled Neo4j + GDS on 127.0.0.1 (idempotent)
+	@deploy/neo4j/neo4j.sh start
+
+neo4j-stop: ## stop the bundled Neo4j
+	@deploy/neo4j/neo4j.sh stop
+
+neo4j-status: ## is the bundled Neo4j running?
+	@deploy/neo4j/neo4j.sh status
+
+minilm: ## fetch the all-MiniLM-L6-v2 model files
+	@scripts/fetch-minilm.sh
+
+llm-install: ## install the local OpenAI-compatible LLM server and model
+	@scripts/llm.sh install
+
+models: minilm llm-install ## install the local models (encoder and LLM server)
+
+llm-start: ## start the local LLM server on 127.0.0.1
+	@scripts/llm.sh start
+
+llm-stop: ## stop the local LLM server
+	@scripts/llm.sh stop
+
+llm-status: ## is the local LLM server running?
+	@scripts/llm.sh status
+
+run: deps build neo4j-start ## the main job on the bundled defaults
+	@bin/kgeval doctor --fix
+
+test: deps ## all tests, against a real Neo4j + GDS started here if needed
+	@scripts/test.sh
+
+bench: deps build ## benchmarks; writes bench/REPORT.md
+	@scripts/bench.sh
+
+vet: ## go vet
+	$(GO) vet ./...
+
+clean: ## remove build output (not the Neo4j data)
+	rm -rf bin

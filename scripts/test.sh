@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make test: starts what the tests need (Neo4j + GDS, the model files),
+# runs every Go test against them, and stops what it started.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$root/.kgeval}
+
+started_neo4j=0
+cleanup() {
+  if [ "$started_neo4j" = 1 ]; then deploy/neo4j/neo4j.sh stop || true; fi
+}
+trap cleanup EXIT
+
+t0=$(date +%s)
+scripts/fetch-minilm.sh || { echo "test: fetching the MiniLM model failed" >&2; exit 1; }
+if ! deploy/neo4j/neo4j.sh status >/dev/null 2>&1; then
+  deploy/neo4j/neo4j.sh start || exit 1
+  started_neo4j=1
+fi
+export KGEVAL_NEO4J_URI=bolt://127.0.0.1:${KGEVAL_NEO4J_BOLT_PORT:-7687}
+export KGEVAL_NEO4J_PASSWORD=$(cat "$KGEVAL_STATE_DIR/neo4j/password")
+echo "test: setup took $(( $(date +%s) - t0 )) s; Neo4j at $KGEVAL_NEO4J_URI"
+
+log=$(mktemp)
+go test -count=1 -v -timeout 60m ./... 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+passed=$(grep -c -- '--- PASS' "$log")
+failed=$(grep -c -- '--- FAIL' "$log")
+skipped=$(grep -c -- '--- SKIP' "$log")
+rm -f "$log"
+echo "test: took $(( $(date +%s) - t0 )) s"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+exit $rc
