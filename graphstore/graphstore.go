@@ -147,15 +147,17 @@ func (db *DB) Migrate(ctx context.Context) error {
 // MissingSchema returns the names of constraints and indexes that Migrate
 // would create and that are not in the database.
 func (db *DB) MissingSchema(ctx context.Context) ([]string, error) {
-	recs, err := db.read(ctx, cypher.MustGet("schema_names"), nil)
-	if err != nil {
-		return nil, mapError(err, "list schema")
-	}
 	have := map[string]bool{}
-	for _, r := range recs {
-		n, _ := r.Get("name")
-		s, _ := n.(string)
-		have[s] = true
+	for _, q := range []string{"schema_constraints", "schema_indexes"} {
+		recs, err := db.read(ctx, cypher.MustGet(q), nil)
+		if err != nil {
+			return nil, mapError(err, "list schema")
+		}
+		for _, r := range recs {
+			n, _ := r.Get("name")
+			s, _ := n.(string)
+			have[s] = true
+		}
 	}
 	var missing []string
 	for _, st := range cypher.Schema() {

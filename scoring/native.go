@@ -132,3 +132,30 @@ func (s randSource) Uint64() uint64  { return s.r.Uint64() }
 func (s randSource) Seed(seed uint64) {}
 
 var _ graph.Graph = (*simple.WeightedDirectedGraph)(nil)
+
+// Modularity returns the modularity (resolution 1) of the partition comm of
+// the undirected, weighted version of g, with parallel edges added up.
+func Modularity(g *kgeval.PairGraph, comm []int) float64 {
+	deg := make([]float64, len(g.Nodes))
+	var m, inside float64
+	tot := map[int]float64{}
+	for _, e := range g.Edges {
+		m += e.Weight
+		deg[e.From] += e.Weight
+		deg[e.To] += e.Weight
+		if comm[e.From] == comm[e.To] {
+			inside += e.Weight
+		}
+	}
+	if m == 0 {
+		return 0
+	}
+	for v, d := range deg {
+		tot[comm[v]] += d
+	}
+	q := inside / m
+	for _, t := range tot {
+		q -= (t / (2 * m)) * (t / (2 * m))
+	}
+	return q
+}

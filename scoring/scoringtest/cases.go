@@ -138,25 +138,36 @@ func Cases() []Case {
 	return append(cases, ez, und)
 }
 
-// Random returns n random pair graphs with 5 to 80 entities, shaped like real
-// extractions: entities reused across triplets, a few isolated triplets,
-// SIMILAR edges with cosines in [0.7, 1] and cost 1 - cos.
+// Random returns n random pair graphs with 5 to 80 entities, shaped like
+// LLM extractions: a few hub entities are the subject of most triplets
+// (Zipf-distributed subjects), objects are mostly new entities, some input
+// entities reappear on the context side under the same name (cosine 1), and a
+// few other pairs are similar with a cosine drawn from [0.7, 0.97].
 func Random(n int, seed uint64) []*kgeval.PairGraph {
 	r := rand.New(rand.NewPCG(seed, seed+1))
 	out := make([]*kgeval.PairGraph, n)
 	for i := range out {
 		total := 5 + r.IntN(76)
-		nin := 1 + r.IntN(max(1, total/3))
-		nctx := max(2, total-nin)
-		side := func(prefix string, ne int) [][3]string {
-			nt := max(1, ne*2/3+r.IntN(ne/2+1))
-			ts := make([][3]string, nt)
-			for j := range ts {
-				ts[j] = [3]string{fmt.Sprintf("%s%d", prefix, r.IntN(ne)), fmt.Sprintf("rel%d", r.IntN(5)), fmt.Sprintf("%s%d", prefix, r.IntN(ne))}
+		nin := max(2, total/4+r.IntN(max(1, total/4)))
+		nctx := max(3, total-nin)
+		side := func(prefix string, want int) [][3]string {
+			var ts [][3]string
+			ents := 1
+			zipf := rand.NewZipf(r, 1.3, 1, uint64(want))
+			for ents < want {
+				subj := int(zipf.Uint64()) % ents
+				var obj int
+				if r.Float64() < 0.75 {
+					obj = ents
+					ents++
+				} else {
+					obj = r.IntN(ents)
+				}
+				ts = append(ts, [3]string{fmt.Sprintf("%s%d", prefix, subj), fmt.Sprintf("rel%d", r.IntN(8)), fmt.Sprintf("%s%d", prefix, obj)})
 			}
 			return ts
 		}
-		in, ctx := side("i", nin), side("c", nctx)
+		in, ctx := side("e", nin), side("e", nctx)
 		g := Graph(fmt.Sprintf("rand%04d", i), in, ctx, nil)
 		var ins, cs []int
 		for _, nd := range g.Nodes {
@@ -168,11 +179,16 @@ func Random(n int, seed uint64) []*kgeval.PairGraph {
 		}
 		for _, a := range ins {
 			for _, b := range cs {
-				if r.Float64() < 0.08 {
-					// Quantise cosines to 3 decimals, like a real threshold sweep would see.
-					cos := math.Round((0.7+0.3*r.Float64())*1000) / 1000
-					g.Edges = append(g.Edges, kgeval.Edge{From: a, To: b, Type: kgeval.EdgeSimilar, Weight: cos, Cost: 1 - cos})
+				var cos float64
+				switch {
+				case g.Nodes[a].Label == g.Nodes[b].Label && r.Float64() < 0.5:
+					cos = 1 // the same entity named on both sides
+				case r.Float64() < 0.03:
+					cos = 0.7 + 0.27*r.Float64()
+				default:
+					continue
 				}
+				g.Edges = append(g.Edges, kgeval.Edge{From: a, To: b, Type: kgeval.EdgeSimilar, Weight: cos, Cost: 1 - cos})
 			}
 		}
 		out[i] = g

@@ -1,0 +1,2 @@
+CALL gds.graph.drop($name, false) YIELD graphName
+RETURN graphName

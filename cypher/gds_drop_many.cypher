@@ -1,0 +1,3 @@
+UNWIND $names AS name
+CALL gds.graph.drop(name, false) YIELD graphName
+RETURN count(graphName) AS dropped

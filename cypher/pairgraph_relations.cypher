@@ -1,0 +1,5 @@
+// Create the relation nodes of pair graphs (one per triplet, never merged).
+// $rows: {uid, graph, run, sample, pair, nid, side, label, passage}.
+UNWIND $rows AS row
+CREATE (r:Relation)
+SET r = row

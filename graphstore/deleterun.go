@@ -1,0 +1,21 @@
+package graphstore
+
+import (
+	"context"
+
+	"github.com/kgeval/kgeval/cypher"
+)
+
+// DeleteRunGraphs deletes every stored pair graph of run, in batches so that
+// a large run does not need one huge transaction.
+func (db *DB) DeleteRunGraphs(ctx context.Context, run string) error {
+	for {
+		recs, err := db.write(ctx, cypher.MustGet("run_delete_graphs"), map[string]any{"run": run, "limit": 10000})
+		if err != nil {
+			return mapError(err, "delete run "+run)
+		}
+		if n, _ := recs[0].Get("deleted"); asInt(n) == 0 {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,300 @@
+package graphstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/cypher"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// communityGroup is how many per-graph projections one statement creates.
+const communityGroup = 10
+
+// ProjectionPrefix starts the name of every GDS projection kgeval creates.
+const ProjectionPrefix = "kgeval-"
+
+// GDS computes the KG scores with Neo4j Graph Data Science over the stored
+// pair graphs. Graphs are scored in batches: per batch one Cypher projection
+// of reversed edges plus a virtual source feeds one Dijkstra
+// (gds.allShortestPaths.dijkstra.stream) that gives every node's least cost
+// to the context side, and one undirected projection with a label per pair
+// graph feeds Louvain (gds.louvain.stream, concurrency 1) run on each pair
+// graph alone. Projections are dropped in all cases.
+type GDS struct {
+	DB *DB
+	// BatchSize is how many pair graphs share one projection (default 100).
+	BatchSize int
+
+	once   sync.Once
+	seq    int64
+	mu     sync.Mutex
+	prefix string
+	stats  GDSStats
+}
+
+// GDSStats is the time the GDS engine spent in each step, summed over calls.
+type GDSStats struct {
+	Batches                                            int
+	ProjectPaths, Dijkstra, ProjectComm, Louvain, Drop time.Duration
+}
+
+// Stats returns the time spent per step so far.
+func (e *GDS) Stats() GDSStats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+func (e *GDS) add(d *time.Duration, since time.Time) {
+	e.mu.Lock()
+	*d += time.Since(since)
+	e.mu.Unlock()
+}
+
+var _ kgeval.KGEngine = (*GDS)(nil)
+
+// Name returns "gds".
+func (*GDS) Name() string { return "gds" }
+
+// DropLeftovers drops projections that a crashed kgeval process left in the
+// graph catalog. It returns their names.
+func (e *GDS) DropLeftovers(ctx context.Context) ([]string, error) {
+	recs, err := e.DB.read(ctx, cypher.MustGet("gds_leftovers"), map[string]any{"prefix": ProjectionPrefix})
+	if err != nil {
+		return nil, mapError(err, "list GDS projections")
+	}
+	var dropped []string
+	for _, r := range recs {
+		name, _ := r.Get("graphName")
+		if err := e.drop(ctx, name.(string)); err != nil {
+			return dropped, err
+		}
+		dropped = append(dropped, name.(string))
+	}
+	return dropped, nil
+}
+
+func (e *GDS) drop(ctx context.Context, name string) error {
+	_, err := e.DB.write(ctx, cypher.MustGet("gds_drop"), map[string]any{"name": name})
+	return mapError(err, "drop projection "+name)
+}
+
+func (e *GDS) name(kind string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.prefix == "" {
+		b := make([]byte, 4)
+		rand.Read(b)
+		e.prefix = fmt.Sprintf("%s%d-%s", ProjectionPrefix, os.Getpid(), hex.EncodeToString(b))
+	}
+	e.seq++
+	return fmt.Sprintf("%s-%s-%d", e.prefix, kind, e.seq)
+}
+
+// Score computes the KG scores of graphs, which must already be stored under
+// run (WritePairGraphs). Graphs with an empty side are not sent to GDS.
+func (e *GDS) Score(ctx context.Context, run string, graphs []*kgeval.PairGraph, p kgeval.GraphParams) ([]kgeval.KGResult, error) {
+	var err error
+	e.once.Do(func() { _, err = e.DropLeftovers(ctx) })
+	if err != nil {
+		return nil, err
+	}
+	bs := e.BatchSize
+	if bs <= 0 {
+		bs = 100
+	}
+	out := make([]kgeval.KGResult, len(graphs))
+	var batch []int
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		err := e.scoreBatch(ctx, run, graphs, batch, p, out)
+		batch = batch[:0]
+		return err
+	}
+	for i, g := range graphs {
+		if len(g.InputEntities()) == 0 || len(g.ContextEntities()) == 0 {
+			out[i] = kgeval.Assemble(g, nil, nil, nil, p)
+			continue
+		}
+		batch = append(batch, i)
+		if len(batch) == bs {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairGraph, idx []int, p kgeval.GraphParams, out []kgeval.KGResult) error {
+	// Global ids: 0 is the virtual source; graph k's node v is offset[k] + v.
+	params := make([]any, len(idx))
+	offsets := make([]int64, len(idx))
+	next := int64(1)
+	for k, i := range idx {
+		g := graphs[i]
+		offsets[k] = next
+		params[k] = map[string]any{"graph": GraphID(run, g.Sample, g.Pair), "offset": next}
+		next += int64(len(g.Nodes))
+	}
+	owner := func(id int64) (k int, v int) {
+		lo, hi := 0, len(offsets)-1
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if offsets[mid] <= id {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		return lo, int(id - offsets[lo])
+	}
+
+	dist := make([][]float64, len(idx))
+	paths := make([][][]int, len(idx))
+	comm := make([][]int, len(idx))
+	for k, i := range idx {
+		n := len(graphs[i].Nodes)
+		dist[k] = make([]float64, n)
+		for v := range dist[k] {
+			dist[k][v] = math.Inf(1)
+		}
+		paths[k] = make([][]int, n)
+		comm[k] = make([]int, n)
+		for v := range comm[k] {
+			comm[k][v] = -1 - v // a node Louvain did not see is alone
+		}
+	}
+
+	undirected := []any{}
+	if !p.Directed {
+		undirected = []any{"*"}
+	}
+	pathsName := e.name("paths")
+	err := e.withProjection(ctx, pathsName, "gds_project_paths", map[string]any{"graphs": params, "undirected": undirected}, &e.stats.ProjectPaths, func() error {
+		defer e.add(&e.stats.Dijkstra, time.Now())
+		return e.stream(ctx, "gds_dijkstra", map[string]any{"name": pathsName}, func(r *neo4j.Record) error {
+			m := r.AsMap()
+			node := asInt(m["node"])
+			if node == 0 {
+				return nil
+			}
+			k, v := owner(node)
+			dist[k][v] = asFloat(m["cost"])
+			ids, _ := m["path"].([]any)
+			// ids runs source (0), context entity, ..., node: reverse, drop the source.
+			pth := make([]int, 0, len(ids))
+			for j := len(ids) - 1; j >= 1; j-- {
+				_, pv := owner(asInt(ids[j]))
+				pth = append(pth, pv)
+			}
+			paths[k][v] = pth
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	// One projection per pair graph, made communityGroup at a time in one
+	// statement (each projection builder holds its own buffers), so that
+	// Louvain sees each graph alone.
+	for lo := 0; lo < len(idx); lo += communityGroup {
+		hi := min(lo+communityGroup, len(idx))
+		names := make([]any, 0, hi-lo)
+		cparams := make([]any, 0, hi-lo)
+		for k := lo; k < hi; k++ {
+			name := e.name("communities")
+			names = append(names, name)
+			m := params[k].(map[string]any)
+			cparams = append(cparams, map[string]any{"graph": m["graph"], "offset": m["offset"], "name": name})
+		}
+		err = e.withProjections(ctx, names, "gds_project_communities", map[string]any{"graphs": cparams}, &e.stats.ProjectComm, func() error {
+			defer e.add(&e.stats.Louvain, time.Now())
+			return e.stream(ctx, "gds_louvain", map[string]any{"names": names}, func(r *neo4j.Record) error {
+				m := r.AsMap()
+				k, v := owner(asInt(m["node"]))
+				comm[k][v] = int(asInt(m["community"]))
+				return nil
+			})
+		})
+		if err != nil {
+			return err
+		}
+	}
+	e.mu.Lock()
+	e.stats.Batches++
+	e.mu.Unlock()
+	for k, i := range idx {
+		out[i] = kgeval.Assemble(graphs[i], dist[k], paths[k], comm[k], p)
+	}
+	return nil
+}
+
+// withProjection projects a graph, runs fn, and drops the projection
+// whatever happened (also when ctx was cancelled).
+func (e *GDS) withProjection(ctx context.Context, name, query string, params map[string]any, spent *time.Duration, fn func() error) error {
+	params["name"] = name
+	t := time.Now()
+	_, err := e.DB.write(ctx, cypher.MustGet(query), params)
+	e.add(spent, t)
+	defer func() {
+		defer e.add(&e.stats.Drop, time.Now())
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		e.drop(dctx, name)
+	}()
+	if err != nil {
+		return mapError(err, "project "+name)
+	}
+	return fn()
+}
+
+// withProjections is withProjection for a query that creates several
+// projections at once; all of them are dropped whatever happened.
+func (e *GDS) withProjections(ctx context.Context, names []any, query string, params map[string]any, spent *time.Duration, fn func() error) error {
+	t := time.Now()
+	_, err := e.DB.write(ctx, cypher.MustGet(query), params)
+	e.add(spent, t)
+	defer func() {
+		defer e.add(&e.stats.Drop, time.Now())
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		e.DB.write(dctx, cypher.MustGet("gds_drop_many"), map[string]any{"names": names})
+	}()
+	if err != nil {
+		return mapError(err, "project pair graphs")
+	}
+	return fn()
+}
+
+// stream runs a read query and calls fn for each record as it arrives.
+func (e *GDS) stream(ctx context.Context, query string, params map[string]any, fn func(*neo4j.Record) error) error {
+	sess := e.DB.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: e.DB.cfg.Database, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(ctx)
+	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, cypher.MustGet(query), params)
+		if err != nil {
+			return nil, err
+		}
+		for res.Next(ctx) {
+			if err := fn(res.Record()); err != nil {
+				return nil, err
+			}
+		}
+		return nil, res.Err()
+	}, neo4j.WithTxTimeout(e.DB.cfg.QueryTimeout))
+	return mapError(err, query)
+}

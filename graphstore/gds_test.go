@@ -1,0 +1,147 @@
+package graphstore_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/scoring"
+	"github.com/kgeval/kgeval/scoring/scoringtest"
+)
+
+func checkCase(t *testing.T, c scoringtest.Case, r kgeval.KGResult) {
+	t.Helper()
+	eq := func(name string, got, want *float64) {
+		t.Helper()
+		switch {
+		case want == nil && got != nil:
+			t.Errorf("%s = %v, want null", name, *got)
+		case want != nil && math.IsNaN(*want):
+		case want != nil && got == nil:
+			t.Errorf("%s = null (%s), want %v", name, r.Reason, *want)
+		case want != nil && math.Abs(*got-*want) > 1e-12:
+			t.Errorf("%s = %v, want %v", name, *got, *want)
+		}
+	}
+	eq("multihop", r.Multihop, c.Want.Multihop)
+	eq("community_overlap", r.CommunityOverlap, c.Want.Overlap)
+	eq("community_coverage", r.CommunityCoverage, c.Want.Coverage)
+	for _, p := range r.Paths {
+		if want, ok := c.Passed[p.Label]; ok && want != p.Passed {
+			t.Errorf("entity %s passed = %v (cost %v, path %v), want %v", p.Label, p.Passed, p.Cost, p.Path, want)
+		}
+	}
+}
+
+// TestGDS_Cases stores the hand-worked graphs and scores them with GDS.
+func TestGDS_Cases(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	run := MustRun(t, db)
+	engine := &graphstore.GDS{DB: db}
+	for _, c := range scoringtest.Cases() {
+		t.Run(c.Name, func(t *testing.T) {
+			if _, err := db.WritePairGraphs(ctx, run, []*kgeval.PairGraph{c.Graph}); err != nil {
+				t.Fatal(err)
+			}
+			r, err := engine.Score(ctx, run, []*kgeval.PairGraph{c.Graph}, c.Params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCase(t, c, r[0])
+		})
+	}
+}
+
+// TestDB_WritePairGraphs_Idempotent writes the same graph twice and reads it back.
+func TestDB_WritePairGraphs_Idempotent(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	run := MustRun(t, db)
+	c := scoringtest.Cases()[len(scoringtest.Cases())-3] // TwoComponentsLouvain
+	g := c.Graph
+	for i := 0; i < 2; i++ {
+		if _, err := db.WritePairGraphs(ctx, run, []*kgeval.PairGraph{g}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	back, err := db.ReadPairGraph(ctx, run, g.Sample, g.Pair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Nodes) != len(g.Nodes) || len(back.Edges) != len(g.Edges) {
+		t.Fatalf("read back %d nodes %d edges, wrote %d and %d", len(back.Nodes), len(back.Edges), len(g.Nodes), len(g.Edges))
+	}
+	for i, n := range g.Nodes {
+		b := back.Nodes[i]
+		if b.Label != n.Label || b.Side != n.Side || b.Kind != n.Kind {
+			t.Errorf("node %d: read %+v, wrote %+v", i, b, n)
+		}
+	}
+	if _, err := db.ReadPairGraph(ctx, run, "nope", "x"); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+		t.Errorf("missing graph: err = %v", err)
+	}
+}
+
+// TestGDS_DropLeftovers leaves a projection behind and checks a new engine drops it.
+func TestGDS_DropLeftovers(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	if err := db.ProjectForTest(ctx, graphstore.ProjectionPrefix+"leftover-test"); err != nil {
+		t.Fatal(err)
+	}
+	dropped, err := (&graphstore.GDS{DB: db}).DropLeftovers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range dropped {
+		found = found || d == graphstore.ProjectionPrefix+"leftover-test"
+	}
+	if !found {
+		t.Errorf("dropped %v, want the leftover", dropped)
+	}
+	if names, _ := (&graphstore.GDS{DB: db}).DropLeftovers(ctx); len(names) != 0 {
+		t.Errorf("projections left after scoring: %v", names)
+	}
+}
+
+// TestGDS_AgreesWithNative scores random graphs shaped like real
+// extractions with both engines: multihop must agree exactly, community
+// scores within SPEC §4's tolerance (mean absolute difference <= 0.05).
+func TestGDS_AgreesWithNative(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	run := MustRun(t, db)
+	graphs := scoringtest.Random(200, 11)
+	p := kgeval.DefaultGraphParams()
+	if _, err := db.WritePairGraphs(ctx, run, graphs); err != nil {
+		t.Fatal(err)
+	}
+	gds, err := (&graphstore.GDS{DB: db, BatchSize: 64}).Score(ctx, run, graphs, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nat, _ := (&scoring.Native{Seed: 42}).Score(ctx, run, graphs, p)
+	var dOv, dCov float64
+	for i := range graphs {
+		if *gds[i].Multihop != *nat[i].Multihop {
+			t.Errorf("graph %d multihop: gds %v native %v", i, *gds[i].Multihop, *nat[i].Multihop)
+		}
+		for j, pg := range gds[i].Paths {
+			pn := nat[i].Paths[j]
+			if (pg.Cost == nil) != (pn.Cost == nil) || pg.Cost != nil && math.Abs(*pg.Cost-*pn.Cost) > 1e-9 {
+				t.Errorf("graph %d entity %s: gds cost %v native %v", i, pg.Label, pg.Cost, pn.Cost)
+			}
+		}
+		dOv += math.Abs(*gds[i].CommunityOverlap - *nat[i].CommunityOverlap)
+		dCov += math.Abs(*gds[i].CommunityCoverage - *nat[i].CommunityCoverage)
+	}
+	n := float64(len(graphs))
+	t.Logf("%d graphs: community_overlap mean |gds-native| = %.4f, community_coverage %.4f", len(graphs), dOv/n, dCov/n)
+	if dOv/n > 0.05 || dCov/n > 0.05 {
+		t.Errorf("community scores differ by more than 0.05 on average: overlap %.4f coverage %.4f", dOv/n, dCov/n)
+	}
+}

@@ -1,0 +1,166 @@
+package graphstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/cypher"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// GraphID is the id of a stored pair graph: run, sample and pair joined by
+// the ASCII unit separator, which no dataset id or name contains in practice
+// and which keeps "a|b"+"c" apart from "a"+"b|c".
+func GraphID(run, sample, pair string) string {
+	return run + "\x1f" + sample + "\x1f" + pair
+}
+
+func nodeUID(graph string, nid int) string { return fmt.Sprintf("%s\x1f%d", graph, nid) }
+
+// writeBatchSize is how many pair graphs go into one write transaction.
+const writeBatchSize = 200
+
+// WritePairGraphs stores the pair graphs of run: entity and relation nodes,
+// structural and SIMILAR edges, each batch in one transaction with UNWIND.
+// A graph that was stored before is replaced, never duplicated.
+func (db *DB) WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.PairGraph) (rows int, err error) {
+	for start := 0; start < len(graphs); start += writeBatchSize {
+		end := min(start+writeBatchSize, len(graphs))
+		n, err := db.writeBatch(ctx, run, graphs[start:end])
+		if err != nil {
+			return rows, err
+		}
+		rows += n
+	}
+	return rows, nil
+}
+
+func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairGraph) (int, error) {
+	var ids []any
+	var ents, rels, heads, tails, sims []any
+	for _, g := range graphs {
+		gid := GraphID(run, g.Sample, g.Pair)
+		ids = append(ids, gid)
+		for _, n := range g.Nodes {
+			row := map[string]any{
+				"uid": nodeUID(gid, n.ID), "graph": gid, "run": run, "sample": g.Sample, "pair": g.Pair,
+				"nid": n.ID, "side": n.Side, "label": n.Label,
+			}
+			if n.Kind == kgeval.KindEntity {
+				row["key"] = n.Key
+				ents = append(ents, row)
+			} else {
+				row["passage"] = n.Passage
+				rels = append(rels, row)
+			}
+		}
+		for _, e := range g.Edges {
+			row := map[string]any{"from": nodeUID(gid, e.From), "to": nodeUID(gid, e.To), "weight": e.Weight, "cost": e.Cost}
+			switch {
+			case e.Type == kgeval.EdgeSimilar:
+				sims = append(sims, row)
+			case g.Nodes[e.From].Kind == kgeval.KindEntity:
+				heads = append(heads, row)
+			default:
+				tails = append(tails, row)
+			}
+		}
+	}
+	steps := []struct {
+		query string
+		rows  []any
+		key   string
+	}{
+		{"pairgraph_delete_relations", ids, "graphs"},
+		{"pairgraph_delete_entities", ids, "graphs"},
+		{"pairgraph_entities", ents, "rows"},
+		{"pairgraph_relations", rels, "rows"},
+		{"pairgraph_edges_head", heads, "rows"},
+		{"pairgraph_edges_tail", tails, "rows"},
+		{"pairgraph_edges_similar", sims, "rows"},
+	}
+	sess := db.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db.cfg.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	_, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		for _, st := range steps {
+			if len(st.rows) == 0 {
+				continue
+			}
+			res, err := tx.Run(ctx, cypher.MustGet(st.query), map[string]any{st.key: st.rows})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", st.query, err)
+			}
+			if _, err := res.Consume(ctx); err != nil {
+				return nil, fmt.Errorf("%s: %w", st.query, err)
+			}
+		}
+		return nil, nil
+	}, neo4j.WithTxTimeout(db.cfg.QueryTimeout))
+	if err != nil {
+		return 0, mapError(err, "write pair graphs")
+	}
+	return len(ents) + len(rels) + len(heads) + len(tails) + len(sims), nil
+}
+
+// ReadPairGraph reads one stored pair graph back. Errors: ENOTFOUND when
+// nothing is stored under run, sample and pair.
+func (db *DB) ReadPairGraph(ctx context.Context, run, sample, pair string) (*kgeval.PairGraph, error) {
+	recs, err := db.read(ctx, cypher.MustGet("pairgraph_read"), map[string]any{"graph": GraphID(run, sample, pair)})
+	if err != nil {
+		return nil, mapError(err, "read pair graph")
+	}
+	if len(recs) == 0 {
+		return nil, kgeval.Errorf(kgeval.ENOTFOUND, "no pair graph %s for sample %q in run %q", pair, sample, run)
+	}
+	g := &kgeval.PairGraph{Sample: sample, Pair: pair, Nodes: make([]kgeval.Node, len(recs))}
+	for i, r := range recs {
+		m := r.AsMap()
+		n := kgeval.Node{ID: int(asInt(m["nid"])), Side: asString(m["side"]), Key: asString(m["key"]), Label: asString(m["label"]), Passage: -1}
+		if i != n.ID {
+			return nil, kgeval.Errorf(kgeval.EINTERNAL, "pair graph %s of %q: node ids are not dense", pair, sample)
+		}
+		if m["kind"] == "Relation" {
+			n.Kind = kgeval.KindRelation
+			n.Passage = int(asInt(m["passage"]))
+		} else {
+			n.Kind = kgeval.KindEntity
+		}
+		g.Nodes[i] = n
+		outs, _ := m["out"].([]any)
+		for _, o := range outs {
+			om, _ := o.(map[string]any)
+			if om == nil {
+				continue
+			}
+			g.Edges = append(g.Edges, kgeval.Edge{From: n.ID, To: int(asInt(om["to"])), Type: asString(om["type"]),
+				Weight: asFloat(om["weight"]), Cost: asFloat(om["cost"])})
+		}
+	}
+	return g, nil
+}
+
+func asInt(x any) int64 {
+	switch v := x.(type) {
+	case int64:
+		return v
+	case float64:
+		return int64(v)
+	}
+	return 0
+}
+
+func asFloat(x any) float64 {
+	switch v := x.(type) {
+	case float64:
+		return v
+	case int64:
+		return float64(v)
+	}
+	return 0
+}
+
+func asString(x any) string {
+	s, _ := x.(string)
+	return s
+}
