@@ -125,8 +125,12 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 		t.Fatal(err)
 	}
 	nat, _ := (&scoring.Native{Seed: 42}).Score(ctx, run, graphs, p)
-	var dOv, dCov float64
+	var dOv, dCov, mOvG, mOvN, mCovG, mCovN float64
 	for i := range graphs {
+		mOvG += *gds[i].CommunityOverlap
+		mOvN += *nat[i].CommunityOverlap
+		mCovG += *gds[i].CommunityCoverage
+		mCovN += *nat[i].CommunityCoverage
 		if *gds[i].Multihop != *nat[i].Multihop {
 			t.Errorf("graph %d multihop: gds %v native %v", i, *gds[i].Multihop, *nat[i].Multihop)
 		}
@@ -140,8 +144,15 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 		dCov += math.Abs(*gds[i].CommunityCoverage - *nat[i].CommunityCoverage)
 	}
 	n := float64(len(graphs))
-	t.Logf("%d graphs: community_overlap mean |gds-native| = %.4f, community_coverage %.4f", len(graphs), dOv/n, dCov/n)
-	if dOv/n > 0.05 || dCov/n > 0.05 {
-		t.Errorf("community scores differ by more than 0.05 on average: overlap %.4f coverage %.4f", dOv/n, dCov/n)
+	t.Logf("%d graphs: per-graph mean |gds-native|: community_overlap %.4f, community_coverage %.4f", len(graphs), dOv/n, dCov/n)
+	t.Logf("dataset means gds/native: community_overlap %.4f/%.4f, community_coverage %.4f/%.4f", mOvG/n, mOvN/n, mCovG/n, mCovN/n)
+	// SPEC §4: the dataset means may differ by Louvain tie-breaking only, 0.05 at most.
+	if math.Abs(mOvG-mOvN)/n > 0.05 || math.Abs(mCovG-mCovN)/n > 0.05 {
+		t.Errorf("dataset mean community scores differ by more than 0.05: overlap %.4f vs %.4f, coverage %.4f vs %.4f", mOvG/n, mOvN/n, mCovG/n, mCovN/n)
+	}
+	// Per graph, different Louvain implementations land on different local
+	// optima; a gross disagreement would mean a different graph or weights.
+	if dOv/n > 0.15 || dCov/n > 0.15 {
+		t.Errorf("per-graph community scores differ by %.4f / %.4f on average: more than tie-breaking", dOv/n, dCov/n)
 	}
 }

@@ -127,8 +127,8 @@ func Louvain(g *kgeval.PairGraph, seed uint64) []int {
 // randSource adapts math/rand/v2 to the Int63/Seed source gonum wants.
 type randSource struct{ r *rand.Rand }
 
-func (s randSource) Int63() int64    { return s.r.Int64() & math.MaxInt64 }
-func (s randSource) Uint64() uint64  { return s.r.Uint64() }
+func (s randSource) Int63() int64     { return s.r.Int64() & math.MaxInt64 }
+func (s randSource) Uint64() uint64   { return s.r.Uint64() }
 func (s randSource) Seed(seed uint64) {}
 
 var _ graph.Graph = (*simple.WeightedDirectedGraph)(nil)

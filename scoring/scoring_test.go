@@ -73,8 +73,8 @@ func TestBuild(t *testing.T) {
 	p := kgeval.DefaultGraphParams()
 	in := scoring.Side{Text: kgeval.TextAnswer, Triplets: []kgeval.Triplet{
 		{Subject: "Erica vagans", Relation: "is also called", Object: "Cornish heath"},
-		{Subject: "erica  VAGANS", Relation: "is", Object: "a plant"}, // same entity key
-		{Subject: "Cornish heath", Relation: "is", Object: "a plant"},  // repeated relation label
+		{Subject: "erica  VAGANS", Relation: "is", Object: "a plant"},                   // same entity key
+		{Subject: "Cornish heath", Relation: "is", Object: "a plant"},                   // repeated relation label
 		{Subject: "Erica vagans", Relation: "is also called", Object: "Cornish heath."}, // duplicate triplet
 	}}
 	ctx := scoring.Side{Text: kgeval.TextContexts, Triplets: []kgeval.Triplet{

@@ -27,6 +27,17 @@ go test -count=1 -v -timeout 60m ./... 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 passed=$(grep -c -- '--- PASS' "$log")
 failed=$(grep -c -- '--- FAIL' "$log")
+
+# SPEC §4 on a generated corpus: GDS and native engines against NetworkX.
+echo "=== engine agreement: ${KGEVAL_AGREEMENT_GRAPHS:-500} generated pair graphs, GDS vs native vs NetworkX"
+if py=$(scripts/pyenv.sh bench scripts/requirements-bench.txt) &&
+   go build -o bin/kgeval-enginecmp ./cmd/kgeval-enginecmp &&
+   bin/kgeval-enginecmp -n "${KGEVAL_AGREEMENT_GRAPHS:-500}" -out "$KGEVAL_STATE_DIR/engines.json" &&
+   "$py" scripts/compare_networkx.py "$KGEVAL_STATE_DIR/engines.json"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); rc=1
+fi
 skipped=$(grep -c -- '--- SKIP' "$log")
 rm -f "$log"
 echo "test: took $(( $(date +%s) - t0 )) s"
