@@ -1,0 +1,324 @@
+// Package llm talks to any OpenAI-compatible endpoint (OpenAI, Azure OpenAI,
+// Ollama, vLLM, a llama.cpp server) through github.com/sashabaranov/go-openai.
+// It asks for JSON (json_schema, else json_object, else plain text, as the
+// server allows), validates every answer, repairs or retries malformed output
+// a bounded number of times, retries timeouts, 429 (honouring Retry-After)
+// and 5xx with jittered backoff, bounds concurrency, and counts every call.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Config is how to reach the endpoint.
+type Config struct {
+	BaseURL     string
+	APIKey      string
+	Model       string
+	Timeout     time.Duration // per attempt
+	MaxRetries  int           // transport retries (timeouts, 429, 5xx) per call
+	MaxRepairs  int           // extra attempts when the answer is not valid JSON of the right shape
+	Concurrency int
+	Temperature float32
+	// BaseBackoff is the first retry delay (doubled each retry, with jitter).
+	BaseBackoff time.Duration
+}
+
+// Stats counts the client's work. All fields are totals since creation.
+type Stats struct {
+	Calls            int64         `json:"calls"`
+	Failures         int64         `json:"failures"`
+	Retries          int64         `json:"retries"`
+	Repairs          int64         `json:"repairs"`
+	CacheHits        int64         `json:"cache_hits"`
+	PromptTokens     int64         `json:"prompt_tokens"`
+	CompletionTokens int64         `json:"completion_tokens"`
+	Latency          time.Duration `json:"latency_ns"`
+}
+
+// Client is an OpenAI-compatible chat client. It is safe for concurrent use.
+type Client struct {
+	cfg    Config
+	api    *openai.Client
+	sem    chan struct{}
+	format atomic.Int32 // 0 json_schema, 1 json_object, 2 none: what the server accepted
+
+	calls, failures, retries, repairs, hits, ptok, ctok, lat atomic.Int64
+
+	sleep func(context.Context, time.Duration) error
+}
+
+// New returns a client for cfg.
+func New(cfg Config) *Client {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 120 * time.Second
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 1
+	}
+	if cfg.MaxRepairs == 0 {
+		cfg.MaxRepairs = 2
+	}
+	if cfg.BaseBackoff <= 0 {
+		cfg.BaseBackoff = 500 * time.Millisecond
+	}
+	oc := openai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	oc.HTTPClient = &http.Client{Transport: retryAfterTransport{http.DefaultTransport}}
+	return &Client{cfg: cfg, api: openai.NewClientWithConfig(oc), sem: make(chan struct{}, cfg.Concurrency), sleep: sleepCtx}
+}
+
+// Model returns the model name, part of every cache key.
+func (c *Client) Model() string { return c.cfg.Model }
+
+// Endpoint identifies the endpoint and model, for run records.
+func (c *Client) Endpoint() string { return c.cfg.BaseURL + "#" + c.cfg.Model }
+
+// Stats returns the counters.
+func (c *Client) Stats() Stats {
+	return Stats{Calls: c.calls.Load(), Failures: c.failures.Load(), Retries: c.retries.Load(), Repairs: c.repairs.Load(),
+		CacheHits: c.hits.Load(), PromptTokens: c.ptok.Load(), CompletionTokens: c.ctok.Load(), Latency: time.Duration(c.lat.Load())}
+}
+
+// CountCacheHit records that an answer came from the cache.
+func (c *Client) CountCacheHit(n int) { c.hits.Add(int64(n)) }
+
+// Request is one JSON task for the model.
+type Request struct {
+	System string
+	User   string
+	// SchemaName and Schema describe the expected JSON (a JSON Schema object).
+	SchemaName string
+	Schema     map[string]any
+}
+
+// JSON sends req and decodes the answer into out (a pointer), then calls
+// validate (may be nil) on it. Malformed or invalid answers are repaired or
+// retried up to MaxRepairs times. Errors: EUNAVAILABLE when the endpoint
+// cannot be reached or keeps failing, EINVALID when the model never produced
+// valid output (the message says what was wrong).
+func (c *Client) JSON(ctx context.Context, req Request, out any, validate func() error) error {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-c.sem }()
+
+	msgs := []openai.ChatCompletionMessage{
+		{Role: openai.ChatMessageRoleSystem, Content: req.System},
+		{Role: openai.ChatMessageRoleUser, Content: req.User},
+	}
+	var lastErr error
+	for attempt := 0; attempt <= c.cfg.MaxRepairs; attempt++ {
+		if attempt > 0 {
+			c.repairs.Add(1)
+		}
+		text, err := c.complete(ctx, msgs, req)
+		if err != nil {
+			c.failures.Add(1)
+			return err
+		}
+		if err = decode(text, out); err == nil && validate != nil {
+			err = validate()
+		}
+		if err == nil {
+			return nil
+		}
+		lastErr = err
+		// Ask the model to repair its own answer.
+		msgs = append(msgs,
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: truncate(text, 4000)},
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: "That answer was not valid: " + err.Error() +
+				". Reply again with only the JSON object, exactly in the required shape."})
+	}
+	c.failures.Add(1)
+	return kgeval.Wrap(kgeval.EINVALID, lastErr, "model %s gave no valid JSON after %d attempts", c.cfg.Model, c.cfg.MaxRepairs+1)
+}
+
+// complete makes one chat completion with transport retries.
+func (c *Client) complete(ctx context.Context, msgs []openai.ChatCompletionMessage, req Request) (string, error) {
+	var lastErr error
+	for try := 0; try <= c.cfg.MaxRetries; try++ {
+		if try > 0 {
+			c.retries.Add(1)
+		}
+		cr := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: msgs, Temperature: c.cfg.Temperature}
+		seed := 42
+		cr.Seed = &seed
+		switch c.format.Load() {
+		case 0:
+			if req.Schema != nil {
+				cr.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
+					JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: req.SchemaName, Schema: schema(req.Schema), Strict: true}}
+			} else {
+				cr.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+			}
+		case 1:
+			cr.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+		}
+		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+		holder := &retryAfter{}
+		start := time.Now()
+		c.calls.Add(1)
+		resp, err := c.api.CreateChatCompletion(context.WithValue(actx, retryAfterKey{}, holder), cr)
+		c.lat.Add(int64(time.Since(start)))
+		cancel()
+		if err == nil {
+			c.ptok.Add(int64(resp.Usage.PromptTokens))
+			c.ctok.Add(int64(resp.Usage.CompletionTokens))
+			if len(resp.Choices) == 0 {
+				lastErr = errors.New("the answer had no choices")
+				continue
+			}
+			return resp.Choices[0].Message.Content, nil
+		}
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		status := statusOf(err)
+		if status == http.StatusBadRequest && cr.ResponseFormat != nil && c.format.Load() < 2 &&
+			strings.Contains(strings.ToLower(err.Error()), "response_format") {
+			// The server does not support this response format: step down and retry at once.
+			c.format.Add(1)
+			try--
+			continue
+		}
+		lastErr = err
+		if !retryable(status, err) {
+			return "", kgeval.Wrap(kgeval.EUNAVAILABLE, err, "model %s at %s", c.cfg.Model, c.cfg.BaseURL)
+		}
+		if err := c.sleep(ctx, c.backoff(try, holder.get())); err != nil {
+			return "", err
+		}
+	}
+	return "", kgeval.Wrap(kgeval.EUNAVAILABLE, lastErr, "model %s at %s failed after %d retries", c.cfg.Model, c.cfg.BaseURL, c.cfg.MaxRetries)
+}
+
+// backoff is the delay before retry try+1: the server's Retry-After when it
+// gave one, else exponential with full jitter.
+func (c *Client) backoff(try int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 {
+		return retryAfter
+	}
+	d := c.cfg.BaseBackoff << try
+	if d > 30*time.Second {
+		d = 30 * time.Second
+	}
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+func statusOf(err error) int {
+	var ae *openai.APIError
+	var re *openai.RequestError
+	switch {
+	case errors.As(err, &ae):
+		return ae.HTTPStatusCode
+	case errors.As(err, &re):
+		return re.HTTPStatusCode
+	}
+	return 0
+}
+
+func retryable(status int, err error) bool {
+	switch {
+	case status == http.StatusTooManyRequests, status >= 500:
+		return true
+	case status == 0: // transport error: timeout, reset, refused, truncated body
+		return true
+	}
+	return false
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// decode parses the model's answer, tolerating code fences and prose around
+// one JSON object.
+func decode(text string, out any) error {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return errors.New("the answer was empty")
+	}
+	if err := json.Unmarshal([]byte(s), out); err == nil {
+		return nil
+	}
+	if i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}'); i >= 0 && j > i {
+		if err := json.Unmarshal([]byte(s[i:j+1]), out); err == nil {
+			return nil
+		} else {
+			return fmt.Errorf("the answer is not valid JSON: %v", err)
+		}
+	}
+	return fmt.Errorf("the answer holds no JSON object: %q", truncate(s, 80))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+type schema map[string]any
+
+func (s schema) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]any(s)) }
+
+// retryAfterTransport records the Retry-After header of each response in the
+// request's context, which go-openai does not expose.
+type retryAfterTransport struct{ next http.RoundTripper }
+
+type retryAfterKey struct{}
+
+type retryAfter struct {
+	mu sync.Mutex
+	d  time.Duration
+}
+
+func (r *retryAfter) get() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.d
+}
+
+func (t retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err == nil {
+		if h, ok := req.Context().Value(retryAfterKey{}).(*retryAfter); ok {
+			if v := resp.Header.Get("Retry-After"); v != "" {
+				h.mu.Lock()
+				if secs, err := strconv.ParseFloat(v, 64); err == nil {
+					h.d = time.Duration(secs * float64(time.Second))
+				} else if at, err := http.ParseTime(v); err == nil {
+					h.d = time.Until(at)
+				}
+				if h.d > 2*time.Minute {
+					h.d = 2 * time.Minute
+				}
+				h.mu.Unlock()
+			}
+		}
+	}
+	return resp, err
+}
