@@ -81,3 +81,13 @@ type KGEngine interface {
 
 // Float returns a pointer to v, for optional values.
 func Float(v float64) *float64 { return &v }
+
+// Cache is a persistent key-value store for model answers and embeddings,
+// shared by a team (kgeval keeps it in Neo4j).
+type Cache interface {
+	// Get returns the values stored under keys; missing keys are absent from
+	// the map. Errors: EUNAVAILABLE when the store cannot be reached.
+	Get(ctx context.Context, keys []string) (map[string][]byte, error)
+	// Put stores values; an existing key is overwritten.
+	Put(ctx context.Context, entries map[string][]byte) error
+}

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT cache_key IF NOT EXISTS FOR (c:CacheEntry) REQUIRE c.key IS UNIQUE

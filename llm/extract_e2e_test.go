@@ -1,0 +1,130 @@
+package llm_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/llm"
+)
+
+// MustLocalLLM returns a client for the local model server `make test`
+// starts (KGEVAL_LLM_BASE_URL, KGEVAL_LLM_MODEL). It fails, never skips,
+// when the server is not there.
+func MustLocalLLM(tb testing.TB) *llm.Client {
+	tb.Helper()
+	base, model := os.Getenv("KGEVAL_LLM_BASE_URL"), os.Getenv("KGEVAL_LLM_MODEL")
+	if base == "" || model == "" {
+		tb.Fatal("KGEVAL_LLM_BASE_URL and KGEVAL_LLM_MODEL are not set: run `make test`, which starts the local model server")
+	}
+	return llm.New(llm.Config{BaseURL: base, Model: model, Timeout: 5 * time.Minute, MaxRetries: 2, MaxRepairs: 2, Concurrency: 1})
+}
+
+// MustCache opens the Neo4j-backed cache of the Neo4j `make test` started.
+func MustCache(tb testing.TB) *graphstore.Cache {
+	tb.Helper()
+	uri, pw := os.Getenv("KGEVAL_NEO4J_URI"), os.Getenv("KGEVAL_NEO4J_PASSWORD")
+	if uri == "" {
+		uri = "bolt://127.0.0.1:7687"
+	}
+	if pw == "" {
+		b, err := os.ReadFile(filepath.Join("..", ".kgeval", "neo4j", "password"))
+		if err != nil {
+			tb.Fatal("no Neo4j password: run `make test`")
+		}
+		pw = strings.TrimSpace(string(b))
+	}
+	db, err := graphstore.Open(context.Background(), graphstore.Config{URI: uri, User: "neo4j", Password: pw})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := db.Migrate(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close(context.Background()) })
+	return &graphstore.Cache{DB: db}
+}
+
+// TestExtractor_EndToEnd extracts triplets from real WikiEval records with
+// the local model, caches them in Neo4j, and checks that a second run makes
+// no model call.
+func TestExtractor_EndToEnd(t *testing.T) {
+	res, err := dataset.Load(filepath.Join("..", "..", "shared", "datasets", "wikieval.jsonl"), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := MustLocalLLM(t)
+	cache := MustCache(t)
+	// A run-unique suffix keeps this test's texts out of earlier runs' cache
+	// entries, so the first pass really calls the model.
+	nonce := fmt.Sprintf(" [test %d]", time.Now().UnixNano())
+	var items []llm.ExtractItem
+	for _, s := range res.Samples[:2] {
+		items = append(items,
+			llm.ExtractItem{Text: s.Question + nonce},
+			llm.ExtractItem{Text: s.Answer + nonce, Question: s.Question},
+			llm.ExtractItem{Text: s.Contexts[0][:min(len(s.Contexts[0]), 600)] + nonce},
+		)
+	}
+	items = append(items, items[0]) // a duplicate text is extracted once
+	ex := &llm.Extractor{Client: client, Cache: cache, MaxLabelChars: 256}
+	ctx := context.Background()
+
+	first, err := ex.ExtractAll(ctx, items, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := client.Stats()
+	total := 0
+	for i, r := range first {
+		if r.Err != nil {
+			t.Errorf("item %d: %v", i, r.Err)
+			continue
+		}
+		total += len(r.Triplets)
+		for _, tr := range r.Triplets {
+			if tr.Subject == "" || tr.Relation == "" || tr.Object == "" {
+				t.Errorf("item %d: empty field in %+v", i, tr)
+			}
+		}
+	}
+	t.Logf("first run: %d items, %d distinct, %d triplets; calls %d, retries %d, repairs %d, tokens %d+%d, %v",
+		len(items), len(items)-1, total, s1.Calls, s1.Retries, s1.Repairs, s1.PromptTokens, s1.CompletionTokens, s1.Latency.Round(time.Millisecond))
+	if total == 0 {
+		t.Fatalf("the local model extracted no triplet at all: %+v", first)
+	}
+	if s1.Calls < int64(len(items)-1) {
+		t.Errorf("calls %d < %d distinct texts", s1.Calls, len(items)-1)
+	}
+	if s1.Calls > int64(len(items)-1)*3 {
+		t.Errorf("calls %d: more than the bounded retries allow", s1.Calls)
+	}
+	if len(first[len(first)-1].Triplets) != len(first[0].Triplets) {
+		t.Errorf("duplicate item got a different result")
+	}
+
+	second, err := ex.ExtractAll(ctx, items, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := client.Stats()
+	if s2.Calls != s1.Calls {
+		t.Errorf("second run made %d model calls, want 0", s2.Calls-s1.Calls)
+	}
+	hits := 0
+	for i, r := range second {
+		if first[i].Err == nil {
+			if !r.Cached || len(r.Triplets) != len(first[i].Triplets) {
+				t.Errorf("item %d: cached %v, %d triplets (first run %d)", i, r.Cached, len(r.Triplets), len(first[i].Triplets))
+			}
+			hits++
+		}
+	}
+	t.Logf("second run: 0 model calls, %d items from the cache", hits)
+}
