@@ -51,6 +51,30 @@ func TestGDS_Cases(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkCase(t, c, r[0])
+			// The scores and their explanation are stored and read back.
+			if err := db.WriteKGResults(ctx, run, graphstore.DefaultVariant, "gds", c.Params, r); err != nil {
+				t.Fatal(err)
+			}
+			back, err := db.ReadKGScore(ctx, run, c.Graph.Sample, c.Graph.Pair, graphstore.DefaultVariant)
+			if err != nil || back.Engine != "gds" {
+				t.Fatalf("read back: %v (engine %q)", err, back.Engine)
+			}
+			checkCase(t, c, back.KGResult)
+			if r[0].Multihop != nil {
+				reachable := 0
+				for _, p := range r[0].Paths {
+					if p.Cost != nil {
+						reachable++
+					}
+				}
+				ents := len(c.Graph.InputEntities()) + len(c.Graph.ContextEntities())
+				if back.Explained != ents || back.WithCost != reachable {
+					t.Errorf("stored explanation: %d entities with a community (want %d), %d with a best cost (want %d)", back.Explained, ents, back.WithCost, reachable)
+				}
+			}
+			if (back.Multihop == nil) != (r[0].Multihop == nil) || back.Reason != r[0].Reason {
+				t.Errorf("read back %+v, wrote %+v", back, r[0])
+			}
 		})
 	}
 }

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT pairscore_uid IF NOT EXISTS FOR (s:PairScore) REQUIRE s.uid IS UNIQUE

@@ -1,0 +1,101 @@
+package graphstore
+
+import (
+	"context"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/cypher"
+)
+
+// DefaultVariant names the scores computed with the run's own parameters;
+// sweeps store other variants beside it.
+const DefaultVariant = "default"
+
+// WriteKGResults stores KG scores with their explanations: one PairScore node
+// per graph and variant, and, for the default variant, each node's community
+// and each input entity's best cost, path and verdict on the stored nodes.
+// Rewriting replaces.
+func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p kgeval.GraphParams, results []kgeval.KGResult) error {
+	var scores, ents, rels []any
+	for _, r := range results {
+		gid := GraphID(run, r.Sample, r.Pair)
+		row := map[string]any{
+			"uid": gid + "\x1f" + variant, "graph": gid, "run": run, "sample": r.Sample, "pair": r.Pair,
+			"variant": variant, "engine": engine, "tau": p.Tau, "delta": p.Delta, "reason": r.Reason,
+			"multihop": optional(r.Multihop), "community_overlap": optional(r.CommunityOverlap), "community_coverage": optional(r.CommunityCoverage),
+		}
+		scores = append(scores, row)
+		if variant != DefaultVariant || r.Communities == nil {
+			continue
+		}
+		input := map[int]kgeval.EntityPath{}
+		for _, ep := range r.Paths {
+			input[ep.Node] = ep
+		}
+		for nid, c := range r.Communities {
+			if ep, ok := input[nid]; ok {
+				path := make([]any, len(ep.PathIDs))
+				for i, id := range ep.PathIDs {
+					path[i] = int64(id)
+				}
+				ents = append(ents, map[string]any{"uid": nodeUID(gid, nid), "community": int64(c), "cost": optional(ep.Cost), "path": path, "passed": ep.Passed})
+			} else {
+				// Context entities and relation nodes: only the community. The
+				// same row shape goes to both queries; each matches its label.
+				ents = append(ents, map[string]any{"uid": nodeUID(gid, nid), "community": int64(c), "cost": nil, "path": nil, "passed": nil})
+				rels = append(rels, map[string]any{"uid": nodeUID(gid, nid), "community": int64(c)})
+			}
+		}
+	}
+	for _, st := range []struct {
+		q    string
+		rows []any
+	}{{"kgscore_write", scores}, {"kgscore_explain_entities", ents}, {"kgscore_explain_relations", rels}} {
+		for lo := 0; lo < len(st.rows); lo += 5000 {
+			if _, err := db.write(ctx, cypher.MustGet(st.q), map[string]any{"rows": st.rows[lo:min(lo+5000, len(st.rows))]}); err != nil {
+				return mapError(err, "write KG scores")
+			}
+		}
+	}
+	return nil
+}
+
+// StoredScore is a pair graph's stored KG scores and what explains them.
+type StoredScore struct {
+	kgeval.KGResult
+	Engine string
+	// Explained counts entity nodes with a stored community; WithCost the
+	// input entities with a stored best path cost.
+	Explained, WithCost int
+}
+
+// ReadKGScore reads the stored scores of one pair graph and variant. Errors:
+// ENOTFOUND when none are stored.
+func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string) (StoredScore, error) {
+	var st StoredScore
+	r := kgeval.KGResult{Sample: sample, Pair: pair}
+	recs, err := db.read(ctx, cypher.MustGet("kgscore_read"), map[string]any{"uid": GraphID(run, sample, pair) + "\x1f" + variant})
+	if err != nil {
+		return st, mapError(err, "read KG scores")
+	}
+	if len(recs) == 0 {
+		return st, kgeval.Errorf(kgeval.ENOTFOUND, "no %s scores for sample %q pair %s in run %q", variant, sample, pair, run)
+	}
+	m := recs[0].AsMap()
+	get := func(k string) *float64 {
+		if f, ok := m[k].(float64); ok {
+			return &f
+		}
+		return nil
+	}
+	r.Multihop, r.CommunityOverlap, r.CommunityCoverage = get("multihop"), get("community_overlap"), get("community_coverage")
+	r.Reason = asString(m["reason"])
+	return StoredScore{KGResult: r, Engine: asString(m["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
+}
+
+func optional(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
