@@ -60,7 +60,7 @@ func TestGDS_Cases(t *testing.T) {
 				t.Fatalf("read back: %v (engine %q)", err, back.Engine)
 			}
 			checkCase(t, c, back.KGResult)
-			if r[0].Multihop != nil {
+			if r[0].Communities != nil {
 				reachable := 0
 				for _, p := range r[0].Paths {
 					if p.Cost != nil {
