@@ -15,9 +15,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// communityGroup is how many per-graph projections one statement creates.
-const communityGroup = 10
-
 // ProjectionPrefix starts the name of every GDS projection kgeval creates.
 const ProjectionPrefix = "kgeval-"
 
@@ -30,8 +27,12 @@ const ProjectionPrefix = "kgeval-"
 // graph alone. Projections are dropped in all cases.
 type GDS struct {
 	DB *DB
-	// BatchSize is how many pair graphs share one projection (default 100).
+	// BatchSize is how many pair graphs share one Dijkstra projection
+	// (default 100).
 	BatchSize int
+	// CommunityGroup is how many pair graphs share one Louvain projection
+	// (default 20).
+	CommunityGroup int
 
 	once   sync.Once
 	seq    int64
@@ -208,22 +209,28 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 	if err != nil {
 		return err
 	}
-	// One projection per pair graph, made communityGroup at a time in one
-	// statement (each projection builder holds its own buffers), so that
-	// Louvain sees each graph alone.
-	for lo := 0; lo < len(idx); lo += communityGroup {
-		hi := min(lo+communityGroup, len(idx))
-		names := make([]any, 0, hi-lo)
+	// Louvain: one union projection per group of pair graphs, each graph
+	// under its own label, and one gds.louvain.stream per graph filtered to
+	// that label, so that Louvain sees each graph alone. A label filter costs
+	// time in the size of the projection, hence groups.
+	group := e.CommunityGroup
+	if group <= 0 {
+		group = 20
+	}
+	for lo := 0; lo < len(idx); lo += group {
+		hi := min(lo+group, len(idx))
 		cparams := make([]any, 0, hi-lo)
+		labels := make([]any, 0, hi-lo)
 		for k := lo; k < hi; k++ {
-			name := e.name("communities")
-			names = append(names, name)
 			m := params[k].(map[string]any)
-			cparams = append(cparams, map[string]any{"graph": m["graph"], "offset": m["offset"], "name": name})
+			label := fmt.Sprintf("G%d", k)
+			labels = append(labels, label)
+			cparams = append(cparams, map[string]any{"graph": m["graph"], "offset": m["offset"], "label": label})
 		}
-		err = e.withProjections(ctx, names, "gds_project_communities", map[string]any{"graphs": cparams}, &e.stats.ProjectComm, func() error {
+		name := e.name("communities")
+		err = e.withProjection(ctx, name, "gds_project_communities", map[string]any{"graphs": cparams}, &e.stats.ProjectComm, func() error {
 			defer e.add(&e.stats.Louvain, time.Now())
-			return e.stream(ctx, "gds_louvain", map[string]any{"names": names}, func(r *neo4j.Record) error {
+			return e.stream(ctx, "gds_louvain", map[string]any{"name": name, "labels": labels}, func(r *neo4j.Record) error {
 				m := r.AsMap()
 				k, v := owner(asInt(m["node"]))
 				comm[k][v] = int(asInt(m["community"]))
@@ -258,24 +265,6 @@ func (e *GDS) withProjection(ctx context.Context, name, query string, params map
 	}()
 	if err != nil {
 		return mapError(err, "project "+name)
-	}
-	return fn()
-}
-
-// withProjections is withProjection for a query that creates several
-// projections at once; all of them are dropped whatever happened.
-func (e *GDS) withProjections(ctx context.Context, names []any, query string, params map[string]any, spent *time.Duration, fn func() error) error {
-	t := time.Now()
-	_, err := e.DB.write(ctx, cypher.MustGet(query), params)
-	e.add(spent, t)
-	defer func() {
-		defer e.add(&e.stats.Drop, time.Now())
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		defer cancel()
-		e.DB.write(dctx, cypher.MustGet("gds_drop_many"), map[string]any{"names": names})
-	}()
-	if err != nil {
-		return mapError(err, "project pair graphs")
 	}
 	return fn()
 }

@@ -35,16 +35,17 @@ type output struct {
 func main() {
 	n := flag.Int("n", 500, "number of generated pair graphs")
 	seed := flag.Uint64("seed", 2510, "corpus seed")
-	batch := flag.Int("batch", 100, "GDS engine batch size")
+	batch := flag.Int("batch", 100, "GDS engine batch size (Dijkstra projection)")
+	group := flag.Int("group", 20, "GDS engine Louvain group size")
 	out := flag.String("out", "engines.json", "output JSON file")
 	flag.Parse()
-	if err := run(*n, *seed, *batch, *out); err != nil {
+	if err := run(*n, *seed, *batch, *group, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "kgeval-enginecmp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, seed uint64, batch int, out string) error {
+func run(n int, seed uint64, batch, group int, out string) error {
 	ctx := context.Background()
 	pw := os.Getenv("KGEVAL_NEO4J_PASSWORD")
 	if pw == "" {
@@ -82,7 +83,7 @@ func run(n int, seed uint64, batch int, out string) error {
 	}
 	o.Seconds["write"] = time.Since(t).Seconds()
 
-	engine := &graphstore.GDS{DB: db, BatchSize: batch}
+	engine := &graphstore.GDS{DB: db, BatchSize: batch, CommunityGroup: group}
 	if _, err := engine.Score(ctx, run, graphs[:min(10, n)], p); err != nil { // warm-up
 		return err
 	}
