@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kgeval/kgeval"
+)
+
+// runMain runs the program in process and returns its output and error.
+func runMain(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	m := NewMain(&out, &out)
+	err := m.Run(context.Background(), args)
+	return out.String(), err
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Run("Defaults", func(t *testing.T) {
+		c, err := loadConfig("", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := c.GraphParams()
+		if p != kgeval.DefaultGraphParams() {
+			t.Errorf("graph params %+v, want the SPEC defaults %+v", p, kgeval.DefaultGraphParams())
+		}
+		if len(c.Scoring.Pairs) != 4 || c.Scoring.Pairs[1] != kgeval.DefaultPairs()[1] {
+			t.Errorf("pairs %+v", c.Scoring.Pairs)
+		}
+		if c.Scoring.Engine != "gds" || c.Neo4j.Database != "neo4j" || c.LLM.Concurrency < 1 {
+			t.Errorf("config %+v", c)
+		}
+	})
+	t.Run("FileEnvFlag", func(t *testing.T) {
+		t.Setenv("KGEVAL_SCORING_DELTA", "0.3")
+		t.Setenv("KGEVAL_SCORING_TAU", "0.75") // the file says 0.8; the environment wins
+		c, err := loadConfig("testdata/custom.yaml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Scoring.Tau != 0.75 || c.Scoring.Delta != 0.3 || c.Neo4j.Database != "other" || len(c.Scoring.Pairs) != 1 {
+			t.Errorf("tau %v delta %v db %q pairs %+v", c.Scoring.Tau, c.Scoring.Delta, c.Neo4j.Database, c.Scoring.Pairs)
+		}
+	})
+	t.Run("OpenAIEnv", func(t *testing.T) {
+		t.Setenv("KGEVAL_LLM_BASE_URL", "")
+		t.Setenv("OPENAI_BASE_URL", "https://example.invalid/v1")
+		t.Setenv("OPENAI_API_KEY", "sk-test")
+		c, err := loadConfig("testdata/custom.yaml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.LLM.APIKey != "sk-test" {
+			t.Errorf("api key %q", c.LLM.APIKey)
+		}
+	})
+	bad := []struct {
+		name, env, value, file, want string
+	}{
+		{"TauNotNumber", "KGEVAL_SCORING_TAU", "abc", "", "config: scoring.tau = abc: not a valid number"},
+		{"TauRange", "KGEVAL_SCORING_TAU", "1.5", "", "config: scoring.tau = 1.5: a cosine threshold must be in [0, 1]"},
+		{"DeltaNegative", "KGEVAL_SCORING_DELTA", "-1", "", "config: scoring.delta = -1: must be >= 0"},
+		{"Engine", "KGEVAL_SCORING_ENGINE", "spark", "", "config: scoring.engine = spark: want gds or native"},
+		{"URI", "KGEVAL_NEO4J_URI", "http://x", "", "config: neo4j.uri = http://x"},
+		{"Timeout", "KGEVAL_NEO4J_QUERY_TIMEOUT", "soon", "", "config: neo4j.query_timeout = soon: not a valid duration"},
+		{"Concurrency", "KGEVAL_RUN_CONCURRENCY", "0", "", "config: run.concurrency = 0: must be at least 1"},
+		{"Metric", "KGEVAL_SCORING_METRICS", "multihop,bogus", "", "config: scoring.metrics = bogus: unknown metric"},
+		{"Provider", "KGEVAL_EMBEDDING_PROVIDER", "magic", "", "config: embedding.provider = magic"},
+		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},
+		{"BrokenFile", "", "", "testdata/broken.yaml", "config file testdata/broken.yaml"},
+		{"MissingFile", "", "", "testdata/nope.yaml", "config file testdata/nope.yaml"},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv(tc.env, tc.value)
+			}
+			_, err := loadConfig(tc.file, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if kgeval.ErrorCode(err) != kgeval.EINVALID || strings.Contains(oneLine(err), "\n") {
+				t.Errorf("want a one-line EINVALID error, got %q (%s)", oneLine(err), kgeval.ErrorCode(err))
+			}
+		})
+	}
+}
+
+func TestMain_Flags(t *testing.T) {
+	_, err := runMain(t, "evaluate", "--engine", "spark")
+	if err == nil || !strings.Contains(err.Error(), "scoring.engine = spark") {
+		t.Errorf("err = %v", err)
+	}
+	out, err := runMain(t, "version")
+	if err != nil || !strings.HasPrefix(out, "kgeval ") {
+		t.Errorf("version: %q %v", out, err)
+	}
+	out, err = runMain(t, "config")
+	if err != nil || !strings.Contains(out, "tau: 0.7") {
+		t.Errorf("config: %v\n%s", err, out)
+	}
+}
+
+func TestDatasetCheck(t *testing.T) {
+	out, err := runMain(t, "dataset", "check", filepath.Join("..", "..", "dataset", "testdata", "broken.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"9 records, 2 loaded, 7 rejected", "record 2 (id b) rejected: wrong type: field question", "record 10 rejected: invalid JSON"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	_, err = runMain(t, "dataset", "check", "--strict", filepath.Join("..", "..", "dataset", "testdata", "broken.jsonl"))
+	if kgeval.ErrorCode(err) != kgeval.EINVALID {
+		t.Errorf("--strict: err = %v", err)
+	}
+	_, err = runMain(t, "dataset", "check", "nope.jsonl")
+	if err == nil || !strings.Contains(err.Error(), "nope.jsonl: no such file") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestDoctor runs doctor against the Neo4j `make test` started, then against
+// a port where nothing listens.
+func TestDoctor(t *testing.T) {
+	if os.Getenv("KGEVAL_NEO4J_URI") == "" || os.Getenv("KGEVAL_NEO4J_PASSWORD") == "" {
+		t.Fatal("KGEVAL_NEO4J_URI / KGEVAL_NEO4J_PASSWORD not set: run `make test`, which starts Neo4j")
+	}
+	out, err := runMain(t, "doctor", "--fix")
+	for _, want := range []string{"ok    neo4j      Neo4j 5.26", "ok    gds        Graph Data Science 2.13", "ok    schema"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q (err %v):\n%s", want, err, out)
+		}
+	}
+	t.Setenv("KGEVAL_NEO4J_URI", "bolt://127.0.0.1:1")
+	t.Setenv("KGEVAL_NEO4J_CONNECT_TIMEOUT", "2s")
+	out, err = runMain(t, "doctor")
+	if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE || exitCode(err) != 3 {
+		t.Errorf("stopped Neo4j: err %v, exit %d", err, exitCode(err))
+	}
+	line := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "neo4j ") {
+			line = l
+		}
+	}
+	if !strings.HasPrefix(line, "FAIL  neo4j") || !strings.Contains(line, "not reachable") || !strings.Contains(line, "make neo4j-start") {
+		t.Errorf("neo4j line = %q, want a FAIL with what to do", line)
+	}
+}
