@@ -6,21 +6,29 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$root/.kgeval}
 
-started_neo4j=0
+started_neo4j=0 started_llm=0
 cleanup() {
+  if [ "$started_llm" = 1 ]; then scripts/llm.sh stop || true; fi
   if [ "$started_neo4j" = 1 ]; then deploy/neo4j/neo4j.sh stop || true; fi
 }
 trap cleanup EXIT
 
 t0=$(date +%s)
 scripts/fetch-minilm.sh || { echo "test: fetching the MiniLM model failed" >&2; exit 1; }
+scripts/llm.sh install || { echo "test: installing the local model server failed" >&2; exit 1; }
+if ! scripts/llm.sh status >/dev/null 2>&1; then
+  scripts/llm.sh start || exit 1
+  started_llm=1
+fi
+export KGEVAL_LLM_BASE_URL=http://127.0.0.1:${KGEVAL_LLM_PORT:-8089}/v1
+export KGEVAL_LLM_MODEL=${KGEVAL_LLM_MODEL:-qwen2.5-coder-1.5b-instruct}
 if ! deploy/neo4j/neo4j.sh status >/dev/null 2>&1; then
   deploy/neo4j/neo4j.sh start || exit 1
   started_neo4j=1
 fi
 export KGEVAL_NEO4J_URI=bolt://127.0.0.1:${KGEVAL_NEO4J_BOLT_PORT:-7687}
 export KGEVAL_NEO4J_PASSWORD=$(cat "$KGEVAL_STATE_DIR/neo4j/password")
-echo "test: setup took $(( $(date +%s) - t0 )) s; Neo4j at $KGEVAL_NEO4J_URI"
+echo "test: setup took $(( $(date +%s) - t0 )) s; Neo4j at $KGEVAL_NEO4J_URI, model $KGEVAL_LLM_MODEL at $KGEVAL_LLM_BASE_URL"
 
 log=$(mktemp)
 go test -count=1 -v -timeout 60m ./... 2>&1 | tee "$log"
