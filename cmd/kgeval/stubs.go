@@ -11,30 +11,6 @@ func notYet(what string) error {
 	return kgeval.Errorf(kgeval.EUNAVAILABLE, "%s is not available in this build yet", what)
 }
 
-func (m *Main) evaluateCommand() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "evaluate --dataset FILE [--run NAME]",
-		Short: "Extract, store and score a dataset (one run)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := m.config(cmd); err != nil {
-				return err
-			}
-			return notYet("kgeval evaluate")
-		},
-	}
-	c.Flags().String("dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
-	c.Flags().String("run", "", "run name (default: dataset name and time)")
-	c.Flags().String("engine", "", "gds or native (scoring.engine)")
-	c.Flags().Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
-	c.Flags().Float64("delta", 0, "multihop path-cost threshold (scoring.delta)")
-	c.Flags().StringSlice("metrics", nil, "metrics to compute (scoring.metrics)")
-	c.Flags().Int("concurrency", 0, "parallel workers (run.concurrency)")
-	c.Flags().Bool("strict", false, "stop before any work when a record is rejected (dataset.strict)")
-	c.Flags().Bool("resume", false, "finish an interrupted run")
-	return c
-}
-
 func (m *Main) serveCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "serve",

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/minilm"
+	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/scoring"
+	"github.com/spf13/cobra"
+)
+
+func (m *Main) evaluateCommand() *cobra.Command {
+	var datasetPath, runName string
+	c := &cobra.Command{
+		Use:   "evaluate --dataset FILE [--run NAME]",
+		Short: "Extract, store and score a dataset (one run)",
+		Long: `evaluate loads a dataset, extracts triplets from every text with the
+configured LLM (each distinct text once; answers are cached in Neo4j, so a
+rerun makes no model call), embeds entity labels, stores one pair graph per
+sample and pair in Neo4j, scores them with the KG engine and stores the scores
+with their explanations. Pre-extracted triplets in the dataset skip extraction.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := m.config(cmd)
+			if err != nil {
+				return err
+			}
+			if datasetPath == "" {
+				return kgeval.Errorf(kgeval.EINVALID, "--dataset is required")
+			}
+			if runName == "" {
+				runName = strings.TrimSuffix(filepath.Base(datasetPath), filepath.Ext(datasetPath))
+			}
+			return m.evaluate(cmd.Context(), cfg, datasetPath, runName)
+		},
+	}
+	c.Flags().StringVar(&datasetPath, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
+	c.Flags().StringVar(&runName, "run", "", "run name (default: the dataset's file name)")
+	c.Flags().String("engine", "", "gds or native (scoring.engine)")
+	c.Flags().Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
+	c.Flags().Float64("delta", 0, "multihop path-cost threshold (scoring.delta)")
+	c.Flags().StringSlice("metrics", nil, "metrics to compute (scoring.metrics)")
+	c.Flags().Int("concurrency", 0, "parallel model calls (run.concurrency)")
+	c.Flags().Bool("strict", false, "stop before any work when a record is rejected (dataset.strict)")
+	return c
+}
+
+func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string) error {
+	res, err := loadDataset(cfg, path)
+	if err != nil {
+		return err
+	}
+	m.reportDataset(res)
+	if len(res.Rejected) > 0 && cfg.Dataset.Strict {
+		return kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", len(res.Rejected))
+	}
+	if len(res.Samples) == 0 {
+		return kgeval.Errorf(kgeval.EINVALID, "dataset %s: no valid record", path)
+	}
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close(context.WithoutCancel(ctx))
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	cache := &graphstore.Cache{DB: db}
+
+	client := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
+		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature)})
+	embedder, err := newEmbedder(cfg, client)
+	if err != nil {
+		return err
+	}
+	cached := &llm.CachedEmbedder{Next: embedder, Cache: cache}
+	var engine kgeval.KGEngine = &graphstore.GDS{DB: db}
+	if cfg.Scoring.Engine == "native" {
+		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
+	}
+	ev := &pipeline.Evaluator{
+		Extractor: extractorAdapter{&llm.Extractor{Client: client, Cache: cache, MaxLabelChars: cfg.Dataset.MaxLabelChars}},
+		Embedder:  cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
+		Progress: m.progressPrinter(),
+	}
+	fmt.Fprintf(m.Stderr, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", run, len(res.Samples), engine.Name(), client.Endpoint(), embedder.Name())
+	rep, err := ev.Evaluate(ctx, run, res.Samples)
+	if err != nil {
+		return err
+	}
+	st := client.Stats()
+	fmt.Fprintf(m.Stdout, "\nrun %s: %d samples, %d distinct texts (%d extracted now, %d from the cache), %d entity labels (%d embedded now); %d graph rows\n",
+		run, rep.Samples, rep.Texts, rep.Extracted, st.CacheHits, rep.EmbedTexts, cached.Misses, rep.GraphRows)
+	fmt.Fprintf(m.Stdout, "model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
+		st.Calls, st.Retries, st.Repairs, st.Failures, st.PromptTokens, st.CompletionTokens, st.Latency.Round(time.Millisecond))
+	var stages []string
+	for _, s := range []string{"extract", "embed", "store", "score"} {
+		stages = append(stages, fmt.Sprintf("%s %s", s, rep.Stages[s].Round(time.Millisecond)))
+	}
+	fmt.Fprintf(m.Stdout, "stages: %s\n\n", strings.Join(stages, ", "))
+	for _, e := range rep.Errors {
+		fmt.Fprintf(m.Stdout, "sample %s: %s not extracted: %s\n", e.Sample, e.Text, e.Error)
+	}
+	printSummary(m.Stdout, rep.Results, cfg.Scoring.Pairs)
+	return nil
+}
+
+// printSummary prints, per pair and metric: mean, std, n scored, n null and
+// the most common reason for null.
+func printSummary(w io.Writer, results []kgeval.KGResult, pairs []kgeval.Pair) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "pair\tmetric\tmean\tstd\tn\tnull\ttop null reason")
+	for _, p := range pairs {
+		for _, metric := range []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage} {
+			var vals []float64
+			reasons := map[string]int{}
+			for _, r := range results {
+				if r.Pair != p.Name {
+					continue
+				}
+				for _, s := range r.Scores() {
+					if s.Metric != metric {
+						continue
+					}
+					if s.Value != nil {
+						vals = append(vals, *s.Value)
+					} else {
+						reasons[s.Reason]++
+					}
+				}
+			}
+			mean, std := meanStd(vals)
+			nulls, top := 0, ""
+			for r, n := range reasons {
+				nulls += n
+				if top == "" || n > reasons[top] || n == reasons[top] && r < top {
+					top = r
+				}
+			}
+			if top != "" {
+				top = fmt.Sprintf("%s (%d)", top, reasons[top])
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", p.Name, metric, fmtNum(mean, len(vals)), fmtNum(std, len(vals)), len(vals), nulls, top)
+		}
+	}
+	tw.Flush()
+}
+
+func meanStd(v []float64) (float64, float64) {
+	if len(v) == 0 {
+		return 0, 0
+	}
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	mean := s / float64(len(v))
+	var ss float64
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(v)))
+}
+
+func fmtNum(x float64, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+// progressPrinter prints each stage's progress as plain lines at most every
+// two seconds (and at the end of a stage).
+func (m *Main) progressPrinter() func(stage string, done, total int) {
+	var mu sync.Mutex
+	last := map[string]time.Time{}
+	started := map[string]time.Time{}
+	return func(stage string, done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Now()
+		if _, ok := started[stage]; !ok {
+			started[stage] = now
+		}
+		if done < total && now.Sub(last[stage]) < 2*time.Second {
+			return
+		}
+		last[stage] = now
+		el := now.Sub(started[stage])
+		eta := ""
+		if done > 0 && done < total {
+			eta = fmt.Sprintf(", ETA %s", (el * time.Duration(total-done) / time.Duration(done)).Round(time.Second))
+		}
+		rate := float64(done) / math.Max(el.Seconds(), 0.001)
+		fmt.Fprintf(m.Stderr, "%-8s %d/%d (%.1f/s%s)\n", stage, done, total, rate, eta)
+	}
+}
+
+// extractorAdapter gives the LLM extractor the pipeline's shape.
+type extractorAdapter struct{ x *llm.Extractor }
+
+func (a extractorAdapter) Extract(ctx context.Context, texts []pipeline.Text, progress func(int, int)) ([]pipeline.Extracted, error) {
+	items := make([]llm.ExtractItem, len(texts))
+	for i, t := range texts {
+		items[i] = llm.ExtractItem{Text: t.Text, Question: t.Question}
+	}
+	res, err := a.x.ExtractAll(ctx, items, progress)
+	out := make([]pipeline.Extracted, len(res))
+	for i, r := range res {
+		out[i] = pipeline.Extracted{Triplets: r.Triplets, Cached: r.Cached, Err: r.Err}
+	}
+	return out, err
+}
+
+// localEmbedder gives the in-process encoder the domain's Embedder shape.
+type localEmbedder struct{ m *minilm.Model }
+
+func (l localEmbedder) Name() string { return l.m.Name() }
+
+func (l localEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return l.m.Embed(texts)
+}
+
+func newEmbedder(cfg *Config, client *llm.Client) (kgeval.Embedder, error) {
+	if cfg.Embedding.Provider == "openai" {
+		ec := client
+		if cfg.Embedding.BaseURL != "" {
+			ec = llm.New(llm.Config{BaseURL: cfg.Embedding.BaseURL, APIKey: cfg.Embedding.APIKey, Model: cfg.Embedding.Model,
+				Timeout: cfg.LLM.Timeout, MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency})
+		}
+		return &llm.Embedder{Client: ec, Model: cfg.Embedding.Model, BatchSize: cfg.Embedding.BatchSize}, nil
+	}
+	mdl, err := minilm.Load(filepath.Join(cfg.Embedding.ModelsDir, cfg.Embedding.Model))
+	if err != nil {
+		return nil, kgeval.Wrap(kgeval.EUNAVAILABLE, err, "local encoder %s", cfg.Embedding.Model)
+	}
+	return localEmbedder{mdl}, nil
+}

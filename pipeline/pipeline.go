@@ -1,0 +1,258 @@
+// Package pipeline runs an evaluation: extract triplets from every text of a
+// dataset (deduplicated, cached), embed entity labels (cached), build the
+// pair graphs, store them, score them with a KG engine and store the scores.
+// It depends on the domain interfaces only; cmd wires the adapters.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring"
+)
+
+// Extractor extracts triplets from texts; Question gives answers and
+// references their context. Results are per text, errors per text.
+type Extractor interface {
+	Extract(ctx context.Context, texts []Text, progress func(done, total int)) ([]Extracted, error)
+}
+
+// Text is one text to extract.
+type Text struct {
+	Text, Question string
+}
+
+// Extracted is the outcome for one text.
+type Extracted struct {
+	Triplets []kgeval.Triplet
+	Cached   bool
+	Err      error
+}
+
+// Store keeps pair graphs and scores.
+type Store interface {
+	WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.PairGraph) (int, error)
+	WriteKGResults(ctx context.Context, run, variant, engine string, p kgeval.GraphParams, results []kgeval.KGResult) error
+}
+
+// Evaluator holds the adapters of one evaluation.
+type Evaluator struct {
+	Extractor Extractor
+	Embedder  kgeval.Embedder
+	Store     Store
+	Engine    kgeval.KGEngine
+	Params    kgeval.GraphParams
+	Pairs     []kgeval.Pair
+	// Progress, if set, is told about each stage's progress.
+	Progress func(stage string, done, total int)
+}
+
+// Report is what an evaluation produced.
+type Report struct {
+	Run        string
+	Samples    int
+	Results    []kgeval.KGResult
+	Errors     []SampleError
+	Stages     map[string]time.Duration
+	Texts      int // distinct texts sent to extraction (after dedup)
+	Extracted  int // of which not cached
+	GraphRows  int
+	EmbedTexts int
+}
+
+// SampleError is a sample whose text could not be extracted.
+type SampleError struct {
+	Sample string `json:"sample"`
+	Text   string `json:"text"`
+	Error  string `json:"error"`
+}
+
+type textRef struct {
+	sample int
+	text   kgeval.Text
+	pass   int // passage index for contexts
+	idx    int // index into the deduplicated texts
+}
+
+// Evaluate runs the whole pipeline for samples under run.
+func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.Sample) (*Report, error) {
+	rep := &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}
+	progress := func(stage string) func(int, int) {
+		return func(d, t int) {
+			if e.Progress != nil {
+				e.Progress(stage, d, t)
+			}
+		}
+	}
+
+	// 1. Extraction: every text that has no pre-extracted triplets, once.
+	start := time.Now()
+	var texts []Text
+	var refs []textRef
+	index := map[Text]int{}
+	add := func(si int, t kgeval.Text, pass int, x Text) {
+		if _, ok := index[x]; !ok {
+			index[x] = len(texts)
+			texts = append(texts, x)
+		}
+		refs = append(refs, textRef{si, t, pass, index[x]})
+	}
+	need := e.neededTexts()
+	for si, s := range samples {
+		st := s.Triplets
+		if need[kgeval.TextQuestion] {
+			if _, ok := st.Triplets(kgeval.TextQuestion); !ok {
+				add(si, kgeval.TextQuestion, 0, Text{Text: s.Question})
+			}
+		}
+		if need[kgeval.TextAnswer] {
+			if _, ok := st.Triplets(kgeval.TextAnswer); !ok {
+				add(si, kgeval.TextAnswer, 0, Text{Text: s.Answer, Question: s.Question})
+			}
+		}
+		if need[kgeval.TextReference] {
+			if _, ok := st.Triplets(kgeval.TextReference); !ok {
+				add(si, kgeval.TextReference, 0, Text{Text: s.Reference, Question: s.Question})
+			}
+		}
+		if need[kgeval.TextContexts] {
+			if _, ok := st.Triplets(kgeval.TextContexts); !ok {
+				for pi, p := range s.Contexts {
+					add(si, kgeval.TextContexts, pi, Text{Text: p})
+				}
+			}
+		}
+	}
+	rep.Texts = len(texts)
+	var extracted []Extracted
+	if len(texts) > 0 {
+		var err error
+		if extracted, err = e.Extractor.Extract(ctx, texts, progress("extract")); err != nil {
+			return rep, fmt.Errorf("extract: %w", err)
+		}
+	}
+	for _, x := range extracted {
+		if !x.Cached && x.Err == nil {
+			rep.Extracted++
+		}
+	}
+	// Assemble each sample's triplets: provided ones, then extracted ones.
+	tri := make([]kgeval.SampleTriplets, len(samples))
+	failed := make([]map[kgeval.Text]string, len(samples))
+	for si, s := range samples {
+		if s.Triplets != nil {
+			tri[si] = *s.Triplets
+		}
+		if tri[si].Contexts == nil && need[kgeval.TextContexts] {
+			tri[si].Contexts = make([][]kgeval.Triplet, len(s.Contexts))
+		}
+		failed[si] = map[kgeval.Text]string{}
+	}
+	for _, r := range refs {
+		x := extracted[r.idx]
+		if x.Err != nil {
+			failed[r.sample][r.text] = x.Err.Error()
+			rep.Errors = append(rep.Errors, SampleError{Sample: samples[r.sample].ID, Text: string(r.text), Error: x.Err.Error()})
+			continue
+		}
+		ts := x.Triplets
+		if ts == nil {
+			ts = []kgeval.Triplet{}
+		}
+		switch r.text {
+		case kgeval.TextQuestion:
+			tri[r.sample].Question = ts
+		case kgeval.TextAnswer:
+			tri[r.sample].Answer = ts
+		case kgeval.TextReference:
+			tri[r.sample].Reference = ts
+		case kgeval.TextContexts:
+			tri[r.sample].Contexts[r.pass] = ts
+		}
+	}
+	rep.Stages["extract"] = time.Since(start)
+
+	// 2. Embeddings of every entity key.
+	start = time.Now()
+	var keys []string
+	seen := map[string]bool{}
+	for si := range samples {
+		for _, t := range []kgeval.Text{kgeval.TextQuestion, kgeval.TextAnswer, kgeval.TextReference, kgeval.TextContexts} {
+			ts, _ := tri[si].Triplets(t)
+			for _, k := range scoring.EntityKeys(ts) {
+				if !seen[k] {
+					seen[k] = true
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	vec := scoring.Vectors{}
+	for lo := 0; lo < len(keys); lo += 256 {
+		part := keys[lo:min(lo+256, len(keys))]
+		vs, err := e.Embedder.Embed(ctx, part)
+		if err != nil {
+			return rep, fmt.Errorf("embed entity labels: %w", err)
+		}
+		for i, k := range part {
+			vec[k] = vs[i]
+		}
+		progress("embed")(min(lo+256, len(keys)), len(keys))
+	}
+	rep.EmbedTexts = len(keys)
+	rep.Stages["embed"] = time.Since(start)
+
+	// 3. Pair graphs.
+	start = time.Now()
+	var graphs []*kgeval.PairGraph
+	var skipped []kgeval.KGResult
+	for si, s := range samples {
+		for _, p := range e.Pairs {
+			if msg, bad := failed[si][p.Input]; bad {
+				skipped = append(skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: "extraction of " + string(p.Input) + " failed: " + msg})
+				continue
+			}
+			if msg, bad := failed[si][p.Context]; bad {
+				skipped = append(skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: "extraction of " + string(p.Context) + " failed: " + msg})
+				continue
+			}
+			in, _ := tri[si].Triplets(p.Input)
+			cx, _ := tri[si].Triplets(p.Context)
+			g, err := scoring.Build(s.ID, p, scoring.Side{Text: p.Input, Triplets: in}, scoring.Side{Text: p.Context, Triplets: cx}, vec, e.Params)
+			if err != nil {
+				return rep, err
+			}
+			graphs = append(graphs, g)
+		}
+	}
+	rows, err := e.Store.WritePairGraphs(ctx, run, graphs)
+	if err != nil {
+		return rep, err
+	}
+	rep.GraphRows = rows
+	rep.Stages["store"] = time.Since(start)
+
+	// 4. Scores.
+	start = time.Now()
+	results, err := e.Engine.Score(ctx, run, graphs, e.Params)
+	if err != nil {
+		return rep, fmt.Errorf("score with %s: %w", e.Engine.Name(), err)
+	}
+	results = append(results, skipped...)
+	if err := e.Store.WriteKGResults(ctx, run, "default", e.Engine.Name(), e.Params, results); err != nil {
+		return rep, err
+	}
+	rep.Results = results
+	rep.Stages["score"] = time.Since(start)
+	return rep, nil
+}
+
+func (e *Evaluator) neededTexts() map[kgeval.Text]bool {
+	need := map[kgeval.Text]bool{}
+	for _, p := range e.Pairs {
+		need[p.Input], need[p.Context] = true, true
+	}
+	return need
+}
