@@ -28,6 +28,18 @@ echo "== go benchmarks"
 gobench=$(go test -run '^$' -bench . -benchmem -count 1 ./scoring/ 2>&1)
 echo "$gobench"
 
+echo "== local encoder: Go all-MiniLM-L6-v2 vs sentence-transformers (labels/s)"
+scripts/fetch-minilm.sh >/dev/null || exit 1
+encbench=$(go test -run '^$' -bench 'Embed_Batch' -benchtime 3s -count 1 ./minilm/ 2>&1 | grep -E '^Benchmark|labels')
+echo "$encbench"
+stbench="(skipped: KGEVAL_BENCH_ST=0)"
+if [ "${KGEVAL_BENCH_ST:-1}" != 0 ]; then
+  # sentence-transformers needs PyTorch: a ~2.5 GB download the first time.
+  stpy=$(scripts/pyenv.sh st scripts/requirements-st.txt) &&
+    stbench=$("$stpy" scripts/bench_minilm_st.py --threads 1,2 2>&1) || stbench="sentence-transformers benchmark failed: $stbench"
+fi
+echo "$stbench"
+
 {
   echo "# kgeval benchmark report"
   echo
@@ -44,6 +56,17 @@ echo "$gobench"
   echo
   echo '```'
   echo "$gobench"
+  echo '```'
+  echo
+  echo "## Local encoder: labels/s at batch 1, 32, 256"
+  echo
+  echo "Go (this package, in process):"
+  echo '```'
+  echo "$encbench"
+  echo '```'
+  echo "sentence-transformers (PyTorch CPU), same labels, same machine:"
+  echo '```'
+  echo "$stbench"
   echo '```'
   if [ -f bench/NOTES.md ]; then echo; cat bench/NOTES.md; fi
 } > bench/REPORT.md
