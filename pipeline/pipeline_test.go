@@ -1,0 +1,109 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/minilm"
+	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/scoring"
+)
+
+// noExtraction fails the test if the pipeline asks for extraction of a text
+// whose triplets the dataset provides.
+type noExtraction struct{ t *testing.T }
+
+func (n noExtraction) Extract(ctx context.Context, texts []pipeline.Text, _ func(int, int)) ([]pipeline.Extracted, error) {
+	n.t.Errorf("extraction asked for %d texts; the dataset provides all triplets", len(texts))
+	return make([]pipeline.Extracted, len(texts)), nil
+}
+
+type encoder struct{ m *minilm.Model }
+
+func (e encoder) Name() string { return e.m.Name() }
+func (e encoder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return e.m.Embed(texts)
+}
+
+func mustDB(t *testing.T) *graphstore.DB {
+	t.Helper()
+	uri, pw := os.Getenv("KGEVAL_NEO4J_URI"), os.Getenv("KGEVAL_NEO4J_PASSWORD")
+	if uri == "" || pw == "" {
+		t.Fatal("KGEVAL_NEO4J_URI / KGEVAL_NEO4J_PASSWORD not set: run `make test`, which starts Neo4j")
+	}
+	db, err := graphstore.Open(context.Background(), graphstore.Config{URI: uri, User: "neo4j", Password: pw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close(context.Background()) })
+	return db
+}
+
+// TestEvaluate_PreExtracted scores the hand-written Erica vagans samples with
+// the real encoder and both engines: the grounded answer must beat the
+// ungrounded one on faithfulness, the empty answer must be null with a reason,
+// and both engines must agree on multihop.
+func TestEvaluate_PreExtracted(t *testing.T) {
+	res, err := dataset.Load(filepath.Join("..", "testdata", "triplets.jsonl"), dataset.Options{})
+	if err != nil || len(res.Samples) != 3 {
+		t.Fatalf("load: %v %+v", err, res)
+	}
+	m, err := minilm.Load(minilm.DefaultDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := mustDB(t)
+	ctx := context.Background()
+	byEngine := map[string]map[string]kgeval.KGResult{}
+	for _, engine := range []kgeval.KGEngine{&scoring.Native{Seed: 42}, &graphstore.GDS{DB: db}} {
+		run := fmt.Sprintf("test-pipeline-%s-%d", engine.Name(), time.Now().UnixNano())
+		t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
+		ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: encoder{m}, Store: db, Engine: engine,
+			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs()}
+		rep, err := ev.Evaluate(ctx, run, res.Samples)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Results) != 12 || rep.Texts != 0 || rep.GraphRows == 0 {
+			t.Fatalf("%s: %d results, %d texts extracted, %d rows", engine.Name(), len(rep.Results), rep.Texts, rep.GraphRows)
+		}
+		got := map[string]kgeval.KGResult{}
+		for _, r := range rep.Results {
+			got[r.Sample+"/"+r.Pair] = r
+		}
+		byEngine[engine.Name()] = got
+		g, u, e := got["erica-grounded/faithfulness"], got["erica-ungrounded/faithfulness"], got["erica-empty/faithfulness"]
+		if g.Multihop == nil || u.Multihop == nil || *g.Multihop <= *u.Multihop {
+			t.Errorf("%s: faithfulness multihop grounded %v, ungrounded %v: grounded must be higher", engine.Name(), g.Multihop, u.Multihop)
+		}
+		if *g.Multihop != 1 {
+			t.Errorf("%s: grounded answer (Erica vagans, is also called, Cornish heath) is in the contexts: multihop %v, want 1", engine.Name(), *g.Multihop)
+		}
+		if e.Multihop != nil || !strings.Contains(e.Reason, "no triplets extracted from answer") {
+			t.Errorf("%s: empty answer: %+v", engine.Name(), e)
+		}
+		t.Logf("%s: faithfulness multihop grounded %.3f ungrounded %.3f; community_coverage %.3f vs %.3f",
+			engine.Name(), *g.Multihop, *u.Multihop, *g.CommunityCoverage, *u.CommunityCoverage)
+		stored, err := db.ReadKGScore(ctx, run, "erica-grounded", "faithfulness", graphstore.DefaultVariant)
+		if err != nil || stored.Multihop == nil || *stored.Multihop != *g.Multihop {
+			t.Errorf("%s: stored score %+v err %v", engine.Name(), stored, err)
+		}
+	}
+	for k, n := range byEngine["native"] {
+		gds := byEngine["gds"][k]
+		if (n.Multihop == nil) != (gds.Multihop == nil) || n.Multihop != nil && *n.Multihop != *gds.Multihop {
+			t.Errorf("%s: multihop native %v gds %v", k, n.Multihop, gds.Multihop)
+		}
+	}
+}
