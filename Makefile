@@ -11,7 +11,9 @@ export KGEVAL_STATE_DIR ?= $(CURDIR)/.kgeval
 export KGEVAL_NEO4J_BOLT_PORT ?= 7687
 export KGEVAL_NEO4J_HTTP_PORT ?= 7474
 export KGEVAL_LLM_PORT ?= 8089
-DATASET  ?= ../shared/datasets/wikieval.jsonl
+DATASET  ?= testdata/wikieval.jsonl
+RUN_LIMIT ?= 6
+KGEVAL_FLAGS = --neo4j-uri bolt://127.0.0.1:$(KGEVAL_NEO4J_BOLT_PORT) --llm-base-url http://127.0.0.1:$(KGEVAL_LLM_PORT)/v1
 
 .PHONY: help build test bench run deps neo4j-install neo4j-start neo4j-stop neo4j-status \
         models minilm llm-install llm-start llm-stop llm-status vet clean
@@ -56,8 +58,11 @@ llm-stop: ## stop the local LLM server
 llm-status: ## is the local LLM server running?
 	@scripts/llm.sh status
 
-run: deps build neo4j-start ## the main job on the bundled defaults
-	@bin/kgeval doctor --fix
+run: deps build neo4j-start minilm llm-install llm-start ## the main job: evaluate a bundled dataset with the local models
+	@bin/kgeval doctor --fix $(KGEVAL_FLAGS)
+	@bin/kgeval evaluate --dataset $(DATASET) --run wikieval-demo --limit $(RUN_LIMIT) $(KGEVAL_FLAGS)
+	@echo "Stored in Neo4j: browse http://127.0.0.1:$(KGEVAL_NEO4J_HTTP_PORT)/browser/ (user neo4j, password in .kgeval/neo4j/password)"
+	@echo "  e.g. MATCH (e:Entity {run: 'wikieval-demo', pair: 'faithfulness'})-[r]->(x) RETURN e, r, x LIMIT 200" 
 
 test: deps ## all tests, against a real Neo4j + GDS started here if needed
 	@scripts/test.sh

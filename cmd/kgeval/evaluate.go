@@ -22,6 +22,7 @@ import (
 
 func (m *Main) evaluateCommand() *cobra.Command {
 	var datasetPath, runName string
+	var limit int
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
 		Short: "Extract, store and score a dataset (one run)",
@@ -42,11 +43,12 @@ with their explanations. Pre-extracted triplets in the dataset skip extraction.`
 			if runName == "" {
 				runName = strings.TrimSuffix(filepath.Base(datasetPath), filepath.Ext(datasetPath))
 			}
-			return m.evaluate(cmd.Context(), cfg, datasetPath, runName)
+			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, limit)
 		},
 	}
 	c.Flags().StringVar(&datasetPath, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
 	c.Flags().StringVar(&runName, "run", "", "run name (default: the dataset's file name)")
+	c.Flags().IntVar(&limit, "limit", 0, "evaluate only the first N valid records (0: all)")
 	c.Flags().String("engine", "", "gds or native (scoring.engine)")
 	c.Flags().Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
 	c.Flags().Float64("delta", 0, "multihop path-cost threshold (scoring.delta)")
@@ -56,12 +58,16 @@ with their explanations. Pre-extracted triplets in the dataset skip extraction.`
 	return c
 }
 
-func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string) error {
+func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limit int) error {
 	res, err := loadDataset(cfg, path)
 	if err != nil {
 		return err
 	}
 	m.reportDataset(res)
+	if limit > 0 && limit < len(res.Samples) {
+		res.Samples = res.Samples[:limit]
+		fmt.Fprintf(m.Stderr, "evaluate: --limit %d: evaluating the first %d samples\n", limit, limit)
+	}
 	if len(res.Rejected) > 0 && cfg.Dataset.Strict {
 		return kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", len(res.Rejected))
 	}
