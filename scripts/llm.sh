@@ -85,12 +85,20 @@ cmd_install() {
     echo "$MODEL_FILE"
     return 0
   fi
+  # Clones and CI runs share the venv: serialise installs into it.
+  mkdir -p "$(dirname "$VENV")"
+  exec 9>"$VENV.lock"
+  if command -v flock >/dev/null; then flock 9; fi
+  if installed; then
+    log "installed by a concurrent run ($VARIANT)"
+    echo "$MODEL_FILE"
+    return 0
+  fi
   local t0=$SECONDS
   if [ ! -x "$VPY" ]; then
     "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
       die "$PYTHON is older than 3.10 (xllamacpp needs >= 3.10); set KGEVAL_PYTHON"
     log "creating venv $VENV"
-    mkdir -p "$(dirname "$VENV")"
     "$PYTHON" -m venv "$VENV"
   fi
   local req
@@ -123,9 +131,10 @@ with open(tmp, "wb") as w:
             while block := r.read(8 << 20):
                 h.update(block)
                 w.write(block)
-if tmp.stat().st_size != size or h.hexdigest() != sha:
+got = tmp.stat().st_size
+if got != size or h.hexdigest() != sha:
     tmp.unlink()
-    sys.exit(f"assembled model mismatch: size {tmp.stat().st_size if tmp.exists() else '?'} sha256 {h.hexdigest()} (want {size} {sha})")
+    sys.exit(f"assembled model mismatch: size {got} sha256 {h.hexdigest()} (want {size} {sha})")
 os.replace(tmp, out)
 PY
   stamp_value >"$STAMP_FILE"
@@ -176,11 +185,11 @@ p.n_parallel = int(e["KGEVAL_LLM_PARALLEL"])
 p.cpuparams.n_threads = int(e["KGEVAL_LLM_THREADS"])
 p.cpuparams_batch.n_threads = int(e["KGEVAL_LLM_THREADS"])
 p.n_gpu_layers = 0
+t0 = time.time()
+server = xlc.Server(p)  # loads the model; SIGTERM keeps its default action meanwhile
 stop = threading.Event()
 for s in (signal.SIGTERM, signal.SIGINT):
     signal.signal(s, lambda *_: stop.set())
-t0 = time.time()
-server = xlc.Server(p)
 alias = e["KGEVAL_LLM_ALIAS"]
 print(f"kgeval-llm-server: up in {time.time() - t0:.1f}s at {server.listening_address}, model alias {alias}", flush=True)
 while not stop.wait(1):
@@ -300,6 +309,7 @@ schema = {"type": "object", "additionalProperties": False, "required": ["triplet
               "properties": {k: {"type": "string"} for k in ("subject", "relation", "object")}}}}}
 body = {
     "model": model, "temperature": 0, "max_tokens": 512,
+    "cache_prompt": False,  # llama.cpp extension: evaluate the whole prompt each time
     "messages": [
         {"role": "system", "content": "You extract knowledge-graph triplets from a text. "
          "Relations are short verb phrases. Use only what the text states. Answer with JSON only."},
