@@ -11,22 +11,6 @@ func notYet(what string) error {
 	return kgeval.Errorf(kgeval.EUNAVAILABLE, "%s is not available in this build yet", what)
 }
 
-func (m *Main) serveCommand() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "serve",
-		Short: "Serve the web dashboard and JSON API",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := m.config(cmd); err != nil {
-				return err
-			}
-			return notYet("kgeval serve")
-		},
-	}
-	c.Flags().String("addr", "", "listen address (server.addr)")
-	return c
-}
-
 func (m *Main) sweepCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sweep --run NAME --tau LIST --delta LIST",

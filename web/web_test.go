@@ -1,0 +1,59 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/web"
+)
+
+// downHealth injects the fault of a Neo4j that does not answer.
+type downHealth struct{}
+
+func (downHealth) Check(context.Context) (map[string]string, error) {
+	return nil, kgeval.Errorf(kgeval.EUNAVAILABLE, "neo4j at bolt://127.0.0.1:1 is not reachable")
+}
+
+// TestServer_Healthz checks /healthz against the real Neo4j, then against a
+// Neo4j that does not answer.
+func TestServer_Healthz(t *testing.T) {
+	uri, pw := os.Getenv("KGEVAL_NEO4J_URI"), os.Getenv("KGEVAL_NEO4J_PASSWORD")
+	if uri == "" || pw == "" {
+		t.Fatal("KGEVAL_NEO4J_URI / KGEVAL_NEO4J_PASSWORD not set: run `make test`, which starts Neo4j")
+	}
+	ctx := context.Background()
+	db, err := graphstore.Open(ctx, graphstore.Config{URI: uri, User: "neo4j", Password: pw, ConnectTimeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	srv := httptest.NewServer(web.NewServer(&graphstore.Health{DB: db}, "test").Handler())
+	defer srv.Close()
+	down := httptest.NewServer(web.NewServer(downHealth{}, "test").Handler())
+	defer down.Close()
+	get := func(base string) (int, map[string]any) {
+		resp, err := http.Get(base + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body map[string]any
+		json.NewDecoder(resp.Body).Decode(&body)
+		return resp.StatusCode, body
+	}
+	code, body := get(srv.URL)
+	if code != 200 || body["status"] != "ok" || body["neo4j"] == nil || body["gds"] == nil {
+		t.Errorf("healthy: %d %v", code, body)
+	}
+	code, body = get(down.URL)
+	if code != http.StatusServiceUnavailable || body["status"] != "unavailable" {
+		t.Errorf("Neo4j closed: %d %v", code, body)
+	}
+}
