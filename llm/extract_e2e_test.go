@@ -131,3 +131,40 @@ func TestExtractor_EndToEnd(t *testing.T) {
 	}
 	t.Logf("second run: 0 model calls, %d items from the cache", hits)
 }
+
+// TestEmbedder_EndToEnd embeds labels through the local server's
+// OpenAI-compatible /v1/embeddings endpoint, then serves them again from the
+// Neo4j cache without a call.
+func TestEmbedder_EndToEnd(t *testing.T) {
+	client := MustLocalLLM(t)
+	e := &llm.Embedder{Client: client, Model: client.Model()}
+	ctx := context.Background()
+	labels := []string{"erica vagans", "cornish heath", "erica vagans", fmt.Sprintf("label %d", time.Now().UnixNano())}
+	v, err := e.Embed(ctx, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v) != 4 || len(v[0]) == 0 || len(v[0]) != len(v[1]) {
+		t.Fatalf("got %d vectors of %d dimensions", len(v), len(v[0]))
+	}
+	var norm, same float64
+	for i := range v[0] {
+		norm += float64(v[0][i]) * float64(v[0][i])
+		same += float64(v[0][i]) * float64(v[2][i])
+	}
+	if norm < 0.999 || norm > 1.001 || same < 0.999 {
+		t.Errorf("|v| = %.4f, cos(same text) = %.4f: want 1 and 1", norm, same)
+	}
+	cached := &llm.CachedEmbedder{Next: e, Cache: MustCache(t)}
+	calls := client.Stats().Calls
+	if _, err := cached.Embed(ctx, labels); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cached.Embed(ctx, labels); err != nil {
+		t.Fatal(err)
+	}
+	if n := client.Stats().Calls - calls; n > 1 {
+		t.Errorf("%d calls for two cached passes, want at most 1", n)
+	}
+	t.Logf("%d-dimensional vectors from %s; cache hits %d, misses %d", len(v[0]), client.Endpoint(), cached.Hits, cached.Misses)
+}

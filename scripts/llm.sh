@@ -6,7 +6,7 @@
 #   scripts/llm.sh start     run the server in the background; waits for /v1/models
 #   scripts/llm.sh stop      graceful stop (SIGTERM), then SIGKILL; idempotent
 #   scripts/llm.sh status    exit 0 when running, 3 when stopped
-#   scripts/llm.sh smoke     one real JSON-schema chat completion (+ /v1/embeddings probe)
+#   scripts/llm.sh smoke     one real JSON-schema chat completion and one /v1/embeddings call
 #   scripts/llm.sh model     print the path of the installed GGUF model file
 #
 # Runtime: xllamacpp (llama.cpp's own C++ llama-server, prebuilt manylinux CPU wheel).
@@ -185,6 +185,10 @@ p.n_parallel = int(e["KGEVAL_LLM_PARALLEL"])
 p.cpuparams.n_threads = int(e["KGEVAL_LLM_THREADS"])
 p.cpuparams_batch.n_threads = int(e["KGEVAL_LLM_THREADS"])
 p.n_gpu_layers = 0
+# Also serve OpenAI-compatible /v1/embeddings (mean pooling), so that the
+# embeddings client is tested against a real server too.
+p.embedding = True
+p.pooling_type = xlc.llama_pooling_type.LLAMA_POOLING_TYPE_MEAN
 t0 = time.time()
 server = xlc.Server(p)  # loads the model; SIGTERM keeps its default action meanwhile
 stop = threading.Event()
