@@ -60,7 +60,7 @@ llm-status: ## is the local LLM server running?
 
 run: deps build neo4j-start minilm llm-install llm-start ## the main job: evaluate a bundled dataset with the local models
 	@bin/kgeval doctor --fix $(KGEVAL_FLAGS)
-	@bin/kgeval evaluate --dataset $(DATASET) --run wikieval-demo --limit $(RUN_LIMIT) $(KGEVAL_FLAGS)
+	@bin/kgeval evaluate --dataset $(DATASET) --run wikieval-demo --replace --limit $(RUN_LIMIT) $(KGEVAL_FLAGS)
 	@echo "Stored in Neo4j: browse http://127.0.0.1:$(KGEVAL_NEO4J_HTTP_PORT)/browser/ (user neo4j, password in .kgeval/neo4j/password)"
 	@echo "  e.g. MATCH (e:Entity {run: 'wikieval-demo', pair: 'faithfulness'})-[r]->(x) RETURN e, r, x LIMIT 200" 
 

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,6 +27,7 @@ import (
 func (m *Main) evaluateCommand() *cobra.Command {
 	var datasetPath, runName string
 	var limit int
+	var replace bool
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
 		Short: "Extract, store and score a dataset (one run)",
@@ -43,12 +48,13 @@ with their explanations. Pre-extracted triplets in the dataset skip extraction.`
 			if runName == "" {
 				runName = strings.TrimSuffix(filepath.Base(datasetPath), filepath.Ext(datasetPath))
 			}
-			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, limit)
+			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, limit, replace)
 		},
 	}
 	c.Flags().StringVar(&datasetPath, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
 	c.Flags().StringVar(&runName, "run", "", "run name (default: the dataset's file name)")
 	c.Flags().IntVar(&limit, "limit", 0, "evaluate only the first N valid records (0: all)")
+	c.Flags().BoolVar(&replace, "replace", false, "delete a stored run of the same name first")
 	c.Flags().String("engine", "", "gds or native (scoring.engine)")
 	c.Flags().Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
 	c.Flags().Float64("delta", 0, "multihop path-cost threshold (scoring.delta)")
@@ -58,7 +64,7 @@ with their explanations. Pre-extracted triplets in the dataset skip extraction.`
 	return c
 }
 
-func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limit int) error {
+func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limit int, replace bool) (err error) {
 	res, err := loadDataset(cfg, path)
 	if err != nil {
 		return err
@@ -101,7 +107,42 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limi
 		Progress: m.progressPrinter(),
 	}
 	fmt.Fprintf(m.Stderr, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", run, len(res.Samples), engine.Name(), client.Endpoint(), embedder.Name())
-	rep, err := ev.Evaluate(ctx, run, res.Samples)
+
+	if replace {
+		if err := db.DeleteRun(ctx, run); err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+			return err
+		}
+	}
+	cfgJSON, _ := json.Marshal(redacted(cfg))
+	fp, err := fingerprint(path)
+	if err != nil {
+		return err
+	}
+	if err := db.CreateRun(ctx, kgeval.Run{Name: run, Dataset: path, Fingerprint: fp, Config: string(cfgJSON), LLM: client.Endpoint(),
+		Encoder: embedder.Name(), Engine: engine.Name(), Status: kgeval.RunRunning, Samples: len(res.Samples), Rejected: len(res.Rejected),
+		Started: time.Now().UTC()}); err != nil {
+		return err
+	}
+	var rep *pipeline.Report
+	defer func() {
+		status, msg := kgeval.RunDone, ""
+		if err != nil {
+			status, msg = kgeval.RunFailed, err.Error()
+		}
+		stages := map[string]float64{}
+		if rep != nil {
+			for k, d := range rep.Stages {
+				stages[k] = d.Seconds()
+			}
+		}
+		if ferr := db.FinishRun(context.WithoutCancel(ctx), run, status, msg, stages, client.Stats()); ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
+	if err := db.WriteSamples(ctx, run, res.Samples); err != nil {
+		return err
+	}
+	rep, err = ev.Evaluate(ctx, run, res.Samples)
 	if err != nil {
 		return err
 	}
@@ -255,4 +296,23 @@ func newEmbedder(cfg *Config, client *llm.Client) (kgeval.Embedder, error) {
 		return nil, kgeval.Wrap(kgeval.EUNAVAILABLE, err, "local encoder %s", cfg.Embedding.Model)
 	}
 	return localEmbedder{mdl}, nil
+}
+
+// fingerprint is the sha256 of the dataset file, recorded with the run.
+func fingerprint(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", kgeval.Wrap(kgeval.EINVALID, err, "dataset %s", path)
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:]), nil
+}
+
+// redacted returns a copy of cfg without secrets, for run records.
+func redacted(cfg *Config) Config {
+	c := *cfg
+	c.Neo4j.Password = redact(c.Neo4j.Password)
+	c.LLM.APIKey = redact(c.LLM.APIKey)
+	c.Embedding.APIKey = redact(c.Embedding.APIKey)
+	return c
 }

@@ -162,10 +162,8 @@ func (m *Main) configCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			c.Neo4j.Password = redact(c.Neo4j.Password)
-			c.LLM.APIKey = redact(c.LLM.APIKey)
-			c.Embedding.APIKey = redact(c.Embedding.APIKey)
-			return printYAML(m.Stdout, c)
+			r := redacted(c)
+			return printYAML(m.Stdout, &r)
 		},
 	}
 }

@@ -45,24 +45,3 @@ func (m *Main) exportCommand() *cobra.Command {
 	c.Flags().String("format", "jsonl", "jsonl or csv")
 	return c
 }
-
-func (m *Main) runsCommand() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "runs list|show|delete",
-		Short: "List, show or delete stored runs",
-	}
-	for _, sub := range []string{"list", "show", "delete"} {
-		sub := sub
-		c.AddCommand(&cobra.Command{
-			Use:   sub,
-			Short: sub + " runs",
-			RunE: func(cmd *cobra.Command, _ []string) error {
-				if _, err := m.config(cmd); err != nil {
-					return err
-				}
-				return notYet("kgeval runs " + sub)
-			},
-		})
-	}
-	return c
-}

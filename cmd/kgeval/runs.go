@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/spf13/cobra"
+)
+
+func (m *Main) runsCommand() *cobra.Command {
+	c := &cobra.Command{Use: "runs", Short: "List, show or delete stored runs"}
+	c.AddCommand(&cobra.Command{
+		Use: "list", Short: "List stored runs, newest first", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := m.config(cmd)
+			if err != nil {
+				return err
+			}
+			db, err := openStore(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close(cmd.Context())
+			runs, err := db.ListRuns(cmd.Context())
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "name\tstatus\tsamples\tengine\tstarted\tdataset")
+			for _, r := range runs {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Status, r.Samples, r.Engine, r.Started.Format(time.DateTime), r.Dataset)
+			}
+			return tw.Flush()
+		},
+	})
+	c.AddCommand(&cobra.Command{
+		Use: "show NAME", Short: "Show a run: its record and mean scores per pair", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := m.config(cmd)
+			if err != nil {
+				return err
+			}
+			db, err := openStore(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close(cmd.Context())
+			r, err := db.GetRun(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(m.Stdout, "run %s: %s\ndataset %s (sha256 %s), %d samples, %d rejected\nllm %s, encoder %s, engine %s\nstarted %s, finished %s\nstages (s) %s\ncalls %s\n",
+				r.Name, r.Status, r.Dataset, r.Fingerprint, r.Samples, r.Rejected, r.LLM, r.Encoder, r.Engine,
+				r.Started.Format(time.DateTime), r.Finished.Format(time.DateTime), r.Stages, r.Calls)
+			if r.Error != "" {
+				fmt.Fprintf(m.Stdout, "error %s\n", r.Error)
+			}
+			sum, err := db.RunSummary(cmd.Context(), r.Name, graphstore.DefaultVariant)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "\npair\tgraphs\tscored\tmultihop\tcommunity_overlap\tcommunity_coverage")
+			for _, p := range sum {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", p.Pair, p.Graphs, p.Scored, opt(p.Multihop), opt(p.CommunityOverlap), opt(p.CommunityCoverage))
+			}
+			return tw.Flush()
+		},
+	})
+	c.AddCommand(&cobra.Command{
+		Use: "delete NAME", Short: "Delete a run: its record, samples, graphs and scores (not the shared model cache)", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := m.config(cmd)
+			if err != nil {
+				return err
+			}
+			db, err := openStore(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close(cmd.Context())
+			if err := db.DeleteRun(cmd.Context(), args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(m.Stdout, "deleted run %s\n", args[0])
+			return nil
+		},
+	})
+	return c
+}
+
+func opt(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", *v)
+}

@@ -1,0 +1,3 @@
+// Record a run; fails on the unique constraint when the name is taken.
+CREATE (r:Run)
+SET r = $run

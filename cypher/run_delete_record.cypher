@@ -1,0 +1,1 @@
+MATCH (r:Run {name: $run}) DETACH DELETE r RETURN count(*) AS deleted

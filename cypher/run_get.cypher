@@ -1,0 +1,2 @@
+MATCH (r:Run {name: $name})
+RETURN properties(r) AS run

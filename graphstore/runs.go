@@ -1,0 +1,149 @@
+package graphstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/cypher"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+)
+
+// CreateRun records a new run. Errors: ECONFLICT when the name is taken.
+func (db *DB) CreateRun(ctx context.Context, r kgeval.Run) error {
+	_, err := db.write(ctx, cypher.MustGet("run_create"), map[string]any{"run": map[string]any{
+		"name": r.Name, "dataset": r.Dataset, "fingerprint": r.Fingerprint, "config": r.Config,
+		"llm": r.LLM, "encoder": r.Encoder, "engine": r.Engine, "status": r.Status,
+		"samples": r.Samples, "rejected": r.Rejected, "started": r.Started,
+	}})
+	if err = mapError(err, "record run "+r.Name); kgeval.ErrorCode(err) == kgeval.ECONFLICT {
+		return kgeval.Errorf(kgeval.ECONFLICT, "run %q exists: choose another --run, or delete it with `kgeval runs delete %s`", r.Name, r.Name)
+	}
+	return err
+}
+
+// FinishRun records a run's outcome.
+func (db *DB) FinishRun(ctx context.Context, name, status, errMsg string, stages, calls any) error {
+	st, _ := json.Marshal(stages)
+	cl, _ := json.Marshal(calls)
+	_, err := db.write(ctx, cypher.MustGet("run_update"), map[string]any{"name": name, "fields": map[string]any{
+		"status": status, "error": errMsg, "finished": time.Now().UTC(), "stages": string(st), "calls": string(cl),
+	}})
+	return mapError(err, "update run "+name)
+}
+
+// WriteSamples stores the samples of a run.
+func (db *DB) WriteSamples(ctx context.Context, run string, samples []kgeval.Sample) error {
+	rows := make([]any, 0, len(samples))
+	for _, s := range samples {
+		human, _ := json.Marshal(s.Human)
+		ctxs := make([]any, len(s.Contexts))
+		for i, c := range s.Contexts {
+			ctxs[i] = c
+		}
+		rows = append(rows, map[string]any{"uid": run + "\x1f" + s.ID, "run": run, "id": s.ID, "record": s.Record,
+			"question": s.Question, "answer": s.Answer, "reference": s.Reference, "contexts": ctxs,
+			"system": s.System, "human": string(human)})
+	}
+	for lo := 0; lo < len(rows); lo += 1000 {
+		if _, err := db.write(ctx, cypher.MustGet("run_samples_write"), map[string]any{"rows": rows[lo:min(lo+1000, len(rows))]}); err != nil {
+			return mapError(err, "write samples")
+		}
+	}
+	return nil
+}
+
+// GetRun reads one run. Errors: ENOTFOUND.
+func (db *DB) GetRun(ctx context.Context, name string) (kgeval.Run, error) {
+	recs, err := db.read(ctx, cypher.MustGet("run_get"), map[string]any{"name": name})
+	if err != nil {
+		return kgeval.Run{}, mapError(err, "read run")
+	}
+	if len(recs) == 0 {
+		return kgeval.Run{}, kgeval.Errorf(kgeval.ENOTFOUND, "no run %q (see `kgeval runs list`)", name)
+	}
+	m, _ := recs[0].Get("run")
+	return runFrom(m.(map[string]any)), nil
+}
+
+// ListRuns returns every run, newest first.
+func (db *DB) ListRuns(ctx context.Context) ([]kgeval.Run, error) {
+	recs, err := db.read(ctx, cypher.MustGet("run_list"), nil)
+	if err != nil {
+		return nil, mapError(err, "list runs")
+	}
+	out := make([]kgeval.Run, 0, len(recs))
+	for _, r := range recs {
+		m, _ := r.Get("run")
+		out = append(out, runFrom(m.(map[string]any)))
+	}
+	return out, nil
+}
+
+// DeleteRun deletes a run: its record, samples, pair graphs and scores, and
+// nothing else (the shared model cache stays). Errors: ENOTFOUND.
+func (db *DB) DeleteRun(ctx context.Context, name string) error {
+	if _, err := db.GetRun(ctx, name); err != nil {
+		return err
+	}
+	if err := db.DeleteRunGraphs(ctx, name); err != nil {
+		return err
+	}
+	for _, q := range []string{"run_delete_samples", "run_delete_record"} {
+		for {
+			recs, err := db.write(ctx, cypher.MustGet(q), map[string]any{"run": name, "limit": 10000})
+			if err != nil {
+				return mapError(err, "delete run "+name)
+			}
+			if n, _ := recs[0].Get("deleted"); asInt(n) == 0 || q == "run_delete_record" {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// PairSummary is the stored scores of one pair of a run, aggregated.
+type PairSummary struct {
+	Pair                                        string
+	Graphs, Scored                              int
+	Multihop, CommunityOverlap, CommunityCoverage *float64
+}
+
+// RunSummary aggregates a run's stored scores per pair.
+func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]PairSummary, error) {
+	recs, err := db.read(ctx, cypher.MustGet("run_summary"), map[string]any{"run": run, "variant": variant})
+	if err != nil {
+		return nil, mapError(err, "summarise run")
+	}
+	var out []PairSummary
+	for _, r := range recs {
+		m := r.AsMap()
+		f := func(k string) *float64 {
+			if v, ok := m[k].(float64); ok {
+				return &v
+			}
+			return nil
+		}
+		out = append(out, PairSummary{Pair: asString(m["pair"]), Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])),
+			Multihop: f("multihop"), CommunityOverlap: f("community_overlap"), CommunityCoverage: f("community_coverage")})
+	}
+	return out, nil
+}
+
+func runFrom(m map[string]any) kgeval.Run {
+	t := func(k string) time.Time {
+		switch v := m[k].(type) {
+		case time.Time:
+			return v
+		case dbtype.LocalDateTime:
+			return time.Time(v)
+		}
+		return time.Time{}
+	}
+	return kgeval.Run{Name: asString(m["name"]), Dataset: asString(m["dataset"]), Fingerprint: asString(m["fingerprint"]),
+		Config: asString(m["config"]), LLM: asString(m["llm"]), Encoder: asString(m["encoder"]), Engine: asString(m["engine"]),
+		Status: asString(m["status"]), Error: asString(m["error"]), Samples: int(asInt(m["samples"])), Rejected: int(asInt(m["rejected"])),
+		Started: t("started"), Finished: t("finished"), Stages: asString(m["stages"]), Calls: asString(m["calls"])}
+}
