@@ -3,44 +3,17 @@ package graphstore_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 )
 
-// MustOpenDB connects to the Neo4j that `make test` started (KGEVAL_NEO4J_URI
-// and KGEVAL_NEO4J_PASSWORD, else the bundled server's password file). It
-// fails, never skips, when Neo4j is not there: these tests are the point.
-func MustOpenDB(tb testing.TB) *graphstore.DB {
-	tb.Helper()
-	uri := os.Getenv("KGEVAL_NEO4J_URI")
-	if uri == "" {
-		uri = "bolt://127.0.0.1:7687"
-	}
-	pw := os.Getenv("KGEVAL_NEO4J_PASSWORD")
-	if pw == "" {
-		b, err := os.ReadFile(filepath.Join("..", ".kgeval", "neo4j", "password"))
-		if err != nil {
-			tb.Fatalf("no Neo4j password (KGEVAL_NEO4J_PASSWORD or .kgeval/neo4j/password): run `make test`, which starts Neo4j")
-		}
-		pw = strings.TrimSpace(string(b))
-	}
-	ctx := context.Background()
-	db, err := graphstore.Open(ctx, graphstore.Config{URI: uri, User: "neo4j", Password: pw, Database: "neo4j", QueryTimeout: 5 * time.Minute})
-	if err != nil {
-		tb.Fatalf("open Neo4j at %s: %v (run `make test`, which starts it)", uri, err)
-	}
-	if err := db.Migrate(ctx); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close(context.Background()) })
-	return db
-}
+// MustOpenDB connects to the Neo4j that `make test` started.
+func MustOpenDB(tb testing.TB) *graphstore.DB { return graphstoretest.MustOpenDB(tb) }
 
 // MustRun returns a run name unique to this test and deletes its data after.
 func MustRun(tb testing.TB, db *graphstore.DB) string {
@@ -82,11 +55,7 @@ func TestOpen_Errors(t *testing.T) {
 		}
 	})
 	t.Run("Unauthorized", func(t *testing.T) {
-		uri := os.Getenv("KGEVAL_NEO4J_URI")
-		if uri == "" {
-			uri = "bolt://127.0.0.1:7687"
-		}
-		_, err := graphstore.Open(ctx, graphstore.Config{URI: uri, User: "neo4j", Password: "wrong-password"})
+		_, err := graphstore.Open(ctx, graphstore.Config{URI: graphstoretest.URI(), User: "neo4j", Password: "wrong-password"})
 		if kgeval.ErrorCode(err) != kgeval.EUNAUTHORIZED {
 			t.Errorf("err = %v (%s), want EUNAUTHORIZED", err, kgeval.ErrorCode(err))
 		}

@@ -106,8 +106,8 @@ func (db *DB) DeleteRun(ctx context.Context, name string) error {
 
 // PairSummary is the stored scores of one pair of a run, aggregated.
 type PairSummary struct {
-	Pair                                        string
-	Graphs, Scored                              int
+	Pair                                          string
+	Graphs, Scored                                int
 	Multihop, CommunityOverlap, CommunityCoverage *float64
 }
 

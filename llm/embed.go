@@ -141,8 +141,8 @@ func (e *CachedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 		return nil, err
 	}
 	out := make([][]float32, len(texts))
-	var todo []string
-	todoIdx := map[string][]int{}
+	var pending []string
+	pendingIdx := map[string][]int{}
 	for i, k := range keys {
 		if b, ok := got[k]; ok {
 			if v, err := decodeVector(b); err == nil {
@@ -151,21 +151,21 @@ func (e *CachedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 				continue
 			}
 		}
-		if _, seen := todoIdx[texts[i]]; !seen {
-			todo = append(todo, texts[i])
+		if _, seen := pendingIdx[texts[i]]; !seen {
+			pending = append(pending, texts[i])
 		}
-		todoIdx[texts[i]] = append(todoIdx[texts[i]], i)
+		pendingIdx[texts[i]] = append(pendingIdx[texts[i]], i)
 	}
-	if len(todo) == 0 {
+	if len(pending) == 0 {
 		return out, nil
 	}
-	vecs, err := e.Next.Embed(ctx, todo)
+	vecs, err := e.Next.Embed(ctx, pending)
 	if err != nil {
 		return nil, err
 	}
-	put := make(map[string][]byte, len(todo))
-	for j, t := range todo {
-		for _, i := range todoIdx[t] {
+	put := make(map[string][]byte, len(pending))
+	for j, t := range pending {
+		for _, i := range pendingIdx[t] {
 			out[i] = vecs[j]
 		}
 		put[e.key(t)] = encodeVector(vecs[j])

@@ -129,7 +129,7 @@ func (e *Extractor) ExtractAll(ctx context.Context, items []ExtractItem, progres
 			progress(done, len(keys))
 		}
 	}
-	var todo []string
+	var pending []string
 	for _, k := range keys {
 		if b, ok := cached[k]; ok {
 			var a tripletAnswer
@@ -139,11 +139,11 @@ func (e *Extractor) ExtractAll(ctx context.Context, items []ExtractItem, progres
 				continue
 			}
 		}
-		todo = append(todo, k)
+		pending = append(pending, k)
 	}
 	var wg sync.WaitGroup
 	var cacheErr error
-	for _, k := range todo {
+	for _, k := range pending {
 		it := items[byKey[k][0]]
 		wg.Add(1)
 		go func() {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/llm"
 )
 
@@ -28,27 +28,7 @@ func MustLocalLLM(tb testing.TB) *llm.Client {
 
 // MustCache opens the Neo4j-backed cache of the Neo4j `make test` started.
 func MustCache(tb testing.TB) *graphstore.Cache {
-	tb.Helper()
-	uri, pw := os.Getenv("KGEVAL_NEO4J_URI"), os.Getenv("KGEVAL_NEO4J_PASSWORD")
-	if uri == "" {
-		uri = "bolt://127.0.0.1:7687"
-	}
-	if pw == "" {
-		b, err := os.ReadFile(filepath.Join("..", ".kgeval", "neo4j", "password"))
-		if err != nil {
-			tb.Fatal("no Neo4j password: run `make test`")
-		}
-		pw = strings.TrimSpace(string(b))
-	}
-	db, err := graphstore.Open(context.Background(), graphstore.Config{URI: uri, User: "neo4j", Password: pw})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := db.Migrate(context.Background()); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close(context.Background()) })
-	return &graphstore.Cache{DB: db}
+	return &graphstore.Cache{DB: graphstoretest.MustOpenDB(tb)}
 }
 
 // TestExtractor_EndToEnd extracts triplets from real WikiEval records with

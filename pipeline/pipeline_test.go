@@ -3,7 +3,6 @@ package pipeline_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -33,23 +33,6 @@ func (e encoder) Embed(_ context.Context, texts []string) ([][]float32, error) {
 	return e.m.Embed(texts)
 }
 
-func mustDB(t *testing.T) *graphstore.DB {
-	t.Helper()
-	uri, pw := os.Getenv("KGEVAL_NEO4J_URI"), os.Getenv("KGEVAL_NEO4J_PASSWORD")
-	if uri == "" || pw == "" {
-		t.Fatal("KGEVAL_NEO4J_URI / KGEVAL_NEO4J_PASSWORD not set: run `make test`, which starts Neo4j")
-	}
-	db, err := graphstore.Open(context.Background(), graphstore.Config{URI: uri, User: "neo4j", Password: pw})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close(context.Background()) })
-	return db
-}
-
 // TestEvaluate_PreExtracted scores the hand-written Erica vagans samples with
 // the real encoder and both engines: the grounded answer must beat the
 // ungrounded one on faithfulness, the empty answer must be null with a reason,
@@ -63,7 +46,7 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := mustDB(t)
+	db := graphstoretest.MustOpenDB(t)
 	ctx := context.Background()
 	byEngine := map[string]map[string]kgeval.KGResult{}
 	for _, engine := range []kgeval.KGEngine{&scoring.Native{Seed: 42}, &graphstore.GDS{DB: db}} {

@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -24,16 +23,7 @@ func (downHealth) Check(context.Context) (map[string]string, error) {
 // TestServer_Healthz checks /healthz against the real Neo4j, then against a
 // Neo4j that does not answer.
 func TestServer_Healthz(t *testing.T) {
-	uri, pw := os.Getenv("KGEVAL_NEO4J_URI"), os.Getenv("KGEVAL_NEO4J_PASSWORD")
-	if uri == "" || pw == "" {
-		t.Fatal("KGEVAL_NEO4J_URI / KGEVAL_NEO4J_PASSWORD not set: run `make test`, which starts Neo4j")
-	}
-	ctx := context.Background()
-	db, err := graphstore.Open(ctx, graphstore.Config{URI: uri, User: "neo4j", Password: pw, ConnectTimeout: 3 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close(ctx)
+	db := graphstoretest.MustOpenDB(t)
 	srv := httptest.NewServer(web.NewServer(&graphstore.Health{DB: db}, "test").Handler())
 	defer srv.Close()
 	down := httptest.NewServer(web.NewServer(downHealth{}, "test").Handler())

@@ -14,11 +14,7 @@ func (m *Main) runsCommand() *cobra.Command {
 	c.AddCommand(&cobra.Command{
 		Use: "list", Short: "List stored runs, newest first", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := m.config(cmd)
-			if err != nil {
-				return err
-			}
-			db, err := openStore(cmd.Context(), cfg)
+			db, err := m.store(cmd)
 			if err != nil {
 				return err
 			}
@@ -38,11 +34,7 @@ func (m *Main) runsCommand() *cobra.Command {
 	c.AddCommand(&cobra.Command{
 		Use: "show NAME", Short: "Show a run: its record and mean scores per pair", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := m.config(cmd)
-			if err != nil {
-				return err
-			}
-			db, err := openStore(cmd.Context(), cfg)
+			db, err := m.store(cmd)
 			if err != nil {
 				return err
 			}
@@ -72,11 +64,7 @@ func (m *Main) runsCommand() *cobra.Command {
 	c.AddCommand(&cobra.Command{
 		Use: "delete NAME", Short: "Delete a run: its record, samples, graphs and scores (not the shared model cache)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := m.config(cmd)
-			if err != nil {
-				return err
-			}
-			db, err := openStore(cmd.Context(), cfg)
+			db, err := m.store(cmd)
 			if err != nil {
 				return err
 			}
@@ -96,4 +84,13 @@ func opt(v *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.3f", *v)
+}
+
+// store loads the configuration and connects to Neo4j.
+func (m *Main) store(cmd *cobra.Command) (*graphstore.DB, error) {
+	cfg, err := m.config(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return openStore(cmd.Context(), cfg)
 }
