@@ -106,19 +106,24 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 // ReadPairGraph reads one stored pair graph back. Errors: ENOTFOUND when
 // nothing is stored under run, sample and pair.
 func (db *DB) ReadPairGraph(ctx context.Context, run, sample, pair string) (*kgeval.PairGraph, error) {
+	g, _, err := db.readPairGraph(ctx, run, sample, pair)
+	return g, err
+}
+
+func (db *DB) readPairGraph(ctx context.Context, run, sample, pair string) (*kgeval.PairGraph, []*neo4j.Record, error) {
 	recs, err := db.read(ctx, cypher.MustGet("pairgraph_read"), map[string]any{"graph": GraphID(run, sample, pair)})
 	if err != nil {
-		return nil, mapError(err, "read pair graph")
+		return nil, nil, mapError(err, "read pair graph")
 	}
 	if len(recs) == 0 {
-		return nil, kgeval.Errorf(kgeval.ENOTFOUND, "no pair graph %s for sample %q in run %q", pair, sample, run)
+		return nil, nil, kgeval.Errorf(kgeval.ENOTFOUND, "no pair graph %s for sample %q in run %q", pair, sample, run)
 	}
 	g := &kgeval.PairGraph{Sample: sample, Pair: pair, Nodes: make([]kgeval.Node, len(recs))}
 	for i, r := range recs {
 		m := r.AsMap()
 		n := kgeval.Node{ID: int(asInt(m["nid"])), Side: asString(m["side"]), Key: asString(m["key"]), Label: asString(m["label"]), Passage: -1}
 		if i != n.ID {
-			return nil, kgeval.Errorf(kgeval.EINTERNAL, "pair graph %s of %q: node ids are not dense", pair, sample)
+			return nil, nil, kgeval.Errorf(kgeval.EINTERNAL, "pair graph %s of %q: node ids are not dense", pair, sample)
 		}
 		if m["kind"] == "Relation" {
 			n.Kind = kgeval.KindRelation
@@ -137,7 +142,7 @@ func (db *DB) ReadPairGraph(ctx context.Context, run, sample, pair string) (*kge
 				Weight: asFloat(om["weight"]), Cost: asFloat(om["cost"])})
 		}
 	}
-	return g, nil
+	return g, recs, nil
 }
 
 func asInt(x any) int64 {

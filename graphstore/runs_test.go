@@ -60,6 +60,25 @@ func TestDB_Runs(t *testing.T) {
 	if err != nil || len(sum) != 1 || sum[0].Scored != 1 || sum[0].Multihop == nil || *sum[0].Multihop != 1 {
 		t.Errorf("RunSummary: %+v %v", sum, err)
 	}
+	rows, err := db.ExportScores(ctx, name, graphstore.DefaultVariant)
+	if err != nil || len(rows) != 1 || rows[0].ID != "s1" {
+		t.Fatalf("ExportScores: %+v %v", rows, err)
+	}
+	ex, err := db.ReadGraphExplanation(ctx, name, c.Graph.Sample, c.Graph.Pair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, cm := range ex.Communities {
+		if cm == nil || *cm != res[0].Communities[i] {
+			t.Errorf("node %d: stored community %v, computed %d", i, cm, res[0].Communities[i])
+		}
+	}
+	for _, p := range res[0].Paths {
+		got := ex.Paths[p.Node]
+		if got.Passed != p.Passed || (got.Cost == nil) != (p.Cost == nil) || len(got.Path) != len(p.PathIDs) {
+			t.Errorf("entity %s: stored %+v, computed %+v", p.Label, got, p)
+		}
+	}
 	if err := db.DeleteRun(ctx, name); err != nil {
 		t.Fatal(err)
 	}

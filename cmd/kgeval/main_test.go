@@ -97,6 +97,12 @@ func TestMain_Flags(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "scoring.engine = spark") {
 		t.Errorf("err = %v", err)
 	}
+	if _, err := runMain(t, "export", "--run", "x", "--format", "xml"); err == nil || !strings.Contains(err.Error(), "want jsonl or csv") {
+		t.Errorf("export --format xml: %v", err)
+	}
+	if _, err := runMain(t, "export", "graph", "--run", "x"); err == nil || !strings.Contains(err.Error(), "--sample and --pair are required") {
+		t.Errorf("export graph without --sample: %v", err)
+	}
 	out, err := runMain(t, "version")
 	if err != nil || !strings.HasPrefix(out, "kgeval ") {
 		t.Errorf("version: %q %v", out, err)

@@ -28,20 +28,3 @@ func (m *Main) sweepCommand() *cobra.Command {
 	c.Flags().Float64Slice("delta", nil, "delta values")
 	return c
 }
-
-func (m *Main) exportCommand() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "export --run NAME --format jsonl|csv",
-		Short: "Export a run's scores, or one pair graph",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := m.config(cmd); err != nil {
-				return err
-			}
-			return notYet("kgeval export")
-		},
-	}
-	c.Flags().String("run", "", "run name")
-	c.Flags().String("format", "jsonl", "jsonl or csv")
-	return c
-}

@@ -1,0 +1,94 @@
+package graphstore
+
+import (
+	"context"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/cypher"
+)
+
+// SampleScores is one exported row: a sample and its KG scores per pair.
+type SampleScores struct {
+	ID     string
+	Record int
+	System string
+	// Scores maps pair name to that pair's result (no explanation).
+	Scores map[string]kgeval.KGResult
+}
+
+// ExportScores returns one row per sample of run, in record order, with the
+// scores of variant.
+func (db *DB) ExportScores(ctx context.Context, run, variant string) ([]SampleScores, error) {
+	recs, err := db.read(ctx, cypher.MustGet("export_scores"), map[string]any{"run": run, "variant": variant})
+	if err != nil {
+		return nil, mapError(err, "export scores")
+	}
+	out := make([]SampleScores, 0, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		row := SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]), Scores: map[string]kgeval.KGResult{}}
+		scores, _ := m["scores"].([]any)
+		for _, x := range scores {
+			p, _ := x.(map[string]any)
+			if p == nil {
+				continue
+			}
+			f := func(k string) *float64 {
+				if v, ok := p[k].(float64); ok {
+					return &v
+				}
+				return nil
+			}
+			pair := asString(p["pair"])
+			row.Scores[pair] = kgeval.KGResult{Sample: row.ID, Pair: pair, Multihop: f("multihop"),
+				CommunityOverlap: f("community_overlap"), CommunityCoverage: f("community_coverage"), Reason: asString(p["reason"])}
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// GraphExplanation is a stored pair graph with its explanation: each node's
+// community, and each input entity's best cost, path and verdict.
+type GraphExplanation struct {
+	*kgeval.PairGraph
+	Communities []*int                `json:"communities"`
+	Paths       map[int]ExplainedPath `json:"paths"`
+}
+
+// ExplainedPath is one input entity's multihop explanation.
+type ExplainedPath struct {
+	Cost   *float64 `json:"cost"`
+	Path   []int    `json:"path"`
+	Passed bool     `json:"passed"`
+}
+
+// ReadGraphExplanation reads a stored pair graph with its explanation.
+// Errors: ENOTFOUND.
+func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error) {
+	g, recs, err := db.readPairGraph(ctx, run, sample, pair)
+	if err != nil {
+		return nil, err
+	}
+	ex := &GraphExplanation{PairGraph: g, Communities: make([]*int, len(g.Nodes)), Paths: map[int]ExplainedPath{}}
+	for i, r := range recs {
+		m := r.AsMap()
+		if c, ok := m["community"].(int64); ok {
+			v := int(c)
+			ex.Communities[i] = &v
+		}
+		if g.Nodes[i].Kind != kgeval.KindEntity || g.Nodes[i].Side != kgeval.SideInput || m["passed"] == nil {
+			continue
+		}
+		ep := ExplainedPath{Passed: m["passed"] == true}
+		if c, ok := m["best_cost"].(float64); ok {
+			ep.Cost = &c
+		}
+		ids, _ := m["best_path"].([]any)
+		for _, id := range ids {
+			ep.Path = append(ep.Path, int(asInt(id)))
+		}
+		ex.Paths[i] = ep
+	}
+	return ex, nil
+}
