@@ -21,7 +21,9 @@ import (
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 func (m *Main) evaluateCommand() *cobra.Command {
@@ -227,9 +229,13 @@ func fmtNum(x float64, n int) string {
 	return fmt.Sprintf("%.3f", x)
 }
 
-// progressPrinter prints each stage's progress as plain lines at most every
-// two seconds (and at the end of a stage).
+// progressPrinter reports each stage's progress: a progress bar with count,
+// rate and ETA when standard error is a terminal, else plain lines at most
+// every two seconds (and at the end of a stage), for logs and CI.
 func (m *Main) progressPrinter() func(stage string, done, total int) {
+	if f, ok := m.Stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return m.progressBars(f)
+	}
 	var mu sync.Mutex
 	last := map[string]time.Time{}
 	started := map[string]time.Time{}
@@ -251,6 +257,24 @@ func (m *Main) progressPrinter() func(stage string, done, total int) {
 		}
 		rate := float64(done) / math.Max(el.Seconds(), 0.001)
 		fmt.Fprintf(m.Stderr, "%-8s %d/%d (%.1f/s%s)\n", stage, done, total, rate, eta)
+	}
+}
+
+// progressBars draws one bar per stage on a terminal.
+func (m *Main) progressBars(w io.Writer) func(stage string, done, total int) {
+	var mu sync.Mutex
+	bars := map[string]*progressbar.ProgressBar{}
+	return func(stage string, done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		b, ok := bars[stage]
+		if !ok {
+			b = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(fmt.Sprintf("%-8s", stage)),
+				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionSetWidth(30), progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
+			bars[stage] = b
+		}
+		b.Set(done)
 	}
 }
 
