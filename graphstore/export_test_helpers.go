@@ -12,3 +12,10 @@ func (db *DB) ProjectForTest(ctx context.Context, name string) error {
 	_, err := db.write(ctx, cypher.MustGet("gds_project_test_graph"), map[string]any{"name": name})
 	return mapError(err, "project "+name)
 }
+
+// DropIndexForTest drops the relation_run index (a fixed statement), so that
+// a test can run the migrations against a missing index.
+func (db *DB) DropIndexForTest(ctx context.Context) error {
+	_, err := db.write(ctx, cypher.MustGet("test_drop_relation_run_index"), nil)
+	return mapError(err, "drop index")
+}

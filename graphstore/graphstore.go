@@ -134,14 +134,23 @@ func (db *DB) GDSVersion(ctx context.Context) (string, error) {
 	return s, nil
 }
 
-// Migrate creates kgeval's constraints and indexes. It is idempotent.
+// Migrate creates kgeval's constraints and indexes. It is idempotent, also
+// when several processes run it at once: IF NOT EXISTS does not stop two
+// concurrent creations from racing, and the loser's "already exists" error
+// means the schema is in place.
 func (db *DB) Migrate(ctx context.Context) error {
 	for _, st := range cypher.Schema() {
-		if _, err := db.write(ctx, st.Query, nil); err != nil {
+		if _, err := db.write(ctx, st.Query, nil); err != nil && !alreadyExists(err) {
 			return mapError(err, "schema "+st.Name)
 		}
 	}
 	return nil
+}
+
+func alreadyExists(err error) bool {
+	var nerr *neo4j.Neo4jError
+	return errors.As(err, &nerr) && strings.HasPrefix(nerr.Code, "Neo.ClientError.Schema.") &&
+		(strings.Contains(nerr.Code, "AlreadyExists") || strings.Contains(nerr.Code, "EquivalentSchemaRule"))
 }
 
 // MissingSchema returns the names of constraints and indexes that Migrate

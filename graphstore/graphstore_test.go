@@ -61,3 +61,24 @@ func TestOpen_Errors(t *testing.T) {
 		}
 	})
 }
+
+// TestDB_Migrate_Concurrent runs the migrations from several goroutines at
+// once, as parallel test packages or two kgeval processes starting together do.
+func TestDB_Migrate_Concurrent(t *testing.T) {
+	db := MustOpenDB(t)
+	if err := db.DropIndexForTest(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() { errs <- db.Migrate(context.Background()) }()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Errorf("concurrent Migrate: %v", err)
+		}
+	}
+	if missing, err := db.MissingSchema(context.Background()); err != nil || len(missing) > 0 {
+		t.Errorf("after concurrent Migrate: missing %v, err %v", missing, err)
+	}
+}

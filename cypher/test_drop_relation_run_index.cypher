@@ -1,0 +1,1 @@
+DROP INDEX relation_run IF EXISTS
