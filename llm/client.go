@@ -33,6 +33,9 @@ type Config struct {
 	MaxRepairs  int           // extra attempts when the answer is not valid JSON of the right shape
 	Concurrency int
 	Temperature float32
+	// MaxTokens caps each answer's length (default 1024), so that a model
+	// that loops cannot hold a worker for minutes.
+	MaxTokens int
 	// BaseBackoff is the first retry delay (doubled each retry, with jitter).
 	BaseBackoff time.Duration
 }
@@ -71,6 +74,9 @@ func New(cfg Config) *Client {
 	}
 	if cfg.MaxRepairs == 0 {
 		cfg.MaxRepairs = 2
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = 1024
 	}
 	if cfg.BaseBackoff <= 0 {
 		cfg.BaseBackoff = 500 * time.Millisecond
@@ -156,7 +162,7 @@ func (c *Client) complete(ctx context.Context, msgs []openai.ChatCompletionMessa
 		if try > 0 {
 			c.retries.Add(1)
 		}
-		cr := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: msgs, Temperature: c.cfg.Temperature}
+		cr := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: msgs, Temperature: c.cfg.Temperature, MaxTokens: c.cfg.MaxTokens}
 		seed := 42
 		cr.Seed = &seed
 		switch c.format.Load() {

@@ -77,7 +77,13 @@ func call(c *llm.Client) (out, error) {
 
 func TestClient_JSON(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		srv, n := faultServer(t, answer(good))
+		var maxTokens float64
+		srv, n := faultServer(t, func(w http.ResponseWriter, r *http.Request) {
+			var body map[string]any
+			json.NewDecoder(r.Body).Decode(&body)
+			maxTokens, _ = body["max_tokens"].(float64)
+			answer(good)(w, r)
+		})
 		c := newClient(srv.URL)
 		o, err := call(c)
 		if err != nil || len(o.Triplets) != 1 || n.Load() != 1 {
@@ -85,6 +91,9 @@ func TestClient_JSON(t *testing.T) {
 		}
 		if s := c.Stats(); s.Calls != 1 || s.PromptTokens != 10 || s.CompletionTokens != 5 || s.Retries != 0 {
 			t.Errorf("stats %+v", s)
+		}
+		if maxTokens != 1024 {
+			t.Errorf("max_tokens sent = %v, want the default 1024", maxTokens)
 		}
 	})
 	t.Run("429RetryAfter", func(t *testing.T) {

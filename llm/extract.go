@@ -19,7 +19,7 @@ var prompts embed.FS
 
 // ExtractPromptVersion is the version of the triplet-extraction prompt; it is
 // part of every cache key, so a new prompt never reuses old answers.
-const ExtractPromptVersion = "extract_triplets.v1"
+const ExtractPromptVersion = "extract_triplets.v2"
 
 // Prompt returns the prompt file name (without .txt).
 func Prompt(name string) (string, error) {
@@ -71,7 +71,8 @@ var tripletSchema = map[string]any{
 	"type": "object",
 	"properties": map[string]any{
 		"triplets": map[string]any{
-			"type": "array",
+			"type":     "array",
+			"maxItems": 30, // grammar-enforced on llama.cpp: bounds the answer's length
 			"items": map[string]any{
 				"type": "object",
 				"properties": map[string]any{

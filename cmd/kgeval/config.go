@@ -38,6 +38,7 @@ type Config struct {
 		MaxRetries  int           `mapstructure:"max_retries"`
 		Concurrency int           `mapstructure:"concurrency"`
 		Temperature float64       `mapstructure:"temperature"`
+		MaxTokens   int           `mapstructure:"max_tokens"`
 		Required    bool          `mapstructure:"required"`
 	} `mapstructure:"llm"`
 	Embedding struct {
@@ -250,6 +251,9 @@ func (c *Config) Validate() error {
 	}
 	if c.LLM.MaxRetries < 0 {
 		return bad("llm.max_retries", c.LLM.MaxRetries, "must be >= 0")
+	}
+	if c.LLM.MaxTokens < 64 {
+		return bad("llm.max_tokens", c.LLM.MaxTokens, "must be at least 64")
 	}
 	if c.LLM.Timeout <= 0 {
 		return bad("llm.timeout", c.LLM.Timeout, "must be positive")

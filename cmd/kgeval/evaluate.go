@@ -93,7 +93,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limi
 	cache := &graphstore.Cache{DB: db}
 
 	client := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
-		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature)})
+		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens})
 	embedder, err := newEmbedder(cfg, client)
 	if err != nil {
 		return err
