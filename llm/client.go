@@ -157,11 +157,8 @@ func (c *Client) JSON(ctx context.Context, req Request, out any, validate func()
 
 // complete makes one chat completion with transport retries.
 func (c *Client) complete(ctx context.Context, msgs []openai.ChatCompletionMessage, req Request) (string, error) {
-	var lastErr error
-	for try := 0; try <= c.cfg.MaxRetries; try++ {
-		if try > 0 {
-			c.retries.Add(1)
-		}
+	var text string
+	err := c.withRetries(ctx, c.cfg.Model, func(actx context.Context) error {
 		cr := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: msgs, Temperature: c.cfg.Temperature, MaxTokens: c.cfg.MaxTokens}
 		seed := 42
 		cr.Seed = &seed
@@ -176,42 +173,74 @@ func (c *Client) complete(ctx context.Context, msgs []openai.ChatCompletionMessa
 		case 1:
 			cr.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 		}
+		resp, err := c.api.CreateChatCompletion(actx, cr)
+		if err != nil {
+			if statusOf(err) == http.StatusBadRequest && cr.ResponseFormat != nil && c.format.Load() < 2 &&
+				strings.Contains(strings.ToLower(err.Error()), "response_format") {
+				// The server does not support this response format: step down.
+				c.format.Add(1)
+				return errStepDown
+			}
+			return err
+		}
+		c.ptok.Add(int64(resp.Usage.PromptTokens))
+		c.ctok.Add(int64(resp.Usage.CompletionTokens))
+		if len(resp.Choices) == 0 {
+			return badAnswer("the answer had no choices")
+		}
+		text = resp.Choices[0].Message.Content
+		return nil
+	})
+	return text, err
+}
+
+// errStepDown asks withRetries for an immediate attempt that does not count
+// as a retry (the server refused a response format; the next is simpler).
+var errStepDown = errors.New("step down the response format")
+
+// badAnswer is an answer of the wrong shape (no choices, wrong vector
+// count): worth another attempt, like a 5xx.
+type badAnswer string
+
+func (b badAnswer) Error() string { return string(b) }
+
+// withRetries makes one API call per attempt through fn, at most
+// 1 + MaxRetries attempts. Each attempt has its own timeout, is counted with
+// its latency, and may read the server's Retry-After. Timeouts, transport
+// errors, 429, 5xx and badAnswer are retried after a backoff; other errors
+// end at once. Errors: EUNAVAILABLE, or the context's error.
+func (c *Client) withRetries(ctx context.Context, model string, fn func(actx context.Context) error) error {
+	var lastErr error
+	for try := 0; try <= c.cfg.MaxRetries; try++ {
+		if try > 0 {
+			c.retries.Add(1)
+		}
 		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 		holder := &retryAfter{}
 		start := time.Now()
 		c.calls.Add(1)
-		resp, err := c.api.CreateChatCompletion(context.WithValue(actx, retryAfterKey{}, holder), cr)
+		err := fn(context.WithValue(actx, retryAfterKey{}, holder))
 		c.lat.Add(int64(time.Since(start)))
 		cancel()
-		if err == nil {
-			c.ptok.Add(int64(resp.Usage.PromptTokens))
-			c.ctok.Add(int64(resp.Usage.CompletionTokens))
-			if len(resp.Choices) == 0 {
-				lastErr = errors.New("the answer had no choices")
-				continue
-			}
-			return resp.Choices[0].Message.Content, nil
-		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		status := statusOf(err)
-		if status == http.StatusBadRequest && cr.ResponseFormat != nil && c.format.Load() < 2 &&
-			strings.Contains(strings.ToLower(err.Error()), "response_format") {
-			// The server does not support this response format: step down and retry at once.
-			c.format.Add(1)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, errStepDown):
 			try--
 			continue
+		case ctx.Err() != nil:
+			return ctx.Err()
 		}
 		lastErr = err
-		if !retryable(status, err) {
-			return "", kgeval.Wrap(kgeval.EUNAVAILABLE, err, "model %s at %s", c.cfg.Model, c.cfg.BaseURL)
+		var bad badAnswer
+		if !errors.As(err, &bad) && !retryable(statusOf(err), err) {
+			return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "model %s at %s", model, c.cfg.BaseURL)
 		}
 		if err := c.sleep(ctx, c.backoff(try, holder.get())); err != nil {
-			return "", err
+			return err
 		}
 	}
-	return "", kgeval.Wrap(kgeval.EUNAVAILABLE, lastErr, "model %s at %s failed after %d retries", c.cfg.Model, c.cfg.BaseURL, c.cfg.MaxRetries)
+	return kgeval.Wrap(kgeval.EUNAVAILABLE, lastErr, "model %s at %s failed after %d retries", model, c.cfg.BaseURL, c.cfg.MaxRetries)
 }
 
 // backoff is the delay before retry try+1: the server's Retry-After when it

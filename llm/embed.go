@@ -6,8 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"math"
-	"time"
 
 	"github.com/kgeval/kgeval"
 	openai "github.com/sashabaranov/go-openai"
@@ -52,46 +52,30 @@ func (e *Embedder) batch(ctx context.Context, texts []string) ([][]float32, erro
 		return nil, ctx.Err()
 	}
 	defer func() { <-c.sem }()
-	var lastErr error
-	for try := 0; try <= c.cfg.MaxRetries; try++ {
-		if try > 0 {
-			c.retries.Add(1)
+	var out [][]float32
+	err := c.withRetries(ctx, e.Model, func(actx context.Context) error {
+		resp, err := c.api.CreateEmbeddings(actx, openai.EmbeddingRequestStrings{Input: texts, Model: openai.EmbeddingModel(e.Model)})
+		if err != nil {
+			return err
 		}
-		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-		holder := &retryAfter{}
-		start := time.Now()
-		c.calls.Add(1)
-		resp, err := c.api.CreateEmbeddings(context.WithValue(actx, retryAfterKey{}, holder), openai.EmbeddingRequestStrings{Input: texts, Model: openai.EmbeddingModel(e.Model)})
-		c.lat.Add(int64(time.Since(start)))
-		cancel()
-		if err == nil {
-			c.ptok.Add(int64(resp.Usage.PromptTokens))
-			if len(resp.Data) != len(texts) {
-				lastErr = kgeval.Errorf(kgeval.EINVALID, "embeddings endpoint returned %d vectors for %d texts", len(resp.Data), len(texts))
-				continue
+		c.ptok.Add(int64(resp.Usage.PromptTokens))
+		if len(resp.Data) != len(texts) {
+			return badAnswer(fmt.Sprintf("embeddings endpoint returned %d vectors for %d texts", len(resp.Data), len(texts)))
+		}
+		out = make([][]float32, len(texts))
+		for _, d := range resp.Data {
+			if d.Index < 0 || d.Index >= len(texts) {
+				return badAnswer(fmt.Sprintf("embeddings endpoint returned index %d", d.Index))
 			}
-			out := make([][]float32, len(texts))
-			for _, d := range resp.Data {
-				if d.Index < 0 || d.Index >= len(texts) {
-					return nil, kgeval.Errorf(kgeval.EINVALID, "embeddings endpoint returned index %d", d.Index)
-				}
-				out[d.Index] = Normalize(d.Embedding)
-			}
-			return out, nil
+			out[d.Index] = Normalize(d.Embedding)
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		lastErr = err
-		if !retryable(statusOf(err), err) {
-			break
-		}
-		if err := c.sleep(ctx, c.backoff(try, holder.get())); err != nil {
-			return nil, err
-		}
+		return nil
+	})
+	if err != nil {
+		c.failures.Add(1)
+		return nil, err
 	}
-	c.failures.Add(1)
-	return nil, kgeval.Wrap(kgeval.EUNAVAILABLE, lastErr, "embeddings model %s at %s", e.Model, c.cfg.BaseURL)
+	return out, nil
 }
 
 // Normalize scales v to unit length (a zero vector stays zero).
