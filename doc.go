@@ -18,8 +18,8 @@
 //     share of communities holding both sides, coverage the share of input
 //     entities whose community holds a context entity.
 //
-// The exact definitions are in docs/SPEC.md (a copy of the project contract
-// with the deviations we made, if any). This package holds only types and the
+// The exact definitions are the project's SPEC; docs/SPEC-NOTES.md lists
+// every interpretation and deviation kgeval makes. This package holds only types and the
 // interfaces the adapters implement; it imports nothing but the standard
 // library. Adapters are named after what they wrap: graphstore (Neo4j),
 // dataset (files), minilm (the local sentence encoder), llm (OpenAI-compatible

@@ -1,9 +1,6 @@
 package kgeval
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // CostEpsilon absorbs floating-point error when a path cost is compared with
 // delta: 0.1 + 0.1 + (1 - 0.7) is 0.5000000000000001 in float64, and SPEC §4
@@ -95,27 +92,4 @@ func CanonicalCommunities(comm []int) []int {
 		out[i] = id
 	}
 	return out
-}
-
-// MeanKG returns the mean of each KG metric over results, skipping nulls,
-// and the number of non-null values per metric.
-func MeanKG(results []KGResult) (mean map[string]float64, n map[string]int) {
-	mean, n = map[string]float64{}, map[string]int{}
-	for _, r := range results {
-		for _, s := range r.Scores() {
-			if s.Value != nil {
-				mean[s.Metric] += *s.Value
-				n[s.Metric]++
-			}
-		}
-	}
-	keys := make([]string, 0, len(mean))
-	for k := range mean {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		mean[k] /= float64(n[k])
-	}
-	return mean, n
 }

@@ -4,15 +4,18 @@
 //
 // Schema (see also README "Graph schema"):
 //
-//	(:Run {name, ...})
-//	(:Sample {uid, run, id, ...})
-//	(:Entity {uid, run, sample, pair, graph, side, key, label})
-//	(:Relation {uid, run, sample, pair, graph, side, idx, label, passage})
+//	(:Run {name, dataset, fingerprint, config, llm, encoder, engine, status, ...})
+//	(:Sample {uid, run, id, record, question, answer, reference, contexts, system, human})
+//	(:Entity {uid, graph, run, sample, pair, nid, side, key, label, community, best_cost, best_path, passed})
+//	(:Relation {uid, graph, run, sample, pair, nid, side, label, passage, community})
 //	(:Entity)-[:REL {weight, cost}]->(:Relation)-[:REL {weight, cost}]->(:Entity)
 //	(:Entity {side:'in'})-[:SIMILAR {weight, cost}]->(:Entity {side:'ctx'})
+//	(:PairScore {uid, graph, run, sample, pair, variant, engine, multihop, community_overlap, community_coverage, reason})
+//	(:CacheEntry {key, value})
 //
-// graph is the pair graph's id, "<run>|<sample>|<pair>"; uid extends it with
-// the side and key (entities) or index (relations).
+// graph is the pair graph's id: run, sample and pair joined by U+001F; a
+// node's uid is graph, U+001F and nid (its index in the pair graph); a
+// PairScore's uid is graph, U+001F and the variant.
 package cypher
 
 import (

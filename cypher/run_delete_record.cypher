@@ -1,1 +1,1 @@
-MATCH (r:Run {name: $run}) DETACH DELETE r RETURN count(*) AS deleted
+MATCH (r:Run {name: $run}) WITH r LIMIT $limit DETACH DELETE r RETURN count(*) AS deleted

@@ -90,18 +90,7 @@ func (db *DB) DeleteRun(ctx context.Context, name string) error {
 	if err := db.DeleteRunGraphs(ctx, name); err != nil {
 		return err
 	}
-	for _, q := range []string{"run_delete_samples", "run_delete_record"} {
-		for {
-			recs, err := db.write(ctx, cypher.MustGet(q), map[string]any{"run": name, "limit": 10000})
-			if err != nil {
-				return mapError(err, "delete run "+name)
-			}
-			if n, _ := recs[0].Get("deleted"); asInt(n) == 0 || q == "run_delete_record" {
-				break
-			}
-		}
-	}
-	return nil
+	return db.deleteInBatches(ctx, name, "run_delete_samples", "run_delete_record")
 }
 
 // PairSummary is the stored scores of one pair of a run, aggregated.

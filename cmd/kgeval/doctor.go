@@ -117,6 +117,19 @@ func openStore(ctx context.Context, cfg *Config) (*graphstore.DB, error) {
 	})
 }
 
+// openMigratedStore connects to Neo4j and makes sure kgeval's schema is in place.
+func openMigratedStore(ctx context.Context, cfg *Config) (*graphstore.DB, error) {
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close(ctx)
+		return nil, err
+	}
+	return db, nil
+}
+
 // probeModels asks an OpenAI-compatible endpoint for its model list.
 func probeModels(ctx context.Context, baseURL, apiKey string) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)

@@ -82,14 +82,11 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limi
 	if len(res.Samples) == 0 {
 		return kgeval.Errorf(kgeval.EINVALID, "dataset %s: no valid record", path)
 	}
-	db, err := openStore(ctx, cfg)
+	db, err := openMigratedStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer db.Close(context.WithoutCancel(ctx))
-	if err := db.Migrate(ctx); err != nil {
-		return err
-	}
 	cache := &graphstore.Cache{DB: db}
 
 	client := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,

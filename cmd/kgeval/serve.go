@@ -32,14 +32,11 @@ func (m *Main) serveCommand() *cobra.Command {
 }
 
 func (m *Main) serve(ctx context.Context, cfg *Config) error {
-	db, err := openStore(ctx, cfg)
+	db, err := openMigratedStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer db.Close(context.WithoutCancel(ctx))
-	if err := db.Migrate(ctx); err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", cfg.Server.Addr)
 	if err != nil {
 		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "listen on %s (server.addr)", cfg.Server.Addr)
