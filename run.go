@@ -7,6 +7,9 @@ const (
 	RunRunning = "running"
 	RunDone    = "done"
 	RunFailed  = "failed"
+	// RunInterrupted is a run stopped by SIGINT or SIGTERM; `evaluate
+	// --resume` finishes it. A killed process leaves RunRunning.
+	RunInterrupted = "interrupted"
 )
 
 // Run is one evaluation of a dataset, as recorded in the store.
@@ -22,6 +25,7 @@ type Run struct {
 	Error       string    `json:"error,omitempty"`
 	Samples     int       `json:"samples"`
 	Rejected    int       `json:"rejected"`
+	Resumes     int       `json:"resumes"` // how many times --resume continued it
 	Started     time.Time `json:"started"`
 	Finished    time.Time `json:"finished,omitempty"`
 	// Stages holds seconds per stage; Calls the model-call accounting; both JSON.

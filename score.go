@@ -91,3 +91,8 @@ type Cache interface {
 	// Put stores values; an existing key is overwritten.
 	Put(ctx context.Context, entries map[string][]byte) error
 }
+
+// ReasonExtractionFailed starts the reason of a score left null because a
+// text could not be extracted ("extraction of answer failed: ..."); a
+// resumed run tries those again.
+const ReasonExtractionFailed = "extraction of "

@@ -64,3 +64,13 @@ func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
 	}
 	return flush()
 }
+
+// Delete removes entries (a deleted answer is asked for again).
+func (c *Cache) Delete(ctx context.Context, keys []string) error {
+	ks := make([]any, len(keys))
+	for i, k := range keys {
+		ks[i] = k
+	}
+	_, err := c.DB.write(ctx, cypher.MustGet("cache_delete"), map[string]any{"keys": ks})
+	return mapError(err, "delete cache entries")
+}

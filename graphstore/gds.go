@@ -33,6 +33,10 @@ type GDS struct {
 	// CommunityGroup is how many pair graphs share one Louvain projection
 	// (default 20).
 	CommunityGroup int
+	// LeftoverAge is how old a kgeval projection must be to count as left
+	// behind by a crashed process (default 10 minutes; a live projection
+	// lives for one batch, seconds).
+	LeftoverAge time.Duration
 
 	once   sync.Once
 	seq    int64
@@ -66,9 +70,13 @@ var _ kgeval.KGEngine = (*GDS)(nil)
 func (*GDS) Name() string { return "gds" }
 
 // DropLeftovers drops projections that a crashed kgeval process left in the
-// graph catalog. It returns their names.
+// graph catalog (older than LeftoverAge). It returns their names.
 func (e *GDS) DropLeftovers(ctx context.Context) ([]string, error) {
-	recs, err := e.DB.read(ctx, cypher.MustGet("gds_leftovers"), map[string]any{"prefix": ProjectionPrefix})
+	age := e.LeftoverAge
+	if age <= 0 {
+		age = 10 * time.Minute
+	}
+	recs, err := e.DB.read(ctx, cypher.MustGet("gds_leftovers"), map[string]any{"prefix": ProjectionPrefix, "age": int64(age.Seconds())})
 	if err != nil {
 		return nil, mapError(err, "list GDS projections")
 	}

@@ -3,7 +3,9 @@ package graphstore_test
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
@@ -116,7 +118,8 @@ func TestGDS_DropLeftovers(t *testing.T) {
 	if err := db.ProjectForTest(ctx, graphstore.ProjectionPrefix+"leftover-test"); err != nil {
 		t.Fatal(err)
 	}
-	dropped, err := (&graphstore.GDS{DB: db}).DropLeftovers(ctx)
+	time.Sleep(1100 * time.Millisecond)
+	dropped, err := (&graphstore.GDS{DB: db, LeftoverAge: time.Second}).DropLeftovers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +130,13 @@ func TestGDS_DropLeftovers(t *testing.T) {
 	if !found {
 		t.Errorf("dropped %v, want the leftover", dropped)
 	}
-	if names, _ := (&graphstore.GDS{DB: db}).DropLeftovers(ctx); len(names) != 0 {
-		t.Errorf("projections left after scoring: %v", names)
+	// A young projection (another process's, live) is kept.
+	if err := db.ProjectForTest(ctx, graphstore.ProjectionPrefix+"live-test"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.DropProjectionForTest(context.Background(), graphstore.ProjectionPrefix+"live-test") })
+	if names, _ := (&graphstore.GDS{DB: db}).DropLeftovers(ctx); slices.Contains(names, graphstore.ProjectionPrefix+"live-test") {
+		t.Errorf("dropped a live projection: %v", names)
 	}
 }
 

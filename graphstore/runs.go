@@ -33,6 +33,44 @@ func (db *DB) FinishRun(ctx context.Context, name, status, errMsg string, stages
 	return mapError(err, "update run "+name)
 }
 
+// UpdateRun sets fields of a run's record (status, stages, calls, ...).
+func (db *DB) UpdateRun(ctx context.Context, name string, fields map[string]any) error {
+	_, err := db.write(ctx, cypher.MustGet("run_update"), map[string]any{"name": name, "fields": fields})
+	return mapError(err, "update run "+name)
+}
+
+// RunCounts returns how many samples, entities, relations, edges and scores
+// run holds, by kind.
+func (db *DB) RunCounts(ctx context.Context, run string) (map[string]int, error) {
+	recs, err := db.read(ctx, cypher.MustGet("run_counts"), map[string]any{"run": run})
+	if err != nil {
+		return nil, mapError(err, "count run "+run)
+	}
+	out := map[string]int{}
+	for _, r := range recs {
+		m := r.AsMap()
+		out[asString(m["kind"])] = int(asInt(m["n"]))
+	}
+	return out, nil
+}
+
+// ScoredGraphs returns the (sample, pair) pairs of run that have scores of
+// variant, keyed by sample + "\x1f" + pair. Graphs left null because a text
+// could not be extracted (reason kgeval.ReasonExtractionFailed...) are not
+// included: a resumed run tries them again.
+func (db *DB) ScoredGraphs(ctx context.Context, run, variant string) (map[string]bool, error) {
+	recs, err := db.read(ctx, cypher.MustGet("kgscore_scored"), map[string]any{"run": run, "variant": variant, "retry": kgeval.ReasonExtractionFailed})
+	if err != nil {
+		return nil, mapError(err, "read scored graphs")
+	}
+	out := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		out[asString(m["sample"])+"\x1f"+asString(m["pair"])] = true
+	}
+	return out, nil
+}
+
 // WriteSamples stores the samples of a run.
 func (db *DB) WriteSamples(ctx context.Context, run string, samples []kgeval.Sample) error {
 	rows := make([]any, 0, len(samples))
@@ -133,6 +171,6 @@ func runFrom(m map[string]any) kgeval.Run {
 	}
 	return kgeval.Run{Name: asString(m["name"]), Dataset: asString(m["dataset"]), Fingerprint: asString(m["fingerprint"]),
 		Config: asString(m["config"]), LLM: asString(m["llm"]), Encoder: asString(m["encoder"]), Engine: asString(m["engine"]),
-		Status: asString(m["status"]), Error: asString(m["error"]), Samples: int(asInt(m["samples"])), Rejected: int(asInt(m["rejected"])),
+		Status: asString(m["status"]), Error: asString(m["error"]), Samples: int(asInt(m["samples"])), Rejected: int(asInt(m["rejected"])), Resumes: int(asInt(m["resumes"])),
 		Started: t("started"), Finished: t("finished"), Stages: asString(m["stages"]), Calls: asString(m["calls"])}
 }

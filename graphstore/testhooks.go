@@ -19,3 +19,10 @@ func (db *DB) DropIndexForTest(ctx context.Context) error {
 	_, err := db.write(ctx, cypher.MustGet("test_drop_relation_run_index"), nil)
 	return mapError(err, "drop index")
 }
+
+
+// DropProjectionForTest drops the projection called name, if it exists.
+func (db *DB) DropProjectionForTest(ctx context.Context, name string) error {
+	_, err := db.write(ctx, cypher.MustGet("gds_drop"), map[string]any{"name": name})
+	return mapError(err, "drop projection "+name)
+}

@@ -42,7 +42,8 @@ type Config struct {
 
 // Stats counts the client's work. All fields are totals since creation.
 type Stats struct {
-	Calls            int64         `json:"calls"`
+	Calls            int64         `json:"calls"`     // requests that got an answer or failed on their own
+	Cancelled        int64         `json:"cancelled"` // requests abandoned by the caller (interrupted run)
 	Failures         int64         `json:"failures"`
 	Retries          int64         `json:"retries"`
 	Repairs          int64         `json:"repairs"`
@@ -52,6 +53,14 @@ type Stats struct {
 	Latency          time.Duration `json:"latency_ns"`
 }
 
+// Add returns the sum of s and o (a resumed run adds the accounting of the
+// processes that worked on it).
+func (s Stats) Add(o Stats) Stats {
+	return Stats{Calls: s.Calls + o.Calls, Cancelled: s.Cancelled + o.Cancelled, Failures: s.Failures + o.Failures, Retries: s.Retries + o.Retries,
+		Repairs: s.Repairs + o.Repairs, CacheHits: s.CacheHits + o.CacheHits, PromptTokens: s.PromptTokens + o.PromptTokens,
+		CompletionTokens: s.CompletionTokens + o.CompletionTokens, Latency: s.Latency + o.Latency}
+}
+
 // Client is an OpenAI-compatible chat client. It is safe for concurrent use.
 type Client struct {
 	cfg    Config
@@ -59,7 +68,7 @@ type Client struct {
 	sem    chan struct{}
 	format atomic.Int32 // 0 json_schema, 1 json_object, 2 none: what the server accepted
 
-	calls, failures, retries, repairs, hits, ptok, ctok, lat atomic.Int64
+	calls, cancelled, failures, retries, repairs, hits, ptok, ctok, lat atomic.Int64
 
 	sleep func(context.Context, time.Duration) error
 }
@@ -95,7 +104,7 @@ func (c *Client) Endpoint() string { return c.cfg.BaseURL + "#" + c.cfg.Model }
 
 // Stats returns the counters.
 func (c *Client) Stats() Stats {
-	return Stats{Calls: c.calls.Load(), Failures: c.failures.Load(), Retries: c.retries.Load(), Repairs: c.repairs.Load(),
+	return Stats{Calls: c.calls.Load(), Cancelled: c.cancelled.Load(), Failures: c.failures.Load(), Retries: c.retries.Load(), Repairs: c.repairs.Load(),
 		CacheHits: c.hits.Load(), PromptTokens: c.ptok.Load(), CompletionTokens: c.ctok.Load(), Latency: time.Duration(c.lat.Load())}
 }
 
@@ -218,10 +227,16 @@ func (c *Client) withRetries(ctx context.Context, model string, fn func(actx con
 		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 		holder := &retryAfter{}
 		start := time.Now()
-		c.calls.Add(1)
 		err := fn(context.WithValue(actx, retryAfterKey{}, holder))
 		c.lat.Add(int64(time.Since(start)))
 		cancel()
+		// A call the caller abandoned (SIGINT) got no answer: it is counted
+		// apart, so that Calls matches what the server answered.
+		if ctx.Err() != nil && err != nil {
+			c.cancelled.Add(1)
+		} else {
+			c.calls.Add(1)
+		}
 		switch {
 		case err == nil:
 			return nil

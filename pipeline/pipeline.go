@@ -47,6 +47,10 @@ type Evaluator struct {
 	Pairs     []kgeval.Pair
 	// Progress, if set, is told about each stage's progress.
 	Progress func(stage string, done, total int)
+	// Done, if set, tells which pair graphs already have their scores (a
+	// resumed run): they are not built, stored or scored again, and a sample
+	// whose graphs are all done is not extracted or embedded again.
+	Done func(sample, pair string) bool
 }
 
 // Report is what an evaluation produced.
@@ -60,6 +64,9 @@ type Report struct {
 	Extracted  int // of which not cached
 	GraphRows  int
 	EmbedTexts int
+	// Resumed counts the pair graphs skipped because they were scored
+	// before (Evaluator.Done).
+	Resumed int
 }
 
 // SampleError is a sample whose text could not be extracted.
@@ -79,6 +86,22 @@ type textRef struct {
 // Evaluate runs the whole pipeline for samples under run.
 func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.Sample) (*Report, error) {
 	rep := &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}
+	done := func(sample, pair string) bool { return e.Done != nil && e.Done(sample, pair) }
+	if e.Done != nil {
+		var todo []kgeval.Sample
+		for _, s := range samples {
+			all := true
+			for _, p := range e.Pairs {
+				all = all && done(s.ID, p.Name)
+			}
+			if all {
+				rep.Resumed += len(e.Pairs)
+				continue
+			}
+			todo = append(todo, s)
+		}
+		samples = todo
+	}
 	progress := func(stage string) func(int, int) {
 		return func(d, t int) {
 			if e.Progress != nil {
@@ -211,12 +234,16 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	var skipped []kgeval.KGResult
 	for si, s := range samples {
 		for _, p := range e.Pairs {
+			if done(s.ID, p.Name) {
+				rep.Resumed++
+				continue
+			}
 			if msg, bad := failed[si][p.Input]; bad {
-				skipped = append(skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: "extraction of " + string(p.Input) + " failed: " + msg})
+				skipped = append(skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: kgeval.ReasonExtractionFailed + string(p.Input) + " failed: " + msg})
 				continue
 			}
 			if msg, bad := failed[si][p.Context]; bad {
-				skipped = append(skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: "extraction of " + string(p.Context) + " failed: " + msg})
+				skipped = append(skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: kgeval.ReasonExtractionFailed + string(p.Context) + " failed: " + msg})
 				continue
 			}
 			in, _ := tri[si].Triplets(p.Input)
@@ -234,6 +261,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	}
 	rep.GraphRows = rows
 	rep.Stages["store"] = time.Since(start)
+	progress("store")(len(graphs), len(graphs))
 
 	// 4. Scores.
 	start = time.Now()
@@ -247,6 +275,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	}
 	rep.Results = results
 	rep.Stages["score"] = time.Since(start)
+	progress("score")(len(results), len(results))
 	return rep, nil
 }
 

@@ -66,10 +66,6 @@ type Config struct {
 		MaxLabelChars int  `mapstructure:"max_label_chars"`
 		Strict        bool `mapstructure:"strict"`
 	} `mapstructure:"dataset"`
-	Run struct {
-		Concurrency int    `mapstructure:"concurrency"`
-		CacheDir    string `mapstructure:"cache_dir"`
-	} `mapstructure:"run"`
 	Server struct {
 		Addr string `mapstructure:"addr"`
 	} `mapstructure:"server"`
@@ -220,7 +216,6 @@ func (c *Config) resolve() error {
 		c.Embedding.APIKey = c.LLM.APIKey
 	}
 	c.Embedding.ModelsDir = expandHome(c.Embedding.ModelsDir)
-	c.Run.CacheDir = expandHome(c.Run.CacheDir)
 	return nil
 }
 
@@ -313,9 +308,6 @@ func (c *Config) Validate() error {
 	}
 	if c.Dataset.MaxLabelChars < 0 {
 		return bad("dataset.max_label_chars", c.Dataset.MaxLabelChars, "must be >= 0")
-	}
-	if c.Run.Concurrency < 1 {
-		return bad("run.concurrency", c.Run.Concurrency, "must be at least 1")
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

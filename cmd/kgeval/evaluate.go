@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -29,7 +31,7 @@ import (
 func (m *Main) evaluateCommand() *cobra.Command {
 	var datasetPath, runName string
 	var limit int
-	var replace bool
+	var replace, resume bool
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
 		Short: "Extract, store and score a dataset (one run)",
@@ -50,31 +52,41 @@ with their explanations. Pre-extracted triplets in the dataset skip extraction.`
 			if runName == "" {
 				runName = strings.TrimSuffix(filepath.Base(datasetPath), filepath.Ext(datasetPath))
 			}
-			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, limit, replace)
+			if replace && resume {
+				return kgeval.Errorf(kgeval.EINVALID, "--replace and --resume exclude each other")
+			}
+			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, evalOpts{limit: limit, replace: replace, resume: resume})
 		},
 	}
 	c.Flags().StringVar(&datasetPath, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
 	c.Flags().StringVar(&runName, "run", "", "run name (default: the dataset's file name)")
 	c.Flags().IntVar(&limit, "limit", 0, "evaluate only the first N valid records (0: all)")
 	c.Flags().BoolVar(&replace, "replace", false, "delete a stored run of the same name first")
+	c.Flags().BoolVar(&resume, "resume", false, "finish a stored run that was interrupted or crashed (no repeated model call, no duplicate)")
 	c.Flags().String("engine", "", "gds or native (scoring.engine)")
 	c.Flags().Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
 	c.Flags().Float64("delta", 0, "multihop path-cost threshold (scoring.delta)")
 	c.Flags().StringSlice("metrics", nil, "metrics to compute (scoring.metrics)")
-	c.Flags().Int("concurrency", 0, "parallel model calls (run.concurrency)")
+	c.Flags().Int("concurrency", 0, "parallel model calls (llm.concurrency)")
 	c.Flags().Bool("strict", false, "stop before any work when a record is rejected (dataset.strict)")
 	return c
 }
 
-func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limit int, replace bool) (err error) {
+// evalOpts are evaluate's per-invocation choices.
+type evalOpts struct {
+	limit           int
+	replace, resume bool
+}
+
+func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o evalOpts) (err error) {
 	res, err := loadDataset(cfg, path)
 	if err != nil {
 		return err
 	}
 	m.reportDataset(res)
-	if limit > 0 && limit < len(res.Samples) {
-		res.Samples = res.Samples[:limit]
-		fmt.Fprintf(m.Stderr, "evaluate: --limit %d: evaluating the first %d samples\n", limit, limit)
+	if o.limit > 0 && o.limit < len(res.Samples) {
+		res.Samples = res.Samples[:o.limit]
+		fmt.Fprintf(m.Stderr, "evaluate: --limit %d: evaluating the first %d samples\n", o.limit, o.limit)
 	}
 	if len(res.Rejected) > 0 && cfg.Dataset.Strict {
 		return kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", len(res.Rejected))
@@ -100,42 +112,95 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limi
 	if cfg.Scoring.Engine == "native" {
 		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
 	}
-	ev := &pipeline.Evaluator{
-		Extractor: extractorAdapter{&llm.Extractor{Client: client, Cache: cache, MaxLabelChars: cfg.Dataset.MaxLabelChars}},
-		Embedder:  cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
-		Progress: m.progressPrinter(),
-	}
-	fmt.Fprintf(m.Stderr, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", run, len(res.Samples), engine.Name(), client.Endpoint(), embedder.Name())
-
-	if replace {
-		if err := db.DeleteRun(ctx, run); err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
-			return err
-		}
-	}
-	cfgJSON, _ := json.Marshal(redacted(cfg))
 	fp, err := fingerprint(path)
 	if err != nil {
 		return err
 	}
-	if err := db.CreateRun(ctx, kgeval.Run{Name: run, Dataset: path, Fingerprint: fp, Config: string(cfgJSON), LLM: client.Endpoint(),
+	cfgJSON, _ := json.Marshal(redacted(cfg))
+	record := kgeval.Run{Name: run, Dataset: path, Fingerprint: fp, Config: string(cfgJSON), LLM: client.Endpoint(),
 		Encoder: embedder.Name(), Engine: engine.Name(), Status: kgeval.RunRunning, Samples: len(res.Samples), Rejected: len(res.Rejected),
-		Started: time.Now().UTC()}); err != nil {
+		Started: time.Now().UTC()}
+
+	// The run record: new, replaced, or resumed.
+	var prevCalls llm.Stats
+	prevStages := map[string]float64{}
+	var done map[string]bool
+	old, err := db.GetRun(ctx, run)
+	switch {
+	case err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND:
 		return err
+	case err != nil: // a new run
+		if err := db.CreateRun(ctx, record); err != nil {
+			return err
+		}
+	case o.replace:
+		if err := db.DeleteRun(ctx, run); err != nil {
+			return err
+		}
+		if err := db.CreateRun(ctx, record); err != nil {
+			return err
+		}
+	case o.resume:
+		if err := resumable(old, record, cfg); err != nil {
+			return err
+		}
+		_ = json.Unmarshal([]byte(old.Calls), &prevCalls)
+		_ = json.Unmarshal([]byte(old.Stages), &prevStages)
+		if done, err = db.ScoredGraphs(ctx, run, graphstore.DefaultVariant); err != nil {
+			return err
+		}
+		if err := db.UpdateRun(ctx, run, map[string]any{"status": kgeval.RunRunning, "error": "", "samples": len(res.Samples),
+			"rejected": len(res.Rejected), "resumes": old.Resumes + 1}); err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stderr, "evaluate: resuming run %q (status %s): %d pair graphs already scored\n", run, old.Status, len(done))
+	default:
+		return kgeval.Errorf(kgeval.ECONFLICT, "run %q exists (status %s): add --resume to finish it, --replace to start it over, or choose another --run", run, old.Status)
+	}
+
+	ev := &pipeline.Evaluator{
+		Extractor: extractorAdapter{&llm.Extractor{Client: client, Cache: cache, MaxLabelChars: cfg.Dataset.MaxLabelChars}},
+		Embedder:  cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
+		Progress: testKillHook(m.progressPrinter()),
+	}
+	if done != nil {
+		ev.Done = func(sample, pair string) bool { return done[sample+"\x1f"+pair] }
+	}
+	fmt.Fprintf(m.Stderr, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", run, len(res.Samples), engine.Name(), client.Endpoint(), embedder.Name())
+
+	// The call accounting reaches the run record after every model answer
+	// (each answer is cached first), so a killed process loses none of it.
+	calls := func() llm.Stats { return prevCalls.Add(client.Stats()) }
+	var flushed int64
+	progress := ev.Progress
+	ev.Progress = func(stage string, d, total int) {
+		if st := client.Stats(); st.Calls+st.Failures != flushed {
+			flushed = st.Calls + st.Failures
+			cl, _ := json.Marshal(calls())
+			_ = db.UpdateRun(ctx, run, map[string]any{"calls": string(cl)})
+		}
+		progress(stage, d, total)
 	}
 	var rep *pipeline.Report
 	defer func() {
 		status, msg := kgeval.RunDone, ""
-		if err != nil {
+		switch {
+		case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+			status, msg = kgeval.RunInterrupted, "interrupted: finish it with the same command and --resume"
+		case err != nil:
 			status, msg = kgeval.RunFailed, err.Error()
 		}
-		stages := map[string]float64{}
+		stages := prevStages
 		if rep != nil {
 			for k, d := range rep.Stages {
-				stages[k] = d.Seconds()
+				stages[k] += d.Seconds()
 			}
 		}
-		if ferr := db.FinishRun(context.WithoutCancel(ctx), run, status, msg, stages, client.Stats()); ferr != nil && err == nil {
+		if ferr := db.FinishRun(context.WithoutCancel(ctx), run, status, msg, stages, calls()); ferr != nil && err == nil {
 			err = ferr
+		}
+		if status == kgeval.RunInterrupted {
+			fmt.Fprintf(m.Stderr, "evaluate: run %q interrupted; finish it with the same command and --resume\n", run)
 		}
 	}()
 	if err := db.WriteSamples(ctx, run, res.Samples); err != nil {
@@ -148,8 +213,15 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limi
 	st := client.Stats()
 	fmt.Fprintf(m.Stdout, "\nrun %s: %d samples, %d distinct texts (%d extracted now, %d from the cache), %d entity labels (%d embedded now); %d graph rows\n",
 		run, rep.Samples, rep.Texts, rep.Extracted, st.CacheHits, rep.EmbedTexts, cached.Misses, rep.GraphRows)
+	if rep.Resumed > 0 {
+		fmt.Fprintf(m.Stdout, "resumed: %d pair graphs were scored before and kept\n", rep.Resumed)
+	}
 	fmt.Fprintf(m.Stdout, "model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
 		st.Calls, st.Retries, st.Repairs, st.Failures, st.PromptTokens, st.CompletionTokens, st.Latency.Round(time.Millisecond))
+	if o.resume {
+		all := calls()
+		fmt.Fprintf(m.Stdout, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", all.Calls, all.PromptTokens, all.CompletionTokens)
+	}
 	var stages []string
 	for _, s := range []string{"extract", "embed", "store", "score"} {
 		stages = append(stages, fmt.Sprintf("%s %s", s, rep.Stages[s].Round(time.Millisecond)))
@@ -158,8 +230,59 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, limi
 	for _, e := range rep.Errors {
 		fmt.Fprintf(m.Stdout, "sample %s: %s not extracted: %s\n", e.Sample, e.Text, e.Error)
 	}
-	printSummary(m.Stdout, rep.Results, cfg.Scoring.Pairs)
+	rows, err := db.ExportScores(ctx, run, graphstore.DefaultVariant)
+	if err != nil {
+		return err
+	}
+	var results []kgeval.KGResult
+	for _, r := range rows {
+		for _, k := range r.Scores {
+			results = append(results, k)
+		}
+	}
+	printSummary(m.Stdout, results, cfg.Scoring.Pairs)
 	return nil
+}
+
+// resumable checks that a stored run can be resumed with the dataset and
+// configuration at hand: the same dataset file content, models and scoring
+// settings, else the resumed run would mix two evaluations.
+func resumable(old, now kgeval.Run, cfg *Config) error {
+	if old.Fingerprint != now.Fingerprint {
+		return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: the dataset changed (sha256 %.12s, now %.12s); use --replace or another --run", old.Name, old.Fingerprint, now.Fingerprint)
+	}
+	for _, f := range []struct{ name, was, is string }{{"llm", old.LLM, now.LLM}, {"encoder", old.Encoder, now.Encoder}, {"engine", old.Engine, now.Engine}} {
+		if f.was != f.is {
+			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: %s was %s, now %s; use --replace or another --run", old.Name, f.name, f.was, f.is)
+		}
+	}
+	var was Config
+	if err := json.Unmarshal([]byte(old.Config), &was); err == nil {
+		a, _ := json.Marshal(was.Scoring)
+		b, _ := json.Marshal(cfg.Scoring)
+		if string(a) != string(b) {
+			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: the scoring settings changed (was %s, now %s); use --replace or another --run", old.Name, a, b)
+		}
+	}
+	return nil
+}
+
+// testKillHook wraps a progress function so that the process kills itself
+// with SIGKILL when the stage named by $KGEVAL_TEST_KILL_AT reports
+// progress: the resume test uses it to crash at exact points (after the pair
+// graphs are stored and before they are scored, for example).
+func testKillHook(next func(stage string, done, total int)) func(stage string, done, total int) {
+	at := os.Getenv("KGEVAL_TEST_KILL_AT")
+	if at == "" {
+		return next
+	}
+	return func(stage string, done, total int) {
+		next(stage, done, total)
+		if stage == at && done > 0 {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {}
+		}
+	}
 }
 
 // printSummary prints, per pair and metric: mean, std, n scored, n null and

@@ -95,7 +95,7 @@ var flagKeys = map[string]string{
 	"tau":            "scoring.tau",
 	"delta":          "scoring.delta",
 	"metrics":        "scoring.metrics",
-	"concurrency":    "run.concurrency",
+	"concurrency":    "llm.concurrency",
 	"strict":         "dataset.strict",
 	"addr":           "server.addr",
 	"log-level":      "log.level",

@@ -69,7 +69,7 @@ func TestLoadConfig(t *testing.T) {
 		{"Engine", "KGEVAL_SCORING_ENGINE", "spark", "", "config: scoring.engine = spark: want gds or native"},
 		{"URI", "KGEVAL_NEO4J_URI", "http://x", "", "config: neo4j.uri = http://x"},
 		{"Timeout", "KGEVAL_NEO4J_QUERY_TIMEOUT", "soon", "", "config: neo4j.query_timeout = soon: not a valid duration"},
-		{"Concurrency", "KGEVAL_RUN_CONCURRENCY", "0", "", "config: run.concurrency = 0: must be at least 1"},
+		{"Concurrency", "KGEVAL_LLM_CONCURRENCY", "0", "", "config: llm.concurrency = 0: must be at least 1"},
 		{"Metric", "KGEVAL_SCORING_METRICS", "multihop,bogus", "", "config: scoring.metrics = bogus: unknown metric"},
 		{"Provider", "KGEVAL_EMBEDDING_PROVIDER", "magic", "", "config: embedding.provider = magic"},
 		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},

@@ -1,0 +1,4 @@
+// Delete cached answers by key.
+UNWIND $keys AS key
+MATCH (c:CacheEntry {key: key})
+DELETE c
