@@ -121,28 +121,66 @@ func (db *DB) readPairGraph(ctx context.Context, run, sample, pair string) (*kge
 	g := &kgeval.PairGraph{Sample: sample, Pair: pair, Nodes: make([]kgeval.Node, len(recs))}
 	for i, r := range recs {
 		m := r.AsMap()
-		n := kgeval.Node{ID: int(asInt(m["nid"])), Side: asString(m["side"]), Key: asString(m["key"]), Label: asString(m["label"]), Passage: -1}
+		n := nodeFrom(m)
 		if i != n.ID {
 			return nil, nil, kgeval.Errorf(kgeval.EINTERNAL, "pair graph %s of %q: node ids are not dense", pair, sample)
 		}
-		if m["kind"] == "Relation" {
-			n.Kind = kgeval.KindRelation
-			n.Passage = int(asInt(m["passage"]))
-		} else {
-			n.Kind = kgeval.KindEntity
-		}
 		g.Nodes[i] = n
-		outs, _ := m["out"].([]any)
-		for _, o := range outs {
-			om, _ := o.(map[string]any)
-			if om == nil {
-				continue
-			}
-			g.Edges = append(g.Edges, kgeval.Edge{From: n.ID, To: int(asInt(om["to"])), Type: asString(om["type"]),
-				Weight: asFloat(om["weight"]), Cost: asFloat(om["cost"])})
-		}
+		g.Edges = append(g.Edges, edgesFrom(n.ID, m["out"])...)
 	}
 	return g, recs, nil
+}
+
+// ReadRunGraphs reads every stored pair graph of run, keyed by
+// GraphID(run, sample, pair). Graphs without any node (both sides empty) are
+// not stored and so not returned.
+func (db *DB) ReadRunGraphs(ctx context.Context, run string) (map[string]*kgeval.PairGraph, error) {
+	recs, err := db.read(ctx, cypher.MustGet("pairgraph_read_run"), map[string]any{"run": run})
+	if err != nil {
+		return nil, mapError(err, "read pair graphs of "+run)
+	}
+	out := map[string]*kgeval.PairGraph{}
+	for _, r := range recs {
+		m := r.AsMap()
+		sample, pair := asString(m["sample"]), asString(m["pair"])
+		id := GraphID(run, sample, pair)
+		g := out[id]
+		if g == nil {
+			g = &kgeval.PairGraph{Sample: sample, Pair: pair}
+			out[id] = g
+		}
+		n := nodeFrom(m)
+		if n.ID != len(g.Nodes) {
+			return nil, kgeval.Errorf(kgeval.EINTERNAL, "pair graph %s of %q: node ids are not dense", pair, sample)
+		}
+		g.Nodes = append(g.Nodes, n)
+		g.Edges = append(g.Edges, edgesFrom(n.ID, m["out"])...)
+	}
+	return out, nil
+}
+
+func nodeFrom(m map[string]any) kgeval.Node {
+	n := kgeval.Node{ID: int(asInt(m["nid"])), Side: asString(m["side"]), Key: asString(m["key"]), Label: asString(m["label"]), Passage: -1}
+	if m["kind"] == "Relation" {
+		n.Kind = kgeval.KindRelation
+		n.Passage = int(asInt(m["passage"]))
+	} else {
+		n.Kind = kgeval.KindEntity
+	}
+	return n
+}
+
+func edgesFrom(from int, out any) []kgeval.Edge {
+	var es []kgeval.Edge
+	outs, _ := out.([]any)
+	for _, o := range outs {
+		om, _ := o.(map[string]any)
+		if om == nil {
+			continue
+		}
+		es = append(es, kgeval.Edge{From: from, To: int(asInt(om["to"])), Type: asString(om["type"]), Weight: asFloat(om["weight"]), Cost: asFloat(om["cost"])})
+	}
+	return es
 }
 
 func asInt(x any) int64 {

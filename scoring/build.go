@@ -132,3 +132,40 @@ func Cosine(a, b []float32) float64 {
 	c := dot / math.Sqrt(na*nb)
 	return math.Max(-1, math.Min(1, c))
 }
+
+// Triplets recovers the triplets of both sides from a built pair graph: one
+// per relation node, its subject the entity with an edge into it and its
+// object the entity it points to, with the stored labels and passage. Build
+// on the recovered sides gives the same nodes again, so sweeps rebuild
+// stored graphs under other parameters without the original extraction.
+func Triplets(g *kgeval.PairGraph) (in, ctx []kgeval.Triplet) {
+	head := map[int]int{}
+	tail := map[int]int{}
+	for _, e := range g.Edges {
+		if e.Type == kgeval.EdgeSimilar {
+			continue
+		}
+		if g.Nodes[e.To].Kind == kgeval.KindRelation {
+			head[e.To] = e.From
+		} else {
+			tail[e.From] = e.To
+		}
+	}
+	for _, n := range g.Nodes {
+		if n.Kind != kgeval.KindRelation {
+			continue
+		}
+		h, okh := head[n.ID]
+		t, okt := tail[n.ID]
+		if !okh || !okt {
+			continue
+		}
+		tr := kgeval.Triplet{Subject: g.Nodes[h].Label, Relation: n.Label, Object: g.Nodes[t].Label, Passage: max(n.Passage, 0)}
+		if n.Side == kgeval.SideInput {
+			in = append(in, tr)
+		} else {
+			ctx = append(ctx, tr)
+		}
+	}
+	return in, ctx
+}

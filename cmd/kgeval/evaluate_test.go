@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+)
+
+// mustRunName returns a unique run name that is deleted when the test ends.
+func mustRunName(t *testing.T, db *graphstore.DB, prefix string) string {
+	t.Helper()
+	b := make([]byte, 4)
+	rand.Read(b)
+	name := prefix + "-" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		if err := db.DeleteRun(context.Background(), name); err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+			t.Error(err)
+		}
+	})
+	return name
+}
+
+// dbArgs points the program at the test Neo4j.
+func dbArgs(t *testing.T) []string {
+	t.Setenv("KGEVAL_NEO4J_PASSWORD", graphstoretest.Password())
+	return []string{"--neo4j-uri", graphstoretest.URI()}
+}
+
+// TestEvaluate_BrokenRecords evaluates a dataset in which 2 of 20 records are
+// broken: the run finishes, names each broken record with its number and
+// reason, and scores the other 18.
+func TestEvaluate_BrokenRecords(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	src, err := os.ReadFile("../../testdata/triplets.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var good []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(src)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		good = append(good, m)
+	}
+	var lines []string
+	for i := 1; i <= 20; i++ {
+		switch i {
+		case 7:
+			lines = append(lines, `{"id": "cut", "question": "What is`) // truncated JSON
+		case 15:
+			lines = append(lines, `{"id": "noq", "answer": "an answer without its question"}`)
+		default:
+			m := map[string]any{}
+			for k, v := range good[i%len(good)] {
+				m[k] = v
+			}
+			m["id"] = fmt.Sprintf("s%02d", i)
+			b, _ := json.Marshal(m)
+			lines = append(lines, string(b))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "broken.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := mustRunName(t, db, "broken")
+	out, err := runMain(t, append([]string{"evaluate", "--dataset", path, "--run", run, "--engine", "native"}, dbArgs(t)...)...)
+	if err != nil {
+		t.Fatalf("evaluate: %v\n%s", err, out)
+	}
+	for _, want := range []string{`record 7 rejected: invalid JSON`, `record 15 \(id noq\) rejected: .*question`, `20 records, 18 loaded, 2 rejected`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("output does not match %q:\n%s", want, out)
+		}
+	}
+	rows, err := db.ExportScores(context.Background(), run, graphstore.DefaultVariant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := 0
+	for _, r := range rows {
+		for _, s := range r.Scores {
+			if s.Multihop != nil || s.Reason != "" { // a value, or null with its reason
+				scores++
+			}
+		}
+	}
+	if len(rows) != 18 || scores != 18*4 {
+		t.Errorf("%d samples stored with %d pair scores; want 18 and 72", len(rows), scores)
+	}
+	rec, err := db.GetRun(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Status != kgeval.RunDone || rec.Samples != 18 || rec.Rejected != 2 {
+		t.Errorf("run record: status %s, samples %d, rejected %d", rec.Status, rec.Samples, rec.Rejected)
+	}
+}
+
+// TestSweep evaluates the bundled pre-extracted samples, sweeps a 2 x 2 grid
+// and checks the stored variants: the grid point of the run's own tau and
+// delta reproduces its multihop scores exactly, and multihop can only rise
+// when tau falls (more SIMILAR edges) or delta rises (a looser budget).
+func TestSweep(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	ctx := context.Background()
+	run := mustRunName(t, db, "sweep")
+	args := dbArgs(t)
+	if out, err := runMain(t, append([]string{"evaluate", "--dataset", "../../testdata/triplets.jsonl", "--run", run}, args...)...); err != nil {
+		t.Fatalf("evaluate: %v\n%s", err, out)
+	}
+	out, err := runMain(t, append([]string{"sweep", "--run", run, "--tau", "0.7,0", "--delta", "0.5,1"}, args...)...)
+	if err != nil {
+		t.Fatalf("sweep: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "4 grid points stored as variants; 0 model calls, 0 embedding calls") {
+		t.Errorf("sweep output:\n%s", out)
+	}
+	scores := func(variant string) map[string]*float64 {
+		rows, err := db.ExportScores(ctx, run, variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]*float64{}
+		for _, r := range rows {
+			for pair, s := range r.Scores {
+				m[r.ID+"/"+pair] = s.Multihop
+			}
+		}
+		if len(m) != 12 {
+			t.Fatalf("variant %s: %d scores, want 12", variant, len(m))
+		}
+		return m
+	}
+	def := scores(graphstore.DefaultVariant)
+	same := scores(SweepVariant(0.7, 0.5))
+	looseTau := scores(SweepVariant(0, 0.5))
+	looseDelta := scores(SweepVariant(0.7, 1))
+	loose := scores(SweepVariant(0, 1))
+	changed := 0
+	for k, v := range def {
+		if fmtPtr(v) != fmtPtr(same[k]) {
+			t.Errorf("%s: default multihop %s, sweep at the run's own tau and delta %s", k, fmtPtr(v), fmtPtr(same[k]))
+		}
+		if v == nil {
+			continue
+		}
+		if *looseTau[k] < *v || *looseDelta[k] < *v || *loose[k] < *looseTau[k] || *loose[k] < *looseDelta[k] {
+			t.Errorf("%s: multihop %v fell to %v (tau 0), %v (delta 1) or %v (both)", k, *v, *looseTau[k], *looseDelta[k], *loose[k])
+		}
+		if *loose[k] != *v {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Error("no score changed over the grid: the sweep did not rebuild or rescore")
+	}
+	if _, err := runMain(t, append([]string{"sweep", "--run", run + "-missing", "--tau", "0.7", "--delta", "0.5"}, args...)...); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+		t.Errorf("sweep of a missing run: %v, want ENOTFOUND", err)
+	}
+}
