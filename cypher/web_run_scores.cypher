@@ -1,0 +1,7 @@
+// Every stored KG score of a run and variant with its sample's system, for
+// the run dashboard's distributions and per-system table.
+MATCH (p:PairScore {run: $run})
+WHERE p.variant = $variant
+OPTIONAL MATCH (s:Sample {uid: p.run + $sep + p.sample})
+RETURN p.pair AS pair, s.system AS system, p.multihop AS multihop, p.community_overlap AS community_overlap,
+       p.community_coverage AS community_coverage, p.reason AS reason
