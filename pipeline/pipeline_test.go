@@ -19,7 +19,7 @@ import (
 
 // noExtraction fails the test if the pipeline asks for extraction of a text
 // whose triplets the dataset provides.
-type noExtraction struct{ t *testing.T }
+type noExtraction struct{ t testing.TB }
 
 func (n noExtraction) Extract(ctx context.Context, texts []pipeline.Text, _ func(int, int)) ([]pipeline.Extracted, error) {
 	n.t.Errorf("extraction asked for %d texts; the dataset provides all triplets", len(texts))

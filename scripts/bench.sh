@@ -24,6 +24,11 @@ compare_out=$("$py" scripts/compare_networkx.py bench/engines.json --summary ben
 compare_rc=$?
 echo "$compare_out"
 
+echo "== pipeline: ${KGEVAL_BENCH_SAMPLES:-1000} synthetic samples with pre-extracted triplets (storage + scoring path, no LLM)"
+scripts/fetch-minilm.sh >/dev/null || exit 1
+pipebench=$(go test -run '^$' -bench 'Evaluate_1000' -benchtime 1x -count 1 -timeout 60m ./pipeline/ 2>&1 | grep -E '^Benchmark|^ok|FAIL')
+echo "$pipebench"
+
 echo "== go benchmarks"
 gobench=$(go test -run '^$' -bench . -benchmem -count 1 ./scoring/ 2>&1)
 echo "$gobench"
@@ -50,6 +55,16 @@ echo "$stbench"
   echo '```'
   echo "$engines_out"
   echo "$compare_out"
+  echo '```'
+  echo
+  echo "## Pipeline: ${KGEVAL_BENCH_SAMPLES:-1000} synthetic samples, pre-extracted triplets (no LLM)"
+  echo
+  echo "One evaluation per engine (4 pair graphs per sample, fresh labels so the encoder embeds every one)."
+  echo "Per stage: samples/s (embed = in-process MiniLM; store = Neo4j writes; score = engine + score writes)."
+  echo "peak-RSS-MiB is the benchmark process's peak resident memory so far (VmHWM; native runs first)."
+  echo
+  echo '```'
+  echo "$pipebench"
   echo '```'
   echo
   echo "## Go benchmarks (native engine)"
