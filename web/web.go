@@ -1,16 +1,26 @@
-// Package web serves kgeval over HTTP with Gin: for now the health endpoint
-// that load balancers and `kgeval doctor`-style checks use; the JSON API and
-// the dashboard grow here. Handlers parse input, make one service call and
-// render; they never hold Cypher or scoring logic.
+// Package web serves kgeval's team dashboard and its JSON API over HTTP with
+// Gin: runs, samples, per-sample pair graphs, score distributions, exports,
+// a read-only Cypher console, /healthz and Prometheus /metrics. Sign-in is
+// required by default (users with bcrypt passwords, or API tokens). Pages
+// are rendered with html/template and drawn in the browser by Cytoscape.js
+// and Apache ECharts, all embedded in the binary.
+//
+// Handlers parse input, make one Store call and render; they hold no Cypher
+// and no scoring logic.
 package web
 
 import (
 	"context"
+	"embed"
+	"html/template"
+	"io/fs"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
 )
 
 // Health reports on the services kgeval depends on.
@@ -19,20 +29,109 @@ type Health interface {
 	Check(ctx context.Context) (map[string]string, error)
 }
 
-// Server is kgeval's HTTP server.
-type Server struct {
-	Health  Health
-	Version string
-	engine  *gin.Engine
+// Store is what the dashboard reads. *graphstore.DB implements it.
+type Store interface {
+	// ListRuns returns every run, newest first.
+	ListRuns(ctx context.Context) ([]kgeval.Run, error)
+	// GetRun reads one run. Errors: ENOTFOUND.
+	GetRun(ctx context.Context, name string) (kgeval.Run, error)
+	// RunSummary aggregates a run's scores per pair.
+	RunSummary(ctx context.Context, run, variant string) ([]graphstore.PairSummary, error)
+	// RunStats returns a run's distributions, per-system means and null reasons.
+	RunStats(ctx context.Context, run, variant string, s graphstore.RunSettings) (*graphstore.RunStats, error)
+	// RunSystems lists a run's systems.
+	RunSystems(ctx context.Context, run string) ([]graphstore.SystemCount, error)
+	// ListSamples returns a page of samples. Errors: EINVALID.
+	ListSamples(ctx context.Context, q graphstore.SampleQuery, pairs []kgeval.Pair) (*graphstore.SamplePage, error)
+	// GetSample reads one sample with its explanations. Errors: ENOTFOUND.
+	GetSample(ctx context.Context, run, id, variant string, s graphstore.RunSettings) (*graphstore.SampleDetail, error)
+	// ReadGraphExplanation reads one pair graph. Errors: ENOTFOUND.
+	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*graphstore.GraphExplanation, error)
+	// ExportScores returns one row per sample.
+	ExportScores(ctx context.Context, run, variant string) ([]graphstore.SampleScores, error)
+	// RunConsole runs a read-only query. Errors: EINVALID, EUNAVAILABLE.
+	RunConsole(ctx context.Context, query string, lim graphstore.ConsoleLimits) (*graphstore.ConsoleResult, error)
 }
 
-// NewServer returns a server with its routes.
-func NewServer(h Health, version string) *Server {
+var _ Store = (*graphstore.DB)(nil)
+
+// Config configures the server.
+type Config struct {
+	Version string
+	Auth    AuthConfig
+	// Console bounds Cypher console queries.
+	Console graphstore.ConsoleLimits
+	// Logger receives internal errors (default: slog.Default()).
+	Logger *slog.Logger
+}
+
+// Server is kgeval's HTTP server.
+type Server struct {
+	cfg     Config
+	health  Health
+	store   Store
+	engine  *gin.Engine
+	auth    *auth
+	metrics *metrics
+	pages   map[string]*template.Template
+	log     *slog.Logger
+}
+
+//go:embed templates assets openapi.json
+var files embed.FS
+
+// NewServer returns a server with its routes. store may be nil for a server
+// that only answers /healthz and /metrics.
+func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{Health: h, Version: version, engine: gin.New()}
-	s.engine.Use(gin.Recovery())
-	s.engine.GET("/healthz", s.healthz)
-	return s
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	a, err := newAuth(cfg.Auth)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger}
+	if s.pages, err = parsePages(); err != nil {
+		return nil, err
+	}
+	e := s.engine
+	e.UseRawPath = true // sample ids may hold '/', sent as %2F
+	e.UnescapePathValues = true
+	e.HandleMethodNotAllowed = false
+	e.Use(gin.Recovery(), s.metrics.middleware(), securityHeaders, s.auth.identify)
+
+	e.GET("/healthz", s.healthz)
+	e.GET("/api/openapi.json", s.openapi)
+	assets, _ := fs.Sub(files, "assets")
+	e.StaticFS("/assets", http.FS(assets))
+	e.GET("/login", s.loginPage)
+	e.POST("/login", s.auth.csrf, s.login)
+
+	private := e.Group("/", s.auth.require, s.auth.csrf)
+	private.GET("/metrics", s.metrics.handler())
+	private.POST("/logout", s.logout)
+
+	api := private.Group("/api")
+	api.GET("/me", s.api(s.me))
+	api.GET("/runs", s.api(s.listRuns))
+	api.GET("/runs/:run", s.api(s.getRun))
+	api.GET("/runs/:run/stats", s.api(s.runStats))
+	api.GET("/runs/:run/samples", s.api(s.listSamples))
+	api.GET("/runs/:run/samples/:id", s.api(s.getSample))
+	api.GET("/runs/:run/samples/:id/graphs/:pair", s.api(s.getGraph))
+	api.GET("/runs/:run/export", s.export)
+	api.GET("/compare", s.api(s.compare))
+	api.POST("/cypher", s.api(s.cypher))
+
+	private.GET("/", s.page("runs", s.runsPage))
+	private.GET("/runs/:run", s.page("run", s.runPage))
+	private.GET("/runs/:run/samples/:id", s.page("sample", s.samplePage))
+	private.GET("/runs/:run/samples/:id/graphs/:pair", s.page("graph", s.graphPage))
+	private.GET("/cypher", s.page("cypher", s.cypherPage))
+	private.GET("/compare", s.page("compare", s.comparePage))
+	e.NoRoute(s.notFound)
+	return s, nil
 }
 
 // Handler returns the server's http.Handler.
@@ -48,17 +147,74 @@ var statusOf = map[string]int{
 	kgeval.EINTERNAL:     http.StatusInternalServerError,
 }
 
+// apiError is the body of every API error.
+type apiError struct {
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+// api wraps a handler that returns (data, error): data is written as JSON,
+// an error as {"error", "code"} with the status of its code. Internal
+// details are logged, never shown.
+func (s *Server) api(fn func(c *gin.Context) (any, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		data, err := fn(c)
+		if err != nil {
+			s.writeError(c, err)
+			return
+		}
+		c.JSON(http.StatusOK, data)
+	}
+}
+
+func (s *Server) writeError(c *gin.Context, err error) {
+	code := kgeval.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if status >= 500 {
+		s.log.Error("web", "path", c.Request.URL.Path, "err", err)
+	}
+	c.AbortWithStatusJSON(status, apiError{Error: kgeval.ErrorMessage(err), Code: code})
+}
+
 func (s *Server) healthz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
 	defer cancel()
-	versions, err := s.Health.Check(ctx)
+	versions, err := s.health.Check(ctx)
 	if err != nil {
-		c.JSON(statusOf[kgeval.ErrorCode(err)], gin.H{"status": "unavailable", "error": kgeval.ErrorMessage(err), "kgeval": s.Version})
+		c.JSON(statusOf[kgeval.ErrorCode(err)], gin.H{"status": "unavailable", "error": kgeval.ErrorMessage(err), "kgeval": s.cfg.Version})
 		return
 	}
-	body := gin.H{"status": "ok", "kgeval": s.Version}
+	body := gin.H{"status": "ok", "kgeval": s.cfg.Version}
 	for k, v := range versions {
 		body[k] = v
 	}
 	c.JSON(http.StatusOK, body)
 }
+
+func (s *Server) openapi(c *gin.Context) {
+	b, _ := files.ReadFile("openapi.json")
+	c.Data(http.StatusOK, "application/json", b)
+}
+
+func (s *Server) notFound(c *gin.Context) {
+	if isAPI(c) {
+		c.JSON(http.StatusNotFound, apiError{Error: "no such endpoint (see /api/openapi.json)", Code: kgeval.ENOTFOUND})
+		return
+	}
+	s.renderError(c, kgeval.Errorf(kgeval.ENOTFOUND, "no such page"))
+}
+
+// securityHeaders forbid framing, sniffing and any script or asset that is
+// not the server's own.
+func securityHeaders(c *gin.Context) {
+	h := c.Writer.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "same-origin")
+	c.Next()
+}
+

@@ -72,6 +72,8 @@ type Config struct {
 	Log struct {
 		Level string `mapstructure:"level"`
 	} `mapstructure:"log"`
+	// Web configures `kgeval serve` (see serve.go; the listen address is server.addr).
+	Web WebConfig `mapstructure:"web"`
 }
 
 // GraphParams returns the scoring parameters of c.
@@ -308,6 +310,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Dataset.MaxLabelChars < 0 {
 		return bad("dataset.max_label_chars", c.Dataset.MaxLabelChars, "must be >= 0")
+	}
+	if err := c.Web.validate(bad); err != nil {
+		return err
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

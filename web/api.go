@@ -1,0 +1,364 @@
+package web
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+)
+
+// RunRow is a run as the runs list shows it.
+type RunRow struct {
+	Name     string    `json:"name"`
+	Dataset  string    `json:"dataset"`
+	Status   string    `json:"status"`
+	Error    string    `json:"error,omitempty"`
+	Engine   string    `json:"engine"`
+	Encoder  string    `json:"encoder"`
+	LLM      string    `json:"llm"`
+	Samples  int       `json:"samples"`
+	Rejected int       `json:"rejected"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished,omitzero"`
+}
+
+func runRow(r kgeval.Run) RunRow {
+	return RunRow{Name: r.Name, Dataset: r.Dataset, Status: r.Status, Error: r.Error, Engine: r.Engine, Encoder: r.Encoder,
+		LLM: r.LLM, Samples: r.Samples, Rejected: r.Rejected, Started: r.Started, Finished: r.Finished}
+}
+
+// RunView is one run with its settings, summary and systems.
+type RunView struct {
+	Run      RunRow                   `json:"run"`
+	Settings graphstore.RunSettings   `json:"settings"`
+	Summary  []graphstore.PairSummary `json:"summary"`
+	Systems  []graphstore.SystemCount `json:"systems"`
+	Stages   json.RawMessage          `json:"stages,omitempty"`
+	Calls    json.RawMessage          `json:"calls,omitempty"`
+}
+
+func (s *Server) me(c *gin.Context) (any, error) {
+	return gin.H{"user": c.GetString(keyUser), "via": c.GetString(keyVia), "csrf_token": s.auth.csrfToken(c)}, nil
+}
+
+func (s *Server) listRuns(c *gin.Context) (any, error) {
+	runs, err := s.store.ListRuns(c.Request.Context())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RunRow, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, runRow(r))
+	}
+	return gin.H{"runs": out}, nil
+}
+
+// run reads the run named in the path and its settings.
+func (s *Server) run(ctx context.Context, name string) (kgeval.Run, graphstore.RunSettings, error) {
+	r, err := s.store.GetRun(ctx, name)
+	if err != nil {
+		return r, graphstore.RunSettings{}, err
+	}
+	return r, graphstore.Settings(r), nil
+}
+
+func (s *Server) runView(ctx context.Context, name, variant string) (*RunView, error) {
+	r, st, err := s.run(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := s.store.RunSummary(ctx, name, variant)
+	if err != nil {
+		return nil, err
+	}
+	systems, err := s.store.RunSystems(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if sum == nil {
+		sum = []graphstore.PairSummary{}
+	}
+	v := &RunView{Run: runRow(r), Settings: st, Summary: sum, Systems: systems}
+	if json.Valid([]byte(r.Stages)) {
+		v.Stages = json.RawMessage(r.Stages)
+	}
+	if json.Valid([]byte(r.Calls)) {
+		v.Calls = json.RawMessage(r.Calls)
+	}
+	return v, nil
+}
+
+func variantOf(c *gin.Context) string {
+	if v := c.Query("variant"); v != "" {
+		return v
+	}
+	return graphstore.DefaultVariant
+}
+
+func (s *Server) getRun(c *gin.Context) (any, error) {
+	return s.runView(c.Request.Context(), c.Param("run"), variantOf(c))
+}
+
+func (s *Server) runStats(c *gin.Context) (any, error) {
+	ctx := c.Request.Context()
+	_, st, err := s.run(ctx, c.Param("run"))
+	if err != nil {
+		return nil, err
+	}
+	return s.store.RunStats(ctx, c.Param("run"), variantOf(c), st)
+}
+
+// sampleQuery parses the sample list's query string. Errors: EINVALID.
+func sampleQuery(c *gin.Context) (graphstore.SampleQuery, error) {
+	q := graphstore.SampleQuery{Run: c.Param("run"), Variant: variantOf(c), Pair: c.Query("pair"), Metric: c.Query("metric"), Sort: c.Query("sort")}
+	num := func(key string) (*float64, error) {
+		v := c.Query(key)
+		if v == "" {
+			return nil, nil
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f != f {
+			return nil, kgeval.Errorf(kgeval.EINVALID, "%s=%q: not a number", key, v)
+		}
+		return &f, nil
+	}
+	integer := func(key string) (int, error) {
+		v := c.Query(key)
+		if v == "" {
+			return 0, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, kgeval.Errorf(kgeval.EINVALID, "%s=%q: not an integer", key, v)
+		}
+		return n, nil
+	}
+	var err error
+	if q.Min, err = num("min"); err != nil {
+		return q, err
+	}
+	if q.Max, err = num("max"); err != nil {
+		return q, err
+	}
+	if q.Offset, err = integer("offset"); err != nil {
+		return q, err
+	}
+	if q.Limit, err = integer("limit"); err != nil {
+		return q, err
+	}
+	switch c.Query("order") {
+	case "", "asc":
+	case "desc":
+		q.Desc = true
+	default:
+		return q, kgeval.Errorf(kgeval.EINVALID, "order=%q: want asc or desc", c.Query("order"))
+	}
+	switch c.Query("null") {
+	case "":
+	case "true":
+		q.Null = ptr(true)
+	case "false":
+		q.Null = ptr(false)
+	default:
+		return q, kgeval.Errorf(kgeval.EINVALID, "null=%q: want true or false", c.Query("null"))
+	}
+	if v, ok := c.GetQuery("reason"); ok {
+		q.Reason = &v
+	}
+	if v, ok := c.GetQuery("system"); ok {
+		q.System = &v
+	}
+	return q, nil
+}
+
+func (s *Server) listSamples(c *gin.Context) (any, error) {
+	q, err := sampleQuery(c)
+	if err != nil {
+		return nil, err
+	}
+	ctx := c.Request.Context()
+	_, st, err := s.run(ctx, q.Run)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.ListSamples(ctx, q, st.Pairs)
+}
+
+func (s *Server) getSample(c *gin.Context) (any, error) {
+	ctx := c.Request.Context()
+	_, st, err := s.run(ctx, c.Param("run"))
+	if err != nil {
+		return nil, err
+	}
+	return s.store.GetSample(ctx, c.Param("run"), c.Param("id"), variantOf(c), st)
+}
+
+// GraphNode is a pair-graph node for drawing.
+type GraphNode struct {
+	kgeval.Node
+	Community *int `json:"community"`
+}
+
+// GraphView is a pair graph as the graph view draws it: nodes with their
+// community, edges with weight and cost, and each input entity's best path
+// and cost against delta.
+type GraphView struct {
+	Run         string              `json:"run"`
+	Sample      string              `json:"sample"`
+	Pair        string              `json:"pair"`
+	Delta       float64             `json:"delta"`
+	EmptyReason string              `json:"empty_reason,omitempty"`
+	Nodes       []GraphNode         `json:"nodes"`
+	Edges       []kgeval.Edge       `json:"edges"`
+	Paths       []kgeval.EntityPath `json:"paths"`
+}
+
+func (s *Server) graphView(ctx context.Context, run, sample, pair string) (*GraphView, error) {
+	_, st, err := s.run(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.store.ReadGraphExplanation(ctx, run, sample, pair)
+	if err != nil {
+		return nil, err
+	}
+	v := &GraphView{Run: run, Sample: sample, Pair: pair, Delta: st.Delta, EmptyReason: g.EmptyReason,
+		Nodes: make([]GraphNode, len(g.Nodes)), Edges: g.Edges, Paths: g.EntityPaths()}
+	if v.Edges == nil {
+		v.Edges = []kgeval.Edge{}
+	}
+	for i, n := range g.Nodes {
+		v.Nodes[i] = GraphNode{Node: n, Community: g.Communities[i]}
+	}
+	return v, nil
+}
+
+func (s *Server) getGraph(c *gin.Context) (any, error) {
+	return s.graphView(c.Request.Context(), c.Param("run"), c.Param("id"), c.Param("pair"))
+}
+
+// export streams a run's scores as CSV or JSONL, one row per sample.
+func (s *Server) export(c *gin.Context) {
+	ctx := c.Request.Context()
+	format := c.DefaultQuery("format", "jsonl")
+	if format != "csv" && format != "jsonl" {
+		s.writeError(c, kgeval.Errorf(kgeval.EINVALID, "format=%q: want csv or jsonl", format))
+		return
+	}
+	r, st, err := s.run(ctx, c.Param("run"))
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	rows, err := s.store.ExportScores(ctx, r.Name, variantOf(c))
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	file := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e || strings.ContainsRune(`"\/;`, r) {
+			return '_'
+		}
+		return r
+	}, r.Name) + "." + format
+	c.Header("Content-Disposition", `attachment; filename="`+file+`"`)
+	if format == "csv" {
+		c.Header("Content-Type", "text/csv; charset=utf-8")
+		c.Status(http.StatusOK)
+		writeCSV(c.Writer, rows, st.Pairs)
+		return
+	}
+	c.Header("Content-Type", "application/x-ndjson")
+	c.Status(http.StatusOK)
+	writeJSONL(c.Writer, rows)
+}
+
+type exportScore struct {
+	Multihop          *float64 `json:"multihop"`
+	CommunityOverlap  *float64 `json:"community_overlap"`
+	CommunityCoverage *float64 `json:"community_coverage"`
+	Reason            string   `json:"reason,omitempty"`
+}
+
+func writeJSONL(w io.Writer, rows []graphstore.SampleScores) error {
+	enc := json.NewEncoder(w)
+	for _, r := range rows {
+		scores := map[string]exportScore{}
+		for pair, x := range r.Scores {
+			scores[pair] = exportScore{x.Multihop, x.CommunityOverlap, x.CommunityCoverage, x.Reason}
+		}
+		if err := enc.Encode(map[string]any{"id": r.ID, "record": r.Record, "system": r.System, "scores": scores}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCSV writes the same columns as `kgeval export --format csv`. Text
+// cells that a spreadsheet would run as a formula get a leading quote.
+func writeCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair) error {
+	cw := csv.NewWriter(w)
+	header := []string{"id", "record", "system"}
+	for _, p := range pairs {
+		header = append(header, p.Name+"."+kgeval.MetricMultihop, p.Name+"."+kgeval.MetricCommunityOverlap, p.Name+"."+kgeval.MetricCommunityCoverage, p.Name+".reason")
+	}
+	cw.Write(header)
+	num := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*v, 'g', -1, 64)
+	}
+	for _, r := range rows {
+		rec := []string{cell(r.ID), strconv.Itoa(r.Record), cell(r.System)}
+		for _, p := range pairs {
+			x := r.Scores[p.Name]
+			rec = append(rec, num(x.Multihop), num(x.CommunityOverlap), num(x.CommunityCoverage), cell(x.Reason))
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func cell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// ConsoleRequest is the body of POST /api/cypher.
+type ConsoleRequest struct {
+	Query string `json:"query"`
+}
+
+func (s *Server) cypher(c *gin.Context) (any, error) {
+	var req ConsoleRequest
+	if err := c.ShouldBindJSON(&req); err != nil {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "want a JSON body {\"query\": \"...\"}")
+	}
+	if len(req.Query) > 20000 {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "query over 20000 characters")
+	}
+	res, err := s.store.RunConsole(c.Request.Context(), req.Query, s.cfg.Console)
+	switch {
+	case err == nil:
+		s.metrics.console.WithLabelValues("ok").Inc()
+	case strings.HasPrefix(kgeval.ErrorMessage(err), "refused"):
+		s.metrics.console.WithLabelValues("refused").Inc()
+	default:
+		s.metrics.console.WithLabelValues("error").Inc()
+	}
+	return res, err
+}
+
+func ptr[T any](v T) *T { return &v }

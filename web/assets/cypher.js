@@ -1,0 +1,102 @@
+// Cypher console: a textarea over a highlighted copy of its text, results
+// as a table and, when they hold nodes, as a graph.
+'use strict';
+(function () {
+  const { el, api, palette } = window.kg;
+  const ta = document.getElementById('query');
+  const pre = document.getElementById('highlight');
+  const keywords = new Set(('MATCH OPTIONAL WHERE RETURN WITH UNWIND ORDER BY LIMIT SKIP AS AND OR XOR NOT IN IS NULL ' +
+    'DISTINCT CASE WHEN THEN ELSE END UNION ALL EXISTS CONTAINS STARTS ENDS TRUE FALSE DESC ASC DESCENDING ASCENDING ' +
+    'CREATE MERGE SET DELETE DETACH REMOVE CALL YIELD FOREACH LOAD CSV COUNT COLLECT').split(' '));
+  const tokenRE = /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|('(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?)|(`[^`]*`?)|(\$[A-Za-z_][A-Za-z0-9_]*)|(:[A-Za-z_][A-Za-z0-9_]*)|(\b\d+(?:\.\d+)?\b)|([A-Za-z_][A-Za-z0-9_]*)|([\s\S])/g;
+
+  function paint() {
+    const text = ta.value;
+    const out = [];
+    let m;
+    tokenRE.lastIndex = 0;
+    while ((m = tokenRE.exec(text)) !== null) {
+      let cls = '';
+      if (m[1]) cls = 'tk-comment';
+      else if (m[2]) cls = 'tk-string';
+      else if (m[3]) cls = 'tk-ident';
+      else if (m[4]) cls = 'tk-param';
+      else if (m[5]) cls = 'tk-label';
+      else if (m[6]) cls = 'tk-number';
+      else if (m[7] && keywords.has(m[7].toUpperCase())) cls = 'tk-keyword';
+      out.push(cls ? el('span', { class: cls }, m[0]) : document.createTextNode(m[0]));
+    }
+    out.push(document.createTextNode('\n'));
+    pre.replaceChildren(...out);
+    pre.scrollTop = ta.scrollTop;
+    pre.scrollLeft = ta.scrollLeft;
+  }
+  ta.addEventListener('input', paint);
+  ta.addEventListener('scroll', () => { pre.scrollTop = ta.scrollTop; pre.scrollLeft = ta.scrollLeft; });
+  paint();
+
+  const status = document.getElementById('query-status');
+  const errBox = document.getElementById('query-error');
+  const table = document.getElementById('result-table');
+  const graphBox = document.getElementById('result-graph');
+
+  function cellText(v) {
+    if (v === null || v === undefined) return 'null';
+    if (typeof v !== 'object') return String(v);
+    if (v._kind === 'node') return '(' + v.labels.map((l) => ':' + l).join('') + ' ' + JSON.stringify(v.properties) + ')';
+    if (v._kind === 'relationship') return '[:' + v.type + ' ' + JSON.stringify(v.properties) + ']';
+    if (v._kind === 'path') return 'path of ' + v.relationships.length + ' relationships';
+    return JSON.stringify(v);
+  }
+
+  function nodeLabel(n) {
+    const p = n.properties || {};
+    for (const k of ['label', 'name', 'id', 'key']) if (typeof p[k] === 'string' || typeof p[k] === 'number') return String(p[k]);
+    return n.labels.join(':');
+  }
+
+  function draw(res) {
+    if (window.cyConsole) { window.cyConsole.destroy(); window.cyConsole = null; }
+    if (!res.nodes.length || !window.cytoscape) { graphBox.hidden = true; return; }
+    graphBox.hidden = false;
+    const ids = new Set(res.nodes.map((n) => n.id));
+    const labels = [...new Set(res.nodes.map((n) => n.labels.join(':')))];
+    const elements = res.nodes.map((n) => ({ group: 'nodes', data: { id: n.id, label: nodeLabel(n),
+      color: (n.properties && n.properties.side === 'in') ? '#2b6cb0' : (n.properties && n.properties.side === 'ctx') ? '#dd6b20' : palette[labels.indexOf(n.labels.join(':')) % palette.length] } }));
+    for (const r of res.relationships) {
+      if (ids.has(r.start) && ids.has(r.end)) {
+        const w = r.properties && typeof r.properties.weight === 'number' ? ' ' + r.properties.weight.toFixed(2) : '';
+        elements.push({ group: 'edges', data: { id: r.id, source: r.start, target: r.end, label: r.type + w } });
+      }
+    }
+    window.cyConsole = cytoscape({
+      container: graphBox, elements,
+      layout: { name: 'cose', animate: false },
+      style: [
+        { selector: 'node', style: { label: 'data(label)', 'background-color': 'data(color)', 'font-size': 10, width: 18, height: 18 } },
+        { selector: 'edge', style: { label: 'data(label)', 'font-size': 8, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', width: 1.2, 'line-color': '#a0aec0', 'target-arrow-color': '#a0aec0' } },
+      ],
+    });
+  }
+
+  async function run() {
+    errBox.hidden = true;
+    status.textContent = 'running…';
+    try {
+      const res = await api('/api/cypher', { method: 'POST', body: { query: ta.value } });
+      table.tHead.replaceChildren(el('tr', {}, res.columns.map((c) => el('th', {}, c))));
+      table.tBodies[0].replaceChildren(...res.rows.map((row) => el('tr', {}, row.map((v) => el('td', {}, cellText(v))))));
+      status.textContent = res.rows.length + ' row' + (res.rows.length === 1 ? '' : 's') + (res.truncated ? ' (cut at the row cap)' : '') + ' in ' + res.ms + ' ms';
+      draw(res);
+    } catch (e) {
+      status.textContent = '';
+      errBox.textContent = e.message;
+      errBox.hidden = false;
+      table.tHead.replaceChildren();
+      table.tBodies[0].replaceChildren();
+      draw({ nodes: [], relationships: [] });
+    }
+  }
+  document.getElementById('run-query').addEventListener('click', run);
+  ta.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(); } });
+})();

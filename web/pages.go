@@ -1,0 +1,263 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+)
+
+// pageNames are the dashboard's pages; each is templates/NAME.html inside
+// templates/layout.html.
+var pageNames = []string{"login", "runs", "run", "sample", "graph", "cypher", "compare", "error"}
+
+var funcs = template.FuncMap{
+	"score": func(v *float64) string {
+		if v == nil {
+			return "null"
+		}
+		return fmt.Sprintf("%.3f", *v)
+	},
+	"num": func(v float64) string { return fmt.Sprintf("%.3f", v) },
+	"pct": func(v *float64) string {
+		if v == nil || math.IsNaN(*v) {
+			return "0"
+		}
+		return fmt.Sprintf("%.1f", *v*100)
+	},
+	"join":      strings.Join,
+	"path":      url.PathEscape,
+	"add":       func(a, b int) int { return a + b },
+	"metricKey": func(pair, metric string) string { return pair + "." + metric },
+	"mean":      func(m map[string]*float64, key string) *float64 { return m[key] },
+	"count":     func(m map[string]int, key string) int { return m[key] },
+	"passMark": func(passed bool) string {
+		if passed {
+			return "pass"
+		}
+		return "fail"
+	},
+}
+
+func parsePages() (map[string]*template.Template, error) {
+	out := map[string]*template.Template{}
+	for _, name := range pageNames {
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", name, err)
+		}
+		out[name] = t
+	}
+	return out, nil
+}
+
+// pageData is what every page template gets: the signed-in user, the CSRF
+// token for forms and fetch calls, the title and the page's own view model.
+type pageData struct {
+	Title string
+	User  string
+	CSRF  string
+	Nav   string
+	Page  any
+}
+
+// page wraps a handler that builds a page's view model.
+func (s *Server) page(name string, fn func(c *gin.Context) (string, any, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		title, vm, err := fn(c)
+		if err != nil {
+			s.renderError(c, err)
+			return
+		}
+		s.render(c, http.StatusOK, name, pageData{Title: title, Nav: name, Page: vm})
+	}
+}
+
+func (s *Server) render(c *gin.Context, status int, name string, d pageData) {
+	d.User = c.GetString(keyUser)
+	d.CSRF = s.auth.csrfToken(c)
+	var buf bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&buf, "layout.html", d); err != nil {
+		s.log.Error("render", "page", name, "err", err)
+		c.String(http.StatusInternalServerError, "internal error")
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+}
+
+// ErrorPage is the view model of an error page.
+type ErrorPage struct {
+	Status  int
+	Message string
+}
+
+func (s *Server) renderError(c *gin.Context, err error) {
+	status, ok := statusOf[kgeval.ErrorCode(err)]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if status >= 500 {
+		s.log.Error("web", "path", c.Request.URL.Path, "err", err)
+	}
+	s.render(c, status, "error", pageData{Title: http.StatusText(status), Page: ErrorPage{Status: status, Message: kgeval.ErrorMessage(err)}})
+	c.Abort()
+}
+
+// LoginPage is the view model of the sign-in page.
+type LoginPage struct {
+	Next  string
+	Error string
+	Users bool // whether any user can sign in with a password
+}
+
+func (s *Server) loginPage(c *gin.Context) {
+	if c.GetString(keyUser) != "" {
+		c.Redirect(http.StatusSeeOther, safeNext(c.Query("next")))
+		return
+	}
+	s.render(c, http.StatusOK, "login", pageData{Title: "Sign in", Page: LoginPage{Next: safeNext(c.Query("next")), Users: len(s.auth.cfg.Users) > 0}})
+}
+
+func (s *Server) login(c *gin.Context) {
+	user, ok := s.auth.checkLogin(c.PostForm("user"), c.PostForm("password"), strings.TrimSpace(c.PostForm("token")))
+	next := safeNext(c.PostForm("next"))
+	if !ok {
+		s.metrics.logins.WithLabelValues("failed").Inc()
+		s.render(c, http.StatusUnauthorized, "login", pageData{Title: "Sign in", Page: LoginPage{Next: next, Error: "Wrong user name, password or token.", Users: len(s.auth.cfg.Users) > 0}})
+		return
+	}
+	if err := s.auth.signIn(c, user); err != nil {
+		s.renderError(c, err)
+		return
+	}
+	s.metrics.logins.WithLabelValues("ok").Inc()
+	c.Redirect(http.StatusSeeOther, next)
+}
+
+func (s *Server) logout(c *gin.Context) {
+	s.auth.signOut(c)
+	c.Redirect(http.StatusSeeOther, "/login")
+}
+
+// RunsPage is the view model of the runs list.
+type RunsPage struct {
+	Runs []RunRow
+}
+
+func (s *Server) runsPage(c *gin.Context) (string, any, error) {
+	runs, err := s.store.ListRuns(c.Request.Context())
+	if err != nil {
+		return "", nil, err
+	}
+	p := RunsPage{Runs: []RunRow{}}
+	for _, r := range runs {
+		p.Runs = append(p.Runs, runRow(r))
+	}
+	return "Runs", p, nil
+}
+
+// RunPage is the view model of a run's dashboard.
+type RunPage struct {
+	View    *RunView
+	Stats   *graphstore.RunStats
+	Metrics []string
+	// Keys are "pair.metric" in table order.
+	Keys []string
+}
+
+func (s *Server) runPage(c *gin.Context) (string, any, error) {
+	ctx := c.Request.Context()
+	v, err := s.runView(ctx, c.Param("run"), graphstore.DefaultVariant)
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := s.store.RunStats(ctx, v.Run.Name, graphstore.DefaultVariant, v.Settings)
+	if err != nil {
+		return "", nil, err
+	}
+	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics}
+	for _, pr := range v.Settings.Pairs {
+		for _, m := range v.Settings.Metrics {
+			p.Keys = append(p.Keys, pr.Name+"."+m)
+		}
+	}
+	return "Run " + v.Run.Name, p, nil
+}
+
+// SamplePage is the view model of a sample.
+type SamplePage struct {
+	Sample *graphstore.SampleDetail
+}
+
+func (s *Server) samplePage(c *gin.Context) (string, any, error) {
+	d, err := s.getSample(c)
+	if err != nil {
+		return "", nil, err
+	}
+	sd := d.(*graphstore.SampleDetail)
+	return "Sample " + sd.ID, SamplePage{Sample: sd}, nil
+}
+
+// GraphPage is the view model of a pair graph view.
+type GraphPage struct {
+	Graph *GraphView
+	Pairs []kgeval.Pair
+}
+
+func (s *Server) graphPage(c *gin.Context) (string, any, error) {
+	ctx := c.Request.Context()
+	g, err := s.graphView(ctx, c.Param("run"), c.Param("id"), c.Param("pair"))
+	if err != nil {
+		return "", nil, err
+	}
+	_, st, err := s.run(ctx, g.Run)
+	if err != nil {
+		return "", nil, err
+	}
+	return "Graph " + g.Pair + " of " + g.Sample, GraphPage{Graph: g, Pairs: st.Pairs}, nil
+}
+
+// CypherPage is the view model of the console.
+type CypherPage struct {
+	MaxRows int
+	Timeout string
+	Example string
+}
+
+func (s *Server) cypherPage(c *gin.Context) (string, any, error) {
+	return "Cypher console", CypherPage{MaxRows: s.cfg.Console.MaxRows, Timeout: s.cfg.Console.Timeout.String(),
+		Example: "MATCH (e:Entity {side: 'in'})-[r:SIMILAR]->(c:Entity)\nRETURN e, r, c\nLIMIT 25"}, nil
+}
+
+// ComparePage is the view model of the run comparison.
+type ComparePage struct {
+	Runs []RunRow
+	View *CompareView
+	A, B string
+}
+
+func (s *Server) comparePage(c *gin.Context) (string, any, error) {
+	ctx := c.Request.Context()
+	runs, err := s.store.ListRuns(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	p := ComparePage{A: c.Query("a"), B: c.Query("b")}
+	for _, r := range runs {
+		p.Runs = append(p.Runs, runRow(r))
+	}
+	if p.A != "" && p.B != "" {
+		if p.View, err = s.compareView(ctx, p.A, p.B, c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop)); err != nil {
+			return "", nil, err
+		}
+	}
+	return "Compare runs", p, nil
+}
