@@ -31,4 +31,7 @@ type Run struct {
 	// Stages holds seconds per stage; Calls the model-call accounting; both JSON.
 	Stages string `json:"stages,omitempty"`
 	Calls  string `json:"calls,omitempty"`
+	// Texts counts the distinct texts sent to extraction by kind, with the
+	// bound of 4 per sample + 1 per distinct passage; JSON.
+	Texts string `json:"texts,omitempty"`
 }

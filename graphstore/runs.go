@@ -172,5 +172,5 @@ func runFrom(m map[string]any) kgeval.Run {
 	return kgeval.Run{Name: asString(m["name"]), Dataset: asString(m["dataset"]), Fingerprint: asString(m["fingerprint"]),
 		Config: asString(m["config"]), LLM: asString(m["llm"]), Encoder: asString(m["encoder"]), Engine: asString(m["engine"]),
 		Status: asString(m["status"]), Error: asString(m["error"]), Samples: int(asInt(m["samples"])), Rejected: int(asInt(m["rejected"])), Resumes: int(asInt(m["resumes"])),
-		Started: t("started"), Finished: t("finished"), Stages: asString(m["stages"]), Calls: asString(m["calls"])}
+		Started: t("started"), Finished: t("finished"), Stages: asString(m["stages"]), Calls: asString(m["calls"]), Texts: asString(m["texts"])}
 }

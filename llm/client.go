@@ -144,7 +144,9 @@ func (c *Client) JSON(ctx context.Context, req Request, out any, validate func()
 		}
 		text, err := c.complete(ctx, msgs, req)
 		if err != nil {
-			c.failures.Add(1)
+			if ctx.Err() == nil { // an abandoned call is counted as cancelled, not failed
+				c.failures.Add(1)
+			}
 			return err
 		}
 		if err = decode(text, out); err == nil && validate != nil {

@@ -125,6 +125,9 @@ func (e *Extractor) ExtractAll(ctx context.Context, items []ExtractItem, progres
 		for _, i := range byKey[k] {
 			out[i] = r
 		}
+		if r.Err != nil && ctx.Err() != nil {
+			return // abandoned (interrupted), not done
+		}
 		done++
 		if progress != nil {
 			progress(done, len(keys))

@@ -47,6 +47,10 @@ type Evaluator struct {
 	Pairs     []kgeval.Pair
 	// Progress, if set, is told about each stage's progress.
 	Progress func(stage string, done, total int)
+	// OnTexts, if set, is told before extraction how many distinct texts of
+	// each kind will go to the extractor (cached or not), and how many
+	// distinct context passages the samples hold.
+	OnTexts func(byKind map[kgeval.Text]int, passages int)
 	// Done, if set, tells which pair graphs already have their scores (a
 	// resumed run): they are not built, stored or scored again, and a sample
 	// whose graphs are all done is not extracted or embedded again.
@@ -149,6 +153,23 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		}
 	}
 	rep.Texts = len(texts)
+	if e.OnTexts != nil {
+		byKind := map[kgeval.Text]int{}
+		counted := map[int]bool{}
+		passages := map[string]bool{}
+		for _, r := range refs {
+			if !counted[r.idx] {
+				counted[r.idx] = true
+				byKind[r.text]++
+			}
+		}
+		for _, s := range samples {
+			for _, p := range s.Contexts {
+				passages[p] = true
+			}
+		}
+		e.OnTexts(byKind, len(passages))
+	}
 	var extracted []Extracted
 	if len(texts) > 0 {
 		var err error

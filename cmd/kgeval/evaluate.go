@@ -163,6 +163,18 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		Embedder:  cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
 		Progress: testKillHook(m.progressPrinter()),
 	}
+	ev.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
+		total := 0
+		for _, n := range byKind {
+			total += n
+		}
+		bound := 4*len(res.Samples) + passages
+		fmt.Fprintf(m.Stderr, "extract: %d distinct texts for %d samples: %d questions, %d answers, %d references, %d context passages (at most %d: 4 per sample + 1 per distinct passage)\n",
+			total, len(res.Samples), byKind[kgeval.TextQuestion], byKind[kgeval.TextAnswer], byKind[kgeval.TextReference], byKind[kgeval.TextContexts], bound)
+		b, _ := json.Marshal(map[string]int{"question": byKind[kgeval.TextQuestion], "answer": byKind[kgeval.TextAnswer],
+			"reference": byKind[kgeval.TextReference], "contexts": byKind[kgeval.TextContexts], "total": total, "bound": bound})
+		_ = db.UpdateRun(ctx, run, map[string]any{"texts": string(b)})
+	}
 	if done != nil {
 		ev.Done = func(sample, pair string) bool { return done[sample+"\x1f"+pair] }
 	}

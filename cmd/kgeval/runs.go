@@ -43,9 +43,9 @@ func (m *Main) runsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(m.Stdout, "run %s: %s\ndataset %s (sha256 %s), %d samples, %d rejected\nllm %s, encoder %s, engine %s\nstarted %s, finished %s\nstages (s) %s\ncalls %s\n",
+			fmt.Fprintf(m.Stdout, "run %s: %s\ndataset %s (sha256 %s), %d samples, %d rejected\nllm %s, encoder %s, engine %s\nstarted %s, finished %s\nstages (s) %s\ncalls %s\ntexts %s\nresumed %d times\n",
 				r.Name, r.Status, r.Dataset, r.Fingerprint, r.Samples, r.Rejected, r.LLM, r.Encoder, r.Engine,
-				r.Started.Format(time.DateTime), r.Finished.Format(time.DateTime), r.Stages, r.Calls)
+				r.Started.Format(time.DateTime), r.Finished.Format(time.DateTime), r.Stages, r.Calls, r.Texts, r.Resumes)
 			if r.Error != "" {
 				fmt.Fprintf(m.Stdout, "error %s\n", r.Error)
 			}
