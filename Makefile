@@ -75,3 +75,14 @@ vet: ## go vet
 
 clean: ## remove build output (not the Neo4j data)
 	rm -rf bin
+
+# --- dashboard (issue 8) ---
+.PHONY: web-assets browser-test serve
+web-assets: ## install the dashboard's Cytoscape.js and ECharts from npm into web/assets/vendor (embedded by go build)
+	@scripts/web-assets.sh
+
+browser-test: ## the dashboard in headless Chromium against Neo4j; screenshots in docs/screenshots
+	@scripts/browser-test.sh
+
+serve: web-assets build neo4j-start ## start the dashboard on server.addr (127.0.0.1:8080)
+	@bin/kgeval serve $(KGEVAL_FLAGS)

@@ -30,6 +30,8 @@ export KGEVAL_NEO4J_URI=bolt://127.0.0.1:${KGEVAL_NEO4J_BOLT_PORT:-7687}
 export KGEVAL_NEO4J_PASSWORD=$(cat "$KGEVAL_STATE_DIR/neo4j/password")
 echo "test: setup took $(( $(date +%s) - t0 )) s; Neo4j at $KGEVAL_NEO4J_URI, model $KGEVAL_LLM_MODEL at $KGEVAL_LLM_BASE_URL"
 
+scripts/web-assets.sh || { echo "test: installing the dashboard's front-end libraries failed" >&2; exit 1; }
+
 log=$(mktemp)
 go test -count=1 -v -timeout 60m ./... 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
@@ -46,6 +48,16 @@ if py=$(scripts/pyenv.sh bench scripts/requirements-bench.txt) &&
 else
   failed=$((failed + 1)); rc=1
 fi
+# The dashboard in headless Chromium (scripts/browser-test.sh, issue 8).
+echo "=== browser test: dashboard in headless Chromium"
+blog=$(mktemp)
+scripts/browser-test.sh 2>&1 | tee "$blog"
+if [ "${PIPESTATUS[0]}" != 0 ]; then
+  rc=1
+  grep -q -- '--- FAIL' "$blog" || failed=$((failed + 1))
+fi
+passed=$((passed + $(grep -c -- '--- PASS' "$blog"))); failed=$((failed + $(grep -c -- '--- FAIL' "$blog")))
+rm -f "$blog"
 skipped=$(grep -c -- '--- SKIP' "$log")
 rm -f "$log"
 echo "test: took $(( $(date +%s) - t0 )) s"

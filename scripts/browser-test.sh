@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Browser test of the dashboard: evaluates testdata/triplets.jsonl (plus a
+# sample whose question holds <script>) into a fresh run with no LLM call,
+# starts `kgeval serve` on a free port with a fresh state directory (so it
+# prints a first-start admin token), runs web/e2e/browser-test.mjs in
+# headless Chromium, and cleans up. Needs Neo4j (KGEVAL_NEO4J_URI and
+# password as for the Go tests), the MiniLM files (make minilm), node and
+# Debian's chromium (apt-get install chromium). Screenshots: docs/screenshots/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+command -v node >/dev/null || { echo "browser-test: node not found" >&2; exit 1; }
+chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [ -z "$chromium" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "browser-test: installing Debian's chromium" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1
+  chromium=$(command -v chromium || true)
+fi
+[ -n "$chromium" ] || { echo "browser-test: chromium not found (apt-get install chromium)" >&2; exit 1; }
+scripts/web-assets.sh || exit 1
+mkdir -p bin
+go build -o bin/kgeval ./cmd/kgeval || exit 1
+
+tmp=$(mktemp -d)
+run="browser-test-$(date +%s)-$$"
+pid=""
+cleanup() {
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
+  bin/kgeval runs delete "$run" >/dev/null 2>&1
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+cp testdata/triplets.jsonl "$tmp/data.jsonl"
+cat >> "$tmp/data.jsonl" <<'JSONL'
+{"id": "xss", "question": "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss = 2\"> What is Erica vagans?", "contexts": ["Erica vagans is a <b>heath</b>."], "answer": "A heath </p><script>window.__xss = 3</script>", "reference": "A heath", "system": "xss", "triplets": {"question": [["Erica vagans", "is", "<script>x</script>"]], "answer": [["Erica vagans", "is", "heath"]], "reference": [["Erica vagans", "is", "heath"]], "contexts": [[["Erica vagans", "is a", "heath"]]]}}
+JSONL
+bin/kgeval evaluate --dataset "$tmp/data.jsonl" --run "$run" --engine native >"$tmp/evaluate.log" 2>&1 ||
+  { cat "$tmp/evaluate.log"; echo "browser-test: evaluate failed" >&2; exit 1; }
+
+KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
+pid=$!
+for _ in $(seq 1 100); do
+  grep -q "dashboard at" "$tmp/serve.log" && break
+  kill -0 "$pid" 2>/dev/null || { cat "$tmp/serve.log"; echo "browser-test: serve exited" >&2; exit 1; }
+  sleep 0.2
+done
+url=$(sed -n 's/.*dashboard at \(http:[^ ]*\)\/$/\1/p' "$tmp/serve.log" | head -1)
+token=$(grep -A1 "admin token" "$tmp/serve.log" | tail -1)
+case "$token" in kgv_*) ;; *) cat "$tmp/serve.log"; echo "browser-test: no admin token printed at first start" >&2; exit 1 ;; esac
+echo "browser-test: kgeval serve at $url, run $run"
+
+mkdir -p docs/screenshots
+(cd web && KGEVAL_URL="$url" KGEVAL_TOKEN="$token" KGEVAL_RUN="$run" KGEVAL_SAMPLE=erica-ungrounded \
+  KGEVAL_XSS_SAMPLE=xss KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)

@@ -1,0 +1,152 @@
+// Browser test of the dashboard in headless Chromium (playwright-core with
+// Debian's chromium): sign in, open a run, open a sample, see its pair graph
+// drawn with the stored number of nodes, click an input entity and see its
+// path highlighted, run a Cypher query and see rows, check that sample text
+// holding HTML is shown as text; screenshots go to docs/screenshots/.
+// Started by scripts/browser-test.sh, which provides:
+//   KGEVAL_URL (server base), KGEVAL_TOKEN (API token), KGEVAL_RUN (run name),
+//   KGEVAL_SAMPLE (sample whose graph to draw), KGEVAL_XSS_SAMPLE (sample
+//   whose question holds <script>), KGEVAL_SHOTS (screenshot folder).
+import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+
+const base = process.env.KGEVAL_URL;
+const token = process.env.KGEVAL_TOKEN;
+const run = process.env.KGEVAL_RUN;
+const sample = process.env.KGEVAL_SAMPLE;
+const xssSample = process.env.KGEVAL_XSS_SAMPLE;
+const shots = process.env.KGEVAL_SHOTS || 'docs/screenshots';
+const pair = 'faithfulness';
+const enc = encodeURIComponent;
+
+let passed = 0, failed = 0;
+async function step(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    passed++;
+    console.log(`--- PASS: browser/${name} (${((Date.now() - t0) / 1000).toFixed(2)}s)`);
+  } catch (e) {
+    failed++;
+    console.log(`--- FAIL: browser/${name}: ${e.stack || e}`);
+    throw e;
+  }
+}
+
+// What the API says the graph holds, to compare with what is drawn.
+const api = async (path) => {
+  const res = await fetch(base + path, { headers: { Authorization: 'Bearer ' + token } });
+  assert.equal(res.status, 200, path);
+  return res.json();
+};
+const graph = await api(`/api/runs/${enc(run)}/samples/${enc(sample)}/graphs/${pair}`);
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
+const page = await browser.newPage({ viewport: { width: 1400, height: 950 } });
+const problems = [];
+page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push('console: ' + m.text()); });
+let expectRefusal = false;
+page.on('response', (r) => {
+  if (r.status() < 400) return;
+  if (expectRefusal && r.status() === 400 && r.url() === base + '/api/cypher') return;
+  problems.push(r.status() + ' ' + r.url());
+});
+page.on('dialog', (d) => { problems.push('dialog opened: ' + d.message()); d.dismiss(); });
+page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push('request off the server: ' + r.url()); });
+
+try {
+  await step('SignIn', async () => {
+    await page.goto(base + '/');
+    assert.match(page.url(), /\/login\?next=/);
+    await page.fill('#token', token);
+    await Promise.all([page.waitForURL(base + '/'), page.click('#sign-in')]);
+    await page.waitForSelector('#runs');
+    await page.screenshot({ path: `${shots}/runs.png` });
+  });
+
+  await step('OpenRun', async () => {
+    await Promise.all([page.waitForURL(`**/runs/${enc(run)}`), page.click(`#runs a[href="/runs/${enc(run)}"]`)]);
+    await page.waitForSelector('#histograms .chart canvas');
+    await page.waitForSelector('#samples tbody a.sample-link');
+    const charts = await page.locator('#histograms .chart').count();
+    assert.ok(charts >= 3, `${charts} histograms`);
+    const rows = await page.locator('#samples tbody tr').count();
+    assert.ok(rows >= 3, `${rows} sample rows`);
+    await page.screenshot({ path: `${shots}/run.png`, fullPage: true });
+  });
+
+  await step('OpenSample', async () => {
+    await Promise.all([page.waitForURL(`**/samples/${enc(sample)}`), page.click(`#samples a.sample-link:text-is("${sample}")`)]);
+    assert.equal(await page.textContent('#sample-id'), sample);
+    const scoreRows = await page.locator('#scores tbody tr').count();
+    assert.ok(scoreRows >= 1);
+    await page.screenshot({ path: `${shots}/sample.png`, fullPage: true });
+  });
+
+  await step('GraphDrawn', async () => {
+    await Promise.all([page.waitForURL(`**/graphs/${pair}`), page.click(`a.graph-link[href$="/graphs/${pair}"]`)]);
+    await page.waitForFunction(() => window.cy && window.cy.nodes().length > 0);
+    const drawn = await page.evaluate(() => ({ nodes: cy.nodes().length, edges: cy.edges().length, sim: cy.edges('.sim').length }));
+    assert.equal(drawn.nodes, graph.nodes.length, 'nodes drawn vs stored');
+    assert.equal(drawn.edges, graph.edges.length, 'edges drawn vs stored');
+    assert.equal(drawn.sim, graph.edges.filter((e) => e.type === 'SIMILAR').length);
+  });
+
+  await step('ClickEntityShowsPath', async () => {
+    // The input entity with the longest best path.
+    const target = graph.paths.filter((p) => p.path_ids).sort((a, b) => b.path_ids.length - a.path_ids.length)[0];
+    assert.ok(target, 'an input entity with a path');
+    const box = await page.locator('#cy').boundingBox();
+    const pos = await page.evaluate((id) => cy.getElementById('n' + id).renderedPosition(), target.node);
+    await page.mouse.click(box.x + pos.x, box.y + pos.y);
+    await page.waitForSelector('#path-verdict');
+    const hi = await page.evaluate(() => ({ nodes: cy.nodes('.path').map((n) => n.data('nid')), edges: cy.edges('.path').length }));
+    assert.deepEqual([...hi.nodes].sort(), [...target.path_ids].sort(), 'highlighted nodes are the best path');
+    assert.equal(hi.edges, target.path_ids.length - 1, 'highlighted edges');
+    const verdict = await page.textContent('#path-verdict');
+    assert.ok(verdict.includes('δ') && verdict.includes(target.cost.toFixed(3)), verdict);
+    await page.screenshot({ path: `${shots}/graph.png` });
+    await page.check('#communities');
+    await page.screenshot({ path: `${shots}/graph-communities.png` });
+  });
+
+  await step('HTMLShownAsText', async () => {
+    await page.goto(`${base}/runs/${enc(run)}/samples/${enc(xssSample)}`);
+    const q = await page.textContent('#text-question');
+    assert.ok(q.includes('<script>'), 'the question is shown with its <script> text');
+    assert.equal(await page.locator('#text-question script, #text-question img').count(), 0, 'no element made from sample text');
+    assert.equal(await page.evaluate(() => window.__xss), undefined, 'sample text did not run');
+  });
+
+  await step('CypherConsole', async () => {
+    await page.goto(base + '/cypher');
+    const q = `MATCH (e:Entity {run: '${run}', sample: '${sample}', pair: '${pair}'})-[r]->(x)\nRETURN e, r, x`;
+    await page.fill('#query', q);
+    assert.ok(await page.locator('#highlight .tk-keyword').count() >= 2, 'keywords highlighted');
+    await page.click('#run-query');
+    await page.waitForSelector('#result-table tbody tr');
+    const rows = await page.locator('#result-table tbody tr').count();
+    assert.equal(rows, graph.edges.filter((e) => graph.nodes[e.from].kind === 'entity').length, 'one row per edge out of an entity');
+    await page.waitForFunction(() => window.cyConsole && window.cyConsole.nodes().length > 0);
+    await page.screenshot({ path: `${shots}/cypher.png`, fullPage: true });
+    expectRefusal = true;
+    await page.fill('#query', 'MATCH (n) DETACH DELETE n');
+    await page.click('#run-query');
+    await page.waitForSelector('#query-error:not([hidden])');
+    assert.match(await page.textContent('#query-error'), /refused/);
+  });
+
+  await step('NoErrors', async () => {
+    assert.deepEqual(problems, []);
+  });
+} catch (e) {
+  // reported by step
+} finally {
+  await browser.close();
+  console.log(`browser: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
