@@ -86,3 +86,7 @@ browser-test: ## the dashboard in headless Chromium against Neo4j; screenshots i
 
 serve: web-assets build neo4j-start ## start the dashboard on server.addr (127.0.0.1:8080)
 	@bin/kgeval serve $(KGEVAL_FLAGS)
+
+.PHONY: bench-web
+bench-web: ## load test of the dashboard API on loopback: run summary and sample list of a 10,000-sample run, p50/p99
+	@$(GO) run ./web/webbench -samples $${KGEVAL_BENCH_WEB_SAMPLES:-10000} -c 4 -d 10s

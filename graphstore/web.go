@@ -81,6 +81,7 @@ type SampleQuery struct {
 	Desc   bool
 	Offset int
 	Limit  int
+	all    bool // every row, no scores (SampleOrder)
 }
 
 // SampleRow is one sample of a list with its scores per pair.
@@ -127,6 +128,9 @@ func (db *DB) ListSamples(ctx context.Context, q SampleQuery, pairs []kgeval.Pai
 		"min": optional(q.Min), "max": optional(q.Max), "null": nil, "reason": nil, "system": nil,
 		"by": nil, "desc": q.Desc, "offset": int64(q.Offset), "limit": int64(q.Limit),
 	}
+	if q.all {
+		params["limit"] = int64(1<<31 - 1 - q.Offset)
+	}
 	if q.Null != nil {
 		params["null"] = *q.Null
 	}
@@ -156,27 +160,55 @@ func (db *DB) ListSamples(ctx context.Context, q SampleQuery, pairs []kgeval.Pai
 	m := recs[0].AsMap()
 	page.Total = int(asInt(m["total"]))
 	rows, _ := m["page"].([]any)
-	index := map[string]int{}
-	var uids []any
 	for _, x := range rows {
 		r, _ := x.(map[string]any)
-		row := SampleRow{ID: asString(r["id"]), Record: int(asInt(r["record"])), System: asString(r["system"]), Scores: map[string]*kgeval.KGResult{}}
-		index[row.ID] = len(page.Samples)
-		page.Samples = append(page.Samples, row)
+		page.Samples = append(page.Samples, SampleRow{ID: asString(r["id"]), Record: int(asInt(r["record"])), System: asString(r["system"])})
+	}
+	if q.all {
+		return page, nil
+	}
+	if err := db.SampleScores(ctx, q.Run, q.Variant, page.Samples, pairs); err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// SampleOrder returns every sample that q selects, in q's order, without
+// scores (q's Offset and Limit are ignored): a dashboard can keep it for a
+// finished run and page through it with SampleScores.
+func (db *DB) SampleOrder(ctx context.Context, q SampleQuery) ([]SampleRow, error) {
+	q.Offset, q.Limit, q.all = 0, MaxPageSize, true
+	p, err := db.ListSamples(ctx, q, nil)
+	if err != nil {
+		return nil, err
+	}
+	return p.Samples, nil
+}
+
+// SampleScores fills the Scores of rows (samples of run) for every pair.
+func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []SampleRow, pairs []kgeval.Pair) error {
+	if variant == "" {
+		variant = DefaultVariant
+	}
+	index := map[string]int{}
+	var uids []any
+	for i := range rows {
+		rows[i].Scores = map[string]*kgeval.KGResult{}
+		index[rows[i].ID] = i
 		for _, p := range pairs {
-			uids = append(uids, asString(r["uid"])+sep+p.Name+sep+q.Variant)
+			uids = append(uids, run+sep+rows[i].ID+sep+p.Name+sep+variant)
 		}
 	}
 	scores, err := db.scoresByUID(ctx, uids)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, s := range scores {
 		if i, ok := index[s.Sample]; ok {
-			page.Samples[i].Scores[s.Pair] = &s.KGResult
+			rows[i].Scores[s.Pair] = &s.KGResult
 		}
 	}
-	return page, nil
+	return nil
 }
 
 // WebScore is a stored score as the dashboard shows it.

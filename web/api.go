@@ -75,6 +75,12 @@ func (s *Server) runView(ctx context.Context, name, variant string) (*RunView, e
 	if err != nil {
 		return nil, err
 	}
+	key, ok := s.cache.key(r, "view", variant)
+	return cached(s.cache, key, ok, func() (*RunView, error) { return s.buildRunView(ctx, r, st, variant) })
+}
+
+func (s *Server) buildRunView(ctx context.Context, r kgeval.Run, st graphstore.RunSettings, variant string) (*RunView, error) {
+	name := r.Name
 	sum, err := s.store.RunSummary(ctx, name, variant)
 	if err != nil {
 		return nil, err
@@ -109,11 +115,16 @@ func (s *Server) getRun(c *gin.Context) (any, error) {
 
 func (s *Server) runStats(c *gin.Context) (any, error) {
 	ctx := c.Request.Context()
-	_, st, err := s.run(ctx, c.Param("run"))
+	r, st, err := s.run(ctx, c.Param("run"))
 	if err != nil {
 		return nil, err
 	}
-	return s.store.RunStats(ctx, c.Param("run"), variantOf(c), st)
+	return s.runStatsOf(ctx, r, st, variantOf(c))
+}
+
+func (s *Server) runStatsOf(ctx context.Context, r kgeval.Run, st graphstore.RunSettings, variant string) (*graphstore.RunStats, error) {
+	key, ok := s.cache.key(r, "stats", variant)
+	return cached(s.cache, key, ok, func() (*graphstore.RunStats, error) { return s.store.RunStats(ctx, r.Name, variant, st) })
 }
 
 // sampleQuery parses the sample list's query string. Errors: EINVALID.
@@ -185,11 +196,52 @@ func (s *Server) listSamples(c *gin.Context) (any, error) {
 		return nil, err
 	}
 	ctx := c.Request.Context()
-	_, st, err := s.run(ctx, q.Run)
+	r, st, err := s.run(ctx, q.Run)
 	if err != nil {
 		return nil, err
 	}
-	return s.store.ListSamples(ctx, q, st.Pairs)
+	key, ok := s.cache.key(r, "samples", filterKey(q))
+	if !ok {
+		return s.store.ListSamples(ctx, q, st.Pairs)
+	}
+	if q.Limit == 0 {
+		q.Limit = 50
+	}
+	if q.Limit < 0 || q.Limit > graphstore.MaxPageSize || q.Offset < 0 {
+		return s.store.ListSamples(ctx, q, st.Pairs) // reports the bad page
+	}
+	order, err := cached(s.cache, key, ok, func() ([]graphstore.SampleRow, error) { return s.store.SampleOrder(ctx, q) })
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := min(q.Offset, len(order)), min(q.Offset+q.Limit, len(order))
+	page := &graphstore.SamplePage{Total: len(order), Offset: q.Offset, Limit: q.Limit, Samples: append([]graphstore.SampleRow(nil), order[lo:hi]...)}
+	if err := s.store.SampleScores(ctx, r.Name, q.Variant, page.Samples, st.Pairs); err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// filterKey is a sample query without its page, for cache keys.
+func filterKey(q graphstore.SampleQuery) string {
+	str := func(p *string) string {
+		if p == nil {
+			return "-"
+		}
+		return strconv.Quote(*p)
+	}
+	num := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return strconv.FormatFloat(*p, 'g', -1, 64)
+	}
+	null := "-"
+	if q.Null != nil {
+		null = strconv.FormatBool(*q.Null)
+	}
+	return strings.Join([]string{strconv.Quote(q.Variant), strconv.Quote(q.Pair), strconv.Quote(q.Metric), strconv.Quote(q.Sort),
+		strconv.FormatBool(q.Desc), num(q.Min), num(q.Max), null, str(q.Reason), str(q.System)}, " ")
 }
 
 func (s *Server) getSample(c *gin.Context) (any, error) {

@@ -179,7 +179,11 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	st, err := s.store.RunStats(ctx, v.Run.Name, graphstore.DefaultVariant, v.Settings)
+	r, err := s.store.GetRun(ctx, v.Run.Name)
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := s.runStatsOf(ctx, r, v.Settings, graphstore.DefaultVariant)
 	if err != nil {
 		return "", nil, err
 	}

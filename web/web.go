@@ -49,6 +49,11 @@ type Store interface {
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*graphstore.GraphExplanation, error)
 	// ExportScores returns one row per sample.
 	ExportScores(ctx context.Context, run, variant string) ([]graphstore.SampleScores, error)
+	// SampleOrder returns every sample a query selects, in order, without
+	// scores. Errors: EINVALID.
+	SampleOrder(ctx context.Context, q graphstore.SampleQuery) ([]graphstore.SampleRow, error)
+	// SampleScores fills the scores of rows.
+	SampleScores(ctx context.Context, run, variant string, rows []graphstore.SampleRow, pairs []kgeval.Pair) error
 	// RunConsole runs a read-only query. Errors: EINVALID, EUNAVAILABLE.
 	RunConsole(ctx context.Context, query string, lim graphstore.ConsoleLimits) (*graphstore.ConsoleResult, error)
 }
@@ -75,6 +80,7 @@ type Server struct {
 	metrics *metrics
 	pages   map[string]*template.Template
 	log     *slog.Logger
+	cache   *runCache
 }
 
 //go:embed templates assets openapi.json
@@ -91,7 +97,8 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger}
+	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
+		cache: newRunCache(5*time.Minute, 64)}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
@@ -217,4 +224,3 @@ func securityHeaders(c *gin.Context) {
 	h.Set("Referrer-Policy", "same-origin")
 	c.Next()
 }
-

@@ -1,0 +1,86 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kgeval/kgeval"
+)
+
+// runCache keeps what the dashboard derives from a finished run (summary,
+// distributions, the order of a sample list) so that paging through 10,000
+// samples does not sort them again for every page. Entries are keyed by the
+// run's name, start, finish and status, so a replaced or resumed run gets
+// new keys; running runs are never cached; entries expire after ttl anyway
+// (a sweep may add scores to a finished run).
+type runCache struct {
+	mu  sync.Mutex
+	ttl time.Duration
+	max int
+	m   map[string]cacheItem
+}
+
+type cacheItem struct {
+	v   any
+	exp time.Time
+}
+
+func newRunCache(ttl time.Duration, max int) *runCache {
+	return &runCache{ttl: ttl, max: max, m: map[string]cacheItem{}}
+}
+
+// key returns the cache key of what parts name for run r, and false when r
+// may still change.
+func (c *runCache) key(r kgeval.Run, parts ...string) (string, bool) {
+	if r.Status != kgeval.RunDone {
+		return "", false
+	}
+	return fmt.Sprintf("%s\x1f%d\x1f%d\x1f%s", r.Name, r.Started.UnixNano(), r.Finished.UnixNano(), strings.Join(parts, "\x1f")), true
+}
+
+func (c *runCache) get(key string) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	it, ok := c.m[key]
+	if !ok || time.Now().After(it.exp) {
+		return nil, false
+	}
+	return it.v, true
+}
+
+func (c *runCache) put(key string, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if len(c.m) >= c.max {
+		var oldest string
+		for k, it := range c.m {
+			if now.After(it.exp) {
+				delete(c.m, k)
+			} else if oldest == "" || it.exp.Before(c.m[oldest].exp) {
+				oldest = k
+			}
+		}
+		if len(c.m) >= c.max {
+			delete(c.m, oldest)
+		}
+	}
+	c.m[key] = cacheItem{v: v, exp: now.Add(c.ttl)}
+}
+
+// cached returns what fn computes for key, computing it at most once per
+// ttl when ok (the run is finished); otherwise it just calls fn.
+func cached[T any](c *runCache, key string, ok bool, fn func() (T, error)) (T, error) {
+	if ok {
+		if v, hit := c.get(key); hit {
+			return v.(T), nil
+		}
+	}
+	v, err := fn()
+	if err == nil && ok {
+		c.put(key, v)
+	}
+	return v, err
+}

@@ -1,0 +1,194 @@
+// Command webbench is a load generator for the dashboard's API: it stores a
+// run of -samples samples (default 10,000) with four pairs of KG scores
+// computed by the native engine on generated pair graphs, serves the API on
+// loopback with token auth exactly as `kgeval serve` does, and hits the run
+// summary and the sample list (plain, and filtered and sorted by score deep
+// in the list) from -c concurrent clients for -d each. It prints p50, p99,
+// max latency and throughput per endpoint as a Markdown table, and deletes
+// the run unless -keep.
+//
+//	go run ./web/webbench -samples 10000 -c 4 -d 10s
+//
+// Neo4j is reached through KGEVAL_NEO4J_URI and KGEVAL_NEO4J_PASSWORD.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/scoring"
+	"github.com/kgeval/kgeval/scoring/scoringtest"
+	"github.com/kgeval/kgeval/web"
+)
+
+func main() {
+	n := flag.Int("samples", 10000, "samples in the run")
+	conc := flag.Int("c", 4, "concurrent clients")
+	dur := flag.Duration("d", 10*time.Second, "duration per endpoint")
+	keep := flag.Bool("keep", false, "keep the run (named bench-web-N) for the next time")
+	flag.Parse()
+	if err := run(*n, *conc, *dur, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "webbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n, conc int, dur time.Duration, keep bool) error {
+	ctx := context.Background()
+	uri := os.Getenv("KGEVAL_NEO4J_URI")
+	if uri == "" {
+		uri = "bolt://127.0.0.1:7687"
+	}
+	db, err := graphstore.Open(ctx, graphstore.Config{URI: uri, User: "neo4j", Password: os.Getenv("KGEVAL_NEO4J_PASSWORD"), MaxConnections: 2 * conc})
+	if err != nil {
+		return err
+	}
+	defer db.Close(ctx)
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	name := fmt.Sprintf("bench-web-%d", n)
+	if r, err := db.GetRun(ctx, name); err != nil || r.Samples != n || r.Status != kgeval.RunDone {
+		t0 := time.Now()
+		if err == nil {
+			if err := db.DeleteRun(ctx, name); err != nil {
+				return err
+			}
+		}
+		if err := store(ctx, db, name, n); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "webbench: stored run %s (%d samples, %d scores) in %v\n", name, n, 4*n, time.Since(t0).Round(time.Millisecond))
+	}
+	if !keep {
+		defer db.DeleteRun(context.Background(), name)
+	}
+
+	token := web.NewToken()
+	key := make([]byte, 64)
+	s, err := web.NewServer(web.Config{Version: "bench", Auth: web.AuthConfig{Tokens: map[string]string{web.HashToken(token): "bench"}, SessionKey: key}},
+		&graphstore.Health{DB: db}, db)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: s.Handler()}
+	go srv.Serve(ln)
+	defer srv.Close()
+	base := "http://" + ln.Addr().String() + "/api/runs/" + name
+
+	endpoints := []struct{ name, path string }{
+		{"run summary", ""},
+		{"sample list, first page", "/samples?limit=50"},
+		{"sample list, score range, sorted by score, offset n/2", fmt.Sprintf("/samples?pair=faithfulness&metric=multihop&min=0.2&max=0.9&sort=score&order=desc&limit=50&offset=%d", n/4)},
+	}
+	fmt.Printf("Dashboard API on loopback, run of %d samples (4 pairs), %d concurrent clients, %v per endpoint, token auth:\n\n", n, conc, dur)
+	fmt.Println("| endpoint | requests | req/s | p50 | p99 | max | errors |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc}}
+	for _, ep := range endpoints {
+		get := func() error {
+			req, _ := http.NewRequest("GET", base+ep.path, nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			io.Copy(io.Discard, resp.Body)
+			if resp.StatusCode != 200 {
+				return fmt.Errorf("%s: %s", ep.path, resp.Status)
+			}
+			return nil
+		}
+		for range 3 { // warm the query plans and connections
+			if err := get(); err != nil {
+				return err
+			}
+		}
+		var mu sync.Mutex
+		var lat []time.Duration
+		errs := 0
+		stop := time.Now().Add(dur)
+		var wg sync.WaitGroup
+		t0 := time.Now()
+		for range conc {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for time.Now().Before(stop) {
+					t := time.Now()
+					err := get()
+					d := time.Since(t)
+					mu.Lock()
+					lat = append(lat, d)
+					if err != nil {
+						errs++
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		el := time.Since(t0)
+		slices.Sort(lat)
+		q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+		fmt.Printf("| %s | %d | %.0f | %s | %s | %s | %d |\n", ep.name, len(lat), float64(len(lat))/el.Seconds(),
+			ms(q(0.50)), ms(q(0.99)), ms(lat[len(lat)-1]), errs)
+	}
+	return nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+// store records a run of n samples with the scores of 200 generated pair
+// graphs, computed by the native engine, spread over its samples and pairs.
+// Only scores are stored, not the graphs: the summary and the sample list
+// read samples and scores.
+func store(ctx context.Context, db *graphstore.DB, name string, n int) error {
+	if err := db.CreateRun(ctx, kgeval.Run{Name: name, Dataset: "generated", Engine: "native", Status: kgeval.RunRunning, Samples: n, Started: time.Now().UTC()}); err != nil {
+		return err
+	}
+	graphs := scoringtest.Random(200, 7)
+	res, err := (&scoring.Native{Seed: 42}).Score(ctx, name, graphs, kgeval.DefaultGraphParams())
+	if err != nil {
+		return err
+	}
+	pairs := kgeval.DefaultPairs()
+	samples := make([]kgeval.Sample, n)
+	var scores []kgeval.KGResult
+	for i := range samples {
+		id := fmt.Sprintf("gen-%05d", i)
+		samples[i] = kgeval.Sample{ID: id, Record: i + 1, Question: "question " + id, Answer: "answer " + id,
+			Contexts: []string{strings.Repeat("context ", 20)}, System: []string{"bm25", "dense", "hybrid"}[i%3]}
+		for j, p := range pairs {
+			r := res[(i*len(pairs)+j)%len(res)]
+			r.Sample, r.Pair, r.Communities = id, p.Name, nil
+			if (i+j)%17 == 0 { // some null scores, as empty extractions give
+				r.Multihop, r.CommunityOverlap, r.CommunityCoverage, r.Reason = nil, nil, nil, "no triplets extracted from answer"
+			}
+			scores = append(scores, r)
+		}
+	}
+	if err := db.WriteSamples(ctx, name, samples); err != nil {
+		return err
+	}
+	if err := db.WriteKGResults(ctx, name, graphstore.DefaultVariant, "native", kgeval.DefaultGraphParams(), scores); err != nil {
+		return err
+	}
+	return db.FinishRun(ctx, name, kgeval.RunDone, "", map[string]float64{}, map[string]int{})
+}
