@@ -96,3 +96,24 @@ type Cache interface {
 // text could not be extracted ("extraction of answer failed: ..."); a
 // resumed run tries those again.
 const ReasonExtractionFailed = "extraction of "
+
+// MetricScore is one per-sample metric value beyond the KG scores (triplet
+// similarity, encoder and LLM-judge metrics): a nil Value is null and Reason
+// says why; Explanation is what justifies the value (matched triplets,
+// claims with verdicts, generated questions, sub-scores), as JSON.
+type MetricScore struct {
+	Sample      string   `json:"sample"`
+	Metric      string   `json:"metric"`
+	Family      string   `json:"family"`
+	Value       *float64 `json:"value"`
+	Reason      string   `json:"reason,omitempty"`
+	Explanation []byte   `json:"explanation,omitempty"`
+}
+
+// Metric families, as --metrics accepts them besides single metric names.
+const (
+	FamilyKG    = "kg"    // multihop, community_overlap, community_coverage per pair
+	FamilyTS    = "ts"    // triplet-embedding similarity (SPEC §5)
+	FamilyLLM   = "llm"   // LLM-driven metrics and their validations (SPEC §6)
+	FamilyRAGAS = "ragas" // RAGAS-style metrics (SPEC §7), 0-100
+)

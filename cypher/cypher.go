@@ -11,11 +11,13 @@
 //	(:Entity)-[:REL {weight, cost}]->(:Relation)-[:REL {weight, cost}]->(:Entity)
 //	(:Entity {side:'in'})-[:SIMILAR {weight, cost}]->(:Entity {side:'ctx'})
 //	(:PairScore {uid, graph, run, sample, pair, variant, engine, multihop, community_overlap, community_coverage, reason})
+//	(:MetricScore {uid, run, sample, metric, family, value, reason, explanation})
 //	(:CacheEntry {key, value})
 //
 // graph is the pair graph's id: run, sample and pair joined by U+001F; a
 // node's uid is graph, U+001F and nid (its index in the pair graph); a
-// PairScore's uid is graph, U+001F and the variant.
+// PairScore's uid is graph, U+001F and the variant; a MetricScore's uid is
+// run, sample and metric joined by U+001F.
 package cypher
 
 import (

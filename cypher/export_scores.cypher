@@ -1,6 +1,9 @@
-// One row per sample of a run with its KG scores per pair (one variant).
+// One row per sample of a run with its KG scores per pair (one variant) and
+// its other metric values.
 MATCH (s:Sample {run: $run})
 OPTIONAL MATCH (p:PairScore {run: $run, sample: s.id, variant: $variant})
 WITH s, collect(p {.pair, .multihop, .community_overlap, .community_coverage, .reason}) AS scores
-RETURN s.id AS id, s.record AS record, s.system AS system, scores
+OPTIONAL MATCH (m:MetricScore {run: $run, sample: s.id})
+WITH s, scores, collect(m {.metric, .family, .value, .reason}) AS metrics
+RETURN s.id AS id, s.record AS record, s.system AS system, scores, metrics
 ORDER BY s.record, s.id

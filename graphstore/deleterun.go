@@ -6,9 +6,10 @@ import (
 	"github.com/kgeval/kgeval/cypher"
 )
 
-// DeleteRunGraphs deletes every stored pair graph and KG score of run.
+// DeleteRunGraphs deletes every stored pair graph, KG score and metric
+// value of run.
 func (db *DB) DeleteRunGraphs(ctx context.Context, run string) error {
-	return db.deleteInBatches(ctx, run, "run_delete_scores", "run_delete_graphs")
+	return db.deleteInBatches(ctx, run, "run_delete_scores", "run_delete_metric_scores", "run_delete_graphs")
 }
 
 // deleteInBatches runs each delete query (parameters $run and $limit,

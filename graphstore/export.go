@@ -14,6 +14,9 @@ type SampleScores struct {
 	System string
 	// Scores maps pair name to that pair's result (no explanation).
 	Scores map[string]kgeval.KGResult
+	// Metrics maps metric name to the sample's other metric values (no
+	// explanation).
+	Metrics map[string]kgeval.MetricScore
 }
 
 // ExportScores returns one row per sample of run, in record order, with the
@@ -26,7 +29,19 @@ func (db *DB) ExportScores(ctx context.Context, run, variant string) ([]SampleSc
 	out := make([]SampleScores, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		row := SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]), Scores: map[string]kgeval.KGResult{}}
+		row := SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
+		ms, _ := m["metrics"].([]any)
+		for _, x := range ms {
+			p, _ := x.(map[string]any)
+			if p == nil {
+				continue
+			}
+			s := kgeval.MetricScore{Sample: row.ID, Metric: asString(p["metric"]), Family: asString(p["family"]), Reason: asString(p["reason"])}
+			if v, ok := p["value"].(float64); ok {
+				s.Value = &v
+			}
+			row.Metrics[s.Metric] = s
+		}
 		scores, _ := m["scores"].([]any)
 		for _, x := range scores {
 			p, _ := x.(map[string]any)

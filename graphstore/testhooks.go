@@ -20,7 +20,6 @@ func (db *DB) DropIndexForTest(ctx context.Context) error {
 	return mapError(err, "drop index")
 }
 
-
 // DropProjectionForTest drops the projection called name, if it exists.
 func (db *DB) DropProjectionForTest(ctx context.Context, name string) error {
 	_, err := db.write(ctx, cypher.MustGet("gds_drop"), map[string]any{"name": name})

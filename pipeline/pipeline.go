@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/scoring"
 )
 
@@ -35,6 +36,7 @@ type Extracted struct {
 type Store interface {
 	WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.PairGraph) (int, error)
 	WriteKGResults(ctx context.Context, run, variant, engine string, p kgeval.GraphParams, results []kgeval.KGResult) error
+	WriteMetricScores(ctx context.Context, run string, scores []kgeval.MetricScore) error
 }
 
 // Evaluator holds the adapters of one evaluation.
@@ -47,6 +49,17 @@ type Evaluator struct {
 	Pairs     []kgeval.Pair
 	// Progress, if set, is told about each stage's progress.
 	Progress func(stage string, done, total int)
+	// Metrics are the per-sample metrics to compute beside the KG scores
+	// (triplet similarity, encoder and judge metrics; see metrics.Expand).
+	Metrics []string
+	// Tokens gives contextual token vectors for bert_score_f1 (nil: the
+	// metric is null).
+	Tokens metrics.TokenEmbedder
+	// Judge computes the LLM-judged metrics; nil makes them null.
+	Judge Judge
+	// MetricsDone, if set, tells whether a sample has all its metric values
+	// stored (a resumed run): with all its pair graphs done it is skipped.
+	MetricsDone func(sample string) bool
 	// OnTexts, if set, is told before extraction how many distinct texts of
 	// each kind will go to the extractor (cached or not), and how many
 	// distinct context passages the samples hold.
@@ -68,6 +81,8 @@ type Report struct {
 	Extracted  int // of which not cached
 	GraphRows  int
 	EmbedTexts int
+	// Metrics are the per-sample metric values computed.
+	Metrics []kgeval.MetricScore
 	// Resumed counts the pair graphs skipped because they were scored
 	// before (Evaluator.Done).
 	Resumed int
@@ -94,7 +109,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	if e.Done != nil {
 		var todo []kgeval.Sample
 		for _, s := range samples {
-			all := true
+			all := e.MetricsDone == nil || len(e.Metrics) == 0 || e.MetricsDone(s.ID)
 			for _, p := range e.Pairs {
 				all = all && done(s.ID, p.Name)
 			}
@@ -297,11 +312,50 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	rep.Results = results
 	rep.Stages["score"] = time.Since(start)
 	progress("score")(len(results), len(results))
+
+	// 5. Per-sample metrics: triplet similarity and encoder metrics in one
+	// batch, then the judge's, stored sample by sample as they come (a
+	// killed run keeps what was judged; the answers are cached anyway).
+	ts, enc, judged := splitMetrics(e.Metrics)
+	if len(ts)+len(enc)+len(judged) == 0 {
+		return rep, nil
+	}
+	start = time.Now()
+	ms, err := e.otherMetrics(ctx, samples, tri, failed)
+	if err != nil {
+		return rep, err
+	}
+	if err := e.Store.WriteMetricScores(ctx, run, ms); err != nil {
+		return rep, err
+	}
+	rep.Metrics = ms
+	if len(judged) > 0 {
+		progress("judge")(0, len(samples))
+		for i, s := range samples {
+			var got []kgeval.MetricScore
+			if e.Judge == nil {
+				for _, m := range judged {
+					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metrics.Family(m), Reason: "no LLM judge configured"})
+				}
+			} else if got, err = e.Judge.Judge(ctx, s, judged); err != nil {
+				return rep, fmt.Errorf("judge sample %s: %w", s.ID, err)
+			}
+			if err := e.Store.WriteMetricScores(ctx, run, got); err != nil {
+				return rep, err
+			}
+			rep.Metrics = append(rep.Metrics, got...)
+			progress("judge")(i+1, len(samples))
+		}
+	}
+	rep.Stages["metrics"] = time.Since(start)
 	return rep, nil
 }
 
 func (e *Evaluator) neededTexts() map[kgeval.Text]bool {
 	need := map[kgeval.Text]bool{}
+	if ts, _, _ := splitMetrics(e.Metrics); len(ts) > 0 {
+		need[kgeval.TextQuestion], need[kgeval.TextAnswer], need[kgeval.TextContexts] = true, true, true
+	}
 	for _, p := range e.Pairs {
 		need[p.Input], need[p.Context] = true, true
 	}

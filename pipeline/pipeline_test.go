@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -87,6 +89,76 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 		gds := byEngine["gds"][k]
 		if (n.Multihop == nil) != (gds.Multihop == nil) || n.Multihop != nil && *n.Multihop != *gds.Multihop {
 			t.Errorf("%s: multihop native %v gds %v", k, n.Multihop, gds.Multihop)
+		}
+	}
+}
+
+// TestEvaluate_Metrics computes the triplet-similarity and encoder metrics of
+// the Erica vagans samples with the real encoder and checks them against
+// what the hand-written triplets imply, stored and read back.
+func TestEvaluate_Metrics(t *testing.T) {
+	res, err := dataset.Load(filepath.Join("..", "testdata", "triplets.jsonl"), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := minilm.Load(minilm.DefaultDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := graphstoretest.MustOpenDB(t)
+	ctx := context.Background()
+	run := fmt.Sprintf("test-metrics-%d", time.Now().UnixNano())
+	t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
+	names, _ := metrics.Expand([]string{"ts", "semantic_similarity", "bert_score_f1", "ragas_faithfulness"})
+	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: encoder{m}, Store: db, Engine: &scoring.Native{Seed: 42},
+		Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), Metrics: names, Tokens: m}
+	rep, err := ev.Evaluate(ctx, run, res.Samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Metrics) != 3*(12+3) {
+		t.Errorf("%d metric values, want %d (3 samples x 15 metrics)", len(rep.Metrics), 3*15)
+	}
+	got := map[string]kgeval.MetricScore{}
+	for _, s := range rep.Metrics {
+		got[s.Sample+"/"+s.Metric] = s
+	}
+	val := func(k string) float64 {
+		t.Helper()
+		s, ok := got[k]
+		if !ok || s.Value == nil {
+			t.Fatalf("%s: %+v, want a value", k, s)
+		}
+		return *s.Value
+	}
+	// The grounded answer's one triplet is a context triplet, word for word.
+	for _, a := range []string{"avg", "weighted", "minimax"} {
+		if v := val("erica-grounded/ts_groundedness_" + a); math.Abs(v-1) > 1e-6 {
+			t.Errorf("grounded ts_groundedness_%s = %v, want 1", a, v)
+		}
+	}
+	if g, u := val("erica-grounded/ts_groundedness_avg"), val("erica-ungrounded/ts_groundedness_avg"); u >= g {
+		t.Errorf("ts_groundedness_avg ungrounded %v >= grounded %v", u, g)
+	}
+	if s := got["erica-empty/ts_groundedness_avg"]; s.Value != nil || s.Reason != "no triplets extracted from answer" {
+		t.Errorf("empty answer: %+v", s)
+	}
+	if g, u := val("erica-grounded/semantic_similarity"), val("erica-ungrounded/semantic_similarity"); g <= u || g > 100 || u < 0 {
+		t.Errorf("semantic_similarity grounded %v, ungrounded %v", g, u)
+	}
+	if g := val("erica-grounded/bert_score_f1"); g <= 0 || g > 100 {
+		t.Errorf("bert_score_f1 grounded %v", g)
+	}
+	if s := got["erica-grounded/ragas_faithfulness"]; s.Value != nil || s.Reason != "no LLM judge configured" {
+		t.Errorf("ragas_faithfulness without a judge: %+v", s)
+	}
+	stored, err := db.ReadMetricScores(ctx, run, "erica-grounded")
+	if err != nil || len(stored) != 15 {
+		t.Fatalf("stored metrics: %d, %v", len(stored), err)
+	}
+	for _, s := range stored {
+		if s.Metric == "ts_groundedness_avg" && !strings.Contains(string(s.Explanation), `"best":"Erica vagans is also called Cornish heath"`) {
+			t.Errorf("ts_groundedness explanation %s", s.Explanation)
 		}
 	}
 }

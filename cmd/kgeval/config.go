@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -85,9 +86,11 @@ func (c *Config) GraphParams() kgeval.GraphParams {
 	}
 }
 
-// knownMetrics are the metric names --metrics accepts.
-var knownMetrics = map[string]bool{
-	kgeval.MetricMultihop: true, kgeval.MetricCommunityOverlap: true, kgeval.MetricCommunityCoverage: true,
+// Metrics returns the metric names scoring.metrics selects (families and
+// triplet-similarity base names expanded).
+func (c *Config) Metrics() []string {
+	names, _ := metrics.Expand(c.Scoring.Metrics)
+	return names
 }
 
 // loadConfig builds the configuration: embedded defaults, then the file
@@ -301,8 +304,8 @@ func (c *Config) Validate() error {
 		}
 	}
 	for _, m := range c.Scoring.Metrics {
-		if !knownMetrics[m] {
-			return bad("scoring.metrics", m, "unknown metric (known: "+strings.Join(sortedKeys(knownMetrics), ", ")+")")
+		if _, unknown := metrics.Expand([]string{m}); len(unknown) > 0 {
+			return bad("scoring.metrics", m, "unknown metric (known: "+strings.Join(metrics.Known(), ", ")+")")
 		}
 	}
 	if c.Dataset.MaxTextChars < 0 {

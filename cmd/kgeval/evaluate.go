@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,6 +21,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -125,6 +127,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	var prevCalls llm.Stats
 	prevStages := map[string]float64{}
 	var done map[string]bool
+	var metricsDone map[string]map[string]bool
 	old, err := db.GetRun(ctx, run)
 	switch {
 	case err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND:
@@ -149,6 +152,9 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		if done, err = db.ScoredGraphs(ctx, run, graphstore.DefaultVariant); err != nil {
 			return err
 		}
+		if metricsDone, err = db.MetricsDone(ctx, run); err != nil {
+			return err
+		}
 		if err := db.UpdateRun(ctx, run, map[string]any{"status": kgeval.RunRunning, "error": "", "samples": len(res.Samples),
 			"rejected": len(res.Rejected), "resumes": old.Resumes + 1}); err != nil {
 			return err
@@ -161,7 +167,10 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	ev := &pipeline.Evaluator{
 		Extractor: extractorAdapter{&llm.Extractor{Client: client, Cache: cache, MaxLabelChars: cfg.Dataset.MaxLabelChars}},
 		Embedder:  cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
-		Progress: testKillHook(m.progressPrinter()),
+		Progress: testKillHook(m.progressPrinter()), Metrics: nonKG(cfg.Metrics()),
+	}
+	if le, ok := embedder.(localEmbedder); ok {
+		ev.Tokens = le.m
 	}
 	ev.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
 		total := 0
@@ -177,6 +186,14 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	}
 	if done != nil {
 		ev.Done = func(sample, pair string) bool { return done[sample+"\x1f"+pair] }
+		ev.MetricsDone = func(sample string) bool {
+			for _, name := range ev.Metrics {
+				if !metricsDone[sample][name] {
+					return false
+				}
+			}
+			return true
+		}
 	}
 	fmt.Fprintf(m.Stderr, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", run, len(res.Samples), engine.Name(), client.Endpoint(), embedder.Name())
 
@@ -235,7 +252,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		fmt.Fprintf(m.Stdout, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", all.Calls, all.PromptTokens, all.CompletionTokens)
 	}
 	var stages []string
-	for _, s := range []string{"extract", "embed", "store", "score"} {
+	for _, s := range []string{"extract", "embed", "store", "score", "metrics"} {
 		stages = append(stages, fmt.Sprintf("%s %s", s, rep.Stages[s].Round(time.Millisecond)))
 	}
 	fmt.Fprintf(m.Stdout, "stages: %s\n\n", strings.Join(stages, ", "))
@@ -247,13 +264,102 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		return err
 	}
 	var results []kgeval.KGResult
+	var others []kgeval.MetricScore
 	for _, r := range rows {
 		for _, k := range r.Scores {
 			results = append(results, k)
 		}
+		for _, ms := range r.Metrics {
+			others = append(others, ms)
+		}
 	}
 	printSummary(m.Stdout, results, cfg.Scoring.Pairs)
+	if len(others) > 0 {
+		fmt.Fprintln(m.Stdout)
+		printMetricSummary(m.Stdout, others)
+	}
 	return nil
+}
+
+// nonKG drops the KG metric names (computed per pair, always).
+func nonKG(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if metrics.Family(n) != kgeval.FamilyKG {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// printMetricSummary prints, per metric other than the KG scores: family,
+// mean, std, n scored, n null and the most common reason for null.
+func printMetricSummary(w io.Writer, scores []kgeval.MetricScore) {
+	type agg struct {
+		family  string
+		vals    []float64
+		reasons map[string]int
+	}
+	by := map[string]*agg{}
+	var names []string
+	for _, s := range scores {
+		a := by[s.Metric]
+		if a == nil {
+			a = &agg{family: s.Family, reasons: map[string]int{}}
+			by[s.Metric] = a
+			names = append(names, s.Metric)
+		}
+		if s.Value != nil {
+			a.vals = append(a.vals, *s.Value)
+		} else {
+			a.reasons[s.Reason]++
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if by[names[i]].family != by[names[j]].family {
+			return by[names[i]].family > by[names[j]].family
+		}
+		return names[i] < names[j]
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "family\tmetric\tmean\tstd\tn\tnull\ttop null reason")
+	for _, name := range names {
+		a := by[name]
+		mean, std := meanStd(a.vals)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", a.family, name, fmtNum(mean, len(a.vals)), fmtNum(std, len(a.vals)), len(a.vals), sumCounts(a.reasons), topReason(a.reasons))
+	}
+	tw.Flush()
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	return n
+}
+
+// topReason returns the most common reason with its count ("" for none);
+// ties go to the alphabetically first.
+func topReason(reasons map[string]int) string {
+	top := ""
+	for r, n := range reasons {
+		if top == "" || n > reasons[top] || n == reasons[top] && r < top {
+			top = r
+		}
+	}
+	if top == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s (%d)", truncateRunes(top, 80), reasons[top])
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // resumable checks that a stored run can be resumed with the dataset and
@@ -270,8 +376,11 @@ func resumable(old, now kgeval.Run, cfg *Config) error {
 	}
 	var was Config
 	if err := json.Unmarshal([]byte(old.Config), &was); err == nil {
+		// Metrics may change: a resumed run computes the ones a sample lacks.
+		now := *cfg
+		was.Scoring.Metrics, now.Scoring.Metrics = nil, nil
 		a, _ := json.Marshal(was.Scoring)
-		b, _ := json.Marshal(cfg.Scoring)
+		b, _ := json.Marshal(now.Scoring)
 		if string(a) != string(b) {
 			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: the scoring settings changed (was %s, now %s); use --replace or another --run", old.Name, a, b)
 		}
@@ -322,17 +431,7 @@ func printSummary(w io.Writer, results []kgeval.KGResult, pairs []kgeval.Pair) {
 				}
 			}
 			mean, std := meanStd(vals)
-			nulls, top := 0, ""
-			for r, n := range reasons {
-				nulls += n
-				if top == "" || n > reasons[top] || n == reasons[top] && r < top {
-					top = r
-				}
-			}
-			if top != "" {
-				top = fmt.Sprintf("%s (%d)", top, reasons[top])
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", p.Name, metric, fmtNum(mean, len(vals)), fmtNum(std, len(vals)), len(vals), nulls, top)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", p.Name, metric, fmtNum(mean, len(vals)), fmtNum(std, len(vals)), len(vals), sumCounts(reasons), topReason(reasons))
 		}
 	}
 	tw.Flush()

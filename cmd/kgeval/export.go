@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 
 	"github.com/kgeval/kgeval"
@@ -108,6 +109,10 @@ type exportRow struct {
 	Record int                        `json:"record"`
 	System string                     `json:"system,omitempty"`
 	Scores map[string]exportPairScore `json:"scores"`
+	// Metrics holds the other metric values: a number or null, with the
+	// reasons for the nulls in Nulls.
+	Metrics map[string]*float64 `json:"metrics,omitempty"`
+	Nulls   map[string]string   `json:"nulls,omitempty"`
 }
 
 type exportPairScore struct {
@@ -124,6 +129,15 @@ func writeScoresJSONL(w io.Writer, rows []graphstore.SampleScores) error {
 		for pair, s := range r.Scores {
 			row.Scores[pair] = exportPairScore{s.Multihop, s.CommunityOverlap, s.CommunityCoverage, s.Reason}
 		}
+		for name, m := range r.Metrics {
+			if row.Metrics == nil {
+				row.Metrics, row.Nulls = map[string]*float64{}, map[string]string{}
+			}
+			row.Metrics[name] = m.Value
+			if m.Value == nil {
+				row.Nulls[name] = m.Reason
+			}
+		}
 		if err := enc.Encode(row); err != nil {
 			return err
 		}
@@ -136,6 +150,22 @@ func writeScoresCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.
 	header := []string{"id", "record", "system"}
 	for _, p := range pairs {
 		header = append(header, p.Name+"."+kgeval.MetricMultihop, p.Name+"."+kgeval.MetricCommunityOverlap, p.Name+"."+kgeval.MetricCommunityCoverage, p.Name+".reason")
+	}
+	// Other metrics: one value column and one reason column each, for every
+	// metric any sample has, sorted.
+	seen := map[string]bool{}
+	var metricNames []string
+	for _, r := range rows {
+		for name := range r.Metrics {
+			if !seen[name] {
+				seen[name] = true
+				metricNames = append(metricNames, name)
+			}
+		}
+	}
+	sort.Strings(metricNames)
+	for _, name := range metricNames {
+		header = append(header, name, name+".reason")
 	}
 	if err := cw.Write(header); err != nil {
 		return err
@@ -151,6 +181,10 @@ func writeScoresCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.
 		for _, p := range pairs {
 			s := r.Scores[p.Name]
 			rec = append(rec, num(s.Multihop), num(s.CommunityOverlap), num(s.CommunityCoverage), s.Reason)
+		}
+		for _, name := range metricNames {
+			m := r.Metrics[name]
+			rec = append(rec, num(m.Value), m.Reason)
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

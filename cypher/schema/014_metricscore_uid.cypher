@@ -1,0 +1,1 @@
+CREATE CONSTRAINT metricscore_uid IF NOT EXISTS FOR (s:MetricScore) REQUIRE s.uid IS UNIQUE
