@@ -666,4 +666,3 @@ func scoreFactualCorrectnessValidation(ref, ans []Fact, refVecs, ansVecs [][]flo
 	}
 	return metrics.Of(float64(x.Matched) / float64(len(ref))), x
 }
-

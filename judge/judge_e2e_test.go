@@ -1,0 +1,190 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metrics"
+	"github.com/kgeval/kgeval/minilm"
+)
+
+// MustLocalLLM returns a client for the local model server `make test`
+// starts (KGEVAL_LLM_BASE_URL, KGEVAL_LLM_MODEL). It fails, never skips,
+// when the server is not configured.
+func MustLocalLLM(tb testing.TB) *llm.Client {
+	tb.Helper()
+	base, model := os.Getenv("KGEVAL_LLM_BASE_URL"), os.Getenv("KGEVAL_LLM_MODEL")
+	if base == "" || model == "" {
+		tb.Fatal("KGEVAL_LLM_BASE_URL and KGEVAL_LLM_MODEL are not set: run `make test`, which starts the local model server")
+	}
+	return llm.New(llm.Config{BaseURL: base, Model: model, Timeout: 5 * time.Minute, MaxRetries: 2, MaxRepairs: 2, Concurrency: 1})
+}
+
+// MustEncoder loads the in-process all-MiniLM-L6-v2 as a kgeval.Embedder.
+func MustEncoder(tb testing.TB) kgeval.Embedder {
+	tb.Helper()
+	m, err := minilm.Load(minilm.DefaultDir())
+	if err != nil {
+		tb.Fatalf("load %s: %v (run make models)", minilm.DefaultDir(), err)
+	}
+	return encoder{m}
+}
+
+type encoder struct{ m *minilm.Model }
+
+func (e encoder) Name() string { return e.m.Name() }
+func (e encoder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return e.m.Embed(texts)
+}
+
+// testCache is the real Neo4j cache under a run-unique key prefix, so that
+// the first pass really calls the model; the keys it wrote are deleted when
+// the test ends.
+type testCache struct {
+	c      *graphstore.Cache
+	prefix string
+	mu     sync.Mutex
+	keys   []string
+}
+
+// MustTestCache returns a testCache on the Neo4j `make test` started.
+func MustTestCache(tb testing.TB) *testCache {
+	tb.Helper()
+	c := &testCache{c: &graphstore.Cache{DB: graphstoretest.MustOpenDB(tb)}, prefix: fmt.Sprintf("test-judge-%d/", time.Now().UnixNano())}
+	tb.Cleanup(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if err := c.c.Delete(context.Background(), c.keys); err != nil {
+			tb.Errorf("delete test cache entries: %v", err)
+		}
+	})
+	return c
+}
+
+var _ kgeval.Cache = (*testCache)(nil)
+
+func (c *testCache) Get(ctx context.Context, keys []string) (map[string][]byte, error) {
+	pk := make([]string, len(keys))
+	for i, k := range keys {
+		pk[i] = c.prefix + k
+	}
+	got, err := c.c.Get(ctx, pk)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]byte, len(got))
+	for k, v := range got {
+		out[strings.TrimPrefix(k, c.prefix)] = v
+	}
+	return out, nil
+}
+
+func (c *testCache) Put(ctx context.Context, entries map[string][]byte) error {
+	pe := make(map[string][]byte, len(entries))
+	c.mu.Lock()
+	for k, v := range entries {
+		pe[c.prefix+k] = v
+		c.keys = append(c.keys, c.prefix+k)
+	}
+	c.mu.Unlock()
+	return c.c.Put(ctx, pe)
+}
+
+// TestJudge_EndToEnd computes every metric for one short WikiEval sample
+// (grounded answer, equal to its reference) with the local model, the
+// Neo4j cache and MiniLM, then again: the second pass must make no model
+// call and give the same values.
+func TestJudge_EndToEnd(t *testing.T) {
+	res, err := dataset.Load(filepath.Join("..", "..", "shared", "datasets", "wikieval.jsonl"), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s kgeval.Sample
+	for _, x := range res.Samples {
+		if x.ID == "wikieval-02-grounded" {
+			s = x
+		}
+	}
+	if s.ID == "" {
+		t.Fatal("wikieval-02-grounded is not in the dataset")
+	}
+	client := MustLocalLLM(t)
+	cache := MustTestCache(t)
+	j := &Judge{Client: client, Cache: cache, Embedder: &llm.CachedEmbedder{Next: MustEncoder(t), Cache: cache}}
+	ctx := context.Background()
+
+	start := time.Now()
+	first, err := j.Evaluate(ctx, s, Metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	s1, js := client.Stats(), j.Stats()
+	for _, r := range first {
+		x, _ := json.Marshal(r.Explanation)
+		t.Logf("%-31s %-10s %s", r.Metric, r.Value, x)
+	}
+	var asks int64
+	for p, n := range js.Asks {
+		asks += n
+		if n > 1 {
+			t.Errorf("prompt %s asked %d times in one Evaluate: answers are not shared", p, n)
+		}
+	}
+	t.Logf("first pass: %d asks %v, failures %v; requests %d (retries %d, repairs %d), tokens %d+%d, model time %v, wall %v",
+		asks, js.Asks, js.Failures, s1.Calls, s1.Retries, s1.Repairs, s1.PromptTokens, s1.CompletionTokens,
+		s1.Latency.Round(time.Millisecond), elapsed.Round(time.Millisecond))
+	if s1.Calls-s1.Retries-s1.Repairs != asks {
+		t.Errorf("%d requests - %d retries - %d repairs != %d asks", s1.Calls, s1.Retries, s1.Repairs, asks)
+	}
+	// The sample has a question, a passage, an answer and a reference:
+	// every metric has its inputs, so a null is a model failure.
+	for _, r := range first {
+		v, ok := r.Value.Float()
+		if !ok {
+			t.Errorf("%s: %s", r.Metric, r.Value)
+			continue
+		}
+		lo, hi := 0.0, 100.0
+		switch r.Metric {
+		case MetricResponseRelevancy:
+			lo, hi = -1, 1
+		case MetricFaithfulness, MetricFactualCorrectness, MetricFaithfulnessValidation, MetricFactualCorrectnessValidation, MetricAnswerClass:
+			lo, hi = 0, 1
+		}
+		if v < lo || v > hi {
+			t.Errorf("%s = %v, outside [%v, %v]", r.Metric, v, lo, hi)
+		}
+	}
+	// The answer is the reference, word for word.
+	if c, ok := ClassOf(first[len(first)-1]); !ok || c != metrics.ClassCorrect {
+		t.Errorf("answer_class of an answer equal to its reference: %q", c)
+	}
+
+	second, err := j.Evaluate(ctx, s, Metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := client.Stats()
+	if s2.Calls != s1.Calls {
+		t.Errorf("second pass made %d model calls, want 0", s2.Calls-s1.Calls)
+	}
+	for i, r := range second {
+		if r.Value.String() != first[i].Value.String() {
+			t.Errorf("%s: second pass %s, first %s", r.Metric, r.Value, first[i].Value)
+		}
+	}
+	t.Logf("second pass: %d model calls, %d cache hits", s2.Calls-s1.Calls, s2.CacheHits-s1.CacheHits)
+}
