@@ -5,5 +5,5 @@ OPTIONAL MATCH (p:PairScore {run: $run, sample: s.id, variant: $variant})
 WITH s, collect(p {.pair, .multihop, .community_overlap, .community_coverage, .reason}) AS scores
 OPTIONAL MATCH (m:MetricScore {run: $run, sample: s.id})
 WITH s, scores, collect(m {.metric, .family, .value, .reason}) AS metrics
-RETURN s.id AS id, s.record AS record, s.system AS system, scores, metrics
+RETURN s.id AS id, s.record AS record, s.system AS system, s.question AS question, s.human AS human, scores, metrics
 ORDER BY s.record, s.id

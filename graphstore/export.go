@@ -12,6 +12,9 @@ type SampleScores struct {
 	ID     string
 	Record int
 	System string
+	// Question groups the answers of several systems to one question;
+	// Human is the sample's human labels as stored (JSON, "null" if none).
+	Question, Human string
 	// Scores maps pair name to that pair's result (no explanation).
 	Scores map[string]kgeval.KGResult
 	// Metrics maps metric name to the sample's other metric values (no
@@ -29,7 +32,8 @@ func (db *DB) ExportScores(ctx context.Context, run, variant string) ([]SampleSc
 	out := make([]SampleScores, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		row := SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
+		row := SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
+			Question: asString(m["question"]), Human: asString(m["human"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
 		ms, _ := m["metrics"].([]any)
 		for _, x := range ms {
 			p, _ := x.(map[string]any)
@@ -106,4 +110,26 @@ func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string
 		ex.Paths[i] = ep
 	}
 	return ex, nil
+}
+
+// Variant is one stored scoring variant of a run.
+type Variant struct {
+	Name       string
+	Tau, Delta float64
+	Scores     int
+}
+
+// Variants lists the scoring variants stored for run: "default" and one
+// per sweep grid point.
+func (db *DB) Variants(ctx context.Context, run string) ([]Variant, error) {
+	recs, err := db.read(ctx, cypher.MustGet("run_variants"), map[string]any{"run": run})
+	if err != nil {
+		return nil, mapError(err, "list variants")
+	}
+	out := make([]Variant, 0, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		out = append(out, Variant{Name: asString(m["variant"]), Tau: asFloat(m["tau"]), Delta: asFloat(m["delta"]), Scores: int(asInt(m["scores"]))})
+	}
+	return out, nil
 }
