@@ -28,7 +28,7 @@ type RunSettings struct {
 	Pairs   []kgeval.Pair `json:"pairs"`
 	Delta   float64       `json:"delta"`
 	Tau     float64       `json:"tau"`
-	Metrics []string      `json:"metrics"`
+	Metrics []string      `json:"metrics"` // the KG metrics shown
 }
 
 // Settings reads the pairs, delta, tau and metrics from a run's recorded
@@ -54,6 +54,15 @@ func Settings(r kgeval.Run) RunSettings {
 	if cfg.Scoring.Tau != nil {
 		s.Tau = *cfg.Scoring.Tau
 	}
+	// scoring.metrics names metric families (kg, ts, ...) or, in older runs,
+	// KG metrics; the dashboard's pair scores are the KG metrics either way.
+	var kg []string
+	for _, m := range s.Metrics {
+		if isMetric(m) {
+			kg = append(kg, m)
+		}
+	}
+	s.Metrics = kg
 	if len(s.Metrics) == 0 {
 		s.Metrics = []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage}
 	}

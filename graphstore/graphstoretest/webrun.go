@@ -32,7 +32,7 @@ func MustWebRun(tb testing.TB, db *graphstore.DB, n int) *WebRun {
 	name := fmt.Sprintf("test-web-%s-%d", strings.ReplaceAll(tb.Name(), "/", "_"), time.Now().UnixNano())
 	pairs := []kgeval.Pair{{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts},
 		{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}}
-	cfg, _ := json.Marshal(map[string]any{"Scoring": map[string]any{"Pairs": pairs, "Delta": 0.5, "Tau": 0.7}})
+	cfg, _ := json.Marshal(map[string]any{"Scoring": map[string]any{"Pairs": pairs, "Delta": 0.5, "Tau": 0.7, "Metrics": []string{"kg", "ts"}}})
 	if err := db.CreateRun(ctx, kgeval.Run{Name: name, Config: string(cfg), Engine: "native", Status: kgeval.RunDone, Samples: n, Started: time.Now().UTC()}); err != nil {
 		tb.Fatal(err)
 	}
