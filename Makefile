@@ -58,11 +58,14 @@ llm-stop: ## stop the local LLM server
 llm-status: ## is the local LLM server running?
 	@scripts/llm.sh status
 
-run: deps build neo4j-start minilm llm-install llm-start ## the main job: evaluate a bundled dataset with the local models
+run: deps web-assets build neo4j-start minilm llm-install llm-start ## the main job: evaluate a bundled dataset with the local models
 	@bin/kgeval doctor --fix $(KGEVAL_FLAGS)
 	@bin/kgeval evaluate --dataset $(DATASET) --run wikieval-demo --replace --limit $(RUN_LIMIT) $(KGEVAL_FLAGS)
-	@echo "Stored in Neo4j: browse http://127.0.0.1:$(KGEVAL_NEO4J_HTTP_PORT)/browser/ (user neo4j, password in .kgeval/neo4j/password)"
-	@echo "  e.g. MATCH (e:Entity {run: 'wikieval-demo', pair: 'faithfulness'})-[r]->(x) RETURN e, r, x LIMIT 200" 
+	@echo
+	@echo "Dashboard: run 'make serve' (or bin/kgeval serve $(KGEVAL_FLAGS)), then open http://127.0.0.1:8080/"
+	@echo "  and sign in with the admin token it prints on its first start; the run is 'wikieval-demo'."
+	@echo "Neo4j Browser: http://127.0.0.1:$(KGEVAL_NEO4J_HTTP_PORT)/browser/ (user neo4j, password in .kgeval/neo4j/password)"
+	@echo "  e.g. MATCH (e:Entity {run: 'wikieval-demo', pair: 'faithfulness'})-[r]->(x) RETURN e, r, x LIMIT 200"
 
 test: deps ## all tests, against a real Neo4j + GDS started here if needed
 	@scripts/test.sh

@@ -45,6 +45,10 @@ if [ "${KGEVAL_BENCH_ST:-1}" != 0 ]; then
 fi
 echo "$stbench"
 
+echo "== dashboard API load test: ${KGEVAL_BENCH_WEB_SAMPLES:-10000}-sample run on loopback"
+webbench=$(go run ./web/webbench -samples "${KGEVAL_BENCH_WEB_SAMPLES:-10000}" -c 4 -d 10s 2>&1)
+echo "$webbench"
+
 {
   echo "# kgeval benchmark report"
   echo
@@ -82,6 +86,12 @@ echo "$stbench"
   echo "sentence-transformers (PyTorch CPU), same labels, same machine:"
   echo '```'
   echo "$stbench"
+  echo '```'
+  echo
+  echo "## Dashboard API on loopback (${KGEVAL_BENCH_WEB_SAMPLES:-10000}-sample run, 4 clients, 10 s per endpoint; aim p99 < 300 ms)"
+  echo
+  echo '```'
+  echo "$webbench"
   echo '```'
   if [ -f bench/NOTES.md ]; then echo; cat bench/NOTES.md; fi
 } > bench/REPORT.md
