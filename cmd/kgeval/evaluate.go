@@ -20,6 +20,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/judge"
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/minilm"
@@ -103,8 +104,11 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	defer db.Close(context.WithoutCancel(ctx))
 	cache := &graphstore.Cache{DB: db}
 
-	client := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
-		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens})
+	llmCfg := llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
+		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens}
+	// One client for extraction and one for the judge, so that each
+	// family's calls and tokens are counted apart.
+	client, judgeClient := llm.New(llmCfg), llm.New(llmCfg)
 	embedder, err := newEmbedder(cfg, client)
 	if err != nil {
 		return err
@@ -172,6 +176,8 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	if le, ok := embedder.(localEmbedder); ok {
 		ev.Tokens = le.m
 	}
+	jd := &judge.Judge{Client: judgeClient, Cache: cache, Embedder: cached}
+	ev.Judge = judgeAdapter{jd}
 	ev.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
 		total := 0
 		for _, n := range byKind {
@@ -199,11 +205,11 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 
 	// The call accounting reaches the run record after every model answer
 	// (each answer is cached first), so a killed process loses none of it.
-	calls := func() llm.Stats { return prevCalls.Add(client.Stats()) }
+	calls := func() llm.Stats { return prevCalls.Add(client.Stats()).Add(judgeClient.Stats()) }
 	var flushed int64
 	progress := ev.Progress
 	ev.Progress = func(stage string, d, total int) {
-		if st := client.Stats(); st.Calls+st.Failures != flushed {
+		if st := client.Stats().Add(judgeClient.Stats()); st.Calls+st.Failures != flushed {
 			flushed = st.Calls + st.Failures
 			cl, _ := json.Marshal(calls())
 			_ = db.UpdateRun(ctx, run, map[string]any{"calls": string(cl)})
@@ -245,8 +251,19 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	if rep.Resumed > 0 {
 		fmt.Fprintf(m.Stdout, "resumed: %d pair graphs were scored before and kept\n", rep.Resumed)
 	}
-	fmt.Fprintf(m.Stdout, "model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
+	fmt.Fprintf(m.Stdout, "extraction: model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
 		st.Calls, st.Retries, st.Repairs, st.Failures, st.PromptTokens, st.CompletionTokens, st.Latency.Round(time.Millisecond))
+	if js := judgeClient.Stats(); js.Calls+js.Failures > 0 || len(jd.Stats().CacheHits) > 0 {
+		asks, hits := 0, 0
+		for _, n := range jd.Stats().Asks {
+			asks += int(n)
+		}
+		for _, n := range jd.Stats().CacheHits {
+			hits += int(n)
+		}
+		fmt.Fprintf(m.Stdout, "judge: %d questions to the model (%d from the cache), model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
+			asks, hits, js.Calls, js.Retries, js.Repairs, js.Failures, js.PromptTokens, js.CompletionTokens, js.Latency.Round(time.Millisecond))
+	}
 	if o.resume {
 		all := calls()
 		fmt.Fprintf(m.Stdout, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", all.Calls, all.PromptTokens, all.CompletionTokens)
@@ -523,6 +540,27 @@ func (a extractorAdapter) Extract(ctx context.Context, texts []pipeline.Text, pr
 		out[i] = pipeline.Extracted{Triplets: r.Triplets, Cached: r.Cached, Err: r.Err}
 	}
 	return out, err
+}
+
+// judgeAdapter gives the LLM judge the pipeline's shape.
+type judgeAdapter struct{ j *judge.Judge }
+
+func (a judgeAdapter) Judge(ctx context.Context, s kgeval.Sample, names []string) ([]kgeval.MetricScore, error) {
+	res, err := a.j.Evaluate(ctx, s, names)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]kgeval.MetricScore, 0, len(res))
+	for _, r := range res {
+		ms := kgeval.MetricScore{Sample: s.ID, Metric: r.Metric, Family: metrics.Family(r.Metric), Value: r.Value.V, Reason: r.Value.Reason}
+		if r.Explanation != nil {
+			if ms.Explanation, err = json.Marshal(r.Explanation); err != nil {
+				return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "explanation of %s", r.Metric)
+			}
+		}
+		out = append(out, ms)
+	}
+	return out, nil
 }
 
 // localEmbedder gives the in-process encoder the domain's Embedder shape.
