@@ -29,6 +29,33 @@ scripts/fetch-minilm.sh >/dev/null || exit 1
 pipebench=$(go test -run '^$' -bench 'Evaluate_1000' -benchtime 1x -count 1 -timeout 60m ./pipeline/ 2>&1 | grep -E '^Benchmark|^ok|FAIL')
 echo "$pipebench"
 
+llmbench="(skipped: KGEVAL_BENCH_LLM=0)"
+if [ "${KGEVAL_BENCH_LLM:-1}" != 0 ]; then
+  n=${KGEVAL_BENCH_LLM_SAMPLES:-3}
+  echo "== model calls and tokens per sample and metric family: $n WikiEval samples, --metrics all, --fresh (no cached answer used)"
+  llm_started=0
+  if ! scripts/llm.sh status >/dev/null 2>&1; then scripts/llm.sh start >/dev/null && llm_started=1; fi
+  llm_out=$(bin/kgeval evaluate --dataset testdata/wikieval.jsonl --limit "$n" --metrics all --fresh --run bench-llm --replace \
+    --neo4j-uri "$KGEVAL_NEO4J_URI" --llm-base-url "http://127.0.0.1:${KGEVAL_LLM_PORT:-8089}/v1" 2>/dev/null)
+  [ "$llm_started" = 1 ] && scripts/llm.sh stop >/dev/null
+  llmbench=$(printf '%s\n' "$llm_out" | python3 -c '
+import re, sys
+n = int(sys.argv[1]); text = sys.stdin.read()
+print(f"{n} samples; model: {sys.argv[2]}")
+print(f"{\"family\":<12} {\"calls/sample\":>12} {\"prompt tok/sample\":>18} {\"completion tok/sample\":>22} {\"model s/sample\":>15}")
+for fam in ("extraction", "judge"):
+    m = re.search(fam + r": .*?model calls (\d+).*?tokens (\d+) prompt \+ (\d+) completion, model time ([\d.]+)(ms|s|m[\d.]+s)?", text)
+    if not m:
+        print(f"{fam:<12} (no line in the output)"); continue
+    calls, pt, ct = (int(m.group(i)) for i in (1, 2, 3))
+    t = m.group(4) + (m.group(5) or "")
+    print(f"{fam:<12} {calls/n:>12.1f} {pt/n:>18.0f} {ct/n:>22.0f} {t:>15} total")
+' "$n" "qwen2.5-coder-1.5b-instruct (local, 2 CPU threads)")
+  llmbench="$llmbench
+$(printf '%s\n' "$llm_out" | grep -E '^(extraction|judge):')"
+  echo "$llmbench"
+fi
+
 echo "== go benchmarks"
 gobench=$(go test -run '^$' -bench . -benchmem -count 1 ./scoring/ 2>&1)
 echo "$gobench"
@@ -69,6 +96,14 @@ echo "$webbench"
   echo
   echo '```'
   echo "$pipebench"
+  echo '```'
+  echo
+  echo "## Model calls and tokens per sample, by metric family"
+  echo
+  echo "\`kgeval evaluate --metrics all --fresh\` on the first ${KGEVAL_BENCH_LLM_SAMPLES:-3} WikiEval records (every answer asked again; the judge shares calls between metrics of one sample)."
+  echo
+  echo '```'
+  echo "$llmbench"
   echo '```'
   echo
   echo "## Go benchmarks (native engine)"

@@ -34,7 +34,7 @@ import (
 func (m *Main) evaluateCommand() *cobra.Command {
 	var datasetPath, runName string
 	var limit int
-	var replace, resume bool
+	var replace, resume, fresh bool
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
 		Short: "Extract, store and score a dataset (one run)",
@@ -58,13 +58,14 @@ with their explanations. Pre-extracted triplets in the dataset skip extraction.`
 			if replace && resume {
 				return kgeval.Errorf(kgeval.EINVALID, "--replace and --resume exclude each other")
 			}
-			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, evalOpts{limit: limit, replace: replace, resume: resume})
+			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, evalOpts{limit: limit, replace: replace, resume: resume, fresh: fresh})
 		},
 	}
 	c.Flags().StringVar(&datasetPath, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
 	c.Flags().StringVar(&runName, "run", "", "run name (default: the dataset's file name)")
 	c.Flags().IntVar(&limit, "limit", 0, "evaluate only the first N valid records (0: all)")
 	c.Flags().BoolVar(&replace, "replace", false, "delete a stored run of the same name first")
+	c.Flags().BoolVar(&fresh, "fresh", false, "ask the model again even when its answer is cached (measures calls and tokens; new answers replace the cached ones)")
 	c.Flags().BoolVar(&resume, "resume", false, "finish a stored run that was interrupted or crashed (no repeated model call, no duplicate)")
 	c.Flags().String("engine", "", "gds or native (scoring.engine)")
 	c.Flags().Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
@@ -79,6 +80,9 @@ with their explanations. Pre-extracted triplets in the dataset skip extraction.`
 type evalOpts struct {
 	limit           int
 	replace, resume bool
+	// fresh asks the model again even for cached answers (the new answers
+	// replace them); label embeddings stay cached.
+	fresh bool
 }
 
 func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o evalOpts) (err error) {
@@ -176,7 +180,12 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	if le, ok := embedder.(localEmbedder); ok {
 		ev.Tokens = le.m
 	}
-	jd := &judge.Judge{Client: judgeClient, Cache: cache, Embedder: cached}
+	var answers kgeval.Cache = cache
+	if o.fresh {
+		answers = writeOnlyCache{cache}
+	}
+	ev.Extractor = extractorAdapter{&llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars}}
+	jd := &judge.Judge{Client: judgeClient, Cache: answers, Embedder: cached}
 	ev.Judge = judgeAdapter{jd}
 	ev.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
 		total := 0
@@ -540,6 +549,13 @@ func (a extractorAdapter) Extract(ctx context.Context, texts []pipeline.Text, pr
 		out[i] = pipeline.Extracted{Triplets: r.Triplets, Cached: r.Cached, Err: r.Err}
 	}
 	return out, err
+}
+
+// writeOnlyCache stores answers but never returns one (evaluate --fresh).
+type writeOnlyCache struct{ kgeval.Cache }
+
+func (writeOnlyCache) Get(context.Context, []string) (map[string][]byte, error) {
+	return map[string][]byte{}, nil
 }
 
 // judgeAdapter gives the LLM judge the pipeline's shape.
