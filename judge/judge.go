@@ -19,6 +19,39 @@
 // metrics are on 0–100, rounded to 2 decimals (metrics.Round2).
 // answer_class is 1 for CORRECT and 0 for WRONG or DONT_KNOW; the class is
 // in the explanation (ClassOf reads it back).
+//
+// # Model questions per sample (P = number of passages)
+//
+//	llm_response_relevancy          response_questions                       1
+//	llm_faithfulness                answer_facts + verify_facts              2 (1 when no fact cites a passage)
+//	faithfulness_validation         answer_facts (shared)                    1
+//	llm_factual_correctness         answer_facts + facts(reference) + fact_labels   3
+//	factual_correctness_validation  answer_facts + facts(reference) (shared) 2
+//	ragas_faithfulness              ragas_claims + ragas_verify_claims       2 (1 with no claim or no contexts)
+//	ragas_context_precision(_at_k)  ragas_context_relevance per passage      P (shared by both)
+//	ragas_context_recall            ragas_context_recall                     1
+//	ragas_answer_relevance          ragas_answer_questions (+ rubric on failure)    1 (2)
+//	ragas_score                     the four parts above                     3 + P
+//	factual_accuracy                geval                                    1
+//	answer_class                    answer_class (none for DONT_KNOW)        1
+//
+// All metrics of a sample with one passage take 12 questions; each may take
+// more requests (repairs, retries), which llm.Client.Stats counts.
+//
+// # Choices where the SPEC is silent
+//
+// Facts are at most 10, claims and reference statements at most 10, and
+// exactly 3 questions are generated (maxItems in the schema; longer lists
+// are cut). Passage numbers are 1-based in prompts and 0-based in
+// explanations, like kgeval.Triplet.Passage. A fact that cites no passage is
+// unsupported (llm_faithfulness) and counts 0 (faithfulness_validation)
+// without a call. No facts of the answer makes llm_faithfulness,
+// faithfulness_validation and the correctness metrics null, like the KG
+// scores. ragas_faithfulness of an answer with claims but no contexts is 0
+// (nothing supports them), as ragas_context_recall is without contexts.
+// Context precision judges passages against the reference, or against the
+// answer when there is none. ragas_answer_relevance clamps a negative mean
+// cosine to 0. An empty answer makes every metric that reads it null.
 package judge
 
 import (
