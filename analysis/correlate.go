@@ -1,0 +1,111 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/kgeval/kgeval/stats"
+)
+
+// Corr is the correlation of two variables over their pairwise-complete
+// samples. The coefficients and p-values are null, with Reason, when they
+// are not defined (fewer than 3 samples, a constant variable).
+type Corr struct {
+	X string `json:"x"`
+	Y string `json:"y"`
+	// N is the number of pairwise-complete samples.
+	N         int      `json:"n"`
+	Pearson   *float64 `json:"pearson_r"`
+	PearsonP  *float64 `json:"pearson_p"`
+	Spearman  *float64 `json:"spearman_rho"`
+	SpearmanP *float64 `json:"spearman_p"`
+	Reason    string   `json:"reason,omitempty"`
+}
+
+// Matrix is the correlation of every pair of variables.
+type Matrix struct {
+	Variables []string `json:"variables"`
+	// Pairs holds one entry per unordered pair, (Variables[i],
+	// Variables[j]) for i < j, in row-major order.
+	Pairs []Corr `json:"pairs"`
+}
+
+// Correlate correlates every pair of the named variables of v.
+func Correlate(v Vectors, names []string) Matrix {
+	m := Matrix{Variables: append([]string(nil), names...), Pairs: []Corr{}}
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			m.Pairs = append(m.Pairs, correlate(names[i], names[j], v[names[i]], v[names[j]]))
+		}
+	}
+	return m
+}
+
+func correlate(xn, yn string, x, y []*float64) Corr {
+	xs, ys := stats.Pairwise(x, y)
+	c := Corr{X: xn, Y: yn, N: len(xs)}
+	p, okP := stats.Pearson(xs, ys)
+	s, okS := stats.Spearman(xs, ys)
+	if okP {
+		c.Pearson, c.PearsonP = ptr(p.R), ptr(p.P)
+	}
+	if okS {
+		c.Spearman, c.SpearmanP = ptr(s.R), ptr(s.P)
+	}
+	if !okP || !okS {
+		c.Reason = corrReason(xn, yn, xs, ys)
+	}
+	return c
+}
+
+func corrReason(xn, yn string, xs, ys []float64) string {
+	n := len(xs)
+	switch cx, cy := constant(xs), constant(ys); {
+	case n < 3:
+		return fmt.Sprintf("%s pairwise-complete, need at least 3", plural(n, "sample", "samples"))
+	case cx && cy:
+		return fmt.Sprintf("both are constant over the %d pairwise-complete samples", n)
+	case cx:
+		return fmt.Sprintf("%s is constant over the %d pairwise-complete samples", xn, n)
+	case cy:
+		return fmt.Sprintf("%s is constant over the %d pairwise-complete samples", yn, n)
+	}
+	return "not defined for these values"
+}
+
+// Get returns the correlation of x and y (in either order) and whether
+// both are variables of m. The correlation of a variable with itself is 1
+// over its present values.
+func (m Matrix) Get(x, y string) (Corr, bool) {
+	ix, iy := index(m.Variables, x), index(m.Variables, y)
+	if ix < 0 || iy < 0 {
+		return Corr{}, false
+	}
+	if ix == iy {
+		return Corr{X: x, Y: y, Pearson: ptr(1), Spearman: ptr(1)}, true
+	}
+	if ix > iy {
+		ix, iy = iy, ix
+	}
+	n := len(m.Variables)
+	// Row ix holds n−1−ix pairs; the rows before it hold Σ (n−1−r).
+	k := ix*(2*n-ix-1)/2 + (iy - ix - 1)
+	return m.Pairs[k], true
+}
+
+func index(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func constant(x []float64) bool {
+	for _, v := range x[min(1, len(x)):] {
+		if v != x[0] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,88 @@
+// Package analysis turns a run's exported scores into the comparisons of
+// SPEC §8: correlations between metrics and against human labels, per-system
+// summaries with pairwise significance and win rates, the sensitivity
+// experiment (reference_as_answer against wrong_answer) and threshold-sweep
+// curves. It is pure Go and does no I/O: package cmd reads the rows from the
+// graph store and renders the results as tables, JSON, CSV and plots. The
+// statistics themselves are package stats.
+//
+// # Variables
+//
+// A Row is one sample of a run. MetricVectors makes one vector per variable,
+// one value per row, nil where the value is null or missing:
+//
+//   - KG scores as "<pair>.<metric>", e.g. "faithfulness.multihop",
+//     "answer_relevancy.community_overlap";
+//   - every other metric under its own name, e.g. "ts_groundedness_avg",
+//     "semantic_similarity";
+//   - with HumanVectors, each human label as "human.<label>" (see below).
+//
+// Correlations use the pairwise-complete samples of each pair of variables
+// (both values present); fewer than 3 such samples, or a variable that is
+// constant over them, leaves r and rho null with the reason.
+//
+// # Human labels
+//
+// HumanLabels reads a sample's `human` object and keeps the values that are
+// numbers, or that the table below maps to numbers; everything else (free
+// text, unknown strings, lists other than ExpertQA's claims) is ignored.
+//
+//	label                        source in `human`                       value
+//	<key>                        a number at the top level               the number as it is
+//	<key>                        true / false at the top level           1 / 0
+//	<key>.<sub>                  a number inside a nested object         the number as it is
+//	                             (e.g. derived.support_complete_frac)
+//	usefulness                   "Useful"                                1
+//	                             "Partially useful"                      0.5
+//	                             "Not useful at all"                     0
+//	claims.support               mean over the claims of each claim's    Complete 1, Partial 0.5,
+//	                             "support"                               Incomplete 0.25, Missing 0;
+//	                                                                     "N/A" and null skipped
+//	claims.correctness           mean over the claims of each claim's    Definitely correct 1,
+//	                             "correctness"                           Probably correct 0.75,
+//	                                                                     Unsure 0.5, Likely incorrect 0.25,
+//	                                                                     Definitely incorrect 0; null skipped
+//
+// The ordinal strings are ExpertQA's (Malaviya et al., 2024); they are
+// matched exactly after trimming spaces. A claim whose value is skipped does
+// not count in the mean; an answer with no mapped claim has no claims.*
+// label. ExpertQA's other claim fields (informativeness, worthiness,
+// reliability) are not mapped.
+//
+// # Systems
+//
+// Compare summarises each system (the dataset's `system` field): per metric
+// the mean, the best (highest) and worst (lowest) value with the sample that
+// has it — every kgeval metric is higher-is-better — the factual_accuracy
+// grade distribution (from its explanations, else from the score with
+// metrics.Grade) and the answer_class distribution (from its explanations),
+// each only when present. For every pair of systems and metric it tests the
+// difference: when both systems answered the same questions, once each, the
+// test is paired by question (Wilcoxon signed-rank and paired t over the
+// questions where both values are present); otherwise Welch's t over all
+// present values. The win rate of A over B is the fraction of the questions
+// both answered (once each, both values present) where A scores higher, ties
+// counting one half. On WikiEval (grounded / ungrounded / poor answers to
+// the same 10 questions) the win rate of grounded over ungrounded on a
+// faithfulness metric is how often the metric prefers the right member of
+// the pair.
+//
+// # Sensitivity
+//
+// ReferenceAsAnswer and WrongAnswer derive the two variants of the paper's
+// section 5.2 experiment from samples that have a reference: answer :=
+// reference, and answer := another sample's answer by a seeded derangement
+// (Derangement) in which no sample keeps its own answer or receives an
+// answer to its own question. Pre-extracted answer triplets travel with the
+// answer they belong to. Separation reports, per metric, mean, population
+// standard deviation and a histogram over the metric's fixed range (Range)
+// for each variant, and AUROC and Cohen's d of reference_as_answer against
+// wrong_answer.
+//
+// # Sweeps
+//
+// SweepPoint summarises one stored scoring variant of a run (a grid point
+// "tau=…,delta=…" of `kgeval sweep`): the mean of each KG score, and the
+// separation (AUROC, Cohen's d) between two groups — two systems of the run,
+// or the run and another run swept over the same grid.
+package analysis

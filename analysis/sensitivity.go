@@ -1,0 +1,231 @@
+package analysis
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/stats"
+)
+
+// Names of the sensitivity experiment's answer variants.
+const (
+	VariantOriginal          = "original"
+	VariantReferenceAsAnswer = "reference_as_answer"
+	VariantWrongAnswer       = "wrong_answer"
+)
+
+// WithReference returns the samples that have a non-blank reference and
+// how many were dropped for lacking one.
+func WithReference(samples []kgeval.Sample) (kept []kgeval.Sample, dropped int) {
+	for _, s := range samples {
+		if strings.TrimSpace(s.Reference) == "" {
+			dropped++
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return kept, dropped
+}
+
+// ReferenceAsAnswer returns copies of samples (each with a reference) whose
+// answer is their reference, system "reference_as_answer" and no human
+// labels (they judged the original answer). Pre-extracted reference
+// triplets become the answer triplets; without them the answer triplets are
+// "not provided" and will be extracted, never the original answer's.
+func ReferenceAsAnswer(samples []kgeval.Sample) []kgeval.Sample {
+	out := make([]kgeval.Sample, len(samples))
+	for i, s := range samples {
+		c := variantCopy(s, VariantReferenceAsAnswer)
+		c.Answer = s.Reference
+		if c.Triplets != nil {
+			c.Triplets.Answer = cloneTriplets(s.Triplets.Reference)
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// WrongAnswer returns copies of samples whose answer is the answer of
+// samples[p[i]] for the seeded derangement p of Derangement (no sample keeps
+// its own answer text or gets an answer to its own question), with system
+// "wrong_answer" and no human labels. The answer's pre-extracted triplets
+// move with it. It returns the permutation too. Errors: EINVALID when no
+// such derangement exists (fewer than 2 samples, or every sample has the
+// same question).
+func WrongAnswer(samples []kgeval.Sample, seed uint64) ([]kgeval.Sample, []int, error) {
+	p, err := Derangement(len(samples), func(i, j int) bool {
+		return samples[i].Question == samples[j].Question || samples[i].Answer == samples[j].Answer
+	}, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]kgeval.Sample, len(samples))
+	for i, s := range samples {
+		c := variantCopy(s, VariantWrongAnswer)
+		donor := samples[p[i]]
+		c.Answer = donor.Answer
+		var moved []kgeval.Triplet
+		if donor.Triplets != nil {
+			moved = cloneTriplets(donor.Triplets.Answer)
+		}
+		switch {
+		case c.Triplets != nil:
+			c.Triplets.Answer = moved
+		case moved != nil:
+			c.Triplets = &kgeval.SampleTriplets{Answer: moved}
+		}
+		out[i] = c
+	}
+	return out, p, nil
+}
+
+func variantCopy(s kgeval.Sample, system string) kgeval.Sample {
+	c := s
+	c.System = system
+	c.Human = nil
+	c.Contexts = append([]string(nil), s.Contexts...)
+	if s.Triplets != nil {
+		t := *s.Triplets
+		t.Question = cloneTriplets(s.Triplets.Question)
+		t.Reference = cloneTriplets(s.Triplets.Reference)
+		if s.Triplets.Contexts != nil {
+			t.Contexts = make([][]kgeval.Triplet, len(s.Triplets.Contexts))
+			for i, p := range s.Triplets.Contexts {
+				t.Contexts[i] = cloneTriplets(p)
+			}
+		}
+		c.Triplets = &t
+	}
+	return c
+}
+
+// cloneTriplets copies a triplet list, keeping nil ("not provided") and
+// empty ("provided, none") apart.
+func cloneTriplets(t []kgeval.Triplet) []kgeval.Triplet {
+	if t == nil {
+		return nil
+	}
+	return append(make([]kgeval.Triplet, 0, len(t)), t...)
+}
+
+// Derangement returns a permutation p of 0..n−1 with p[i] ≠ i and
+// !conflict(i, p[i]) for every i, drawn from a PCG generator seeded with
+// seed: a random shuffle whose violations are repaired by swapping with a
+// partner for which both swapped places are valid, the partners tried from a
+// random start. The same n, conflict and seed give the same permutation.
+// Errors: EINVALID when n < 2 or no valid permutation is found.
+func Derangement(n int, conflict func(i, j int) bool, seed uint64) ([]int, error) {
+	if n < 2 {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "a derangement needs at least 2 samples, got %d", n)
+	}
+	valid := func(i, j int) bool { return i != j && (conflict == nil || !conflict(i, j)) }
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	p := rng.Perm(n)
+	for pass := 0; pass < 20; pass++ {
+		bad := 0
+		for i := 0; i < n; i++ {
+			if valid(i, p[i]) {
+				continue
+			}
+			bad++
+			start := rng.IntN(n)
+			for k := 0; k < n; k++ {
+				j := (start + k) % n
+				if j != i && valid(i, p[j]) && valid(j, p[i]) {
+					p[i], p[j] = p[j], p[i]
+					break
+				}
+			}
+		}
+		if bad == 0 {
+			return p, nil
+		}
+	}
+	for i := range p {
+		if !valid(i, p[i]) {
+			return nil, kgeval.Errorf(kgeval.EINVALID, "no derangement of %d samples in which every sample gets another question's answer (do they all share one question?)", n)
+		}
+	}
+	return p, nil
+}
+
+// VariantStats describes one variant's values of a metric.
+type VariantStats struct {
+	Variant string   `json:"variant"`
+	N       int      `json:"n"`
+	Null    int      `json:"null"`
+	Mean    *float64 `json:"mean"`
+	// Std is the population standard deviation (divisor n).
+	Std  *float64   `json:"std"`
+	Hist stats.Hist `json:"histogram"`
+}
+
+// Separation is one metric across the variants of the sensitivity
+// experiment, with the separation of a positive variant from a negative one.
+type Separation struct {
+	Metric   string         `json:"metric"`
+	Variants []VariantStats `json:"variants"`
+	Pos      string         `json:"pos"`
+	Neg      string         `json:"neg"`
+	AUROC    *float64       `json:"auroc"`
+	CohensD  *float64       `json:"cohens_d"`
+	Reason   string         `json:"reason,omitempty"`
+}
+
+// Group is a named set of rows' vectors: a variant, a run or a system.
+type Group struct {
+	Name string
+	V    Vectors
+}
+
+// Describe returns the statistics of x as variant name: count, nulls,
+// mean, population std and a histogram of bins bins over [lo, hi].
+func Describe(name string, x []*float64, lo, hi float64, bins int) VariantStats {
+	vals := values(x)
+	s := VariantStats{Variant: name, N: len(vals), Null: len(x) - len(vals), Hist: stats.Histogram(vals, lo, hi, bins)}
+	if len(vals) > 0 {
+		m, sd := stats.MeanStd(vals)
+		s.Mean, s.Std = ptr(m), ptr(sd)
+	}
+	return s
+}
+
+// Separate describes metric in every group (histogram of bins bins over
+// Range(metric)) and computes AUROC and Cohen's d of group pos against group
+// neg (pos is expected to score higher).
+func Separate(metric string, groups []Group, pos, neg string, bins int) Separation {
+	lo, hi := Range(metric)
+	s := Separation{Metric: metric, Pos: pos, Neg: neg, Variants: []VariantStats{}}
+	var p, n []float64
+	for _, g := range groups {
+		s.Variants = append(s.Variants, Describe(g.Name, g.V[metric], lo, hi, bins))
+		switch g.Name {
+		case pos:
+			p = values(g.V[metric])
+		case neg:
+			n = values(g.V[metric])
+		}
+	}
+	s.AUROC, s.CohensD, s.Reason = separation(pos, neg, p, n)
+	return s
+}
+
+func separation(pos, neg string, p, n []float64) (auc, d *float64, reason string) {
+	if a, ok := stats.AUROC(p, n); ok {
+		auc = ptr(a)
+	}
+	if x, ok := stats.CohensD(p, n); ok {
+		d = ptr(x)
+	}
+	switch {
+	case auc == nil:
+		reason = fmt.Sprintf("%s has %s and %s has %s", pos, plural(len(p), "value", "values"), neg, plural(len(n), "value", "values"))
+	case d == nil && (len(p) < 2 || len(n) < 2):
+		reason = fmt.Sprintf("Cohen's d needs 2 values on each side (%s %d, %s %d)", pos, len(p), neg, len(n))
+	case d == nil:
+		reason = "Cohen's d: both sides are constant (pooled standard deviation 0)"
+	}
+	return auc, d, reason
+}
