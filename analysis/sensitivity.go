@@ -31,7 +31,8 @@ func WithReference(samples []kgeval.Sample) (kept []kgeval.Sample, dropped int) 
 
 // ReferenceAsAnswer returns copies of samples (each with a reference) whose
 // answer is their reference, system "reference_as_answer" and no human
-// labels (they judged the original answer). Pre-extracted reference
+// labels (they judged the original answer); metadata.answer_from is
+// "reference". Pre-extracted reference
 // triplets become the answer triplets; without them the answer triplets are
 // "not provided" and will be extracted, never the original answer's.
 func ReferenceAsAnswer(samples []kgeval.Sample) []kgeval.Sample {
@@ -39,6 +40,7 @@ func ReferenceAsAnswer(samples []kgeval.Sample) []kgeval.Sample {
 	for i, s := range samples {
 		c := variantCopy(s, VariantReferenceAsAnswer)
 		c.Answer = s.Reference
+		c.Metadata["answer_from"] = "reference"
 		if c.Triplets != nil {
 			c.Triplets.Answer = cloneTriplets(s.Triplets.Reference)
 		}
@@ -50,7 +52,8 @@ func ReferenceAsAnswer(samples []kgeval.Sample) []kgeval.Sample {
 // WrongAnswer returns copies of samples whose answer is the answer of
 // samples[p[i]] for the seeded derangement p of Derangement (no sample keeps
 // its own answer text or gets an answer to its own question), with system
-// "wrong_answer" and no human labels. The answer's pre-extracted triplets
+// "wrong_answer", no human labels and metadata.answer_from the id of the
+// sample whose answer it got. The answer's pre-extracted triplets
 // move with it. It returns the permutation too. Errors: EINVALID when no
 // such derangement exists (fewer than 2 samples, or every sample has the
 // same question).
@@ -66,6 +69,7 @@ func WrongAnswer(samples []kgeval.Sample, seed uint64) ([]kgeval.Sample, []int, 
 		c := variantCopy(s, VariantWrongAnswer)
 		donor := samples[p[i]]
 		c.Answer = donor.Answer
+		c.Metadata["answer_from"] = donor.ID
 		var moved []kgeval.Triplet
 		if donor.Triplets != nil {
 			moved = cloneTriplets(donor.Triplets.Answer)
@@ -86,6 +90,10 @@ func variantCopy(s kgeval.Sample, system string) kgeval.Sample {
 	c.System = system
 	c.Human = nil
 	c.Contexts = append([]string(nil), s.Contexts...)
+	c.Metadata = map[string]any{}
+	for k, v := range s.Metadata {
+		c.Metadata[k] = v
+	}
 	if s.Triplets != nil {
 		t := *s.Triplets
 		t.Question = cloneTriplets(s.Triplets.Question)

@@ -131,6 +131,10 @@ and community overlap (Louvain) through Neo4j Graph Data Science.`,
 		m.exportCommand(),
 		m.runsCommand(),
 		m.configCommand(),
+		m.correlateCommand(),
+		m.compareCommand(),
+		m.sensitivityCommand(),
+		m.sweepReportCommand(),
 	)
 	return root
 }
