@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -20,7 +21,8 @@ const sep = "\x1f"
 
 // WebQueries names the queries of the dashboard, for the test that checks
 // they take parameters and splice no values.
-var WebQueries = []string{"web_samples_page", "web_scores_by_uid", "web_sample_get", "web_run_scores", "web_run_systems"}
+var WebQueries = []string{"web_samples_page", "web_scores_by_uid", "web_sample_get", "web_run_scores", "web_run_systems",
+	"web_metrics_by_uid", "web_sample_metrics", "web_run_metric_values", "web_run_metric_reasons", "web_run_sweep"}
 
 // RunSettings are the parts of a run's recorded configuration that the
 // dashboard needs to show its scores.
@@ -77,8 +79,9 @@ var SampleSorts = map[string]bool{"record": true, "id": true, "system": true}
 type SampleQuery struct {
 	Run     string
 	Variant string // empty: DefaultVariant
-	// Pair and Metric name the score that Min, Max, Null and Reason filter
-	// and that Sort "score" sorts on.
+	// Metric names the score that Min, Max, Null and Reason filter and that
+	// Sort "score" sorts on: a KG metric of Pair, or any other metric (a
+	// MetricScore such as ts_groundedness_avg), for which Pair is ignored.
 	Pair, Metric string
 	Min, Max     *float64
 	// Null keeps only samples whose score is null (true) or is not (false).
@@ -93,12 +96,16 @@ type SampleQuery struct {
 	all    bool // every row, no scores (SampleOrder)
 }
 
-// SampleRow is one sample of a list with its scores per pair.
+// SampleRow is one sample of a list with its scores per pair and, when the
+// list is filtered or sorted by another metric, that metric's value.
 type SampleRow struct {
 	ID     string                      `json:"id"`
 	Record int                         `json:"record"`
 	System string                      `json:"system,omitempty"`
 	Scores map[string]*kgeval.KGResult `json:"scores"`
+	// Metrics maps metric name to value (without explanation); a metric the
+	// sample has no value of is absent.
+	Metrics map[string]*MetricValue `json:"metrics,omitempty"`
 }
 
 // SamplePage is one page of a sample list.
@@ -125,17 +132,24 @@ func (db *DB) ListSamples(ctx context.Context, q SampleQuery, pairs []kgeval.Pai
 	if q.Limit < 0 || q.Limit > MaxPageSize || q.Offset < 0 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "page offset %d, limit %d: want offset >= 0 and 1 <= limit <= %d", q.Offset, q.Limit, MaxPageSize)
 	}
-	if q.Metric != "" && !isMetric(q.Metric) {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "metric %q: want multihop, community_overlap or community_coverage", q.Metric)
+	if q.Metric != "" && !isMetric(q.Metric) && !metricName.MatchString(q.Metric) {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "metric %q: want multihop, community_overlap, community_coverage or a metric name such as ts_groundedness_avg", q.Metric)
 	}
+	kg := isMetric(q.Metric)
 	filtersScore := q.Min != nil || q.Max != nil || q.Null != nil || q.Reason != nil || q.Sort == "score"
-	if filtersScore && (q.Pair == "" || q.Metric == "") {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "a score filter or sort needs pair and metric")
+	if filtersScore && (q.Metric == "" || kg && q.Pair == "") {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "a score filter or sort needs a metric (and a pair for a KG metric)")
 	}
 	params := map[string]any{
-		"run": q.Run, "variant": q.Variant, "sep": sep, "pair": nilIfEmpty(q.Pair), "metric": nilIfEmpty(q.Metric),
+		"run": q.Run, "variant": q.Variant, "sep": sep, "pair": nil, "score": nil, "field": nil,
 		"min": optional(q.Min), "max": optional(q.Max), "null": nil, "reason": nil, "system": nil,
 		"by": nil, "desc": q.Desc, "offset": int64(q.Offset), "limit": int64(q.Limit),
+	}
+	switch {
+	case kg && q.Pair != "":
+		params["pair"], params["field"] = q.Pair, q.Metric
+	case q.Metric != "" && !kg:
+		params["score"], params["field"] = q.Metric, "value"
 	}
 	if q.all {
 		params["limit"] = int64(1<<31 - 1 - q.Offset)
@@ -176,10 +190,23 @@ func (db *DB) ListSamples(ctx context.Context, q SampleQuery, pairs []kgeval.Pai
 	if q.all {
 		return page, nil
 	}
-	if err := db.SampleScores(ctx, q.Run, q.Variant, page.Samples, pairs); err != nil {
+	if err := db.SampleScores(ctx, q.Run, q.Variant, page.Samples, pairs, OtherMetric(q.Metric)); err != nil {
 		return nil, err
 	}
 	return page, nil
+}
+
+// metricName is what a metric name other than a KG metric may look like.
+var metricName = regexp.MustCompile(`^[a-z][a-z0-9_@]{0,63}$`)
+
+// OtherMetric returns []string{metric} when metric names a metric other
+// than the KG ones (a MetricScore), else nil: what a sample list shows
+// beside the KG scores.
+func OtherMetric(metric string) []string {
+	if metric == "" || isMetric(metric) {
+		return nil
+	}
+	return []string{metric}
 }
 
 // SampleOrder returns every sample that q selects, in q's order, without
@@ -194,8 +221,9 @@ func (db *DB) SampleOrder(ctx context.Context, q SampleQuery) ([]SampleRow, erro
 	return p.Samples, nil
 }
 
-// SampleScores fills the Scores of rows (samples of run) for every pair.
-func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []SampleRow, pairs []kgeval.Pair) error {
+// SampleScores fills the Scores of rows (samples of run) for every pair and
+// their Metrics for every metric named in metrics (MetricScore names).
+func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []SampleRow, pairs []kgeval.Pair, metrics []string) error {
 	if variant == "" {
 		variant = DefaultVariant
 	}
@@ -215,6 +243,27 @@ func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []Samp
 	for _, s := range scores {
 		if i, ok := index[s.Sample]; ok {
 			rows[i].Scores[s.Pair] = &s.KGResult
+		}
+	}
+	if len(metrics) == 0 {
+		return nil
+	}
+	var muids []any
+	for i := range rows {
+		rows[i].Metrics = map[string]*MetricValue{}
+		for _, m := range metrics {
+			muids = append(muids, run+sep+rows[i].ID+sep+m)
+		}
+	}
+	values, err := db.metricsByUID(ctx, muids)
+	if err != nil {
+		return err
+	}
+	for sample, vs := range values {
+		if i, ok := index[sample]; ok {
+			for j := range vs {
+				rows[i].Metrics[vs[j].Metric] = &vs[j]
+			}
 		}
 	}
 	return nil
@@ -282,11 +331,14 @@ type SampleDetail struct {
 	Human     map[string]any `json:"human,omitempty"`
 	Delta     float64        `json:"delta"`
 	Pairs     []PairDetail   `json:"pairs"`
+	// Metrics are the sample's other metric values (triplet similarity,
+	// encoder and LLM-judged metrics) with their explanations.
+	Metrics []MetricValue `json:"metrics"`
 }
 
 // GetSample reads one sample of a run with its scores, the triplets of
-// every pair graph and the best path of every input entity. Errors:
-// ENOTFOUND.
+// every pair graph, the best path of every input entity and its other
+// metric values with their explanations. Errors: ENOTFOUND.
 func (db *DB) GetSample(ctx context.Context, run, id, variant string, settings RunSettings) (*SampleDetail, error) {
 	if variant == "" {
 		variant = DefaultVariant
@@ -334,6 +386,9 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, settings R
 			return nil, err
 		}
 		d.Pairs = append(d.Pairs, pd)
+	}
+	if d.Metrics, err = db.sampleMetrics(ctx, run, id); err != nil {
+		return nil, err
 	}
 	return d, nil
 }
@@ -405,9 +460,10 @@ type Histogram struct {
 // SystemStats is the mean of each pair and metric over one system's samples.
 type SystemStats struct {
 	System string `json:"system"`
-	// Means maps "pair.metric" to the mean (nil when every score is null).
+	// Means maps "pair.metric" (KG scores) or a metric name (other metrics)
+	// to the mean; a key is absent when every value is null.
 	Means map[string]*float64 `json:"means"`
-	// Scored maps "pair.metric" to how many non-null scores the mean is over.
+	// Scored maps the same keys to how many non-null values the mean is over.
 	Scored map[string]int `json:"scored"`
 	Graphs int            `json:"graphs"`
 }
@@ -420,18 +476,21 @@ type ReasonCount struct {
 }
 
 // RunStats are a run's score distributions, per-system means and null
-// reasons.
+// reasons: the KG scores per pair (Histograms, Reasons) and the other
+// metric values (Metrics).
 type RunStats struct {
 	Bins       int           `json:"bins"`
 	Histograms []Histogram   `json:"histograms"`
 	Systems    []SystemStats `json:"systems"`
 	Reasons    []ReasonCount `json:"reasons"`
+	Metrics    []MetricStat  `json:"metrics"`
 }
 
 // HistogramBins is the number of bins of RunStats histograms.
 const HistogramBins = 10
 
-// RunStats computes a run's distributions from its stored scores.
+// RunStats computes a run's distributions from its stored scores and
+// metric values.
 func (db *DB) RunStats(ctx context.Context, run, variant string, settings RunSettings) (*RunStats, error) {
 	if variant == "" {
 		variant = DefaultVariant
@@ -503,6 +562,11 @@ func (db *DB) RunStats(ctx context.Context, run, variant string, settings RunSet
 		for key, n := range ss.Scored {
 			ss.Means[key] = kgeval.Float(sysSums[name][key] / float64(n))
 		}
+	}
+	if err := db.metricStats(ctx, run, st, systems); err != nil {
+		return nil, err
+	}
+	for _, ss := range systems {
 		st.Systems = append(st.Systems, *ss)
 	}
 	sort.Slice(st.Systems, func(i, j int) bool { return st.Systems[i].System < st.Systems[j].System })

@@ -118,10 +118,73 @@ func TestDB_ListSamples(t *testing.T) {
 			t.Errorf("system b: %d %v", p.Total, ids(p))
 		}
 	})
+	t.Run("OtherMetric", func(t *testing.T) {
+		const m = "ts_groundedness_avg"
+		val := func(id string) *float64 { return r.Metrics[id][m].Value }
+		for _, desc := range []bool{false, true} {
+			// A pair is ignored for a metric other than the KG ones.
+			p := list(t, graphstore.SampleQuery{Pair: "faithfulness", Metric: m, Sort: "score", Desc: desc, Limit: 100})
+			var want []string
+			for _, s := range r.Samples {
+				want = append(want, s.ID)
+			}
+			sort.SliceStable(want, func(i, j int) bool {
+				a, b := val(want[i]), val(want[j])
+				if (a == nil) != (b == nil) {
+					return b == nil
+				}
+				if a == nil || *a == *b {
+					return false
+				}
+				return (*a < *b) != desc
+			})
+			if !slices.Equal(ids(p), want) {
+				t.Errorf("sort by %s desc=%v: got %v, want %v", m, desc, ids(p), want)
+			}
+			for _, row := range p.Samples {
+				got := row.Metrics[m]
+				if got == nil || !sameFloat(got.Value, val(row.ID)) || got.Reason != r.Metrics[row.ID][m].Reason || len(got.Explanation) != 0 {
+					t.Errorf("%s: row metric %+v, want %+v without explanation", row.ID, got, r.Metrics[row.ID][m])
+				}
+				if row.Scores["faithfulness"] == nil {
+					t.Errorf("%s: no KG scores beside the metric", row.ID)
+				}
+			}
+		}
+		yes, reason := true, "no triplets extracted from answer"
+		var nulls []string
+		for _, s := range r.Samples {
+			if val(s.ID) == nil {
+				nulls = append(nulls, s.ID)
+			}
+		}
+		if p := list(t, graphstore.SampleQuery{Metric: m, Null: &yes, Limit: 100}); len(nulls) == 0 || !slices.Equal(ids(p), nulls) {
+			t.Errorf("null: got %v, want %v", ids(p), nulls)
+		}
+		if p := list(t, graphstore.SampleQuery{Metric: m, Reason: &reason, Limit: 100}); !slices.Equal(ids(p), nulls) {
+			t.Errorf("reason: got %v, want %v", ids(p), nulls)
+		}
+		lo := 0.5
+		var high []string
+		for _, s := range r.Samples {
+			if v := val(s.ID); v != nil && *v >= lo {
+				high = append(high, s.ID)
+			}
+		}
+		if p := list(t, graphstore.SampleQuery{Metric: m, Min: &lo, Limit: 100}); len(high) == 0 || !slices.Equal(ids(p), high) {
+			t.Errorf("min %v: got %v, want %v", lo, ids(p), high)
+		}
+		if p := list(t, graphstore.SampleQuery{Metric: "bert_score_f1", Min: kgeval.Float(50), Limit: 100}); p.Total == 0 || p.Total == len(r.Samples) {
+			t.Errorf("bert_score_f1 >= 50 (0-100 scale): %d samples", p.Total)
+		}
+		if p := list(t, graphstore.SampleQuery{Metric: "no_such_metric", Null: &yes, Limit: 100}); p.Total != len(r.Samples) {
+			t.Errorf("a metric no sample has is null everywhere: %d", p.Total)
+		}
+	})
 	t.Run("EINVALID", func(t *testing.T) {
 		for _, q := range []graphstore.SampleQuery{
-			{Sort: "question"}, {Sort: "score"}, {Metric: "n.x"}, {Limit: graphstore.MaxPageSize + 1}, {Offset: -1},
-			{Min: kgeval.Float(0.5)},
+			{Sort: "question"}, {Sort: "score"}, {Metric: "n.x"}, {Metric: "x' OR 1=1"}, {Limit: graphstore.MaxPageSize + 1}, {Offset: -1},
+			{Min: kgeval.Float(0.5)}, {Metric: kgeval.MetricMultihop, Sort: "score"},
 		} {
 			q.Run = r.Name
 			if _, err := db.ListSamples(ctx, q, r.Settings.Pairs); kgeval.ErrorCode(err) != kgeval.EINVALID {
@@ -179,6 +242,26 @@ func TestDB_GetSample(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Metrics", func(t *testing.T) {
+		for _, id := range []string{"s01", "s02"} {
+			d, err := db.GetSample(ctx, r.Name, id, "", r.Settings)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, m := range d.Metrics {
+				names = append(names, m.Metric)
+				want := r.Metrics[id][m.Metric]
+				if m.Family != want.Family || !sameFloat(m.Value, want.Value) || m.Reason != want.Reason || string(m.Explanation) != string(want.Explanation) {
+					t.Errorf("%s %s: got %+v (explanation %s), want %+v (explanation %s)", id, m.Metric, m, m.Explanation, want, want.Explanation)
+				}
+			}
+			// Family order: ts, ragas, llm.
+			if !slices.Equal(names, []string{"ts_groundedness_avg", "bert_score_f1", "llm_faithfulness"}) {
+				t.Errorf("%s metrics: %v", id, names)
+			}
+		}
+	})
 	t.Run("ENOTFOUND", func(t *testing.T) {
 		if _, err := db.GetSample(ctx, r.Name, "nope", "", r.Settings); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 			t.Errorf("err %v, want ENOTFOUND", err)
@@ -221,6 +304,102 @@ func TestDB_RunStats(t *testing.T) {
 	systems, err := db.RunSystems(ctx, r.Name)
 	if err != nil || len(systems) != 2 || systems[1] != (graphstore.SystemCount{System: "b", Samples: 5}) {
 		t.Errorf("RunSystems: %+v %v", systems, err)
+	}
+
+	// The other metrics: distributions over a range fitting their scale,
+	// nulls with reasons, and per-system means.
+	var names []string
+	for _, ms := range st.Metrics {
+		names = append(names, ms.Metric)
+		lo, hi := 0.0, 1.0
+		if ms.Metric == "bert_score_f1" {
+			hi = 100
+		}
+		counts := make([]int, graphstore.HistogramBins)
+		nulls, n, sum := 0, 0, 0.0
+		reasons := map[string]int{}
+		sys := map[string][]float64{}
+		for _, s := range r.Samples {
+			m := r.Metrics[s.ID][ms.Metric]
+			if m.Value == nil {
+				nulls++
+				reasons[m.Reason]++
+				continue
+			}
+			n++
+			sum += *m.Value
+			counts[min(int((*m.Value-lo)/(hi-lo)*graphstore.HistogramBins), graphstore.HistogramBins-1)]++
+			sys[s.System] = append(sys[s.System], *m.Value)
+		}
+		if ms.Lo != lo || ms.Hi != hi || !slices.Equal(ms.Counts, counts) || ms.Nulls != nulls || ms.Scored != n {
+			t.Errorf("%s: range [%v, %v] counts %v nulls %d scored %d; want [%v, %v] %v %d %d", ms.Metric, ms.Lo, ms.Hi, ms.Counts, ms.Nulls, ms.Scored, lo, hi, counts, nulls, n)
+		}
+		if n > 0 && (ms.Mean == nil || math.Abs(*ms.Mean-sum/float64(n)) > 1e-9) || n == 0 && ms.Mean != nil {
+			t.Errorf("%s: mean %v, want %v", ms.Metric, ms.Mean, sum/float64(n))
+		}
+		if len(ms.Reasons) != len(reasons) {
+			t.Errorf("%s: reasons %+v, want %v", ms.Metric, ms.Reasons, reasons)
+		}
+		for _, x := range ms.Reasons {
+			if reasons[x.Reason] != x.Count {
+				t.Errorf("%s: reason %q counted %d, want %d", ms.Metric, x.Reason, x.Count, reasons[x.Reason])
+			}
+		}
+		for _, ss := range st.Systems {
+			vs := sys[ss.System]
+			got := ss.Means[ms.Metric]
+			if len(vs) == 0 {
+				if got != nil || ss.Scored[ms.Metric] != 0 {
+					t.Errorf("%s system %s: mean %v of nothing", ms.Metric, ss.System, *got)
+				}
+				continue
+			}
+			mean := 0.0
+			for _, v := range vs {
+				mean += v / float64(len(vs))
+			}
+			if got == nil || math.Abs(*got-mean) > 1e-9 || ss.Scored[ms.Metric] != len(vs) {
+				t.Errorf("%s system %s: mean %v n %d, want %v n %d", ms.Metric, ss.System, got, ss.Scored[ms.Metric], mean, len(vs))
+			}
+		}
+	}
+	if !slices.Equal(names, []string{"ts_groundedness_avg", "bert_score_f1", "llm_faithfulness"}) {
+		t.Errorf("metrics: %v", names)
+	}
+}
+
+func TestDB_RunSweep(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	r := graphstoretest.MustWebRun(t, db, 6)
+	pts, err := db.RunSweep(ctx, r.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != len(graphstoretest.WebSweep)*len(r.Settings.Pairs) {
+		t.Fatalf("%d points: %+v", len(pts), pts)
+	}
+	for i, p := range pts {
+		want := graphstoretest.WebSweep[p.Variant]
+		if p.Tau != want.Tau || p.Delta != want.Delta || p.Graphs != len(r.Samples) {
+			t.Errorf("%+v: want tau %v delta %v, %d graphs", p, want.Tau, want.Delta, len(r.Samples))
+		}
+		if i > 0 && pts[i-1].Delta > p.Delta {
+			t.Errorf("not in delta order: %+v after %+v", p, pts[i-1])
+		}
+		sum, n := 0.0, 0
+		for _, x := range r.Sweep[p.Variant] {
+			if x.Pair == p.Pair && x.Multihop != nil {
+				sum += *x.Multihop
+				n++
+			}
+		}
+		if p.Scored != n || n > 0 && (p.Multihop == nil || math.Abs(*p.Multihop-sum/float64(n)) > 1e-9) {
+			t.Errorf("%s %s: multihop %v over %d, want %v over %d", p.Variant, p.Pair, p.Multihop, p.Scored, sum/float64(n), n)
+		}
+	}
+	if pts, err := db.RunSweep(ctx, r.Name+"-never-swept"); err != nil || len(pts) != 0 {
+		t.Errorf("a run never swept: %+v %v", pts, err)
 	}
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Browser test of the dashboard: evaluates testdata/triplets.jsonl (plus a
-# sample whose question holds <script>) into a fresh run with no LLM call,
+# sample whose question holds <script>) into a fresh run with no LLM call
+# (KG scores, triplet similarity and the encoder metrics), sweeps it over
+# tau 0.7,0.8 and delta 0.3,0.5,
 # starts `kgeval serve` on a free port with a fresh state directory (so it
 # prints a first-start admin token), runs web/e2e/browser-test.mjs in
 # headless Chromium, and cleans up. Needs Neo4j (KGEVAL_NEO4J_URI and
@@ -37,6 +39,11 @@ cat >> "$tmp/data.jsonl" <<'JSONL'
 JSONL
 bin/kgeval evaluate --dataset "$tmp/data.jsonl" --run "$run" --engine native >"$tmp/evaluate.log" 2>&1 ||
   { cat "$tmp/evaluate.log"; echo "browser-test: evaluate failed" >&2; exit 1; }
+# Sweep variants for the run dashboard's sweep curves (no model or
+# embedding call: the graphs are rebuilt from stored triplets and cached
+# embeddings).
+bin/kgeval sweep --run "$run" --tau 0.7,0.8 --delta 0.3,0.5 >"$tmp/sweep.log" 2>&1 ||
+  { cat "$tmp/sweep.log"; echo "browser-test: sweep failed" >&2; exit 1; }
 
 KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
 pid=$!

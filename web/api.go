@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -216,7 +218,7 @@ func (s *Server) listSamples(c *gin.Context) (any, error) {
 	}
 	lo, hi := min(q.Offset, len(order)), min(q.Offset+q.Limit, len(order))
 	page := &graphstore.SamplePage{Total: len(order), Offset: q.Offset, Limit: q.Limit, Samples: append([]graphstore.SampleRow(nil), order[lo:hi]...)}
-	if err := s.store.SampleScores(ctx, r.Name, q.Variant, page.Samples, st.Pairs); err != nil {
+	if err := s.store.SampleScores(ctx, r.Name, q.Variant, page.Samples, st.Pairs, graphstore.OtherMetric(q.Metric)); err != nil {
 		return nil, err
 	}
 	return page, nil
@@ -242,6 +244,64 @@ func filterKey(q graphstore.SampleQuery) string {
 	}
 	return strings.Join([]string{strconv.Quote(q.Variant), strconv.Quote(q.Pair), strconv.Quote(q.Metric), strconv.Quote(q.Sort),
 		strconv.FormatBool(q.Desc), num(q.Min), num(q.Max), null, str(q.Reason), str(q.System)}, " ")
+}
+
+// SweepView is a run's sweep: each pair's mean KG scores at every grid
+// point (tau, delta) stored by `kgeval sweep`, beside the run's own tau and
+// delta. Points is empty when the run was never swept.
+type SweepView struct {
+	Run    string                  `json:"run"`
+	Tau    float64                 `json:"tau"`
+	Delta  float64                 `json:"delta"`
+	Taus   []float64               `json:"taus"`
+	Deltas []float64               `json:"deltas"`
+	Pairs  []string                `json:"pairs"`
+	Points []graphstore.SweepPoint `json:"points"`
+}
+
+func (s *Server) runSweep(c *gin.Context) (any, error) {
+	ctx := c.Request.Context()
+	r, st, err := s.run(ctx, c.Param("run"))
+	if err != nil {
+		return nil, err
+	}
+	return s.sweepOf(ctx, r, st)
+}
+
+func (s *Server) sweepOf(ctx context.Context, r kgeval.Run, st graphstore.RunSettings) (*SweepView, error) {
+	key, ok := s.cache.key(r, "sweep")
+	return cached(s.cache, key, ok, func() (*SweepView, error) {
+		pts, err := s.store.RunSweep(ctx, r.Name)
+		if err != nil {
+			return nil, err
+		}
+		v := &SweepView{Run: r.Name, Tau: st.Tau, Delta: st.Delta, Taus: []float64{}, Deltas: []float64{}, Pairs: []string{}, Points: pts}
+		for _, p := range pts {
+			if !slices.Contains(v.Taus, p.Tau) {
+				v.Taus = append(v.Taus, p.Tau)
+			}
+			if !slices.Contains(v.Deltas, p.Delta) {
+				v.Deltas = append(v.Deltas, p.Delta)
+			}
+		}
+		slices.Sort(v.Taus)
+		slices.Sort(v.Deltas)
+		// Pairs in the run's order, then any other pair a variant holds.
+		for _, p := range st.Pairs {
+			for _, x := range pts {
+				if x.Pair == p.Name {
+					v.Pairs = append(v.Pairs, p.Name)
+					break
+				}
+			}
+		}
+		for _, x := range pts {
+			if !slices.Contains(v.Pairs, x.Pair) {
+				v.Pairs = append(v.Pairs, x.Pair)
+			}
+		}
+		return v, nil
+	})
 }
 
 func (s *Server) getSample(c *gin.Context) (any, error) {
@@ -340,27 +400,64 @@ type exportScore struct {
 	Reason            string   `json:"reason,omitempty"`
 }
 
+// exportRow is one JSONL line, as `kgeval export` writes it: the other
+// metric values in Metrics (a number or null) with the reasons of the
+// nulls in Nulls.
+type exportRow struct {
+	ID      string                 `json:"id"`
+	Record  int                    `json:"record"`
+	System  string                 `json:"system,omitempty"`
+	Scores  map[string]exportScore `json:"scores"`
+	Metrics map[string]*float64    `json:"metrics,omitempty"`
+	Nulls   map[string]string      `json:"nulls,omitempty"`
+}
+
 func writeJSONL(w io.Writer, rows []graphstore.SampleScores) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
-		scores := map[string]exportScore{}
+		row := exportRow{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]exportScore{}}
 		for pair, x := range r.Scores {
-			scores[pair] = exportScore{x.Multihop, x.CommunityOverlap, x.CommunityCoverage, x.Reason}
+			row.Scores[pair] = exportScore{x.Multihop, x.CommunityOverlap, x.CommunityCoverage, x.Reason}
 		}
-		if err := enc.Encode(map[string]any{"id": r.ID, "record": r.Record, "system": r.System, "scores": scores}); err != nil {
+		for name, m := range r.Metrics {
+			if row.Metrics == nil {
+				row.Metrics, row.Nulls = map[string]*float64{}, map[string]string{}
+			}
+			row.Metrics[name] = m.Value
+			if m.Value == nil {
+				row.Nulls[name] = m.Reason
+			}
+		}
+		if err := enc.Encode(row); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeCSV writes the same columns as `kgeval export --format csv`. Text
-// cells that a spreadsheet would run as a formula get a leading quote.
+// writeCSV writes the same columns as `kgeval export --format csv`: the KG
+// scores per pair, then a value and a reason column for every other metric
+// any sample has, sorted. Text cells that a spreadsheet would run as a
+// formula get a leading quote.
 func writeCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "record", "system"}
 	for _, p := range pairs {
 		header = append(header, p.Name+"."+kgeval.MetricMultihop, p.Name+"."+kgeval.MetricCommunityOverlap, p.Name+"."+kgeval.MetricCommunityCoverage, p.Name+".reason")
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range rows {
+		for name := range r.Metrics {
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		header = append(header, cell(name), cell(name+".reason"))
 	}
 	cw.Write(header)
 	num := func(v *float64) string {
@@ -374,6 +471,10 @@ func writeCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair) 
 		for _, p := range pairs {
 			x := r.Scores[p.Name]
 			rec = append(rec, num(x.Multihop), num(x.CommunityOverlap), num(x.CommunityCoverage), cell(x.Reason))
+		}
+		for _, name := range names {
+			m := r.Metrics[name]
+			rec = append(rec, num(m.Value), cell(m.Reason))
 		}
 		cw.Write(rec)
 	}

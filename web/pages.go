@@ -171,6 +171,48 @@ type RunPage struct {
 	Metrics []string
 	// Keys are "pair.metric" in table order.
 	Keys []string
+	// Families group the other metrics by family, for the pickers.
+	Families []MetricFamily
+	// Reasons are the distinct null reasons of KG scores and other metrics.
+	Reasons []string
+	Sweep   *SweepView
+}
+
+// MetricFamily is a metric family and its metrics present in a run.
+type MetricFamily struct {
+	Family  string
+	Metrics []string
+}
+
+func metricFamilies(ms []graphstore.MetricStat) []MetricFamily {
+	var out []MetricFamily
+	for _, m := range ms {
+		if len(out) == 0 || out[len(out)-1].Family != m.Family {
+			out = append(out, MetricFamily{Family: m.Family})
+		}
+		out[len(out)-1].Metrics = append(out[len(out)-1].Metrics, m.Metric)
+	}
+	return out
+}
+
+func nullReasons(st *graphstore.RunStats) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(r string) {
+		if r != "" && !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	for _, r := range st.Reasons {
+		add(r.Reason)
+	}
+	for _, m := range st.Metrics {
+		for _, r := range m.Reasons {
+			add(r.Reason)
+		}
+	}
+	return out
 }
 
 func (s *Server) runPage(c *gin.Context) (string, any, error) {
@@ -187,7 +229,11 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics}
+	sw, err := s.sweepOf(ctx, r, v.Settings)
+	if err != nil {
+		return "", nil, err
+	}
+	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: sw}
 	for _, pr := range v.Settings.Pairs {
 		for _, m := range v.Settings.Metrics {
 			p.Keys = append(p.Keys, pr.Name+"."+m)
@@ -198,7 +244,34 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 
 // SamplePage is the view model of a sample.
 type SamplePage struct {
-	Sample *graphstore.SampleDetail
+	Sample  *graphstore.SampleDetail
+	Metrics []MetricRow
+}
+
+// MetricRow is one metric value of a sample with its explanation drawn
+// generically; SameAs names the metric just above when both share one
+// explanation (the three aggregates of a triplet-similarity metric), which
+// is then drawn once.
+type MetricRow struct {
+	graphstore.MetricValue
+	Explained *Explanation
+	SameAs    string
+}
+
+func metricRows(vs []graphstore.MetricValue) []MetricRow {
+	out := make([]MetricRow, 0, len(vs))
+	shown := -1 // the row whose explanation is drawn
+	for i, v := range vs {
+		r := MetricRow{MetricValue: v}
+		if shown >= 0 && len(v.Explanation) > 0 && vs[shown].Family == v.Family && bytes.Equal(vs[shown].Explanation, v.Explanation) {
+			r.SameAs = vs[shown].Metric
+		} else {
+			r.Explained = explain(v.Explanation)
+			shown = i
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func (s *Server) samplePage(c *gin.Context) (string, any, error) {
@@ -207,7 +280,7 @@ func (s *Server) samplePage(c *gin.Context) (string, any, error) {
 		return "", nil, err
 	}
 	sd := d.(*graphstore.SampleDetail)
-	return "Sample " + sd.ID, SamplePage{Sample: sd}, nil
+	return "Sample " + sd.ID, SamplePage{Sample: sd, Metrics: metricRows(sd.Metrics)}, nil
 }
 
 // GraphPage is the view model of a pair graph view.

@@ -37,7 +37,8 @@ type Store interface {
 	GetRun(ctx context.Context, name string) (kgeval.Run, error)
 	// RunSummary aggregates a run's scores per pair.
 	RunSummary(ctx context.Context, run, variant string) ([]graphstore.PairSummary, error)
-	// RunStats returns a run's distributions, per-system means and null reasons.
+	// RunStats returns a run's distributions, per-system means and null
+	// reasons, of the KG scores and of the other metrics.
 	RunStats(ctx context.Context, run, variant string, s graphstore.RunSettings) (*graphstore.RunStats, error)
 	// RunSystems lists a run's systems.
 	RunSystems(ctx context.Context, run string) ([]graphstore.SystemCount, error)
@@ -52,8 +53,11 @@ type Store interface {
 	// SampleOrder returns every sample a query selects, in order, without
 	// scores. Errors: EINVALID.
 	SampleOrder(ctx context.Context, q graphstore.SampleQuery) ([]graphstore.SampleRow, error)
-	// SampleScores fills the scores of rows.
-	SampleScores(ctx context.Context, run, variant string, rows []graphstore.SampleRow, pairs []kgeval.Pair) error
+	// SampleScores fills the scores of rows, and the values of the named
+	// other metrics.
+	SampleScores(ctx context.Context, run, variant string, rows []graphstore.SampleRow, pairs []kgeval.Pair, metrics []string) error
+	// RunSweep returns the mean scores per pair of a run's sweep variants.
+	RunSweep(ctx context.Context, run string) ([]graphstore.SweepPoint, error)
 	// RunConsole runs a read-only query. Errors: EINVALID, EUNAVAILABLE.
 	RunConsole(ctx context.Context, query string, lim graphstore.ConsoleLimits) (*graphstore.ConsoleResult, error)
 }
@@ -124,6 +128,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	api.GET("/runs", s.api(s.listRuns))
 	api.GET("/runs/:run", s.api(s.getRun))
 	api.GET("/runs/:run/stats", s.api(s.runStats))
+	api.GET("/runs/:run/sweep", s.api(s.runSweep))
 	api.GET("/runs/:run/samples", s.api(s.listSamples))
 	api.GET("/runs/:run/samples/:id", s.api(s.getSample))
 	api.GET("/runs/:run/samples/:id/graphs/:pair", s.api(s.getGraph))

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -286,8 +287,27 @@ func TestServer_API(t *testing.T) {
 			t.Errorf("run: %d %+v", code, v)
 		}
 		var st graphstore.RunStats
-		if code := c.getJSON(run+"/stats", &st); code != 200 || len(st.Histograms) != 6 || len(st.Systems) != 2 {
+		if code := c.getJSON(run+"/stats", &st); code != 200 || len(st.Histograms) != 6 || len(st.Systems) != 2 || len(st.Metrics) != 3 {
 			t.Errorf("stats: %d %+v", code, st)
+		}
+		for _, ms := range st.Metrics {
+			if ms.Metric == "llm_faithfulness" && (ms.Nulls != 8 || ms.Scored != 0 || len(ms.Reasons) != 1 || ms.Reasons[0].Reason != "no LLM judge configured") {
+				t.Errorf("llm_faithfulness stats: %+v", ms)
+			}
+			if ms.Metric == "bert_score_f1" && (ms.Hi != 100 || st.Systems[0].Means["bert_score_f1"] == nil) {
+				t.Errorf("bert_score_f1 stats: %+v, system means %v", ms, st.Systems[0].Means)
+			}
+		}
+	})
+	t.Run("Sweep", func(t *testing.T) {
+		var v web.SweepView
+		if code := c.getJSON(run+"/sweep", &v); code != 200 || len(v.Points) != 4 || !slices.Equal(v.Taus, []float64{0.7}) || !slices.Equal(v.Deltas, []float64{0.3, 1.5}) ||
+			!slices.Equal(v.Pairs, []string{"faithfulness", "answer_relevancy"}) || v.Delta != 0.5 {
+			t.Errorf("sweep: %d %+v", code, v)
+		}
+		var e map[string]string
+		if code := c.getJSON("/api/runs/no-such-run/sweep", &e); code != 404 {
+			t.Errorf("unknown run: %d", code)
 		}
 	})
 	t.Run("Samples", func(t *testing.T) {
@@ -304,8 +324,21 @@ func TestServer_API(t *testing.T) {
 		if code := c.getJSON(run+"/samples?system=b&null=false&pair=faithfulness&metric=multihop&min=0&max=1", &p); code != 200 || p.Total == 0 {
 			t.Errorf("filters: %d %+v", code, p)
 		}
+		if code := c.getJSON(run+"/samples?pair=faithfulness&metric=ts_groundedness_avg&sort=score&order=desc&limit=3", &p); code != 200 || p.Total != 8 || len(p.Samples) != 3 {
+			t.Fatalf("sorted by another metric: %d %+v", code, p)
+		}
+		for i, row := range p.Samples {
+			want := r.Metrics[row.ID]["ts_groundedness_avg"].Value
+			got := row.Metrics["ts_groundedness_avg"]
+			if got == nil || want == nil || *got.Value != *want || i > 0 && *p.Samples[i-1].Metrics["ts_groundedness_avg"].Value < *got.Value {
+				t.Errorf("row %d %s: %+v, want %v, descending", i, row.ID, got, want)
+			}
+		}
+		if code := c.getJSON(run+"/samples?metric=llm_faithfulness&reason="+url.QueryEscape("no LLM judge configured"), &p); code != 200 || p.Total != 8 {
+			t.Errorf("reason of another metric: %d %+v", code, p)
+		}
 		var e map[string]string
-		for _, q := range []string{"sort=question", "order=sideways", "min=abc", "null=maybe", "limit=100000", "sort=score"} {
+		for _, q := range []string{"sort=question", "order=sideways", "min=abc", "null=maybe", "limit=100000", "sort=score", "metric=a.b&sort=score"} {
 			if code := c.getJSON(run+"/samples?"+q, &e); code != 400 || e["code"] != kgeval.EINVALID {
 				t.Errorf("%s: %d %v", q, code, e)
 			}
@@ -318,6 +351,18 @@ func TestServer_API(t *testing.T) {
 		var d graphstore.SampleDetail
 		if code := c.getJSON(run+"/samples/s03", &d); code != 200 || d.ID != "s03" || d.Question != r.Samples[3].Question || len(d.Pairs) != 2 {
 			t.Fatalf("%d %+v", code, d)
+		}
+		if len(d.Metrics) != 3 || d.Metrics[0].Metric != "ts_groundedness_avg" || d.Metrics[0].Value != nil || d.Metrics[0].Reason != "no triplets extracted from answer" {
+			t.Errorf("s03 metrics: %+v", d.Metrics)
+		}
+		var raw struct {
+			Metrics []struct {
+				Metric      string
+				Explanation map[string]any
+			}
+		}
+		if code := c.getJSON(run+"/samples/s02", &raw); code != 200 || len(raw.Metrics) != 3 || raw.Metrics[0].Explanation["matches"] == nil {
+			t.Errorf("s02 metrics: the explanation is not JSON in the API: %+v", raw)
 		}
 		var g web.GraphView
 		if code := c.getJSON(run+"/samples/s03/graphs/faithfulness", &g); code != 200 {
@@ -346,11 +391,15 @@ func TestServer_API(t *testing.T) {
 		if resp.StatusCode != 200 || err != nil || len(rows) != 9 || rows[0][3] != "faithfulness.multihop" || rows[1][0] != "s00" {
 			t.Errorf("csv: %d %v %.300s", resp.StatusCode, err, body)
 		}
+		if n := len(rows[0]); err == nil && (n != 3+4*2+2*3 || rows[0][n-2] != "ts_groundedness_avg" || rows[1][n-2] != "0" || rows[4][n-1] != "no triplets extracted from answer") {
+			t.Errorf("csv metric columns: %v / %v / %v", rows[0], rows[1], rows[4])
+		}
 		resp, body = c.get(run + "/export?format=jsonl")
 		lines := strings.Split(strings.TrimSpace(body), "\n")
 		var first map[string]any
 		json.Unmarshal([]byte(lines[0]), &first)
-		if resp.StatusCode != 200 || len(lines) != 8 || first["id"] != "s00" || first["scores"] == nil {
+		if resp.StatusCode != 200 || len(lines) != 8 || first["id"] != "s00" || first["scores"] == nil || first["metrics"].(map[string]any)["bert_score_f1"] != 10.0 ||
+			first["nulls"].(map[string]any)["llm_faithfulness"] != "no LLM judge configured" {
 			t.Errorf("jsonl: %d %d lines %v", resp.StatusCode, len(lines), first)
 		}
 		if resp, _ := c.get(run + "/export?format=xml"); resp.StatusCode != 400 {
@@ -400,8 +449,12 @@ func TestServer_Pages(t *testing.T) {
 	run := "/runs/" + url.PathEscape(r.Name)
 	for _, tc := range []struct{ path, want string }{
 		{"/", r.Name},
-		{run, "Score distributions"},
+		{run, "KG score distributions"},
+		{run, `id="metric-table"`},
+		{run, `id="sweep-data"`},
 		{run + "/samples/s01", "&lt;script&gt;alert(1)&lt;/script&gt;"},
+		{run + "/samples/s01", "answer 1 is &lt;b&gt;true&lt;/b&gt;"},
+		{run + "/samples/s01", `<td class="metric-reason">no LLM judge configured</td>`},
 		{run + "/samples/s01/graphs/faithfulness", `id="graph-data"`},
 		{"/cypher", `id="query"`},
 		{"/compare?a=" + url.QueryEscape(r.Name) + "&b=" + url.QueryEscape(r.Name), "compare-metrics"},
@@ -410,7 +463,7 @@ func TestServer_Pages(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(body, tc.want) {
 			t.Errorf("%s: %d, no %q", tc.path, resp.StatusCode, tc.want)
 		}
-		if strings.Contains(body, "<script>alert(1)") {
+		if strings.Contains(body, "<script>alert(1)") || strings.Contains(body, "<b>true") {
 			t.Errorf("%s: sample text rendered as HTML", tc.path)
 		}
 	}

@@ -1,46 +1,167 @@
-// Run dashboard: score histograms (ECharts) and the paged, filtered sample list.
+// Run dashboard: score histograms (ECharts) of the KG scores and of the
+// other metrics (with a family/metric picker and per-system means), sweep
+// curves, and the paged, filtered sample list.
 'use strict';
 (function () {
-  const { el, fmt, api, path } = window.kg;
+  const { el, fmt, api, path, palette } = window.kg;
   const stats = kg.data('stats-data');
   const pairs = kg.data('pairs-data') || [];
+  const sweep = kg.data('sweep-data');
+  const kgMetrics = new Set(['multihop', 'community_overlap', 'community_coverage']);
+
+  function binLabels(lo, hi, bins) {
+    const w = (hi - lo) / bins;
+    const d = hi - lo > 10 ? 0 : 1;
+    return Array.from({ length: bins }, (_, i) => (lo + i * w).toFixed(d) + '–' + (lo + (i + 1) * w).toFixed(d));
+  }
+  function histogram(box, title, subtext, labels, counts, color) {
+    const chart = echarts.init(box, null, { renderer: 'canvas' });
+    chart.setOption({
+      animation: false,
+      title: { text: title, subtext, textStyle: { fontSize: 13 } },
+      grid: { left: 40, right: 10, top: 55, bottom: 40 },
+      tooltip: { trigger: 'axis' },
+      xAxis: { type: 'category', data: labels, axisLabel: { fontSize: 9, rotate: 45 } },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [{ type: 'bar', data: counts, itemStyle: { color } }],
+    });
+    return chart;
+  }
+
   const charts = document.getElementById('histograms');
   if (stats && charts && window.echarts) {
-    const bins = stats.bins;
-    const labels = Array.from({ length: bins }, (_, i) => (i / bins).toFixed(1) + '–' + ((i + 1) / bins).toFixed(1));
+    const labels = binLabels(0, 1, stats.bins);
     for (const h of stats.histograms) {
       const box = el('div', { class: 'chart', 'data-pair': h.pair, 'data-metric': h.metric });
       charts.appendChild(box);
-      const chart = echarts.init(box, null, { renderer: 'canvas' });
-      chart.setOption({
-        animation: false,
-        title: { text: h.pair + ' · ' + h.metric, subtext: 'mean ' + fmt(h.mean) + ' · ' + h.nulls + ' null', textStyle: { fontSize: 13 } },
-        grid: { left: 40, right: 10, top: 55, bottom: 40 },
-        tooltip: { trigger: 'axis' },
-        xAxis: { type: 'category', data: labels, axisLabel: { fontSize: 9, rotate: 45 } },
-        yAxis: { type: 'value', minInterval: 1 },
-        series: [{ type: 'bar', data: h.counts, itemStyle: { color: '#4e79a7' } }],
-      });
+      histogram(box, h.pair + ' · ' + h.metric, 'mean ' + fmt(h.mean) + ' · ' + h.nulls + ' null', labels, h.counts, '#4e79a7');
     }
   }
 
+  // Other metrics: the picker chooses a family or one metric; the
+  // histograms and the table follow, and one metric also gets a chart of
+  // its per-system means and becomes the sample list's metric.
+  const picker = document.getElementById('metric-picker');
+  const metricCharts = document.getElementById('metric-histograms');
+  const sysBox = document.getElementById('metric-systems-chart');
+  const familyColor = { ts: '#59a14f', ragas: '#f28e2b', llm: '#b07aa1' };
+  let sysChart = null;
+  let drawn = [];
+  function showMetrics() {
+    if (!picker || !stats || !window.echarts) return;
+    const fam = picker.elements.family.value;
+    const one = picker.elements.metric.value;
+    for (const opt of picker.elements.metric.querySelectorAll('optgroup')) opt.hidden = fam !== '' && opt.label !== fam;
+    const chosen = stats.metrics.filter((m) => (one ? m.metric === one : fam === '' || m.family === fam));
+    for (const c of drawn) c.dispose();
+    drawn = [];
+    metricCharts.replaceChildren();
+    for (const m of chosen) {
+      const box = el('div', { class: 'chart', 'data-metric': m.metric, 'data-family': m.family });
+      metricCharts.appendChild(box);
+      drawn.push(histogram(box, m.metric, m.family + ' · mean ' + fmt(m.mean) + ' · ' + m.scored + ' scored · ' + m.nulls + ' null',
+        binLabels(m.lo, m.hi, stats.bins), m.counts, familyColor[m.family] || '#4e79a7'));
+    }
+    for (const tr of document.querySelectorAll('#metric-table tbody tr')) {
+      tr.hidden = one ? tr.dataset.metric !== one : fam !== '' && tr.dataset.family !== fam;
+    }
+    document.getElementById('picker-info').textContent = chosen.length + ' of ' + stats.metrics.length + ' metrics';
+    sysBox.hidden = !one;
+    if (sysChart) { sysChart.dispose(); sysChart = null; }
+    if (one) {
+      const systems = stats.systems.filter((s) => s.scored[one]);
+      sysChart = echarts.init(sysBox, null, { renderer: 'canvas' });
+      sysChart.setOption({
+        animation: false,
+        title: { text: one + ' per system', subtext: 'mean over scored samples (n)', textStyle: { fontSize: 13 } },
+        grid: { left: 50, right: 10, top: 55, bottom: 50 },
+        tooltip: { trigger: 'axis' },
+        xAxis: { type: 'category', data: systems.map((s) => (s.system || '(none)') + ' (n=' + s.scored[one] + ')'), axisLabel: { fontSize: 10 } },
+        yAxis: { type: 'value' },
+        series: [{ type: 'bar', data: systems.map((s) => s.means[one]), itemStyle: { color: '#4e79a7' } }],
+      });
+    }
+  }
+  if (picker) {
+    picker.addEventListener('change', (ev) => {
+      if (ev.target.name === 'family') picker.elements.metric.value = '';
+      showMetrics();
+      const one = picker.elements.metric.value;
+      if (one && form) { form.elements.metric.value = one; syncForm(); offset = 0; load(); }
+    });
+    picker.addEventListener('submit', (ev) => ev.preventDefault());
+  }
+
+  // Sweep curves: per pair, the chosen mean score against delta, one line
+  // per tau.
+  const sweepBox = document.getElementById('sweep');
+  const sweepPicker = document.getElementById('sweep-picker');
+  let sweepCharts = [];
+  function showSweep() {
+    if (!sweep || !sweepBox || !window.echarts) return;
+    const metric = sweepPicker ? sweepPicker.elements.metric.value : 'multihop';
+    for (const c of sweepCharts) c.dispose();
+    sweepCharts = [];
+    sweepBox.replaceChildren();
+    for (const pair of sweep.pairs) {
+      const box = el('div', { class: 'chart wide', 'data-pair': pair });
+      sweepBox.appendChild(box);
+      const series = sweep.taus.map((tau, i) => ({
+        name: 'τ ' + tau,
+        type: 'line',
+        symbolSize: 7,
+        connectNulls: false,
+        itemStyle: { color: palette[i % palette.length] },
+        data: sweep.points.filter((p) => p.pair === pair && p.tau === tau).map((p) => [p.delta, p[metric]]),
+      }));
+      const chart = echarts.init(box, null, { renderer: 'canvas' });
+      chart.setOption({
+        animation: false,
+        title: { text: pair + ' · mean ' + metric, textStyle: { fontSize: 13 } },
+        legend: { top: 22, type: 'scroll' },
+        grid: { left: 45, right: 20, top: 60, bottom: 40 },
+        tooltip: { trigger: 'axis', valueFormatter: (v) => fmt(v) },
+        xAxis: { type: 'value', name: 'δ', nameLocation: 'middle', nameGap: 25, min: 'dataMin', max: 'dataMax' },
+        yAxis: { type: 'value', min: 0, max: 1 },
+        series,
+      });
+      sweepCharts.push(chart);
+    }
+  }
+  if (sweepPicker) sweepPicker.addEventListener('change', showSweep);
+  window.kgRun = { sweepCharts: () => sweepCharts };
+
   const form = document.getElementById('sample-filter');
-  if (!form) return;
-  const run = form.dataset.run;
   const tbody = document.querySelector('#samples tbody');
   const info = document.getElementById('page-info');
+  const column = document.getElementById('metric-column');
   const limit = 25;
   let offset = 0, total = 0;
+  const run = form ? form.dataset.run : '';
 
+  // A KG metric is read per pair; any other metric has no pair.
+  function syncForm() {
+    const m = form.elements.metric.value;
+    form.elements.pair.disabled = !kgMetrics.has(m);
+    column.hidden = kgMetrics.has(m);
+    column.replaceChildren(m, el('br'), el('span', { class: 'muted' }, 'value'));
+  }
+
+  let seq = 0;
   async function load() {
+    const mine = ++seq;
     const f = new FormData(form);
+    const metric = f.get('metric');
+    const other = metric && !kgMetrics.has(metric);
     const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
     for (const k of ['pair', 'metric', 'min', 'max', 'null', 'reason', 'system', 'sort', 'order']) {
       const v = f.get(k);
       if (v !== null && v !== '') q.set(k, v);
     }
+    const cols = 3 + pairs.length + (other ? 1 : 0);
     try {
       const page = await api('/api/runs/' + encodeURIComponent(run) + '/samples?' + q.toString());
+      if (mine !== seq) return; // a later load replaced this one
       total = page.total;
       tbody.replaceChildren(...page.samples.map((s) => el('tr', {},
         el('td', { class: 'n' }, String(s.record)),
@@ -51,15 +172,29 @@
           if (!x) return el('td', { class: 'muted' }, '—');
           if (x.multihop === null) return el('td', { class: 'muted', title: x.reason || '' }, 'null: ' + (x.reason || ''));
           return el('td', { class: 'n' }, fmt(x.multihop) + ' / ' + fmt(x.community_overlap) + ' / ' + fmt(x.community_coverage));
-        }))));
+        }),
+        other ? metricCell(s.metrics && s.metrics[metric]) : null)));
       info.textContent = total === 0 ? 'no sample matches' : (offset + 1) + '–' + Math.min(offset + limit, total) + ' of ' + total;
+      tbody.dataset.query = q.toString(); // what the rows show, for tests
     } catch (e) {
-      tbody.replaceChildren(el('tr', {}, el('td', { colspan: String(3 + pairs.length), class: 'error' }, e.message)));
+      if (mine !== seq) return;
+      tbody.replaceChildren(el('tr', {}, el('td', { colspan: String(cols), class: 'error' }, e.message)));
       info.textContent = '';
     }
   }
+  function metricCell(m) {
+    if (!m) return el('td', { class: 'muted' }, '—');
+    if (m.value === null) return el('td', { class: 'muted metric-cell', title: m.reason || '' }, 'null: ' + (m.reason || ''));
+    return el('td', { class: 'n metric-cell' }, fmt(m.value));
+  }
+
+  showMetrics();
+  showSweep();
+  if (!form) return;
+  form.elements.metric.addEventListener('change', syncForm);
   form.addEventListener('submit', (ev) => { ev.preventDefault(); offset = 0; load(); });
   document.getElementById('prev').addEventListener('click', () => { if (offset > 0) { offset = Math.max(0, offset - limit); load(); } });
   document.getElementById('next').addEventListener('click', () => { if (offset + limit < total) { offset += limit; load(); } });
+  syncForm();
   load();
 })();

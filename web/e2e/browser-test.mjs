@@ -1,5 +1,7 @@
 // Browser test of the dashboard in headless Chromium (playwright-core with
-// Debian's chromium): sign in, open a run, open a sample, see its pair graph
+// Debian's chromium): sign in, open a run (KG and other-metric histograms,
+// the metric picker driving the sample list, the sweep curves), open a
+// sample and see a metric value with its explanation, see its pair graph
 // drawn with the stored number of nodes, click an input entity and see its
 // path highlighted, run a Cypher query and see rows, check that sample text
 // holding HTML is shown as text; screenshots go to docs/screenshots/.
@@ -40,6 +42,10 @@ const api = async (path) => {
   return res.json();
 };
 const graph = await api(`/api/runs/${enc(run)}/samples/${enc(sample)}/graphs/${pair}`);
+const detail = await api(`/api/runs/${enc(run)}/samples/${enc(sample)}`);
+const stats = await api(`/api/runs/${enc(run)}/stats`);
+const sweep = await api(`/api/runs/${enc(run)}/sweep`);
+const tsMetric = 'ts_groundedness_avg';
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -76,7 +82,48 @@ try {
     assert.ok(charts >= 3, `${charts} histograms`);
     const rows = await page.locator('#samples tbody tr').count();
     assert.ok(rows >= 3, `${rows} sample rows`);
+    await page.waitForSelector('#metric-histograms .chart canvas');
+    assert.equal(await page.locator('#metric-histograms .chart').count(), stats.metrics.length, 'one histogram per other metric');
+    assert.ok(stats.metrics.some((m) => m.metric === tsMetric), `${tsMetric} in the run's stats`);
     await page.screenshot({ path: `${shots}/run.png`, fullPage: true });
+  });
+
+  await step('MetricPicker', async () => {
+    // Picking one metric draws its histogram and per-system means, and the
+    // sample list shows and sorts by it.
+    await page.selectOption('#metric-picker select[name=metric]', tsMetric);
+    await page.waitForFunction(() => document.querySelectorAll('#metric-histograms .chart').length === 1);
+    assert.equal(await page.getAttribute('#metric-histograms .chart', 'data-metric'), tsMetric);
+    assert.ok(await page.isVisible('#metric-systems-chart canvas'), 'per-system chart');
+    assert.equal(await page.locator('#metric-table tbody tr:visible').count(), 1, 'table narrowed to the metric');
+    assert.equal(await page.inputValue('#sample-filter select[name=metric]'), tsMetric);
+    await page.selectOption('#sample-filter select[name=sort]', 'score');
+    await page.selectOption('#sample-filter select[name=order]', 'desc');
+    await page.click('#sample-filter button[type=submit]');
+    await page.waitForFunction(() => (document.querySelector('#samples tbody').dataset.query || '').includes('sort=score'));
+    const cells = await page.locator('#samples tbody td.metric-cell').allTextContents();
+    const values = cells.filter((c) => !c.startsWith('null')).map(Number);
+    assert.ok(values.length >= 1, `metric cells ${cells}`);
+    assert.deepEqual(values, [...values].sort((a, b) => b - a), 'sorted by the metric, descending');
+    const want = stats.metrics.find((m) => m.metric === tsMetric);
+    assert.equal(cells.filter((c) => c.startsWith('null')).length, want.nulls, 'null values listed');
+    assert.ok(cells.slice(values.length).every((c) => c.startsWith('null')), 'null values last');
+    await page.locator('#other-metrics').screenshot({ path: `${shots}/run-metric.png` });
+  });
+
+  await step('SweepCurves', async () => {
+    assert.ok(sweep.points.length > 0, 'the run has sweep variants');
+    await page.waitForSelector('#sweep .chart canvas');
+    assert.equal(await page.locator('#sweep .chart').count(), sweep.pairs.length, 'one sweep chart per pair');
+    const lines = await page.evaluate(() => window.kgRun.sweepCharts().map((c) => c.getOption().series.map((s) => ({ name: s.name, n: s.data.length }))));
+    for (const l of lines) {
+      assert.deepEqual(l.map((s) => s.name), sweep.taus.map((t) => 'τ ' + t), 'one line per tau');
+      for (const s of l) assert.equal(s.n, sweep.deltas.length, 'one point per delta');
+    }
+    await page.selectOption('#sweep-picker select[name=metric]', 'community_overlap');
+    await page.waitForFunction(() => window.kgRun.sweepCharts()[0].getOption().title[0].text.includes('community_overlap'));
+    await page.selectOption('#sweep-picker select[name=metric]', 'multihop');
+    await page.locator('#sweep-section').screenshot({ path: `${shots}/sweep.png` });
   });
 
   await step('OpenSample', async () => {
@@ -84,6 +131,28 @@ try {
     assert.equal(await page.textContent('#sample-id'), sample);
     const scoreRows = await page.locator('#scores tbody tr').count();
     assert.ok(scoreRows >= 1);
+  });
+
+  await step('MetricExplanation', async () => {
+    // Every stored metric value is listed; ts_groundedness_avg shows its
+    // value and, opened, each answer triplet's best context match.
+    assert.equal(await page.locator('#metrics > tbody > tr').count(), detail.metrics.length, 'one row per metric value');
+    const m = detail.metrics.find((x) => x.metric === tsMetric);
+    assert.ok(m && m.value !== null && m.explanation.matches.length > 0, `${tsMetric} of ${sample}: ${JSON.stringify(m)}`);
+    const row = page.locator(`#metrics tr[data-metric="${tsMetric}"]`);
+    assert.equal((await row.locator('.metric-value').textContent()).trim(), m.value.toFixed(3));
+    await row.locator('details.expl summary').click();
+    const best = m.explanation.matches[0].best;
+    const table = row.locator('details.expl table.expl-table');
+    await table.waitFor();
+    assert.ok(await table.isVisible(), 'the explanation opens');
+    const cells = (await table.locator('tbody td').allTextContents()).map((c) => c.trim());
+    assert.ok(cells.includes(best), `best match "${best}" shown in ${cells}`);
+    const cos = m.explanation.matches[0].cos;
+    assert.ok((await table.textContent()).includes(String(Number(cos.toFixed(3)))), `cosine ${cos} shown`);
+    for (const x of detail.metrics.filter((x) => x.value === null)) {
+      assert.equal((await page.locator(`#metrics tr[data-metric="${x.metric}"] .metric-reason`).textContent()).trim(), x.reason);
+    }
     await page.screenshot({ path: `${shots}/sample.png`, fullPage: true });
   });
 

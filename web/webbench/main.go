@@ -1,9 +1,13 @@
 // Command webbench is a load generator for the dashboard's API: it stores a
 // run of -samples samples (default 10,000) with four pairs of KG scores
-// computed by the native engine on generated pair graphs, serves the API on
-// loopback with token auth exactly as `kgeval serve` does, and hits the run
-// summary and the sample list (plain, and filtered and sorted by score deep
-// in the list) from -c concurrent clients for -d each. It prints p50, p99,
+// computed by the native engine on generated pair graphs and 19 other
+// metric values per sample (12 triplet-similarity values with explanations,
+// 2 encoder metrics on a 0-100 scale, 5 LLM-judged metrics left null, some
+// values null), serves the API on loopback with token auth exactly as
+// `kgeval serve` does, and hits the run summary, the run stats, the sample
+// list (plain, filtered and sorted by a KG score deep in the list, and
+// sorted by another metric) and one sample from -c concurrent clients for
+// -d each. It prints p50, p99,
 // max latency and throughput per endpoint as a Markdown table, and deletes
 // the run unless -keep.
 //
@@ -14,9 +18,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -59,7 +65,7 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 		return err
 	}
 	name := fmt.Sprintf("bench-web-%d", n)
-	if r, err := db.GetRun(ctx, name); err != nil || r.Samples != n || r.Status != kgeval.RunDone {
+	if r, err := db.GetRun(ctx, name); err != nil || r.Samples != n || r.Status != kgeval.RunDone || r.Dataset != dataset {
 		t0 := time.Now()
 		if err == nil {
 			if err := db.DeleteRun(ctx, name); err != nil {
@@ -69,7 +75,7 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 		if err := store(ctx, db, name, n); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "webbench: stored run %s (%d samples, %d scores) in %v\n", name, n, 4*n, time.Since(t0).Round(time.Millisecond))
+		fmt.Fprintf(os.Stderr, "webbench: stored run %s (%d samples, %d scores, %d metric values) in %v\n", name, n, 4*n, 19*n, time.Since(t0).Round(time.Millisecond))
 	}
 	if !keep {
 		defer db.DeleteRun(context.Background(), name)
@@ -95,8 +101,11 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 		{"run summary", ""},
 		{"sample list, first page", "/samples?limit=50"},
 		{"sample list, score range, sorted by score, offset n/2", fmt.Sprintf("/samples?pair=faithfulness&metric=multihop&min=0.2&max=0.9&sort=score&order=desc&limit=50&offset=%d", n/4)},
+		{"sample list, sorted by ts_groundedness_avg, offset n/2", fmt.Sprintf("/samples?metric=ts_groundedness_avg&sort=score&order=desc&limit=50&offset=%d", n/2)},
+		{"run stats (KG and 19 other metrics)", "/stats"},
+		{"one sample with its metric values", "/samples/gen-04242"},
 	}
-	fmt.Printf("Dashboard API on loopback, run of %d samples (4 pairs), %d concurrent clients, %v per endpoint, token auth:\n\n", n, conc, dur)
+	fmt.Printf("Dashboard API on loopback, run of %d samples (4 pairs, 19 other metrics), %d concurrent clients, %v per endpoint, token auth:\n\n", n, conc, dur)
 	fmt.Println("| endpoint | requests | req/s | p50 | p99 | max | errors |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc}}
@@ -155,12 +164,16 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
+// dataset marks a stored bench run as holding what this version of store
+// writes; a kept run from an older version is stored again.
+const dataset = "generated (KG scores and 19 metrics)"
+
 // store records a run of n samples with the scores of 200 generated pair
-// graphs, computed by the native engine, spread over its samples and pairs.
-// Only scores are stored, not the graphs: the summary and the sample list
-// read samples and scores.
+// graphs, computed by the native engine, spread over its samples and pairs,
+// and generated metric values. Only scores are stored, not the graphs: the
+// summary, stats and sample list read samples and scores.
 func store(ctx context.Context, db *graphstore.DB, name string, n int) error {
-	if err := db.CreateRun(ctx, kgeval.Run{Name: name, Dataset: "generated", Engine: "native", Status: kgeval.RunRunning, Samples: n, Started: time.Now().UTC()}); err != nil {
+	if err := db.CreateRun(ctx, kgeval.Run{Name: name, Dataset: dataset, Engine: "native", Status: kgeval.RunRunning, Samples: n, Started: time.Now().UTC()}); err != nil {
 		return err
 	}
 	graphs := scoringtest.Random(200, 7)
@@ -190,5 +203,42 @@ func store(ctx context.Context, db *graphstore.DB, name string, n int) error {
 	if err := db.WriteKGResults(ctx, name, graphstore.DefaultVariant, "native", kgeval.DefaultGraphParams(), scores); err != nil {
 		return err
 	}
+	if err := db.WriteMetricScores(ctx, name, metricValues(samples)); err != nil {
+		return err
+	}
 	return db.FinishRun(ctx, name, kgeval.RunDone, "", map[string]float64{}, map[string]int{})
+}
+
+// metricValues generates 19 metric values per sample, deterministic in the
+// sample's index: 4 triplet-similarity metrics times 3 aggregates sharing
+// one explanation of three best matches (null when the answer "had no
+// triplets", every 13th sample), semantic_similarity and bert_score_f1 on a
+// 0-100 scale, and 5 LLM-judged metrics null for want of a judge.
+func metricValues(samples []kgeval.Sample) []kgeval.MetricScore {
+	var out []kgeval.MetricScore
+	for i, s := range samples {
+		x := float64((i*7919)%1000) / 1000
+		for b, base := range []string{"ts_context_relevancy", "ts_groundedness", "ts_completeness", "ts_answer_relevancy"} {
+			expl, _ := json.Marshal(map[string]any{"query": "answer", "candidates": "contexts", "matches": []map[string]any{
+				{"query": "A is B", "best": "A is also called B", "best_index": 0, "cos": 0.9, "weight": 0.5},
+				{"query": "B has C", "best": "B contains C", "best_index": 2, "cos": 0.7, "weight": 0.25},
+				{"query": "C near D", "best": "D borders C", "best_index": 4, "cos": 0.4, "weight": 0.25}}})
+			for a, agg := range []string{"avg", "weighted", "minimax"} {
+				m := kgeval.MetricScore{Sample: s.ID, Metric: base + "_" + agg, Family: kgeval.FamilyTS, Explanation: expl}
+				if i%13 == 0 && b > 0 {
+					m.Reason, m.Explanation = "no triplets extracted from answer", nil
+				} else {
+					m.Value = kgeval.Float(math.Mod(x+0.1*float64(b)+0.05*float64(a), 1))
+				}
+				out = append(out, m)
+			}
+		}
+		bert, _ := json.Marshal(map[string]float64{"precision": x, "recall": 1 - x/2, "f1": x})
+		out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: "semantic_similarity", Family: kgeval.FamilyRAGAS, Value: kgeval.Float(100 * x)},
+			kgeval.MetricScore{Sample: s.ID, Metric: "bert_score_f1", Family: kgeval.FamilyRAGAS, Value: kgeval.Float(100 * math.Sqrt(x)), Explanation: bert})
+		for _, m := range []string{"llm_response_relevancy", "llm_faithfulness", "llm_factual_correctness", "faithfulness_validation", "factual_correctness_validation"} {
+			out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyLLM, Reason: "no LLM judge configured"})
+		}
+	}
+	return out
 }
