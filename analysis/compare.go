@@ -226,7 +226,10 @@ func Differ(metric, a, b string, rows []Row, ia, ib []int, x []*float64) Differe
 	} else {
 		d.Reasons["win_rate"] = "no question answered once by both systems with both values present"
 	}
-	if d.Paired {
+	switch {
+	case d.Paired && len(pa) == 0:
+		d.Reasons = map[string]string{"paired": "no question with both values present"}
+	case d.Paired:
 		d.N = len(pa)
 		d.MeanA, d.MeanB = mean(pa), mean(pb)
 		if t, ok := stats.WilcoxonSignedRank(pa, pb); ok {
@@ -239,7 +242,7 @@ func Differ(metric, a, b string, rows []Row, ia, ib []int, x []*float64) Differe
 		} else {
 			d.Reasons["paired_t"] = pairedReason(pa, pb, false)
 		}
-	} else {
+	default:
 		va, vb := values(pick(x, ia)), values(pick(x, ib))
 		d.N = len(va) + len(vb)
 		d.MeanA, d.MeanB = mean(va), mean(vb)
@@ -271,7 +274,7 @@ func pairedReason(a, b []float64, wilcoxon bool) string {
 	for i := range a {
 		d[i] = a[i] - b[i]
 	}
-	return fmt.Sprintf("the %d differences are all %g: t is not defined", len(d), d[0])
+	return fmt.Sprintf("the %d differences are all %.4g: t is not defined", len(d), d[0])
 }
 
 func byQuestion(rows []Row, idx []int) map[string][]int {
