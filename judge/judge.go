@@ -25,7 +25,7 @@
 //	llm_response_relevancy          response_questions                       1
 //	llm_faithfulness                answer_facts + verify_facts              2 (1 when no fact cites a passage)
 //	faithfulness_validation         answer_facts (shared)                    1
-//	llm_factual_correctness         answer_facts + facts(reference) + fact_labels   3
+//	llm_factual_correctness         answer_facts + facts(reference) + fact_labels  3
 //	factual_correctness_validation  answer_facts + facts(reference) (shared) 2
 //	ragas_faithfulness              ragas_claims + ragas_verify_claims       2 (1 with no claim or no contexts)
 //	ragas_context_precision(_at_k)  ragas_context_relevance per passage      P (shared by both)

@@ -29,7 +29,8 @@ func MustLocalLLM(tb testing.TB) *llm.Client {
 	if base == "" || model == "" {
 		tb.Fatal("KGEVAL_LLM_BASE_URL and KGEVAL_LLM_MODEL are not set: run `make test`, which starts the local model server")
 	}
-	return llm.New(llm.Config{BaseURL: base, Model: model, Timeout: 5 * time.Minute, MaxRetries: 2, MaxRepairs: 2, Concurrency: 1})
+	return llm.New(llm.Config{BaseURL: base, Model: model, Timeout: 5 * time.Minute, MaxRetries: 5, MaxRepairs: 2, Concurrency: 1,
+		BaseBackoff: 2 * time.Second}) // rides out a model server restart ("503 Loading model")
 }
 
 // MustEncoder loads the in-process all-MiniLM-L6-v2 as a kgeval.Embedder.

@@ -88,11 +88,14 @@ type FactSimilarity struct {
 	Max float64   `json:"max"`
 }
 
-// LabeledFact is a reference fact with its TP/FN label.
+// LabeledFact is a reference fact with its TP/FN label and, for TP, the
+// answer fact the model matched it with (Match is its 0-based index, -1 for
+// FN).
 type LabeledFact struct {
 	Fact
-	Label  string `json:"label"`
-	Reason string `json:"reason"`
+	Label   string `json:"label"`
+	Match   int    `json:"match"`
+	Matched string `json:"matched,omitempty"`
 }
 
 // CorrectnessExplanation explains llm_factual_correctness.
@@ -147,9 +150,11 @@ type verdictsAnswer struct {
 	Verdicts []verdict `json:"verdicts"`
 }
 
+// label is the TP/FN label of one reference fact with the number (1-based,
+// 0 for none) of the answer fact that states it.
 type label struct {
-	Reason string `json:"reason"`
-	Label  string `json:"label"`
+	Match int    `json:"match"`
+	Label string `json:"label"`
 }
 
 type labelsAnswer struct {
@@ -264,23 +269,37 @@ func yesNo(s string) (string, error) {
 	return "", fmt.Errorf("%q is not \"yes\" or \"no\"", s)
 }
 
-// labelsSchema asks for exactly n TP/FN labels.
-func labelsSchema(n int) map[string]any {
-	l := object(`{"reason": {"type": "string"}, "label": {"type": "string", "enum": ["TP", "FN"]}}`, "reason", "label")
+// labelsSchema asks for exactly n TP/FN labels, each after the number of
+// the matching answer fact (0..answers). Pointing at the answer fact is what
+// makes a 1.5B model label correctly: asked for a reason and a label
+// (fact_labels.v1), it labelled identical facts FN.
+func labelsSchema(n, answers int) map[string]any {
+	l := object(`{"match": {"type": "integer", "minimum": 0, "maximum": `+strconv.Itoa(answers)+`}, `+
+		`"label": {"type": "string", "enum": ["TP", "FN"]}}`, "match", "label")
 	return object(`{"labels": `+jsonText(arrayOf(l, n, n))+`}`, "labels")
 }
 
-// validateLabels requires exactly n labels, each TP or FN.
-func validateLabels(a *labelsAnswer, n int) error {
+// validateLabels requires exactly n labels, each TP with the number of an
+// answer fact (1..answers) or FN with match 0.
+func validateLabels(a *labelsAnswer, n, answers int) error {
 	if len(a.Labels) != n {
 		return fmt.Errorf("%d labels for %d reference facts, want one per fact in order", len(a.Labels), n)
 	}
 	for i := range a.Labels {
-		switch l := strings.ToUpper(strings.TrimSpace(a.Labels[i].Label)); l {
+		l := &a.Labels[i]
+		switch u := strings.ToUpper(strings.TrimSpace(l.Label)); u {
 		case "TP", "FN":
-			a.Labels[i].Label = l
+			l.Label = u
 		default:
-			return fmt.Errorf("label %d is %q, want \"TP\" or \"FN\"", i+1, a.Labels[i].Label)
+			return fmt.Errorf("label %d is %q, want \"TP\" or \"FN\"", i+1, l.Label)
+		}
+		switch {
+		case l.Match < 0 || l.Match > answers:
+			return fmt.Errorf("label %d: match %d, want a number from 0 to %d", i+1, l.Match, answers)
+		case l.Label == "TP" && l.Match == 0:
+			return fmt.Errorf("label %d is TP but matches no answer fact (match 0)", i+1)
+		case l.Label == "FN" && l.Match != 0:
+			return fmt.Errorf("label %d is FN but matches answer fact %d", i+1, l.Match)
 		}
 	}
 	return nil
@@ -569,7 +588,7 @@ func (e *eval) factualCorrectness() (metrics.Value, any) {
 		return metrics.Null("no facts extracted from answer"), CorrectnessExplanation{AnswerFacts: ans, ReferenceFacts: unlabeled(ref)}
 	}
 	user := "ANSWER FACTS:\n" + numberedFacts(ans, false) + "\nREFERENCE FACTS:\n" + numberedFacts(ref, false)
-	a, err := ask(e, promptFactLabels, labelsSchema(len(ref)), user, func(a *labelsAnswer) error { return validateLabels(a, len(ref)) })
+	a, err := ask(e, promptFactLabels, labelsSchema(len(ref), len(ans)), user, func(a *labelsAnswer) error { return validateLabels(a, len(ref), len(ans)) })
 	if err != nil {
 		return failed("TP/FN labels", err), CorrectnessExplanation{AnswerFacts: ans, ReferenceFacts: unlabeled(ref)}
 	}
@@ -580,7 +599,7 @@ func (e *eval) factualCorrectness() (metrics.Value, any) {
 func unlabeled(ref []Fact) []LabeledFact {
 	out := make([]LabeledFact, len(ref))
 	for i, f := range ref {
-		out[i] = LabeledFact{Fact: f}
+		out[i] = LabeledFact{Fact: f, Match: -1}
 	}
 	return out
 }
@@ -591,12 +610,14 @@ func unlabeled(ref []Fact) []LabeledFact {
 func scoreFactualCorrectness(ans, ref []Fact, labels []label) (metrics.Value, CorrectnessExplanation) {
 	x := CorrectnessExplanation{AnswerFacts: ans, ReferenceFacts: make([]LabeledFact, len(ref))}
 	for i, f := range ref {
-		x.ReferenceFacts[i] = LabeledFact{Fact: f, Label: labels[i].Label, Reason: labels[i].Reason}
-		if labels[i].Label == "TP" {
+		lf := LabeledFact{Fact: f, Label: labels[i].Label, Match: labels[i].Match - 1}
+		if lf.Label == "TP" {
+			lf.Matched = ans[lf.Match].Text()
 			x.TP++
 		} else {
 			x.FN++
 		}
+		x.ReferenceFacts[i] = lf
 	}
 	if x.TP+x.FN == 0 {
 		return metrics.Null("no facts extracted from reference"), x

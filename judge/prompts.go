@@ -40,7 +40,7 @@ var (
 	promptAnswerFacts       = mustPrompt("answer_facts.v1")            // facts of the answer with their passages
 	promptFacts             = mustPrompt("facts.v1")                   // facts of the reference (or of an answer without contexts)
 	promptVerifyFacts       = mustPrompt("verify_facts.v1")            // llm_faithfulness
-	promptFactLabels        = mustPrompt("fact_labels.v1")             // llm_factual_correctness
+	promptFactLabels        = mustPrompt("fact_labels.v2")             // llm_factual_correctness
 	promptClaims            = mustPrompt("ragas_claims.v1")            // ragas_faithfulness
 	promptVerifyClaims      = mustPrompt("ragas_verify_claims.v1")     // ragas_faithfulness
 	promptContextRelevance  = mustPrompt("ragas_context_relevance.v1") // ragas_context_precision(_at_k)

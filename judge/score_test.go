@@ -148,15 +148,28 @@ func TestValidateVerdicts(t *testing.T) {
 }
 
 func TestValidateLabels(t *testing.T) {
-	a := labelsAnswer{Labels: []label{{Label: "tp"}, {Label: " FN "}}}
-	if err := validateLabels(&a, 2); err != nil || a.Labels[0].Label != "TP" || a.Labels[1].Label != "FN" {
+	a := labelsAnswer{Labels: []label{{Match: 2, Label: "tp"}, {Label: " FN "}}}
+	if err := validateLabels(&a, 2, 2); err != nil || a.Labels[0].Label != "TP" || a.Labels[1].Label != "FN" {
 		t.Errorf("OK: %v %+v", err, a.Labels)
 	}
-	if err := validateLabels(&labelsAnswer{Labels: []label{{Label: "TP"}}}, 2); err == nil {
-		t.Error("1 label for 2 facts accepted")
-	}
-	if err := validateLabels(&labelsAnswer{Labels: []label{{Label: "FP"}}}, 1); err == nil || err.Error() != `label 1 is "FP", want "TP" or "FN"` {
-		t.Errorf("FP: %v", err)
+	for _, c := range []struct {
+		name       string
+		labels     []label
+		n, answers int
+		want       string
+	}{
+		{"TooFew", []label{{Match: 1, Label: "TP"}}, 2, 1, "1 labels for 2 reference facts, want one per fact in order"},
+		{"NotInSet", []label{{Match: 1, Label: "FP"}}, 1, 1, `label 1 is "FP", want "TP" or "FN"`},
+		{"MatchOutOfRange", []label{{Match: 3, Label: "TP"}}, 1, 2, "label 1: match 3, want a number from 0 to 2"},
+		{"NegativeMatch", []label{{Match: -1, Label: "FN"}}, 1, 2, "label 1: match -1, want a number from 0 to 2"},
+		{"TPWithoutMatch", []label{{Match: 0, Label: "TP"}}, 1, 2, "label 1 is TP but matches no answer fact (match 0)"},
+		{"FNWithMatch", []label{{Match: 2, Label: "FN"}}, 1, 2, "label 1 is FN but matches answer fact 2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := validateLabels(&labelsAnswer{Labels: c.labels}, c.n, c.answers); err == nil || err.Error() != c.want {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
 	}
 }
 
@@ -270,9 +283,10 @@ func TestScoreFaithfulnessValidation(t *testing.T) {
 func TestScoreFactualCorrectness(t *testing.T) {
 	ans := []Fact{fact("a", "r", "b")}
 	ref := []Fact{fact("a", "r", "b"), fact("c", "r", "d"), fact("e", "r", "f")}
-	v, x := scoreFactualCorrectness(ans, ref, []label{{Label: "TP"}, {Label: "FN", Reason: "missing"}, {Label: "TP"}})
+	v, x := scoreFactualCorrectness(ans, ref, []label{{Match: 1, Label: "TP"}, {Label: "FN"}, {Match: 1, Label: "TP"}})
 	ExactValue(t, "llm_factual_correctness", v, 2.0/3)
-	if x.TP != 2 || x.FN != 1 || x.ReferenceFacts[1].Label != "FN" || x.ReferenceFacts[1].Reason != "missing" {
+	if x.TP != 2 || x.FN != 1 || x.ReferenceFacts[1].Label != "FN" || x.ReferenceFacts[1].Match != -1 ||
+		x.ReferenceFacts[0].Match != 0 || x.ReferenceFacts[0].Matched != "a r b" {
 		t.Errorf("explanation %+v", x)
 	}
 	v, _ = scoreFactualCorrectness(ans, nil, nil)
