@@ -3,8 +3,63 @@ package graphstore
 import (
 	"context"
 
+	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
 )
+
+// RunScores returns the rows ExportScores returns, read with three scans —
+// the run's samples, the variant's KG scores, the run's other metric values
+// — joined here. Its cost grows with the size of the run, where a lookup
+// per sample grows with its square (a 10,000-sample run with 19 metrics per
+// sample reads in seconds this way).
+func (db *DB) RunScores(ctx context.Context, run, variant string) ([]SampleScores, error) {
+	recs, err := db.read(ctx, cypher.MustGet("analysis_samples"), map[string]any{"run": run})
+	if err != nil {
+		return nil, mapError(err, "read samples")
+	}
+	out := make([]SampleScores, 0, len(recs))
+	index := make(map[string]int, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		row := SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
+			Question: asString(m["question"]), Human: asString(m["human"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
+		index[row.ID] = len(out)
+		out = append(out, row)
+	}
+	if recs, err = db.read(ctx, cypher.MustGet("analysis_pair_scores"), map[string]any{"run": run, "variant": variant}); err != nil {
+		return nil, mapError(err, "read scores")
+	}
+	for _, r := range recs {
+		m := r.AsMap()
+		i, ok := index[asString(m["sample"])]
+		if !ok {
+			continue
+		}
+		pair := asString(m["pair"])
+		out[i].Scores[pair] = kgeval.KGResult{Sample: out[i].ID, Pair: pair, Multihop: optFloat(m["multihop"]),
+			CommunityOverlap: optFloat(m["community_overlap"]), CommunityCoverage: optFloat(m["community_coverage"]), Reason: asString(m["reason"])}
+	}
+	if recs, err = db.read(ctx, cypher.MustGet("analysis_metric_scores"), map[string]any{"run": run}); err != nil {
+		return nil, mapError(err, "read metric scores")
+	}
+	for _, r := range recs {
+		m := r.AsMap()
+		i, ok := index[asString(m["sample"])]
+		if !ok {
+			continue
+		}
+		s := kgeval.MetricScore{Sample: out[i].ID, Metric: asString(m["metric"]), Family: asString(m["family"]), Value: optFloat(m["value"]), Reason: asString(m["reason"])}
+		out[i].Metrics[s.Metric] = s
+	}
+	return out, nil
+}
+
+func optFloat(x any) *float64 {
+	if v, ok := x.(float64); ok {
+		return &v
+	}
+	return nil
+}
 
 // MetricExplanations returns, per sample of run, the stored explanations
 // (JSON) of the named metrics; samples and metrics without one are absent.

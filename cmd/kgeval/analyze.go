@@ -50,7 +50,7 @@ func runRows(ctx context.Context, db *graphstore.DB, run, variant string, explai
 	if _, err := db.GetRun(ctx, run); err != nil {
 		return nil, err
 	}
-	scores, err := db.ExportScores(ctx, run, variant)
+	scores, err := db.RunScores(ctx, run, variant)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -115,6 +116,23 @@ func mustPNG(t *testing.T, path string) {
 	}
 }
 
+// sameAsExport checks that the analysis commands' reader (three scans joined
+// in Go) returns exactly the rows of ExportScores.
+func sameAsExport(t *testing.T, db *graphstore.DB, run, variant string) {
+	t.Helper()
+	want, err := db.ExportScores(context.Background(), run, variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.RunScores(context.Background(), run, variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("RunScores(%s, %s) differs from ExportScores:\n got %+v\nwant %+v", run, variant, got, want)
+	}
+}
+
 func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-9 }
 
 // TestCorrelate evaluates two copies of the bundled pre-extracted samples
@@ -133,6 +151,7 @@ func TestCorrelate(t *testing.T) {
 	})
 	run := mustRunName(t, db, "corr")
 	mustEvaluate(t, path, run, args)
+	sameAsExport(t, db, run, graphstore.DefaultVariant)
 
 	dir := t.TempDir()
 	jsonPath, csvPath, pngPath := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.csv"), filepath.Join(dir, "c.png")
@@ -260,6 +279,7 @@ func TestCompare(t *testing.T) {
 	if err := db.WriteMetricScores(ctx, run, judged); err != nil {
 		t.Fatal(err)
 	}
+	sameAsExport(t, db, run, graphstore.DefaultVariant)
 	dir := t.TempDir()
 	out, err := runMain(t, append([]string{"compare", "--run", run, "--metrics", "faithfulness.multihop,semantic_similarity,factual_accuracy",
 		"--json", filepath.Join(dir, "c.json"), "--plot", filepath.Join(dir, "c.png")}, args...)...)
@@ -461,6 +481,7 @@ func TestSweepReport(t *testing.T) {
 	if out, err := runMain(t, append([]string{"sweep", "--run", run, "--tau", "0.7,0", "--delta", "0.5,1"}, args...)...); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, out)
 	}
+	sameAsExport(t, db, run, SweepVariant(0, 1))
 	dir := t.TempDir()
 	out, err := runMain(t, append([]string{"sweep-report", "--run", run, "--systems", "grounded,ungrounded",
 		"--json", filepath.Join(dir, "s.json"), "--plot", filepath.Join(dir, "s.png")}, args...)...)
