@@ -431,3 +431,42 @@ func sameFloat(a, b *float64) bool {
 	}
 	return math.Abs(*a-*b) < 1e-12
 }
+
+// TestDB_RunRows checks the dashboard's whole-run read against
+// ExportScores, which reads the same rows one sample at a time.
+func TestDB_RunRows(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	r := graphstoretest.MustWebRun(t, db, 6)
+	got, err := db.RunRows(ctx, r.Name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := db.ExportScores(ctx, r.Name, graphstore.DefaultVariant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(got) != 6 {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.ID != w.ID || g.Record != w.Record || g.System != w.System || g.Question != w.Question || g.Human != w.Human ||
+			len(g.Scores) != len(w.Scores) || len(g.Metrics) != len(w.Metrics) || len(g.Metrics) != 3 {
+			t.Errorf("row %d: got %+v, want %+v", i, g, w)
+			continue
+		}
+		for pair, ws := range w.Scores {
+			gs := g.Scores[pair]
+			if !sameFloat(gs.Multihop, ws.Multihop) || !sameFloat(gs.CommunityOverlap, ws.CommunityOverlap) || !sameFloat(gs.CommunityCoverage, ws.CommunityCoverage) || gs.Reason != ws.Reason {
+				t.Errorf("%s %s: got %+v, want %+v", g.ID, pair, gs, ws)
+			}
+		}
+		for name, wm := range w.Metrics {
+			gm := g.Metrics[name]
+			if gm.Family != wm.Family || !sameFloat(gm.Value, wm.Value) || gm.Reason != wm.Reason {
+				t.Errorf("%s %s: got %+v, want %+v", g.ID, name, gm, wm)
+			}
+		}
+	}
+}

@@ -247,3 +247,53 @@ func (db *DB) RunSweep(ctx context.Context, run string) ([]SweepPoint, error) {
 	}
 	return out, nil
 }
+
+// RunRows returns one row per sample of run, in record order, with the KG
+// scores of variant and the other metric values (no explanations): what
+// ExportScores returns, read with three scans of the run instead of one
+// lookup per sample, so that a 10,000-sample run takes seconds.
+func (db *DB) RunRows(ctx context.Context, run, variant string) ([]SampleScores, error) {
+	if variant == "" {
+		variant = DefaultVariant
+	}
+	recs, err := db.read(ctx, cypher.MustGet("web_run_samples"), map[string]any{"run": run})
+	if err != nil {
+		return nil, mapError(err, "read samples")
+	}
+	out := make([]SampleScores, len(recs))
+	index := make(map[string]int, len(recs))
+	for i, r := range recs {
+		m := r.AsMap()
+		out[i] = SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]), Question: asString(m["question"]),
+			Human: asString(m["human"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
+		index[out[i].ID] = i
+	}
+	recs, err = db.read(ctx, cypher.MustGet("web_run_pair_scores"), map[string]any{"run": run, "variant": variant})
+	if err != nil {
+		return nil, mapError(err, "read scores")
+	}
+	for _, r := range recs {
+		m := r.AsMap()
+		i, ok := index[asString(m["sample"])]
+		if !ok {
+			continue
+		}
+		pair := asString(m["pair"])
+		out[i].Scores[pair] = kgeval.KGResult{Sample: out[i].ID, Pair: pair, Multihop: floatOrNil(m["multihop"]),
+			CommunityOverlap: floatOrNil(m["community_overlap"]), CommunityCoverage: floatOrNil(m["community_coverage"]), Reason: asString(m["reason"])}
+	}
+	recs, err = db.read(ctx, cypher.MustGet("web_run_metric_rows"), map[string]any{"run": run})
+	if err != nil {
+		return nil, mapError(err, "read metric values")
+	}
+	for _, r := range recs {
+		m := r.AsMap()
+		i, ok := index[asString(m["sample"])]
+		if !ok {
+			continue
+		}
+		ms := kgeval.MetricScore{Sample: out[i].ID, Metric: asString(m["metric"]), Family: asString(m["family"]), Value: floatOrNil(m["value"]), Reason: asString(m["reason"])}
+		out[i].Metrics[ms.Metric] = ms
+	}
+	return out, nil
+}

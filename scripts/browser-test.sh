@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 cp testdata/triplets.jsonl "$tmp/data.jsonl"
 cat >> "$tmp/data.jsonl" <<'JSONL'
-{"id": "xss", "question": "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss = 2\"> What is Erica vagans?", "contexts": ["Erica vagans is a <b>heath</b>."], "answer": "A heath </p><script>window.__xss = 3</script>", "reference": "A heath", "system": "xss", "triplets": {"question": [["Erica vagans", "is", "<script>x</script>"]], "answer": [["Erica vagans", "is", "heath"]], "reference": [["Erica vagans", "is", "heath"]], "contexts": [[["Erica vagans", "is a", "heath"]]]}}
+{"id": "xss", "question": "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss = 2\"> What is Erica vagans?", "contexts": ["Erica vagans is a <b>heath</b>."], "answer": "A heath </p><script>window.__xss = 3</script>", "reference": "A heath", "system": "xss", "human": {"<img src=x onerror=\"window.__xss = 4\">": 1}, "triplets": {"question": [["Erica vagans", "is", "<script>x</script>"]], "answer": [["Erica vagans", "is", "heath"]], "reference": [["Erica vagans", "is", "heath"]], "contexts": [[["Erica vagans", "is a", "heath"]]]}}
 JSONL
 bin/kgeval evaluate --dataset "$tmp/data.jsonl" --run "$run" --engine native >"$tmp/evaluate.log" 2>&1 ||
   { cat "$tmp/evaluate.log"; echo "browser-test: evaluate failed" >&2; exit 1; }

@@ -48,8 +48,9 @@ type Store interface {
 	GetSample(ctx context.Context, run, id, variant string, s graphstore.RunSettings) (*graphstore.SampleDetail, error)
 	// ReadGraphExplanation reads one pair graph. Errors: ENOTFOUND.
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*graphstore.GraphExplanation, error)
-	// ExportScores returns one row per sample.
-	ExportScores(ctx context.Context, run, variant string) ([]graphstore.SampleScores, error)
+	// RunRows returns one row per sample with its KG scores and other
+	// metric values.
+	RunRows(ctx context.Context, run, variant string) ([]graphstore.SampleScores, error)
 	// SampleOrder returns every sample a query selects, in order, without
 	// scores. Errors: EINVALID.
 	SampleOrder(ctx context.Context, q graphstore.SampleQuery) ([]graphstore.SampleRow, error)
@@ -129,6 +130,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	api.GET("/runs/:run", s.api(s.getRun))
 	api.GET("/runs/:run/stats", s.api(s.runStats))
 	api.GET("/runs/:run/sweep", s.api(s.runSweep))
+	api.GET("/runs/:run/correlations", s.api(s.correlations))
 	api.GET("/runs/:run/samples", s.api(s.listSamples))
 	api.GET("/runs/:run/samples/:id", s.api(s.getSample))
 	api.GET("/runs/:run/samples/:id/graphs/:pair", s.api(s.getGraph))

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -299,6 +300,46 @@ func TestServer_API(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Correlations", func(t *testing.T) {
+		var v web.CorrelationView
+		if code := c.getJSON(run+"/correlations", &v); code != 200 || v.Samples != 8 || len(v.Variables) != 8 || !slices.Equal(v.Empty, []string{"llm_faithfulness"}) {
+			t.Fatalf("%d %+v", code, v)
+		}
+		// ts_groundedness_avg against bert_score_f1 over the samples where
+		// both have a value, by hand.
+		var xs, ys []float64
+		for _, smp := range r.Samples {
+			if x := r.Metrics[smp.ID]["ts_groundedness_avg"].Value; x != nil {
+				xs = append(xs, *x)
+				ys = append(ys, *r.Metrics[smp.ID]["bert_score_f1"].Value)
+			}
+		}
+		mx, my := 0.0, 0.0
+		for i := range xs {
+			mx += xs[i] / float64(len(xs))
+			my += ys[i] / float64(len(ys))
+		}
+		var sxy, sxx, syy float64
+		for i := range xs {
+			sxy += (xs[i] - mx) * (ys[i] - my)
+			sxx += (xs[i] - mx) * (xs[i] - mx)
+			syy += (ys[i] - my) * (ys[i] - my)
+		}
+		got, ok := v.Get("ts_groundedness_avg", "bert_score_f1")
+		if want := sxy / math.Sqrt(sxx*syy); !ok || got.N != len(xs) || got.Pearson == nil || math.Abs(*got.Pearson-want) > 1e-9 {
+			t.Errorf("ts_groundedness_avg × bert_score_f1: %+v, want r %v over %d", got, want, len(xs))
+		}
+		if code := c.getJSON(run+"/correlations?select=kg", &v); code != 200 || len(v.Variables) != 6 {
+			t.Errorf("select=kg: %d %v", code, v.Variables)
+		}
+		var e map[string]string
+		if code := c.getJSON(run+"/correlations?select=nope", &e); code != 400 || e["code"] != kgeval.EINVALID {
+			t.Errorf("select=nope: %d %v", code, e)
+		}
+		if code := c.getJSON("/api/runs/no-such-run/correlations", &e); code != 404 {
+			t.Errorf("unknown run: %d", code)
+		}
+	})
 	t.Run("Sweep", func(t *testing.T) {
 		var v web.SweepView
 		if code := c.getJSON(run+"/sweep", &v); code != 200 || len(v.Points) != 4 || !slices.Equal(v.Taus, []float64{0.7}) || !slices.Equal(v.Deltas, []float64{0.3, 1.5}) ||
@@ -452,6 +493,7 @@ func TestServer_Pages(t *testing.T) {
 		{run, "KG score distributions"},
 		{run, `id="metric-table"`},
 		{run, `id="sweep-data"`},
+		{run, `id="correlation-section"`},
 		{run + "/samples/s01", "&lt;script&gt;alert(1)&lt;/script&gt;"},
 		{run + "/samples/s01", "answer 1 is &lt;b&gt;true&lt;/b&gt;"},
 		{run + "/samples/s01", `<td class="metric-reason">no LLM judge configured</td>`},

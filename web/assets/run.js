@@ -75,7 +75,7 @@
         animation: false,
         title: { text: one + ' per system', subtext: 'mean over scored samples (n)', textStyle: { fontSize: 13 } },
         grid: { left: 50, right: 10, top: 55, bottom: 50 },
-        tooltip: { trigger: 'axis' },
+        tooltip: { trigger: 'axis', formatter: (xs) => xs.map((x) => esc(x.name) + ': ' + fmt(x.value)).join('<br>') },
         xAxis: { type: 'category', data: systems.map((s) => (s.system || '(none)') + ' (n=' + s.scored[one] + ')'), axisLabel: { fontSize: 10 } },
         yAxis: { type: 'value' },
         series: [{ type: 'bar', data: systems.map((s) => s.means[one]), itemStyle: { color: '#4e79a7' } }],
@@ -130,6 +130,76 @@
   }
   if (sweepPicker) sweepPicker.addEventListener('change', showSweep);
   window.kgRun = { sweepCharts: () => sweepCharts };
+
+  // Correlation heatmap, fetched after the page (it reads every sample).
+  const corrSection = document.getElementById('correlation-section');
+  const corrBox = document.getElementById('correlations');
+  const corrPicker = document.getElementById('corr-picker');
+  const corrInfo = document.getElementById('corr-info');
+  let corrChart = null, corr = null;
+  const esc = (x) => echarts.format.encodeHTML(String(x));
+  function drawCorrelations() {
+    if (!corr || !window.echarts) return;
+    const coef = corrPicker.elements.coef.value;
+    const vars = corr.variables;
+    const n = vars.length;
+    const cells = [], undefinedCells = [];
+    const pairAt = new Map();
+    for (const p of corr.pairs) pairAt.set(p.x + '\u001f' + p.y, p);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const p = i === j ? null : pairAt.get(vars[Math.min(i, j)] + '\u001f' + vars[Math.max(i, j)]);
+        const v = i === j ? 1 : p && p[coef];
+        if (v === null || v === undefined) undefinedCells.push([i, j, 0]);
+        else cells.push([i, j, v]);
+      }
+    }
+    if (corrChart) corrChart.dispose();
+    corrBox.style.height = Math.max(420, 160 + 22 * n) + 'px';
+    corrChart = echarts.init(corrBox, null, { renderer: 'canvas' });
+    const label = (i, j) => {
+      const p = i === j ? null : pairAt.get(vars[Math.min(i, j)] + '\u001f' + vars[Math.max(i, j)]);
+      const head = esc(vars[i]) + ' × ' + esc(vars[j]);
+      if (i === j) return head + '<br>1';
+      if (!p) return head;
+      const r = p[coef], pv = coef === 'pearson_r' ? p.pearson_p : p.spearman_p;
+      if (r === null) return head + '<br>not defined: ' + esc(p.reason || '') + ' (n=' + p.n + ')';
+      return head + '<br>' + (coef === 'pearson_r' ? 'r' : 'ρ') + ' = ' + fmt(r) + ', p = ' + (pv === null ? 'null' : pv.toPrecision(2)) + ', n = ' + p.n;
+    };
+    corrChart.setOption({
+      animation: false,
+      tooltip: { formatter: (x) => label(x.data[0], x.data[1]) },
+      grid: { left: 200, right: 90, top: 10, bottom: 160 },
+      xAxis: { type: 'category', data: vars, axisLabel: { rotate: 60, fontSize: 10, interval: 0 }, splitArea: { show: true } },
+      yAxis: { type: 'category', data: vars, inverse: true, axisLabel: { fontSize: 10, interval: 0 }, splitArea: { show: true } },
+      visualMap: { min: -1, max: 1, seriesIndex: 0, calculable: true, orient: 'vertical', right: 10, top: 'middle',
+        inRange: { color: ['#2166ac', '#f7f7f7', '#b2182b'] } },
+      series: [
+        { name: coef, type: 'heatmap', data: cells, label: { show: n <= 16, fontSize: 9, formatter: (x) => x.data[2].toFixed(2) } },
+        { name: 'not defined', type: 'heatmap', data: undefinedCells, itemStyle: { color: '#cbd5e0' } },
+      ],
+    });
+    corrInfo.textContent = n + ' variables over ' + corr.samples + ' samples' + (corr.empty.length ? '; without any value: ' + corr.empty.join(', ') : '') +
+      (corr.human_error ? '; human labels left out: ' + corr.human_error : '');
+  }
+  async function loadCorrelations() {
+    const sel = corrPicker.elements.select.value;
+    corrInfo.textContent = 'computing…';
+    try {
+      corr = await api('/api/runs/' + encodeURIComponent(corrSection.dataset.run) + '/correlations' + (sel ? '?select=' + encodeURIComponent(sel) : ''));
+      drawCorrelations();
+    } catch (e) {
+      corr = null;
+      if (corrChart) { corrChart.dispose(); corrChart = null; }
+      corrInfo.textContent = e.message;
+    }
+  }
+  if (corrSection && window.echarts) {
+    corrPicker.addEventListener('change', (ev) => { if (ev.target.name === 'select') loadCorrelations(); else drawCorrelations(); });
+    corrPicker.addEventListener('submit', (ev) => ev.preventDefault());
+    loadCorrelations();
+  }
+  window.kgRun.correlations = () => ({ chart: corrChart, data: corr });
 
   const form = document.getElementById('sample-filter');
   const tbody = document.querySelector('#samples tbody');

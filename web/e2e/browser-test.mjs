@@ -111,6 +111,38 @@ try {
     await page.locator('#other-metrics').screenshot({ path: `${shots}/run-metric.png` });
   });
 
+  await step('CorrelationHeatmap', async () => {
+    const corr = await api(`/api/runs/${enc(run)}/correlations`);
+    assert.ok(corr.variables.length >= 10, `${corr.variables.length} variables`);
+    await page.waitForFunction(() => window.kgRun.correlations().chart !== null);
+    const drawn = await page.evaluate(() => {
+      const { chart, data } = window.kgRun.correlations();
+      const o = chart.getOption();
+      return { vars: o.xAxis[0].data, cells: o.series[0].data.length + o.series[1].data.length, defined: o.series[0].data };
+    });
+    assert.deepEqual(drawn.vars, corr.variables, 'one row and column per variable');
+    const n = corr.variables.length;
+    assert.equal(drawn.cells, n * n, 'n × n cells');
+    const p = corr.pairs.find((x) => x.pearson_r !== null);
+    const i = corr.variables.indexOf(p.x), j = corr.variables.indexOf(p.y);
+    const cell = drawn.defined.find((c) => c[0] === i && c[1] === j);
+    assert.ok(cell && Math.abs(cell[2] - p.pearson_r) < 1e-12, `cell ${p.x} × ${p.y}: ${cell} vs ${p.pearson_r}`);
+    // A human label whose name holds HTML: its tooltip shows it as text.
+    const h = corr.variables.findIndex((v) => v.startsWith('human.<img'));
+    assert.ok(h >= 0, 'the HTML-named human label is a variable');
+    await page.evaluate((h) => {
+      const c = window.kgRun.correlations().chart;
+      const o = c.getOption();
+      const k = o.series[1].data.findIndex((d) => d[0] === h || d[1] === h);
+      c.dispatchAction({ type: 'showTip', seriesIndex: 1, dataIndex: Math.max(0, k) });
+    }, h);
+    await page.waitForFunction(() => document.getElementById('correlations').textContent.includes('human.<img'));
+    assert.equal(await page.locator('#correlations img').count(), 0, 'no element made from a label name');
+    assert.equal(await page.evaluate(() => window.__xss), undefined, 'label name did not run');
+    await page.evaluate(() => window.kgRun.correlations().chart.dispatchAction({ type: 'hideTip' }));
+    await page.locator('#correlation-section').screenshot({ path: `${shots}/correlations.png` });
+  });
+
   await step('SweepCurves', async () => {
     assert.ok(sweep.points.length > 0, 'the run has sweep variants');
     await page.waitForSelector('#sweep .chart canvas');

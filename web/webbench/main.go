@@ -104,6 +104,7 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 		{"sample list, sorted by ts_groundedness_avg, offset n/2", fmt.Sprintf("/samples?metric=ts_groundedness_avg&sort=score&order=desc&limit=50&offset=%d", n/2)},
 		{"run stats (KG and 19 other metrics)", "/stats"},
 		{"one sample with its metric values", "/samples/gen-04242"},
+		{"correlations (31 variables, cached after the first)", "/correlations"},
 	}
 	fmt.Printf("Dashboard API on loopback, run of %d samples (4 pairs, 19 other metrics), %d concurrent clients, %v per endpoint, token auth:\n\n", n, conc, dur)
 	fmt.Println("| endpoint | requests | req/s | p50 | p99 | max | errors |")
@@ -124,9 +125,13 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 			}
 			return nil
 		}
-		for range 3 { // warm the query plans and connections
+		for i := range 3 { // warm the query plans, connections and cache
+			t := time.Now()
 			if err := get(); err != nil {
 				return err
+			}
+			if i == 0 {
+				fmt.Fprintf(os.Stderr, "webbench: %s: first request %v\n", ep.name, time.Since(t).Round(time.Millisecond))
 			}
 		}
 		var mu sync.Mutex
