@@ -40,6 +40,16 @@ func Get(name string) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
+// Names returns the name of every query (not the schema statements), sorted.
+func Names() []string {
+	names, _ := fs.Glob(files, "*.cypher")
+	for i, n := range names {
+		names[i] = strings.TrimSuffix(n, ".cypher")
+	}
+	sort.Strings(names)
+	return names
+}
+
 // MustGet returns the query in name and panics when there is none, so that a
 // misspelt name fails at startup, not at first use.
 func MustGet(name string) string {

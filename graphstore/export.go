@@ -23,7 +23,9 @@ type SampleScores struct {
 }
 
 // ExportScores returns one row per sample of run, in record order, with the
-// scores of variant.
+// scores of variant, in one query. Its per-sample lookups grow with the
+// square of the run's size: commands use RunScores, and tests use this one
+// as an independent check of it.
 func (db *DB) ExportScores(ctx context.Context, run, variant string) ([]SampleScores, error) {
 	recs, err := db.read(ctx, cypher.MustGet("export_scores"), map[string]any{"run": run, "variant": variant})
 	if err != nil {

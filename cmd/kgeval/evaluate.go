@@ -285,7 +285,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	for _, e := range rep.Errors {
 		fmt.Fprintf(m.Stdout, "sample %s: %s not extracted: %s\n", e.Sample, e.Text, e.Error)
 	}
-	rows, err := db.ExportScores(ctx, run, graphstore.DefaultVariant)
+	rows, err := db.RunScores(ctx, run, graphstore.DefaultVariant)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func (m *Main) exportCommand() *cobra.Command {
 			if _, err := db.GetRun(cmd.Context(), run); err != nil {
 				return err
 			}
-			rows, err := db.ExportScores(cmd.Context(), run, variant)
+			rows, err := db.RunScores(cmd.Context(), run, variant)
 			if err != nil {
 				return err
 			}

@@ -90,7 +90,7 @@ func (m *Main) sweep(ctx context.Context, cfg *Config, run string, taus, deltas 
 	if err != nil {
 		return err
 	}
-	stored, err := db.ExportScores(ctx, run, graphstore.DefaultVariant)
+	stored, err := db.RunScores(ctx, run, graphstore.DefaultVariant)
 	if err != nil {
 		return err
 	}
