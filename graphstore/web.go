@@ -22,8 +22,7 @@ const sep = "\x1f"
 // WebQueries names the queries of the dashboard, for the test that checks
 // they take parameters and splice no values.
 var WebQueries = []string{"web_samples_page", "web_scores_by_uid", "web_sample_get", "web_run_scores", "web_run_systems",
-	"web_metrics_by_uid", "web_sample_metrics", "web_run_metric_values", "web_run_metric_reasons", "web_run_sweep",
-	"web_run_samples", "web_run_pair_scores", "web_run_metric_rows"}
+	"web_metrics_by_uid", "web_sample_metrics", "web_run_metric_values", "web_run_metric_reasons", "web_run_sweep"}
 
 // RunSettings are the parts of a run's recorded configuration that the
 // dashboard needs to show its scores.

@@ -65,7 +65,7 @@ func (s *Server) correlationsOf(ctx context.Context, r kgeval.Run, variant, sel 
 	}
 	key, ok := s.cache.key(r, "correlations", variant, strings.Join(patterns, ","))
 	return cached(s.cache, key, ok, func() (*CorrelationView, error) {
-		xs, err := s.store.RunRows(ctx, r.Name, variant)
+		xs, err := s.store.RunScores(ctx, r.Name, variant)
 		if err != nil {
 			return nil, err
 		}

@@ -370,7 +370,7 @@ func (s *Server) export(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	rows, err := s.store.RunRows(ctx, r.Name, variantOf(c))
+	rows, err := s.store.RunScores(ctx, r.Name, variantOf(c))
 	if err != nil {
 		s.writeError(c, err)
 		return

@@ -57,11 +57,11 @@ func (s *Server) compareView(ctx context.Context, a, b, pair, metric string) (*C
 	if err != nil {
 		return nil, err
 	}
-	xa, err := s.store.RunRows(ctx, a, graphstore.DefaultVariant)
+	xa, err := s.store.RunScores(ctx, a, graphstore.DefaultVariant)
 	if err != nil {
 		return nil, err
 	}
-	xb, err := s.store.RunRows(ctx, b, graphstore.DefaultVariant)
+	xb, err := s.store.RunScores(ctx, b, graphstore.DefaultVariant)
 	if err != nil {
 		return nil, err
 	}

@@ -48,9 +48,9 @@ type Store interface {
 	GetSample(ctx context.Context, run, id, variant string, s graphstore.RunSettings) (*graphstore.SampleDetail, error)
 	// ReadGraphExplanation reads one pair graph. Errors: ENOTFOUND.
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*graphstore.GraphExplanation, error)
-	// RunRows returns one row per sample with its KG scores and other
-	// metric values.
-	RunRows(ctx context.Context, run, variant string) ([]graphstore.SampleScores, error)
+	// RunScores returns one row per sample with its KG scores and other
+	// metric values (ExportScores' rows, read with three scans of the run).
+	RunScores(ctx context.Context, run, variant string) ([]graphstore.SampleScores, error)
 	// SampleOrder returns every sample a query selects, in order, without
 	// scores. Errors: EINVALID.
 	SampleOrder(ctx context.Context, q graphstore.SampleQuery) ([]graphstore.SampleRow, error)
