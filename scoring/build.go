@@ -6,7 +6,6 @@ package scoring
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/kgeval/kgeval"
 )
@@ -117,21 +116,9 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 	return se
 }
 
-// Cosine returns the cosine similarity of a and b, clamped to [-1, 1].
-func Cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		dot += x * y
-		na += x * x
-		nb += y * y
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	c := dot / math.Sqrt(na*nb)
-	return math.Max(-1, math.Min(1, c))
-}
+// Cosine returns the cosine similarity of a and b, clamped to [-1, 1]
+// (kgeval.Cosine).
+func Cosine(a, b []float32) float64 { return kgeval.Cosine(a, b) }
 
 // Triplets recovers the triplets of both sides from a built pair graph: one
 // per relation node, its subject the entity with an edge into it and its
