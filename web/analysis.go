@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -25,21 +27,64 @@ type CorrelationView struct {
 	analysis.Matrix
 }
 
-// analysisRows turns exported rows into the rows package analysis reads.
-func analysisRows(xs []graphstore.SampleScores) []analysis.Row {
+// analysisRows turns exported rows into the rows package analysis reads,
+// with the explanations expl holds per sample (nil for none).
+func analysisRows(xs []graphstore.SampleScores, expl map[string]map[string][]byte) []analysis.Row {
 	rows := make([]analysis.Row, len(xs))
 	for i, x := range xs {
-		rows[i] = analysis.Row{ID: x.ID, System: x.System, Question: x.Question, Human: x.Human, Scores: x.Scores, Metrics: x.Metrics}
+		rows[i] = analysis.Row{ID: x.ID, System: x.System, Question: x.Question, Human: x.Human, Scores: x.Scores, Metrics: x.Metrics,
+			Explanations: expl[x.ID]}
 	}
 	return rows
+}
+
+// patternsOf splits a select= value into its patterns.
+func patternsOf(sel string) []string {
+	var out []string
+	for _, p := range strings.Split(sel, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// selectVars returns the variables of v that patterns pick (all when
+// none), as Vectors.Select does. Errors: EINVALID naming the patterns that
+// pick nothing in the words of the API's select parameter.
+func selectVars(v analysis.Vectors, patterns []string) ([]string, error) {
+	names, err := v.Select(patterns)
+	if err == nil || kgeval.ErrorCode(err) != kgeval.EINVALID {
+		return names, err
+	}
+	// Select words its error for the CLI's --metrics flag: find the
+	// patterns that pick nothing and say it for select=.
+	var unknown []string
+	for _, p := range patterns {
+		if _, err := v.Select([]string{p}); err != nil {
+			unknown = append(unknown, p)
+		}
+	}
+	return nil, kgeval.Errorf(kgeval.EINVALID, "select=%s: no variable of this run matches %s; give variable names, pair names, KG metric names, families (kg, ts, llm, ragas) or ts base names, comma-separated (this run has: %s)",
+		strconv.Quote(strings.Join(patterns, ",")), strings.Join(quoted(unknown), ", "), strings.Join(v.Names(), ", "))
+}
+
+func quoted(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Quote(x)
+	}
+	return out
 }
 
 // correlate correlates the variables of rows that patterns select (all
 // when none) and every human label. Errors: EINVALID for a pattern that
 // selects nothing.
 func correlate(rows []analysis.Row, patterns []string) (*CorrelationView, error) {
+	// Human labels are always added: "human" selects nothing more.
+	patterns = slices.DeleteFunc(slices.Clone(patterns), func(p string) bool { return p == "human" })
 	v := analysis.MetricVectors(rows)
-	names, err := v.Select(patterns)
+	names, err := selectVars(v, patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -57,19 +102,14 @@ func correlate(rows []analysis.Row, patterns []string) (*CorrelationView, error)
 }
 
 func (s *Server) correlationsOf(ctx context.Context, r kgeval.Run, variant, sel string) (*CorrelationView, error) {
-	var patterns []string
-	for _, p := range strings.Split(sel, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			patterns = append(patterns, p)
-		}
-	}
+	patterns := patternsOf(sel)
 	key, ok := s.cache.key(r, "correlations", variant, strings.Join(patterns, ","))
 	return cached(s.cache, key, ok, func() (*CorrelationView, error) {
 		xs, err := s.store.RunScores(ctx, r.Name, variant)
 		if err != nil {
 			return nil, err
 		}
-		v, err := correlate(analysisRows(xs), patterns)
+		v, err := correlate(analysisRows(xs, nil), patterns)
 		if err != nil {
 			return nil, err
 		}
@@ -85,4 +125,156 @@ func (s *Server) correlations(c *gin.Context) (any, error) {
 		return nil, err
 	}
 	return s.correlationsOf(ctx, r, variantOf(c), c.Query("select"))
+}
+
+// SystemsView compares the systems of a run (the dataset's system field)
+// as `kgeval compare` does: per system and metric the mean, best and worst
+// value with its sample, the factual_accuracy grade and answer_class
+// distributions when those metrics were computed, and for every pair of
+// systems and metric the paired (by question) or Welch tests and the win
+// rate.
+type SystemsView struct {
+	Run     string `json:"run"`
+	Variant string `json:"variant"`
+	Samples int    `json:"samples"`
+	// Empty lists the selected variables without any value (left out).
+	Empty []string `json:"empty"`
+	analysis.Comparison
+}
+
+// compareSystems compares the systems of rows on the variables patterns
+// select (all when none). Errors: EINVALID for a pattern that selects
+// nothing.
+func compareSystems(rows []analysis.Row, patterns []string) (*SystemsView, error) {
+	v := analysis.MetricVectors(rows)
+	names, err := selectVars(v, patterns)
+	if err != nil {
+		return nil, err
+	}
+	present, empty := v.Present(names)
+	return &SystemsView{Samples: len(rows), Empty: append([]string{}, empty...), Comparison: analysis.Compare(rows, v, present)}, nil
+}
+
+func (s *Server) systemsOf(ctx context.Context, r kgeval.Run, variant, sel string) (*SystemsView, error) {
+	patterns := patternsOf(sel)
+	key, ok := s.cache.key(r, "systems", variant, strings.Join(patterns, ","))
+	return cached(s.cache, key, ok, func() (*SystemsView, error) {
+		xs, err := s.store.RunScores(ctx, r.Name, variant)
+		if err != nil {
+			return nil, err
+		}
+		expl, err := s.store.MetricExplanations(ctx, r.Name, []string{analysis.MetricFactualAccuracy, analysis.MetricAnswerClass})
+		if err != nil {
+			return nil, err
+		}
+		v, err := compareSystems(analysisRows(xs, expl), patterns)
+		if err != nil {
+			return nil, err
+		}
+		v.Run, v.Variant = r.Name, variant
+		return v, nil
+	})
+}
+
+func (s *Server) systems(c *gin.Context) (any, error) {
+	ctx := c.Request.Context()
+	r, _, err := s.run(ctx, c.Param("run"))
+	if err != nil {
+		return nil, err
+	}
+	return s.systemsOf(ctx, r, variantOf(c), c.Query("select"))
+}
+
+// SensitivityRun is one run of a sensitivity experiment.
+type SensitivityRun struct {
+	Variant string `json:"variant"`
+	Run     string `json:"run"`
+	Samples int    `json:"samples"`
+}
+
+// SensitivityView is the result of `kgeval sensitivity --run PREFIX`, read
+// back from its three runs (PREFIX, PREFIX-reference_as_answer,
+// PREFIX-wrong_answer): per metric the mean, population std and histogram
+// (bins bins over the metric's fixed range) of each run, and AUROC and
+// Cohen's d of reference_as_answer against wrong_answer — the numbers the
+// command prints.
+type SensitivityView struct {
+	Run     string                `json:"run"`
+	Bins    int                   `json:"bins"`
+	Runs    []SensitivityRun      `json:"runs"`
+	Metrics []analysis.Separation `json:"metrics"`
+}
+
+// SensitivityVariants are the variants of the experiment in display order.
+var SensitivityVariants = []string{analysis.VariantOriginal, analysis.VariantReferenceAsAnswer, analysis.VariantWrongAnswer}
+
+// sensitivityRun is the run of variant in the experiment named prefix.
+func sensitivityRun(prefix, variant string) string {
+	if variant == analysis.VariantOriginal {
+		return prefix
+	}
+	return prefix + "-" + variant
+}
+
+// DefaultBins is the histogram bins of the sensitivity view, as of
+// `kgeval sensitivity`.
+const DefaultBins = 10
+
+func (s *Server) sensitivityOf(ctx context.Context, prefix string, bins int) (*SensitivityView, error) {
+	var runs []kgeval.Run
+	var keys []string
+	cacheable := true
+	for _, variant := range SensitivityVariants {
+		r, err := s.store.GetRun(ctx, sensitivityRun(prefix, variant))
+		if err != nil {
+			if kgeval.ErrorCode(err) == kgeval.ENOTFOUND {
+				return nil, kgeval.Errorf(kgeval.ENOTFOUND, "no sensitivity experiment %q: run %q does not exist (`kgeval sensitivity --run %s` stores %s, %s-reference_as_answer and %s-wrong_answer)",
+					prefix, sensitivityRun(prefix, variant), prefix, prefix, prefix, prefix)
+			}
+			return nil, err
+		}
+		k, ok := s.cache.key(r, "sensitivity", strconv.Itoa(bins))
+		cacheable = cacheable && ok
+		runs, keys = append(runs, r), append(keys, k)
+	}
+	return cached(s.cache, strings.Join(keys, "\x1e"), cacheable, func() (*SensitivityView, error) {
+		v := &SensitivityView{Run: prefix, Bins: bins, Runs: []SensitivityRun{}, Metrics: []analysis.Separation{}}
+		var groups []analysis.Group
+		all := analysis.Vectors{}
+		for i, variant := range SensitivityVariants {
+			xs, err := s.store.RunScores(ctx, runs[i].Name, graphstore.DefaultVariant)
+			if err != nil {
+				return nil, err
+			}
+			mv := analysis.MetricVectors(analysisRows(xs, nil))
+			groups = append(groups, analysis.Group{Name: variant, V: mv})
+			all.Merge(mv)
+			v.Runs = append(v.Runs, SensitivityRun{Variant: variant, Run: runs[i].Name, Samples: len(xs)})
+		}
+		for _, name := range all.Names() {
+			v.Metrics = append(v.Metrics, analysis.Separate(name, groups, analysis.VariantReferenceAsAnswer, analysis.VariantWrongAnswer, bins))
+		}
+		return v, nil
+	})
+}
+
+// binsOf parses the bins parameter. Errors: EINVALID.
+func binsOf(c *gin.Context) (int, error) {
+	v := c.Query("bins")
+	if v == "" {
+		return DefaultBins, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 100 {
+		return 0, kgeval.Errorf(kgeval.EINVALID, "bins=%q: want an integer from 1 to 100", v)
+	}
+	return n, nil
+}
+
+func (s *Server) sensitivity(c *gin.Context) (any, error) {
+	bins, err := binsOf(c)
+	if err != nil {
+		return nil, err
+	}
+	return s.sensitivityOf(c.Request.Context(), c.Param("run"), bins)
 }

@@ -16,7 +16,7 @@ import (
 
 // pageNames are the dashboard's pages; each is templates/NAME.html inside
 // templates/layout.html.
-var pageNames = []string{"login", "runs", "run", "sample", "graph", "cypher", "compare", "error"}
+var pageNames = []string{"login", "runs", "run", "sample", "graph", "cypher", "compare", "sensitivity", "error"}
 
 var funcs = template.FuncMap{
 	"score": func(v *float64) string {
@@ -149,7 +149,45 @@ func (s *Server) logout(c *gin.Context) {
 
 // RunsPage is the view model of the runs list.
 type RunsPage struct {
-	Runs []RunRow
+	Runs []RunsPageRow
+}
+
+// RunsPageRow is a run in the runs list; Sensitivity names the sensitivity
+// experiment (its run prefix) the run belongs to, if any.
+type RunsPageRow struct {
+	RunRow
+	Sensitivity string
+}
+
+// sensitivityPrefix returns the prefix of the sensitivity experiment whose
+// three runs (PREFIX, PREFIX-reference_as_answer, PREFIX-wrong_answer) are
+// all in names and which run belongs to, and false when there is none.
+func sensitivityPrefix(names map[string]bool, run string) (string, bool) {
+	complete := func(prefix string) bool {
+		for _, v := range SensitivityVariants {
+			if !names[sensitivityRun(prefix, v)] {
+				return false
+			}
+		}
+		return true
+	}
+	if complete(run) {
+		return run, true
+	}
+	for _, v := range SensitivityVariants[1:] {
+		if prefix, ok := strings.CutSuffix(run, "-"+v); ok && complete(prefix) {
+			return prefix, true
+		}
+	}
+	return "", false
+}
+
+func runNames(runs []kgeval.Run) map[string]bool {
+	names := make(map[string]bool, len(runs))
+	for _, r := range runs {
+		names[r.Name] = true
+	}
+	return names
 }
 
 func (s *Server) runsPage(c *gin.Context) (string, any, error) {
@@ -157,9 +195,11 @@ func (s *Server) runsPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	p := RunsPage{Runs: []RunRow{}}
+	names := runNames(runs)
+	p := RunsPage{Runs: []RunsPageRow{}}
 	for _, r := range runs {
-		p.Runs = append(p.Runs, runRow(r))
+		prefix, _ := sensitivityPrefix(names, r.Name)
+		p.Runs = append(p.Runs, RunsPageRow{RunRow: runRow(r), Sensitivity: prefix})
 	}
 	return "Runs", p, nil
 }
@@ -176,6 +216,9 @@ type RunPage struct {
 	// Reasons are the distinct null reasons of KG scores and other metrics.
 	Reasons []string
 	Sweep   *SweepView
+	// Sensitivity is the prefix of the sensitivity experiment the run
+	// belongs to, if any.
+	Sensitivity string
 }
 
 // MetricFamily is a metric family and its metrics present in a run.
@@ -233,7 +276,12 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	runs, err := s.store.ListRuns(ctx)
+	if err != nil {
+		return "", nil, err
+	}
 	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: sw}
+	p.Sensitivity, _ = sensitivityPrefix(runNames(runs), r.Name)
 	for _, pr := range v.Settings.Pairs {
 		for _, m := range v.Settings.Metrics {
 			p.Keys = append(p.Keys, pr.Name+"."+m)
@@ -337,4 +385,21 @@ func (s *Server) comparePage(c *gin.Context) (string, any, error) {
 		}
 	}
 	return "Compare runs", p, nil
+}
+
+// SensitivityPage is the view model of a sensitivity experiment's results.
+type SensitivityPage struct {
+	View *SensitivityView
+}
+
+func (s *Server) sensitivityPage(c *gin.Context) (string, any, error) {
+	bins, err := binsOf(c)
+	if err != nil {
+		return "", nil, err
+	}
+	v, err := s.sensitivityOf(c.Request.Context(), c.Param("run"), bins)
+	if err != nil {
+		return "", nil, err
+	}
+	return "Sensitivity " + v.Run, SensitivityPage{View: v}, nil
 }

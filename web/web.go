@@ -57,6 +57,9 @@ type Store interface {
 	// SampleScores fills the scores of rows, and the values of the named
 	// other metrics.
 	SampleScores(ctx context.Context, run, variant string, rows []graphstore.SampleRow, pairs []kgeval.Pair, metrics []string) error
+	// MetricExplanations returns, per sample of run, the stored
+	// explanations (JSON) of the named metrics.
+	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)
 	// RunSweep returns the mean scores per pair of a run's sweep variants.
 	RunSweep(ctx context.Context, run string) ([]graphstore.SweepPoint, error)
 	// RunConsole runs a read-only query. Errors: EINVALID, EUNAVAILABLE.
@@ -131,6 +134,8 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	api.GET("/runs/:run/stats", s.api(s.runStats))
 	api.GET("/runs/:run/sweep", s.api(s.runSweep))
 	api.GET("/runs/:run/correlations", s.api(s.correlations))
+	api.GET("/runs/:run/systems", s.api(s.systems))
+	api.GET("/runs/:run/sensitivity", s.api(s.sensitivity))
 	api.GET("/runs/:run/samples", s.api(s.listSamples))
 	api.GET("/runs/:run/samples/:id", s.api(s.getSample))
 	api.GET("/runs/:run/samples/:id/graphs/:pair", s.api(s.getGraph))
@@ -140,6 +145,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 
 	private.GET("/", s.page("runs", s.runsPage))
 	private.GET("/runs/:run", s.page("run", s.runPage))
+	private.GET("/runs/:run/sensitivity", s.page("sensitivity", s.sensitivityPage))
 	private.GET("/runs/:run/samples/:id", s.page("sample", s.samplePage))
 	private.GET("/runs/:run/samples/:id/graphs/:pair", s.page("graph", s.graphPage))
 	private.GET("/cypher", s.page("cypher", s.cypherPage))

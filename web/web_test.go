@@ -333,8 +333,13 @@ func TestServer_API(t *testing.T) {
 			t.Errorf("select=kg: %d %v", code, v.Variables)
 		}
 		var e map[string]string
-		if code := c.getJSON(run+"/correlations?select=nope", &e); code != 400 || e["code"] != kgeval.EINVALID {
-			t.Errorf("select=nope: %d %v", code, e)
+		if code := c.getJSON(run+"/correlations?select=nope", &e); code != 400 || e["code"] != kgeval.EINVALID ||
+			!strings.HasPrefix(e["error"], `select="nope": no variable of this run matches "nope"`) || strings.Contains(e["error"], "--metrics") {
+			t.Errorf("select=nope: %d %v (want the API's words, not the CLI's)", code, e)
+		}
+		// Human labels are always correlated: select=human adds nothing and is no error.
+		if code := c.getJSON(run+"/correlations?select=kg,human", &v); code != 200 || len(v.Variables) != 6 {
+			t.Errorf("select=kg,human: %d %v", code, v.Variables)
 		}
 		if code := c.getJSON("/api/runs/no-such-run/correlations", &e); code != 404 {
 			t.Errorf("unknown run: %d", code)

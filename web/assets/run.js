@@ -201,6 +201,97 @@
   }
   window.kgRun.correlations = () => ({ chart: corrChart, data: corr });
 
+  // Systems compared (analysis.Compare, fetched after the page): per system
+  // and metric mean / best / worst, grade and class distributions as bar
+  // charts, and the pairwise tests with win rates. A metric picker narrows
+  // both tables.
+  const sysSection = document.getElementById('systems-section');
+  const sysPicker = document.getElementById('systems-picker');
+  const sysInfo = document.getElementById('systems-info');
+  let systemsData = null;
+  const distCharts = {};
+  const pfmt = (t) => (t ? t.p.toPrecision(3) : '–');
+  const sysName = (s) => s || '(none)';
+  function sampleLink(x) {
+    if (!x) return el('td', { class: 'muted' }, '–');
+    return el('td', {}, el('a', { href: path('runs', sysSection.dataset.run, 'samples', x.sample) }, x.sample));
+  }
+  // distribution draws counts per category (grades, classes) and system as
+  // grouped bars; hidden when no system has any.
+  function distribution(id, title, order, get) {
+    const box = document.getElementById(id);
+    if (distCharts[id]) { distCharts[id].dispose(); delete distCharts[id]; }
+    const systems = systemsData.systems.filter((s) => get(s));
+    box.hidden = systems.length === 0;
+    if (box.hidden) return;
+    const cats = [...order];
+    for (const s of systems) for (const k of Object.keys(get(s)).sort()) if (!cats.includes(k)) cats.push(k);
+    const chart = echarts.init(box, null, { renderer: 'canvas' });
+    chart.setOption({
+      animation: false,
+      title: { text: title, subtext: 'samples per ' + (id === 'grade-chart' ? 'grade' : 'class') + ' and system', textStyle: { fontSize: 13 } },
+      legend: { top: 40, type: 'scroll' },
+      grid: { left: 45, right: 10, top: 75, bottom: 30 },
+      tooltip: { trigger: 'axis', formatter: (xs) => esc(xs[0].name) + '<br>' + xs.map((x) => esc(x.seriesName) + ': ' + x.value).join('<br>') },
+      xAxis: { type: 'category', data: cats },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: systems.map((s, i) => ({ name: sysName(s.system), type: 'bar', data: cats.map((c) => get(s)[c] || 0), itemStyle: { color: palette[i % palette.length] } })),
+    });
+    distCharts[id] = chart;
+  }
+  function drawSystems() {
+    if (!systemsData) return;
+    const one = sysPicker.elements.metric.value;
+    const rows = [];
+    const names = systemsData.systems.length ? systemsData.systems[0].metrics.map((m) => m.metric) : [];
+    names.forEach((name, k) => {
+      if (one && name !== one) return;
+      for (const s of systemsData.systems) {
+        const m = s.metrics[k];
+        rows.push(el('tr', { 'data-metric': name, 'data-system': sysName(s.system) },
+          el('td', {}, name), el('td', {}, sysName(s.system)), el('td', { class: 'n' }, String(m.n)), el('td', { class: 'n' }, String(m.null)),
+          el('td', { class: 'n' }, fmt(m.mean)), el('td', { class: 'n' }, m.best ? fmt(m.best.value) : '–'), sampleLink(m.best),
+          el('td', { class: 'n' }, m.worst ? fmt(m.worst.value) : '–'), sampleLink(m.worst)));
+      }
+    });
+    document.querySelector('#system-metrics tbody').replaceChildren(...rows);
+    const diffs = systemsData.differences.filter((d) => !one || d.metric === one).map((d) => {
+      const low = (t) => (t && t.p < 0.05 ? 'n p-low' : 'n');
+      const note = Object.entries(d.reasons || {}).map(([k, v]) => k + ': ' + v).join('; ');
+      return el('tr', { 'data-metric': d.metric, 'data-a': d.a, 'data-b': d.b },
+        el('td', {}, d.metric), el('td', {}, d.a), el('td', {}, d.b), el('td', {}, d.paired ? 'paired' : 'Welch'), el('td', { class: 'n' }, String(d.n)),
+        el('td', { class: 'n' }, fmt(d.mean_a)), el('td', { class: 'n' }, fmt(d.mean_b)),
+        el('td', { class: low(d.wilcoxon) }, pfmt(d.wilcoxon)), el('td', { class: low(d.paired_t) }, pfmt(d.paired_t)), el('td', { class: low(d.welch) }, pfmt(d.welch)),
+        el('td', { class: 'n win-rate' }, fmt(d.win_rate)), el('td', { class: 'n' }, d.wins + ' / ' + d.ties + ' / ' + d.losses),
+        el('td', { class: 'muted' }, note));
+    });
+    const tbody = document.querySelector('#system-differences tbody');
+    if (diffs.length) tbody.replaceChildren(...diffs);
+    else tbody.replaceChildren(el('tr', {}, el('td', { colspan: '13', class: 'muted' }, systemsData.systems.length < 2 ? 'one system: no pairwise comparison' : 'no metric selected')));
+    sysInfo.textContent = systemsData.systems.length + ' systems, ' + names.length + ' metrics over ' + systemsData.samples + ' samples' +
+      (systemsData.empty.length ? '; without any value: ' + systemsData.empty.join(', ') : '');
+  }
+  async function loadSystems() {
+    sysInfo.textContent = 'computing…';
+    try {
+      systemsData = await api('/api/runs/' + encodeURIComponent(sysSection.dataset.run) + '/systems');
+      const names = systemsData.systems.length ? systemsData.systems[0].metrics.map((m) => m.metric) : [];
+      sysPicker.elements.metric.replaceChildren(el('option', { value: '' }, 'all'), ...names.map((n) => el('option', {}, n)));
+      distribution('grade-chart', 'factual_accuracy grades', ['A', 'B', 'C', 'D', 'E'], (s) => s.grades);
+      distribution('class-chart', 'answer_class classes', ['CORRECT', 'WRONG', 'DONT_KNOW'], (s) => s.classes);
+      drawSystems();
+    } catch (e) {
+      systemsData = null;
+      sysInfo.textContent = e.message;
+    }
+  }
+  if (sysSection && window.echarts) {
+    sysPicker.addEventListener('change', drawSystems);
+    sysPicker.addEventListener('submit', (ev) => ev.preventDefault());
+    loadSystems();
+  }
+  window.kgRun.systems = () => ({ data: systemsData, grades: distCharts['grade-chart'] || null, classes: distCharts['class-chart'] || null });
+
   const form = document.getElementById('sample-filter');
   const tbody = document.querySelector('#samples tbody');
   const info = document.getElementById('page-info');
