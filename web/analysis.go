@@ -101,30 +101,48 @@ func correlate(rows []analysis.Row, patterns []string) (*CorrelationView, error)
 	return view, nil
 }
 
-func (s *Server) correlationsOf(ctx context.Context, r kgeval.Run, variant, sel string) (*CorrelationView, error) {
+// analysed returns what fn derives from the rows of run r's scoring
+// variant, cached under kind and sel for a finished run; with explain the
+// rows carry the explanations analysis.Compare reads.
+func analysed[T any](ctx context.Context, s *Server, r kgeval.Run, kind, variant, sel string, explain bool, fn func([]analysis.Row, []string) (T, error)) (T, error) {
 	patterns := patternsOf(sel)
-	key, ok := s.cache.key(r, "correlations", variant, strings.Join(patterns, ","))
-	return cached(s.cache, key, ok, func() (*CorrelationView, error) {
+	key, ok := s.cache.key(r, kind, variant, strings.Join(patterns, ","))
+	return cached(s.cache, key, ok, func() (T, error) {
+		var zero T
 		xs, err := s.store.RunScores(ctx, r.Name, variant)
 		if err != nil {
-			return nil, err
+			return zero, err
 		}
-		v, err := correlate(analysisRows(xs, nil), patterns)
+		var expl map[string]map[string][]byte
+		if explain {
+			if expl, err = s.store.MetricExplanations(ctx, r.Name, []string{analysis.MetricFactualAccuracy, analysis.MetricAnswerClass}); err != nil {
+				return zero, err
+			}
+		}
+		return fn(analysisRows(xs, expl), patterns)
+	})
+}
+
+// runOf reads the run named in the path. Errors: ENOTFOUND.
+func (s *Server) runOf(c *gin.Context) (kgeval.Run, error) {
+	r, _, err := s.run(c.Request.Context(), c.Param("run"))
+	return r, err
+}
+
+func (s *Server) correlations(c *gin.Context) (any, error) {
+	r, err := s.runOf(c)
+	if err != nil {
+		return nil, err
+	}
+	variant := variantOf(c)
+	return analysed(c.Request.Context(), s, r, "correlations", variant, c.Query("select"), false, func(rows []analysis.Row, patterns []string) (*CorrelationView, error) {
+		v, err := correlate(rows, patterns)
 		if err != nil {
 			return nil, err
 		}
 		v.Run, v.Variant = r.Name, variant
 		return v, nil
 	})
-}
-
-func (s *Server) correlations(c *gin.Context) (any, error) {
-	ctx := c.Request.Context()
-	r, _, err := s.run(ctx, c.Param("run"))
-	if err != nil {
-		return nil, err
-	}
-	return s.correlationsOf(ctx, r, variantOf(c), c.Query("select"))
 }
 
 // SystemsView compares the systems of a run (the dataset's system field)
@@ -155,34 +173,20 @@ func compareSystems(rows []analysis.Row, patterns []string) (*SystemsView, error
 	return &SystemsView{Samples: len(rows), Empty: append([]string{}, empty...), Comparison: analysis.Compare(rows, v, present)}, nil
 }
 
-func (s *Server) systemsOf(ctx context.Context, r kgeval.Run, variant, sel string) (*SystemsView, error) {
-	patterns := patternsOf(sel)
-	key, ok := s.cache.key(r, "systems", variant, strings.Join(patterns, ","))
-	return cached(s.cache, key, ok, func() (*SystemsView, error) {
-		xs, err := s.store.RunScores(ctx, r.Name, variant)
-		if err != nil {
-			return nil, err
-		}
-		expl, err := s.store.MetricExplanations(ctx, r.Name, []string{analysis.MetricFactualAccuracy, analysis.MetricAnswerClass})
-		if err != nil {
-			return nil, err
-		}
-		v, err := compareSystems(analysisRows(xs, expl), patterns)
+func (s *Server) systems(c *gin.Context) (any, error) {
+	r, err := s.runOf(c)
+	if err != nil {
+		return nil, err
+	}
+	variant := variantOf(c)
+	return analysed(c.Request.Context(), s, r, "systems", variant, c.Query("select"), true, func(rows []analysis.Row, patterns []string) (*SystemsView, error) {
+		v, err := compareSystems(rows, patterns)
 		if err != nil {
 			return nil, err
 		}
 		v.Run, v.Variant = r.Name, variant
 		return v, nil
 	})
-}
-
-func (s *Server) systems(c *gin.Context) (any, error) {
-	ctx := c.Request.Context()
-	r, _, err := s.run(ctx, c.Param("run"))
-	if err != nil {
-		return nil, err
-	}
-	return s.systemsOf(ctx, r, variantOf(c), c.Query("select"))
 }
 
 // SensitivityRun is one run of a sensitivity experiment.

@@ -83,7 +83,7 @@ func TestServer_Systems(t *testing.T) {
 	f := kgeval.Float
 	data := map[string]judged{
 		"good-0": {"good", "q0", 90, f(90), "A", "CORRECT"},
-		"good-1": {"good", "q1", 80, f(85), "", "CORRECT"}, // grade A from the score
+		"good-1": {"good", "q1", 80, f(85), "", "CORRECT"},  // grade A from the score
 		"good-2": {"good", "q2", 70, f(50), "B", "CORRECT"}, // the explanation's B, not C from the score
 		"poor-0": {"poor", "q0", 40, f(30), "D", "DONT_KNOW"},
 		"poor-1": {"poor", "q1", 85, nil, "", "WRONG"},

@@ -2,18 +2,16 @@ package web
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/export"
 	"github.com/kgeval/kgeval/graphstore"
 )
 
@@ -385,108 +383,13 @@ func (s *Server) export(c *gin.Context) {
 	if format == "csv" {
 		c.Header("Content-Type", "text/csv; charset=utf-8")
 		c.Status(http.StatusOK)
-		writeCSV(c.Writer, rows, st.Pairs)
+		// The response is under way: a write error is a client gone.
+		_ = export.WriteCSV(c.Writer, rows, st.Pairs, export.CSVOptions{GuardFormulas: true})
 		return
 	}
 	c.Header("Content-Type", "application/x-ndjson")
 	c.Status(http.StatusOK)
-	writeJSONL(c.Writer, rows)
-}
-
-type exportScore struct {
-	Multihop          *float64 `json:"multihop"`
-	CommunityOverlap  *float64 `json:"community_overlap"`
-	CommunityCoverage *float64 `json:"community_coverage"`
-	Reason            string   `json:"reason,omitempty"`
-}
-
-// exportRow is one JSONL line, as `kgeval export` writes it: the other
-// metric values in Metrics (a number or null) with the reasons of the
-// nulls in Nulls.
-type exportRow struct {
-	ID      string                 `json:"id"`
-	Record  int                    `json:"record"`
-	System  string                 `json:"system,omitempty"`
-	Scores  map[string]exportScore `json:"scores"`
-	Metrics map[string]*float64    `json:"metrics,omitempty"`
-	Nulls   map[string]string      `json:"nulls,omitempty"`
-}
-
-func writeJSONL(w io.Writer, rows []graphstore.SampleScores) error {
-	enc := json.NewEncoder(w)
-	for _, r := range rows {
-		row := exportRow{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]exportScore{}}
-		for pair, x := range r.Scores {
-			row.Scores[pair] = exportScore{x.Multihop, x.CommunityOverlap, x.CommunityCoverage, x.Reason}
-		}
-		for name, m := range r.Metrics {
-			if row.Metrics == nil {
-				row.Metrics, row.Nulls = map[string]*float64{}, map[string]string{}
-			}
-			row.Metrics[name] = m.Value
-			if m.Value == nil {
-				row.Nulls[name] = m.Reason
-			}
-		}
-		if err := enc.Encode(row); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeCSV writes the same columns as `kgeval export --format csv`: the KG
-// scores per pair, then a value and a reason column for every other metric
-// any sample has, sorted. Text cells that a spreadsheet would run as a
-// formula get a leading quote.
-func writeCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair) error {
-	cw := csv.NewWriter(w)
-	header := []string{"id", "record", "system"}
-	for _, p := range pairs {
-		header = append(header, p.Name+"."+kgeval.MetricMultihop, p.Name+"."+kgeval.MetricCommunityOverlap, p.Name+"."+kgeval.MetricCommunityCoverage, p.Name+".reason")
-	}
-	seen := map[string]bool{}
-	var names []string
-	for _, r := range rows {
-		for name := range r.Metrics {
-			if !seen[name] {
-				seen[name] = true
-				names = append(names, name)
-			}
-		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		header = append(header, cell(name), cell(name+".reason"))
-	}
-	cw.Write(header)
-	num := func(v *float64) string {
-		if v == nil {
-			return ""
-		}
-		return strconv.FormatFloat(*v, 'g', -1, 64)
-	}
-	for _, r := range rows {
-		rec := []string{cell(r.ID), strconv.Itoa(r.Record), cell(r.System)}
-		for _, p := range pairs {
-			x := r.Scores[p.Name]
-			rec = append(rec, num(x.Multihop), num(x.CommunityOverlap), num(x.CommunityCoverage), cell(x.Reason))
-		}
-		for _, name := range names {
-			m := r.Metrics[name]
-			rec = append(rec, num(m.Value), cell(m.Reason))
-		}
-		cw.Write(rec)
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	_ = export.WriteJSONL(c.Writer, rows)
 }
 
 // ConsoleRequest is the body of POST /api/cypher.

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"os"
-	"sort"
-	"strconv"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/export"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/spf13/cobra"
 )
@@ -44,9 +42,9 @@ func (m *Main) exportCommand() *cobra.Command {
 			}
 			return m.writeTo(out, func(w io.Writer) error {
 				if format == "csv" {
-					return writeScoresCSV(w, rows, cfg.Scoring.Pairs)
+					return export.WriteCSV(w, rows, cfg.Scoring.Pairs, export.CSVOptions{})
 				}
-				return writeScoresJSONL(w, rows)
+				return export.WriteJSONL(w, rows)
 			})
 		},
 	}
@@ -102,94 +100,4 @@ func (m *Main) writeTo(path string, fn func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
-}
-
-type exportRow struct {
-	ID     string                     `json:"id"`
-	Record int                        `json:"record"`
-	System string                     `json:"system,omitempty"`
-	Scores map[string]exportPairScore `json:"scores"`
-	// Metrics holds the other metric values: a number or null, with the
-	// reasons for the nulls in Nulls.
-	Metrics map[string]*float64 `json:"metrics,omitempty"`
-	Nulls   map[string]string   `json:"nulls,omitempty"`
-}
-
-type exportPairScore struct {
-	Multihop          *float64 `json:"multihop"`
-	CommunityOverlap  *float64 `json:"community_overlap"`
-	CommunityCoverage *float64 `json:"community_coverage"`
-	Reason            string   `json:"reason,omitempty"`
-}
-
-func writeScoresJSONL(w io.Writer, rows []graphstore.SampleScores) error {
-	enc := json.NewEncoder(w)
-	for _, r := range rows {
-		row := exportRow{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]exportPairScore{}}
-		for pair, s := range r.Scores {
-			row.Scores[pair] = exportPairScore{s.Multihop, s.CommunityOverlap, s.CommunityCoverage, s.Reason}
-		}
-		for name, m := range r.Metrics {
-			if row.Metrics == nil {
-				row.Metrics, row.Nulls = map[string]*float64{}, map[string]string{}
-			}
-			row.Metrics[name] = m.Value
-			if m.Value == nil {
-				row.Nulls[name] = m.Reason
-			}
-		}
-		if err := enc.Encode(row); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func writeScoresCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair) error {
-	cw := csv.NewWriter(w)
-	header := []string{"id", "record", "system"}
-	for _, p := range pairs {
-		header = append(header, p.Name+"."+kgeval.MetricMultihop, p.Name+"."+kgeval.MetricCommunityOverlap, p.Name+"."+kgeval.MetricCommunityCoverage, p.Name+".reason")
-	}
-	// Other metrics: one value column and one reason column each, for every
-	// metric any sample has, sorted.
-	seen := map[string]bool{}
-	var metricNames []string
-	for _, r := range rows {
-		for name := range r.Metrics {
-			if !seen[name] {
-				seen[name] = true
-				metricNames = append(metricNames, name)
-			}
-		}
-	}
-	sort.Strings(metricNames)
-	for _, name := range metricNames {
-		header = append(header, name, name+".reason")
-	}
-	if err := cw.Write(header); err != nil {
-		return err
-	}
-	num := func(v *float64) string {
-		if v == nil {
-			return ""
-		}
-		return strconv.FormatFloat(*v, 'g', -1, 64)
-	}
-	for _, r := range rows {
-		rec := []string{r.ID, strconv.Itoa(r.Record), r.System}
-		for _, p := range pairs {
-			s := r.Scores[p.Name]
-			rec = append(rec, num(s.Multihop), num(s.CommunityOverlap), num(s.CommunityCoverage), s.Reason)
-		}
-		for _, name := range metricNames {
-			m := r.Metrics[name]
-			rec = append(rec, num(m.Value), m.Reason)
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }

@@ -1,0 +1,138 @@
+// Package export writes a run's per-sample scores as JSONL or CSV, one row
+// per sample: the KG scores of each pair and every other metric value with
+// the reason of a null. `kgeval export` and the dashboard's
+// /api/runs/{run}/export both write through it, so their files agree.
+package export
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+)
+
+// Row is one JSONL line: the KG scores per pair, the other metric values
+// (a number or null) in Metrics with the reasons of the nulls in Nulls.
+type Row struct {
+	ID      string               `json:"id"`
+	Record  int                  `json:"record"`
+	System  string               `json:"system,omitempty"`
+	Scores  map[string]PairScore `json:"scores"`
+	Metrics map[string]*float64  `json:"metrics,omitempty"`
+	Nulls   map[string]string    `json:"nulls,omitempty"`
+}
+
+// PairScore is one pair's KG scores in a Row.
+type PairScore struct {
+	Multihop          *float64 `json:"multihop"`
+	CommunityOverlap  *float64 `json:"community_overlap"`
+	CommunityCoverage *float64 `json:"community_coverage"`
+	Reason            string   `json:"reason,omitempty"`
+}
+
+// RowOf returns the JSONL line of one sample.
+func RowOf(r graphstore.SampleScores) Row {
+	row := Row{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]PairScore{}}
+	for pair, s := range r.Scores {
+		row.Scores[pair] = PairScore{s.Multihop, s.CommunityOverlap, s.CommunityCoverage, s.Reason}
+	}
+	for name, m := range r.Metrics {
+		if row.Metrics == nil {
+			row.Metrics, row.Nulls = map[string]*float64{}, map[string]string{}
+		}
+		row.Metrics[name] = m.Value
+		if m.Value == nil {
+			row.Nulls[name] = m.Reason
+		}
+	}
+	return row
+}
+
+// WriteJSONL writes one JSON object (a Row) per sample and line.
+func WriteJSONL(w io.Writer, rows []graphstore.SampleScores) error {
+	enc := json.NewEncoder(w)
+	for _, r := range rows {
+		if err := enc.Encode(RowOf(r)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CSVOptions configures WriteCSV.
+type CSVOptions struct {
+	// GuardFormulas puts a quote before every text cell that starts with
+	// = + - @ tab or carriage return, so that a spreadsheet opening the
+	// file shows it instead of running it as a formula. The dashboard's
+	// downloads set it; `kgeval export` writes the values as they are.
+	GuardFormulas bool
+}
+
+// WriteCSV writes a header and one row per sample: id, record, system; for
+// each of pairs, in order, its multihop, community_overlap,
+// community_coverage and reason; then a value and a reason column for every
+// other metric any sample has, sorted by name. A null is an empty cell;
+// numbers are written in the shortest form that reads back exactly.
+func WriteCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair, o CSVOptions) error {
+	text := func(s string) string { return s }
+	if o.GuardFormulas {
+		text = guard
+	}
+	cw := csv.NewWriter(w)
+	header := []string{"id", "record", "system"}
+	for _, p := range pairs {
+		header = append(header, p.Name+"."+kgeval.MetricMultihop, p.Name+"."+kgeval.MetricCommunityOverlap, p.Name+"."+kgeval.MetricCommunityCoverage, p.Name+".reason")
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range rows {
+		for name := range r.Metrics {
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		header = append(header, text(name), text(name+".reason"))
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	num := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*v, 'g', -1, 64)
+	}
+	for _, r := range rows {
+		rec := []string{text(r.ID), strconv.Itoa(r.Record), text(r.System)}
+		for _, p := range pairs {
+			s := r.Scores[p.Name]
+			rec = append(rec, num(s.Multihop), num(s.CommunityOverlap), num(s.CommunityCoverage), text(s.Reason))
+		}
+		for _, name := range names {
+			m := r.Metrics[name]
+			rec = append(rec, num(m.Value), text(m.Reason))
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// guard quotes a cell a spreadsheet would run as a formula.
+func guard(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
