@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Browser test of the dashboard: evaluates testdata/triplets.jsonl (plus a
-# sample whose question holds <script>) into a fresh run with no LLM call
-# (KG scores, triplet similarity and the encoder metrics), sweeps it over
-# tau 0.7,0.8 and delta 0.3,0.5,
-# starts `kgeval serve` on a free port with a fresh state directory (so it
+# sample whose question and system hold HTML) into a fresh run with no LLM
+# call (KG scores, triplet similarity and the encoder metrics), stores
+# made-up factual_accuracy and answer_class values for it (web/e2e/judged,
+# for the grade and class charts), sweeps it over tau 0.7,0.8 and delta
+# 0.3,0.5, runs `kgeval sensitivity` on testdata/sensitivity.jsonl (three
+# more runs, no LLM call), starts `kgeval serve` on a free port with a fresh state directory (so it
 # prints a first-start admin token), runs web/e2e/browser-test.mjs in
 # headless Chromium, and cleans up. Needs Neo4j (KGEVAL_NEO4J_URI and
 # password as for the Go tests), the MiniLM files (make minilm), node and
@@ -28,14 +30,16 @@ run="browser-test-$(date +%s)-$$"
 pid=""
 cleanup() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-  bin/kgeval runs delete "$run" >/dev/null 2>&1
+  for r in "$run" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
+    bin/kgeval runs delete "$r" >/dev/null 2>&1
+  done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 
 cp testdata/triplets.jsonl "$tmp/data.jsonl"
 cat >> "$tmp/data.jsonl" <<'JSONL'
-{"id": "xss", "question": "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss = 2\"> What is Erica vagans?", "contexts": ["Erica vagans is a <b>heath</b>."], "answer": "A heath </p><script>window.__xss = 3</script>", "reference": "A heath", "system": "xss", "human": {"<img src=x onerror=\"window.__xss = 4\">": 1}, "triplets": {"question": [["Erica vagans", "is", "<script>x</script>"]], "answer": [["Erica vagans", "is", "heath"]], "reference": [["Erica vagans", "is", "heath"]], "contexts": [[["Erica vagans", "is a", "heath"]]]}}
+{"id": "xss", "question": "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss = 2\"> What is Erica vagans?", "contexts": ["Erica vagans is a <b>heath</b>."], "answer": "A heath </p><script>window.__xss = 3</script>", "reference": "A heath", "system": "<img src=x onerror=\"window.__xss = 5\">xss", "human": {"<img src=x onerror=\"window.__xss = 4\">": 1}, "triplets": {"question": [["Erica vagans", "is", "<script>x</script>"]], "answer": [["Erica vagans", "is", "heath"]], "reference": [["Erica vagans", "is", "heath"]], "contexts": [[["Erica vagans", "is a", "heath"]]]}}
 JSONL
 bin/kgeval evaluate --dataset "$tmp/data.jsonl" --run "$run" --engine native >"$tmp/evaluate.log" 2>&1 ||
   { cat "$tmp/evaluate.log"; echo "browser-test: evaluate failed" >&2; exit 1; }
@@ -44,6 +48,13 @@ bin/kgeval evaluate --dataset "$tmp/data.jsonl" --run "$run" --engine native >"$
 # embeddings).
 bin/kgeval sweep --run "$run" --tau 0.7,0.8 --delta 0.3,0.5 >"$tmp/sweep.log" 2>&1 ||
   { cat "$tmp/sweep.log"; echo "browser-test: sweep failed" >&2; exit 1; }
+# LLM-judged values without a model, for the systems' grade and class charts.
+go run ./web/e2e/judged --run "$run" >"$tmp/judged.log" 2>&1 ||
+  { cat "$tmp/judged.log"; echo "browser-test: judged failed" >&2; exit 1; }
+# A sensitivity experiment (runs $run-sens, -reference_as_answer and
+# -wrong_answer); the page must show the numbers the command printed.
+bin/kgeval sensitivity --dataset testdata/sensitivity.jsonl --run "$run-sens" --dir "$tmp/sens" --engine native >"$tmp/sens.log" 2>&1 ||
+  { cat "$tmp/sens.log"; echo "browser-test: sensitivity failed" >&2; exit 1; }
 
 KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
 pid=$!
@@ -59,4 +70,5 @@ echo "browser-test: kgeval serve at $url, run $run"
 
 mkdir -p docs/screenshots
 (cd web && KGEVAL_URL="$url" KGEVAL_TOKEN="$token" KGEVAL_RUN="$run" KGEVAL_SAMPLE=erica-ungrounded \
-  KGEVAL_XSS_SAMPLE=xss KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)
+  KGEVAL_XSS_SAMPLE=xss KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
+  KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)

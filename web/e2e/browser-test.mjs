@@ -4,13 +4,19 @@
 // sample and see a metric value with its explanation, see its pair graph
 // drawn with the stored number of nodes, click an input entity and see its
 // path highlighted, run a Cypher query and see rows, check that sample text
-// holding HTML is shown as text; screenshots go to docs/screenshots/.
+// holding HTML is shown as text; see the systems compared (grade and class
+// charts, tests and win rates, against the API) and a sensitivity
+// experiment's page with the numbers `kgeval sensitivity` printed and
+// wrote; screenshots go to docs/screenshots/.
 // Started by scripts/browser-test.sh, which provides:
 //   KGEVAL_URL (server base), KGEVAL_TOKEN (API token), KGEVAL_RUN (run name),
 //   KGEVAL_SAMPLE (sample whose graph to draw), KGEVAL_XSS_SAMPLE (sample
-//   whose question holds <script>), KGEVAL_SHOTS (screenshot folder).
+//   whose question holds <script>), KGEVAL_SENS (run prefix of a sensitivity
+//   experiment), KGEVAL_SENS_JSON (the report it wrote), KGEVAL_SENS_LOG
+//   (what it printed), KGEVAL_SHOTS (screenshot folder).
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 
 const base = process.env.KGEVAL_URL;
 const token = process.env.KGEVAL_TOKEN;
@@ -46,6 +52,11 @@ const detail = await api(`/api/runs/${enc(run)}/samples/${enc(sample)}`);
 const stats = await api(`/api/runs/${enc(run)}/stats`);
 const sweep = await api(`/api/runs/${enc(run)}/sweep`);
 const tsMetric = 'ts_groundedness_avg';
+const systems = await api(`/api/runs/${enc(run)}/systems`);
+const sens = process.env.KGEVAL_SENS;
+const sensReport = JSON.parse(readFileSync(process.env.KGEVAL_SENS_JSON, 'utf8'));
+const sensPrinted = readFileSync(process.env.KGEVAL_SENS_LOG, 'utf8');
+const f3 = (v) => (v === null || v === undefined ? 'null' : v.toFixed(3));
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -141,6 +152,50 @@ try {
     assert.equal(await page.evaluate(() => window.__xss), undefined, 'label name did not run');
     await page.evaluate(() => window.kgRun.correlations().chart.dispatchAction({ type: 'hideTip' }));
     await page.locator('#correlation-section').screenshot({ path: `${shots}/correlations.png` });
+  });
+
+  await step('SystemsCompared', async () => {
+    // The grade and class charts draw the API's counts, one series per
+    // system that has any; the tables list every system and metric and
+    // every pair of systems; a system named with HTML is shown as text.
+    await page.waitForFunction(() => window.kgRun.systems().data !== null);
+    const drawn = await page.evaluate(() => {
+      const { grades, classes } = window.kgRun.systems();
+      const series = (c) => c && c.getOption().series.map((s) => ({ name: s.name, data: s.data }));
+      const cats = (c) => c && c.getOption().xAxis[0].data;
+      return { grades: series(grades), gradeCats: cats(grades), classes: series(classes), classCats: cats(classes) };
+    });
+    const withGrades = systems.systems.filter((s) => s.grades);
+    assert.ok(withGrades.length >= 3, `${withGrades.length} systems with grades`);
+    assert.deepEqual(drawn.grades.map((s) => s.name), withGrades.map((s) => s.system), 'one grade series per system');
+    for (const [i, s] of withGrades.entries()) {
+      assert.deepEqual(drawn.grades[i].data, drawn.gradeCats.map((g) => s.grades[g] || 0), `grades of ${s.system}`);
+    }
+    const withClasses = systems.systems.filter((s) => s.classes);
+    assert.deepEqual(drawn.classes.map((s) => s.name), withClasses.map((s) => s.system), 'one class series per system');
+    for (const [i, s] of withClasses.entries()) {
+      assert.deepEqual(drawn.classes[i].data, drawn.classCats.map((c) => s.classes[c] || 0), `classes of ${s.system}`);
+    }
+    assert.ok(drawn.classCats.includes('DONT_KNOW') && drawn.gradeCats.includes('A'), 'grade and class categories');
+    const nMetrics = systems.systems[0].metrics.length;
+    assert.equal(await page.locator('#system-metrics tbody tr').count(), nMetrics * systems.systems.length, 'a row per metric and system');
+    assert.equal(await page.locator('#system-differences tbody tr').count(), systems.differences.length, 'a row per metric and pair of systems');
+    // One metric: the tables narrow, and its win rates are the API's.
+    await page.selectOption('#systems-picker select[name=metric]', 'factual_accuracy');
+    assert.equal(await page.locator('#system-metrics tbody tr').count(), systems.systems.length);
+    const diffs = systems.differences.filter((d) => d.metric === 'factual_accuracy');
+    assert.equal(await page.locator('#system-differences tbody tr').count(), diffs.length);
+    const rates = await page.locator('#system-differences tbody td.win-rate').allTextContents();
+    assert.deepEqual(rates, diffs.map((d) => f3(d.win_rate)), 'win rates');
+    assert.ok(diffs.some((d) => d.win_rate === 1), 'grounded beats the others on the question they share');
+    const html = systems.systems.find((s) => s.system.startsWith('<img'));
+    assert.ok(html, 'a system named with HTML');
+    const cells = await page.locator('#system-metrics tbody td').allTextContents();
+    assert.ok(cells.includes(html.system), 'the HTML system name is shown as text');
+    assert.equal(await page.locator('#systems-section img').count(), 0, 'no element made from a system name');
+    assert.equal(await page.evaluate(() => window.__xss), undefined, 'system name did not run');
+    await page.locator('#systems-section').screenshot({ path: `${shots}/systems.png` });
+    await page.selectOption('#systems-picker select[name=metric]', '');
   });
 
   await step('SweepCurves', async () => {
@@ -239,6 +294,39 @@ try {
     await page.click('#run-query');
     await page.waitForSelector('#query-error:not([hidden])');
     assert.match(await page.textContent('#query-error'), /refused/);
+  });
+
+  await step('Sensitivity', async () => {
+    // Linked from the runs list; the page shows the numbers the command
+    // wrote (exactly, through the API) and printed (the table's cells).
+    await page.goto(base + '/');
+    const link = page.locator(`#runs a.sensitivity-link[href="/runs/${enc(sens)}/sensitivity"]`);
+    assert.equal(await link.count(), 3, 'each run of the experiment links to it');
+    await Promise.all([page.waitForURL(`**/runs/${enc(sens)}/sensitivity`), link.first().click()]);
+    await page.waitForSelector('#sensitivity-histograms .chart canvas');
+    const got = await api(`/api/runs/${enc(sens)}/sensitivity`);
+    assert.deepEqual(got.metrics, sensReport.metrics, 'API numbers are the report kgeval sensitivity wrote');
+    assert.deepEqual(got.runs.map((r) => r.run), ['original', 'reference_as_answer', 'wrong_answer'].map((v) => sensReport.runs[v]));
+    const rows = await page.locator('#sensitivity-table tbody tr').count();
+    assert.equal(rows, sensReport.metrics.length, 'a row per metric');
+    // The printed table: metric, three "mean ± std (n)" cells, AUROC, d.
+    const names = new Set(sensReport.metrics.map((m) => m.metric));
+    const printed = sensPrinted.split('\n').filter((l) => names.has(l.split(/\s{2,}/)[0]));
+    assert.equal(printed.length, sensReport.metrics.length, 'printed rows');
+    for (const line of printed) {
+      const cols = line.split(/\s{2,}/);
+      const tr = page.locator(`#sensitivity-table tr[data-metric="${cols[0]}"]`);
+      const cells = (await tr.locator('td').allTextContents()).map((c) => c.trim());
+      for (let k = 1; k <= 3; k++) assert.ok(cells[k].startsWith(cols[k]), `${cols[0]} ${k}: page ${cells[k]}, printed ${cols[k]}`);
+      assert.equal(cells[4], cols[4] === '-' ? 'null' : cols[4], `${cols[0]} AUROC`);
+      assert.equal(cells[5], cols[5] === '-' ? 'null' : cols[5], `${cols[0]} Cohen's d`);
+    }
+    const charts = await page.evaluate(() => window.kgSensitivity.charts().map((c) => c.getOption().series.map((s) => s.data)));
+    assert.equal(charts.length, sensReport.metrics.length, 'a histogram chart per metric');
+    for (const [i, m] of sensReport.metrics.entries()) {
+      assert.deepEqual(charts[i], m.variants.map((v) => v.histogram.Counts), `${m.metric} histograms`);
+    }
+    await page.screenshot({ path: `${shots}/sensitivity.png`, fullPage: true });
   });
 
   await step('NoErrors', async () => {
