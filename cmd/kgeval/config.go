@@ -13,8 +13,8 @@ import (
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/metrics"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 )

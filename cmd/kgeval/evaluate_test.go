@@ -171,3 +171,27 @@ func TestSweep(t *testing.T) {
 		t.Errorf("sweep of a missing run: %v, want ENOTFOUND", err)
 	}
 }
+
+// TestExport_RunPairs exports a run scored with one custom pair while the
+// configuration in force has the four default pairs: the CSV columns are
+// the run's own pair.
+func TestExport_RunPairs(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	run := mustRunName(t, db, "export-pairs")
+	args := dbArgs(t)
+	cfgFile := filepath.Join(t.TempDir(), "one-pair.yaml")
+	if err := os.WriteFile(cfgFile, []byte("scoring:\n  pairs:\n    - {name: grounding, input: answer, context: contexts}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runMain(t, append([]string{"--config", cfgFile, "evaluate", "--dataset", "../../testdata/triplets.jsonl", "--run", run, "--engine", "native"}, args...)...); err != nil {
+		t.Fatalf("evaluate: %v\n%s", err, out)
+	}
+	out, err := runMain(t, append([]string{"export", "--run", run, "--format", "csv"}, args...)...)
+	if err != nil {
+		t.Fatalf("export: %v\n%s", err, out)
+	}
+	header := strings.SplitN(out, "\n", 2)[0]
+	if !strings.Contains(header, "grounding.multihop") || strings.Contains(header, "faithfulness.") {
+		t.Errorf("CSV header %q: want the run's pair grounding only", header)
+	}
+}

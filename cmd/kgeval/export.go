@@ -33,8 +33,15 @@ func (m *Main) exportCommand() *cobra.Command {
 				return err
 			}
 			defer db.Close(cmd.Context())
-			if _, err := db.GetRun(cmd.Context(), run); err != nil {
+			rec, err := db.GetRun(cmd.Context(), run)
+			if err != nil {
 				return err
+			}
+			// The pair columns are the run's own pairs, not today's config.
+			pairs := cfg.Scoring.Pairs
+			var was Config
+			if json.Unmarshal([]byte(rec.Config), &was) == nil && len(was.Scoring.Pairs) > 0 {
+				pairs = was.Scoring.Pairs
 			}
 			rows, err := db.RunScores(cmd.Context(), run, variant)
 			if err != nil {
@@ -42,7 +49,7 @@ func (m *Main) exportCommand() *cobra.Command {
 			}
 			return m.writeTo(out, func(w io.Writer) error {
 				if format == "csv" {
-					return export.WriteCSV(w, rows, cfg.Scoring.Pairs, export.CSVOptions{})
+					return export.WriteCSV(w, rows, pairs, export.CSVOptions{})
 				}
 				return export.WriteJSONL(w, rows)
 			})
