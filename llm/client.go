@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -170,7 +171,14 @@ func (c *Client) JSON(ctx context.Context, req Request, out any, validate func()
 func (c *Client) complete(ctx context.Context, msgs []openai.ChatCompletionMessage, req Request) (string, error) {
 	var text string
 	err := c.withRetries(ctx, c.cfg.Model, func(actx context.Context) error {
-		cr := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: msgs, Temperature: c.cfg.Temperature, MaxTokens: c.cfg.MaxTokens}
+		// go-openai leaves a zero temperature out of the request (omitempty)
+		// and servers then use their default (llama.cpp: 0.8): send the
+		// smallest positive float32 instead, which samples greedily.
+		temp := c.cfg.Temperature
+		if temp == 0 {
+			temp = math.SmallestNonzeroFloat32
+		}
+		cr := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: msgs, Temperature: temp, MaxTokens: c.cfg.MaxTokens}
 		seed := 42
 		cr.Seed = &seed
 		switch c.format.Load() {
