@@ -42,14 +42,14 @@ if [ "${KGEVAL_BENCH_LLM:-1}" != 0 ]; then
 import re, sys
 n = int(sys.argv[1]); text = sys.stdin.read()
 print(f"{n} samples; model: {sys.argv[2]}")
-print(f"{\"family\":<12} {\"calls/sample\":>12} {\"prompt tok/sample\":>18} {\"completion tok/sample\":>22} {\"model s/sample\":>15}")
+print("%-12s %12s %18s %22s %15s" % ("family", "calls/sample", "prompt tok/sample", "completion tok/sample", "model time"))
 for fam in ("extraction", "judge"):
     m = re.search(fam + r": .*?model calls (\d+).*?tokens (\d+) prompt \+ (\d+) completion, model time ([\d.]+)(ms|s|m[\d.]+s)?", text)
     if not m:
         print(f"{fam:<12} (no line in the output)"); continue
     calls, pt, ct = (int(m.group(i)) for i in (1, 2, 3))
     t = m.group(4) + (m.group(5) or "")
-    print(f"{fam:<12} {calls/n:>12.1f} {pt/n:>18.0f} {ct/n:>22.0f} {t:>15} total")
+    print("%-12s %12.1f %18.0f %22.0f %15s" % (fam, calls / n, pt / n, ct / n, t + " total"))
 ' "$n" "qwen2.5-coder-1.5b-instruct (local, 2 CPU threads)")
   llmbench="$llmbench
 $(printf '%s\n' "$llm_out" | grep -E '^(extraction|judge):')"
