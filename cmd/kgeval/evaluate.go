@@ -255,7 +255,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		return err
 	}
 	st := client.Stats()
-	fmt.Fprintf(m.Stdout, "\nrun %s: %d samples, %d distinct texts (%d extracted now, %d from the cache), %d entity labels (%d embedded now); %d graph rows\n",
+	fmt.Fprintf(m.Stdout, "\nrun %s: %d samples, %d distinct texts (%d extracted now, %d from the cache), %d entity labels; %d texts embedded now (labels, triplets, answers; the rest cached); %d graph rows\n",
 		run, rep.Samples, rep.Texts, rep.Extracted, st.CacheHits, rep.EmbedTexts, cached.Misses, rep.GraphRows)
 	if rep.Resumed > 0 {
 		fmt.Fprintf(m.Stdout, "resumed: %d pair graphs were scored before and kept\n", rep.Resumed)
