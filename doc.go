@@ -23,6 +23,8 @@
 // interfaces the adapters implement; it imports nothing but the standard
 // library. Adapters are named after what they wrap: graphstore (Neo4j),
 // dataset (files), minilm (the local sentence encoder), llm (OpenAI-compatible
-// endpoints), web (Gin). scoring computes scores from domain types. cmd wires
-// concrete types together.
+// endpoints), web (Gin). scoring computes the KG scores from domain types;
+// metrics, judge (the LLM-judged metrics), stats and analysis compute the other
+// metrics and the analyses. MetricScore holds a per-sample value other than
+// the KG scores, with its explanation. cmd wires concrete types together.
 package kgeval

@@ -566,26 +566,41 @@ func scoreFaithfulnessValidation(facts []Fact, factVecs, passageVecs [][]float32
 	return metrics.Of(sum / float64(len(facts))), out
 }
 
-func (e *eval) factualCorrectness() (metrics.Value, any) {
+// answerAndReferenceFacts returns the facts of the answer and of the
+// reference, both non-empty, or the null value that says why not; extracted
+// tells whether both lists were obtained (one may be empty).
+func (e *eval) answerAndReferenceFacts() (ans, ref []Fact, null *metrics.Value, extracted bool) {
+	nv := func(v metrics.Value) *metrics.Value { return &v }
 	switch {
 	case blank(e.s.Answer):
-		return nullNoAnswer, nil
+		return nil, nil, nv(nullNoAnswer), false
 	case blank(e.s.Reference):
-		return nullNoReference, nil
+		return nil, nil, nv(nullNoReference), false
 	}
 	ans, err := e.factsOfAnswer()
 	if err != nil {
-		return failed("facts of answer", err), nil
+		return nil, nil, nv(failed("facts of answer", err)), false
 	}
-	ref, err := e.factsOfReference()
+	ref, err = e.factsOfReference()
 	if err != nil {
-		return failed("facts of reference", err), nil
+		return nil, nil, nv(failed("facts of reference", err)), false
 	}
 	switch {
 	case len(ref) == 0:
-		return metrics.Null("no facts extracted from reference"), CorrectnessExplanation{AnswerFacts: ans, ReferenceFacts: []LabeledFact{}}
+		return ans, ref, nv(metrics.Null("no facts extracted from reference")), true
 	case len(ans) == 0:
-		return metrics.Null("no facts extracted from answer"), CorrectnessExplanation{AnswerFacts: ans, ReferenceFacts: unlabeled(ref)}
+		return ans, ref, nv(metrics.Null("no facts extracted from answer")), true
+	}
+	return ans, ref, nil, true
+}
+
+func (e *eval) factualCorrectness() (metrics.Value, any) {
+	ans, ref, null, extracted := e.answerAndReferenceFacts()
+	switch {
+	case null != nil && !extracted:
+		return *null, nil
+	case null != nil:
+		return *null, CorrectnessExplanation{AnswerFacts: ans, ReferenceFacts: unlabeled(ref)}
 	}
 	user := "ANSWER FACTS:\n" + numberedFacts(ans, false) + "\nREFERENCE FACTS:\n" + numberedFacts(ref, false)
 	a, err := ask(e, promptFactLabels, labelsSchema(len(ref), len(ans)), user, func(a *labelsAnswer) error { return validateLabels(a, len(ref), len(ans)) })
@@ -626,25 +641,9 @@ func scoreFactualCorrectness(ans, ref []Fact, labels []label) (metrics.Value, Co
 }
 
 func (e *eval) factualCorrectnessValidation() (metrics.Value, any) {
-	switch {
-	case blank(e.s.Answer):
-		return nullNoAnswer, nil
-	case blank(e.s.Reference):
-		return nullNoReference, nil
-	}
-	ans, err := e.factsOfAnswer()
-	if err != nil {
-		return failed("facts of answer", err), nil
-	}
-	ref, err := e.factsOfReference()
-	if err != nil {
-		return failed("facts of reference", err), nil
-	}
-	switch {
-	case len(ref) == 0:
-		return metrics.Null("no facts extracted from reference"), nil
-	case len(ans) == 0:
-		return metrics.Null("no facts extracted from answer"), nil
+	ans, ref, null, _ := e.answerAndReferenceFacts()
+	if null != nil {
+		return *null, nil
 	}
 	texts := make([]string, 0, len(ref)+len(ans))
 	for _, f := range ref {

@@ -1,7 +1,10 @@
 // Package pipeline runs an evaluation: extract triplets from every text of a
 // dataset (deduplicated, cached), embed entity labels (cached), build the
-// pair graphs, store them, score them with a KG engine and store the scores.
-// It depends on the domain interfaces only; cmd wires the adapters.
+// pair graphs, store them, score them with a KG engine and store the scores,
+// then compute and store the other selected per-sample metrics (triplet
+// similarity, encoder metrics, the LLM judge's). A resumed run skips what is
+// already stored (Evaluator.Done, MetricsDone). It depends on the domain
+// interfaces and the metrics package only; cmd wires the adapters.
 package pipeline
 
 import (
@@ -107,7 +110,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	rep := &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}
 	done := func(sample, pair string) bool { return e.Done != nil && e.Done(sample, pair) }
 	if e.Done != nil {
-		var todo []kgeval.Sample
+		var pending []kgeval.Sample
 		for _, s := range samples {
 			all := e.MetricsDone == nil || len(e.Metrics) == 0 || e.MetricsDone(s.ID)
 			for _, p := range e.Pairs {
@@ -117,9 +120,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 				rep.Resumed += len(e.Pairs)
 				continue
 			}
-			todo = append(todo, s)
+			pending = append(pending, s)
 		}
-		samples = todo
+		samples = pending
 	}
 	progress := func(stage string) func(int, int) {
 		return func(d, t int) {

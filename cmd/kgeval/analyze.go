@@ -81,6 +81,20 @@ func runRows(ctx context.Context, db *graphstore.DB, run, variant string, explai
 }
 
 // analysisStore opens the store for an analysis command.
+// loadRunRows checks --run, reads the run's rows (runRows) and closes the
+// store again: what correlate and compare start with.
+func (m *Main) loadRunRows(cmd *cobra.Command, run, variant string, explain bool) ([]analysis.Row, error) {
+	if run == "" {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+	}
+	db, err := m.analysisStore(cmd)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close(context.WithoutCancel(cmd.Context()))
+	return runRows(cmd.Context(), db, run, variant, explain)
+}
+
 func (m *Main) analysisStore(cmd *cobra.Command) (*graphstore.DB, error) {
 	cfg, err := m.analysisConfig(cmd)
 	if err != nil {
@@ -109,15 +123,7 @@ with the reason.`,
   kgeval correlate --run wikieval --metrics faithfulness,ts_groundedness,semantic_similarity`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if run == "" {
-				return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
-			}
-			db, err := m.analysisStore(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close(context.WithoutCancel(cmd.Context()))
-			rows, err := runRows(cmd.Context(), db, run, variant, false)
+			rows, err := m.loadRunRows(cmd, run, variant, false)
 			if err != nil {
 				return err
 			}
@@ -242,15 +248,7 @@ questions where the first system scores higher, ties counting one half.`,
 		Example: `  kgeval compare --run wikieval --metrics faithfulness,answer_relevancy --plot systems.png`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if run == "" {
-				return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
-			}
-			db, err := m.analysisStore(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close(context.WithoutCancel(cmd.Context()))
-			rows, err := runRows(cmd.Context(), db, run, variant, true)
+			rows, err := m.loadRunRows(cmd, run, variant, true)
 			if err != nil {
 				return err
 			}
