@@ -5,12 +5,22 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // Cache keeps model answers and embeddings in Neo4j as (:CacheEntry {key,
 // value}) nodes: the database a team already shares, so no text is ever sent
 // to a model twice, across runs and across people.
-type Cache struct{ DB *DB }
+//
+// When Run and RunFields are set, every Put also sets RunFields() on that
+// run's record in the same transaction: evaluate keeps its call accounting
+// there, so a process killed right after an answer is cached cannot lose
+// the count of the call that produced it.
+type Cache struct {
+	DB        *DB
+	Run       string
+	RunFields func() map[string]any
+}
 
 var _ kgeval.Cache = (*Cache)(nil)
 
@@ -43,26 +53,50 @@ func (c *Cache) Get(ctx context.Context, keys []string) (map[string][]byte, erro
 	return out, nil
 }
 
-// Put stores entries.
+// Put stores entries (and the run's fields, see Cache) in one transaction.
 func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
-	rows := make([]any, 0, len(entries))
-	flush := func() error {
-		if len(rows) == 0 {
-			return nil
-		}
-		_, err := c.DB.write(ctx, cypher.MustGet("cache_put"), map[string]any{"rows": rows})
-		rows = rows[:0]
-		return mapError(err, "write cache")
-	}
+	var batches [][]any
+	rows := make([]any, 0, min(len(entries), cacheBatch))
 	for k, v := range entries {
 		rows = append(rows, map[string]any{"key": k, "value": string(v)})
 		if len(rows) == cacheBatch {
-			if err := flush(); err != nil {
-				return err
-			}
+			batches = append(batches, rows)
+			rows = make([]any, 0, cacheBatch)
 		}
 	}
-	return flush()
+	if len(rows) > 0 {
+		batches = append(batches, rows)
+	}
+	var fields map[string]any
+	if c.Run != "" && c.RunFields != nil {
+		fields = c.RunFields()
+	}
+	if len(batches) == 0 && fields == nil {
+		return nil
+	}
+	sess := c.DB.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: c.DB.cfg.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	_, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		for _, b := range batches {
+			if err := runConsume(ctx, tx, cypher.MustGet("cache_put"), map[string]any{"rows": b}); err != nil {
+				return nil, err
+			}
+		}
+		if fields != nil {
+			return nil, runConsume(ctx, tx, cypher.MustGet("run_update"), map[string]any{"name": c.Run, "fields": fields})
+		}
+		return nil, nil
+	}, neo4j.WithTxTimeout(c.DB.cfg.QueryTimeout))
+	return mapError(err, "write cache")
+}
+
+func runConsume(ctx context.Context, tx neo4j.ManagedTransaction, q string, params map[string]any) error {
+	res, err := tx.Run(ctx, q, params)
+	if err != nil {
+		return err
+	}
+	_, err = res.Consume(ctx)
+	return err
 }
 
 // Delete removes entries (a deleted answer is asked for again).

@@ -212,9 +212,14 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	}
 	fmt.Fprintf(m.Stderr, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", run, len(res.Samples), engine.Name(), client.Endpoint(), embedder.Name())
 
-	// The call accounting reaches the run record after every model answer
-	// (each answer is cached first), so a killed process loses none of it.
+	// The call accounting reaches the run record in the same transaction as
+	// every cached answer, and after every failed call, so a killed process
+	// loses none of it.
 	calls := func() llm.Stats { return prevCalls.Add(client.Stats()).Add(judgeClient.Stats()) }
+	cache.Run, cache.RunFields = run, func() map[string]any {
+		cl, _ := json.Marshal(calls())
+		return map[string]any{"calls": string(cl)}
+	}
 	var flushed int64
 	progress := ev.Progress
 	ev.Progress = func(stage string, d, total int) {
