@@ -500,7 +500,15 @@ func (m *Main) progressPrinter() func(stage string, done, total int) {
 	}
 	var mu sync.Mutex
 	last := map[string]time.Time{}
-	started := map[string]time.Time{}
+	type mark struct {
+		at   time.Time
+		done int
+	}
+	// base is where the rate is measured from: items finished within the
+	// stage's first second (answers from the cache, graphs a resumed run
+	// already scored) do not count, or the ETA of a resumed run would be
+	// seconds while hours of model calls remain.
+	base, started := map[string]mark{}, map[string]time.Time{}
 	return func(stage string, done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -508,16 +516,23 @@ func (m *Main) progressPrinter() func(stage string, done, total int) {
 		if _, ok := started[stage]; !ok {
 			started[stage] = now
 		}
+		if now.Sub(started[stage]) < time.Second {
+			base[stage] = mark{now, done}
+		}
 		if done < total && now.Sub(last[stage]) < 2*time.Second {
 			return
 		}
 		last[stage] = now
-		el := now.Sub(started[stage])
-		eta := ""
-		if done > 0 && done < total {
-			eta = fmt.Sprintf(", ETA %s", (el * time.Duration(total-done) / time.Duration(done)).Round(time.Second))
+		b := base[stage]
+		el, n := now.Sub(b.at), done-b.done
+		if n <= 0 { // the whole stage within its first second
+			el, n = now.Sub(started[stage]), done
 		}
-		rate := float64(done) / math.Max(el.Seconds(), 0.001)
+		eta := ""
+		if n > 0 && done < total {
+			eta = fmt.Sprintf(", ETA %s", (el * time.Duration(total-done) / time.Duration(n)).Round(time.Second))
+		}
+		rate := float64(n) / math.Max(el.Seconds(), 0.001)
 		fmt.Fprintf(m.Stderr, "%-8s %d/%d (%.1f/s%s)\n", stage, done, total, rate, eta)
 	}
 }
