@@ -108,6 +108,19 @@ type textRef struct {
 // Evaluate runs the whole pipeline for samples under run.
 func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.Sample) (*Report, error) {
 	rep := &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}
+	// Stage timings; a stage cut short by an error or an interrupt still
+	// reports the time it ran, so a resumed run's record adds up.
+	var (
+		stage string
+		start time.Time
+	)
+	begin := func(name string) { stage, start = name, time.Now() }
+	end := func() { rep.Stages[stage] += time.Since(start); stage = "" }
+	defer func() {
+		if stage != "" {
+			end()
+		}
+	}()
 	done := func(sample, pair string) bool { return e.Done != nil && e.Done(sample, pair) }
 	if e.Done != nil {
 		var pending []kgeval.Sample
@@ -133,7 +146,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	}
 
 	// 1. Extraction: every text that has no pre-extracted triplets, once.
-	start := time.Now()
+	begin("extract")
 	var texts []Text
 	var refs []textRef
 	index := map[Text]int{}
@@ -235,10 +248,10 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 			tri[r.sample].Contexts[r.pass] = ts
 		}
 	}
-	rep.Stages["extract"] = time.Since(start)
+	end()
 
 	// 2. Embeddings of every entity key.
-	start = time.Now()
+	begin("embed")
 	var keys []string
 	seen := map[string]bool{}
 	for si := range samples {
@@ -265,10 +278,10 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		progress("embed")(min(lo+256, len(keys)), len(keys))
 	}
 	rep.EmbedTexts = len(keys)
-	rep.Stages["embed"] = time.Since(start)
+	end()
 
 	// 3. Pair graphs.
-	start = time.Now()
+	begin("store")
 	var graphs []*kgeval.PairGraph
 	var skipped []kgeval.KGResult
 	for si, s := range samples {
@@ -299,11 +312,11 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		return rep, err
 	}
 	rep.GraphRows = rows
-	rep.Stages["store"] = time.Since(start)
+	end()
 	progress("store")(len(graphs), len(graphs))
 
 	// 4. Scores.
-	start = time.Now()
+	begin("score")
 	results, err := e.Engine.Score(ctx, run, graphs, e.Params)
 	if err != nil {
 		return rep, fmt.Errorf("score with %s: %w", e.Engine.Name(), err)
@@ -313,7 +326,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		return rep, err
 	}
 	rep.Results = results
-	rep.Stages["score"] = time.Since(start)
+	end()
 	progress("score")(len(results), len(results))
 
 	// 5. Per-sample metrics: triplet similarity and encoder metrics in one
@@ -323,7 +336,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	if len(ts)+len(enc)+len(judged) == 0 {
 		return rep, nil
 	}
-	start = time.Now()
+	begin("metrics")
 	ms, err := e.otherMetrics(ctx, samples, tri, failed)
 	if err != nil {
 		return rep, err
@@ -350,7 +363,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 			progress("judge")(i+1, len(samples))
 		}
 	}
-	rep.Stages["metrics"] = time.Since(start)
+	end()
 	return rep, nil
 }
 
