@@ -10,6 +10,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/kgeval/kgeval"
@@ -60,6 +61,10 @@ type Evaluator struct {
 	Tokens metrics.TokenEmbedder
 	// Judge computes the LLM-judged metrics; nil makes them null.
 	Judge Judge
+	// JudgeConcurrency is how many samples are judged at once (default 1).
+	// A sample's model questions go one after the other, so this is what
+	// keeps several model slots busy.
+	JudgeConcurrency int
 	// MetricsDone, if set, tells whether a sample has all its metric values
 	// stored (a resumed run): with all its pair graphs done it is skipped.
 	MetricsDone func(sample string) bool
@@ -330,8 +335,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	progress("score")(len(results), len(results))
 
 	// 5. Per-sample metrics: triplet similarity and encoder metrics in one
-	// batch, then the judge's, stored sample by sample as they come (a
-	// killed run keeps what was judged; the answers are cached anyway).
+	// batch, then the judge's, JudgeConcurrency samples at a time, each
+	// stored as it comes (a killed run keeps what was judged; the answers
+	// are cached anyway).
 	ts, enc, judged := splitMetrics(e.Metrics)
 	if len(ts)+len(enc)+len(judged) == 0 {
 		return rep, nil
@@ -346,21 +352,8 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	}
 	rep.Metrics = ms
 	if len(judged) > 0 {
-		progress("judge")(0, len(samples))
-		for i, s := range samples {
-			var got []kgeval.MetricScore
-			if e.Judge == nil {
-				for _, m := range judged {
-					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metrics.Family(m), Reason: "no LLM judge configured"})
-				}
-			} else if got, err = e.Judge.Judge(ctx, s, judged); err != nil {
-				return rep, fmt.Errorf("judge sample %s: %w", s.ID, err)
-			}
-			if err := e.Store.WriteMetricScores(ctx, run, got); err != nil {
-				return rep, err
-			}
-			rep.Metrics = append(rep.Metrics, got...)
-			progress("judge")(i+1, len(samples))
+		if err := e.judgeAll(ctx, run, samples, judged, rep, progress("judge")); err != nil {
+			return rep, err
 		}
 	}
 	end()
@@ -376,4 +369,73 @@ func (e *Evaluator) neededTexts() map[kgeval.Text]bool {
 		need[p.Input], need[p.Context] = true, true
 	}
 	return need
+}
+
+// judgeAll judges samples, JudgeConcurrency at a time, and stores each
+// sample's values as soon as they come (a killed run keeps what was judged).
+// The first error stops the samples not yet started.
+func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.Sample, names []string, rep *Report, progress func(int, int)) error {
+	progress(0, len(samples))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		done     int
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+	}
+	work := make(chan kgeval.Sample)
+	for range max(e.JudgeConcurrency, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range work {
+				var got []kgeval.MetricScore
+				if e.Judge == nil {
+					for _, m := range names {
+						got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metrics.Family(m), Reason: "no LLM judge configured"})
+					}
+				} else {
+					var err error
+					if got, err = e.Judge.Judge(ctx, s, names); err != nil {
+						fail(fmt.Errorf("judge sample %s: %w", s.ID, err))
+						continue
+					}
+				}
+				mu.Lock()
+				err := e.Store.WriteMetricScores(ctx, run, got)
+				if err == nil {
+					rep.Metrics = append(rep.Metrics, got...)
+					done++
+					progress(done, len(samples))
+				}
+				mu.Unlock()
+				if err != nil {
+					fail(err)
+				}
+			}
+		}()
+	}
+feed:
+	for _, s := range samples {
+		select {
+		case work <- s:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
 }

@@ -186,7 +186,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	}
 	ev.Extractor = extractorAdapter{&llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars}}
 	jd := &judge.Judge{Client: judgeClient, Cache: answers, Embedder: cached}
-	ev.Judge = judgeAdapter{jd}
+	ev.Judge, ev.JudgeConcurrency = judgeAdapter{jd}, cfg.LLM.Concurrency
 	ev.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
 		total := 0
 		for _, n := range byKind {
