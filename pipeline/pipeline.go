@@ -410,8 +410,10 @@ func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.S
 						continue
 					}
 				}
+				// A finished judgement is stored even when the stage is
+				// stopping (an interrupt, another sample's failure).
 				mu.Lock()
-				err := e.Store.WriteMetricScores(ctx, run, got)
+				err := e.Store.WriteMetricScores(context.WithoutCancel(ctx), run, got)
 				if err == nil {
 					rep.Metrics = append(rep.Metrics, got...)
 					done++
