@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,6 +38,9 @@ type GDS struct {
 	// behind by a crashed process (default 10 minutes; a live projection
 	// lives for one batch, seconds).
 	LeftoverAge time.Duration
+	// LeftoverPrefix narrows which projections DropLeftovers may drop: names
+	// starting with it (default ProjectionPrefix, every kgeval projection).
+	LeftoverPrefix string
 
 	once   sync.Once
 	seq    int64
@@ -76,7 +80,11 @@ func (e *GDS) DropLeftovers(ctx context.Context) ([]string, error) {
 	if age <= 0 {
 		age = 10 * time.Minute
 	}
-	recs, err := e.DB.read(ctx, cypher.MustGet("gds_leftovers"), map[string]any{"prefix": ProjectionPrefix, "age": int64(age.Seconds())})
+	prefix := e.LeftoverPrefix
+	if !strings.HasPrefix(prefix, ProjectionPrefix) {
+		prefix = ProjectionPrefix
+	}
+	recs, err := e.DB.read(ctx, cypher.MustGet("gds_leftovers"), map[string]any{"prefix": prefix, "age": int64(age.Seconds())})
 	if err != nil {
 		return nil, mapError(err, "list GDS projections")
 	}

@@ -119,7 +119,9 @@ func TestGDS_DropLeftovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(1100 * time.Millisecond)
-	dropped, err := (&graphstore.GDS{DB: db, LeftoverAge: time.Second}).DropLeftovers(ctx)
+	// Only this test's projection: with a 1 s age, other packages' live
+	// projections (tests run in parallel) would be dropped too.
+	dropped, err := (&graphstore.GDS{DB: db, LeftoverAge: time.Second, LeftoverPrefix: graphstore.ProjectionPrefix + "leftover-test"}).DropLeftovers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
