@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/scoring"
@@ -376,68 +378,41 @@ func (e *Evaluator) neededTexts() map[kgeval.Text]bool {
 // The first error stops the samples not yet started.
 func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.Sample, names []string, rep *Report, progress func(int, int)) error {
 	progress(0, len(samples))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		done     int
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if firstErr == nil {
-			firstErr = err
-			cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(e.JudgeConcurrency, 1))
+	var mu sync.Mutex
+	done := 0
+	for _, s := range samples {
+		if gctx.Err() != nil {
+			break
 		}
-	}
-	work := make(chan kgeval.Sample)
-	for range max(e.JudgeConcurrency, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range work {
-				var got []kgeval.MetricScore
-				if e.Judge == nil {
-					for _, m := range names {
-						got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metrics.Family(m), Reason: "no LLM judge configured"})
-					}
-				} else {
-					var err error
-					if got, err = e.Judge.Judge(ctx, s, names); err != nil {
-						fail(fmt.Errorf("judge sample %s: %w", s.ID, err))
-						continue
-					}
+		g.Go(func() error {
+			var got []kgeval.MetricScore
+			if e.Judge == nil {
+				for _, m := range names {
+					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metrics.Family(m), Reason: "no LLM judge configured"})
 				}
-				// A finished judgement is stored even when the stage is
-				// stopping (an interrupt, another sample's failure).
-				mu.Lock()
-				err := e.Store.WriteMetricScores(context.WithoutCancel(ctx), run, got)
-				if err == nil {
-					rep.Metrics = append(rep.Metrics, got...)
-					done++
-					progress(done, len(samples))
-				}
-				mu.Unlock()
-				if err != nil {
-					fail(err)
+			} else {
+				var err error
+				if got, err = e.Judge.Judge(gctx, s, names); err != nil {
+					return fmt.Errorf("judge sample %s: %w", s.ID, err)
 				}
 			}
-		}()
+			// A finished judgement is stored even when the stage is
+			// stopping (an interrupt, another sample's failure).
+			mu.Lock()
+			defer mu.Unlock()
+			if err := e.Store.WriteMetricScores(context.WithoutCancel(gctx), run, got); err != nil {
+				return err
+			}
+			rep.Metrics = append(rep.Metrics, got...)
+			done++
+			progress(done, len(samples))
+			return nil
+		})
 	}
-feed:
-	for _, s := range samples {
-		select {
-		case work <- s:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(work)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	return ctx.Err()
 }
