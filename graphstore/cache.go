@@ -90,6 +90,7 @@ func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
 	return mapError(err, "write cache")
 }
 
+// runConsume runs one statement in tx and discards its result.
 func runConsume(ctx context.Context, tx neo4j.ManagedTransaction, q string, params map[string]any) error {
 	res, err := tx.Run(ctx, q, params)
 	if err != nil {

@@ -87,11 +87,7 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 			if len(st.rows) == 0 {
 				continue
 			}
-			res, err := tx.Run(ctx, cypher.MustGet(st.query), map[string]any{st.key: st.rows})
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", st.query, err)
-			}
-			if _, err := res.Consume(ctx); err != nil {
+			if err := runConsume(ctx, tx, cypher.MustGet(st.query), map[string]any{st.key: st.rows}); err != nil {
 				return nil, fmt.Errorf("%s: %w", st.query, err)
 			}
 		}
