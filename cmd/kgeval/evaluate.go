@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -324,7 +325,7 @@ func nonKG(names []string) []string {
 }
 
 // printMetricSummary prints, per metric other than the KG scores: family,
-// mean, std, n scored, n null and the most common reason for null.
+// mean, std, n scored, n null and why (topReason).
 func printMetricSummary(w io.Writer, scores []kgeval.MetricScore) {
 	type agg struct {
 		family  string
@@ -353,7 +354,7 @@ func printMetricSummary(w io.Writer, scores []kgeval.MetricScore) {
 		return names[i] < names[j]
 	})
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "family\tmetric\tmean\tstd\tn\tnull\ttop null reason")
+	fmt.Fprintln(tw, "family\tmetric\tmean\tstd\tn\tnull\twhy null")
 	for _, name := range names {
 		a := by[name]
 		mean, std := meanStd(a.vals)
@@ -370,19 +371,48 @@ func sumCounts(m map[string]int) int {
 	return n
 }
 
-// topReason returns the most common reason with its count ("" for none);
-// ties go to the alphabetically first.
+// topReason summarises why values are null: the two most common kinds of
+// reason with their counts, and how many nulls the others account for, so
+// that the counts add up to the null column. Reasons that differ only in a
+// model's rejected answer ("gave no valid JSON after 3 attempts: label 2 is
+// FN but ...") are one kind. Ties go to the alphabetically first.
 func topReason(reasons map[string]int) string {
-	top := ""
+	kinds := map[string]int{}
 	for r, n := range reasons {
-		if top == "" || n > reasons[top] || n == reasons[top] && r < top {
-			top = r
+		kinds[reasonKind(r)] += n
+	}
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if kinds[names[i]] != kinds[names[j]] {
+			return kinds[names[i]] > kinds[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	rest := 0
+	for i, k := range names {
+		if i < 2 {
+			parts = append(parts, fmt.Sprintf("%s (%d)", truncateRunes(k, 110), kinds[k]))
+		} else {
+			rest += kinds[k]
 		}
 	}
-	if top == "" {
-		return ""
+	if rest > 0 {
+		parts = append(parts, fmt.Sprintf("%d other kinds (%d)", len(names)-2, rest))
 	}
-	return fmt.Sprintf("%s (%d)", truncateRunes(top, 80), reasons[top])
+	return strings.Join(parts, "; ")
+}
+
+// invalidJSONDetail matches the model's rejected answer after the client's
+// "gave no valid JSON after N attempts" (llm.Client).
+var invalidJSONDetail = regexp.MustCompile(`(gave no valid JSON after \d+ attempts): .*$`)
+
+// reasonKind drops the per-sample detail of a null reason.
+func reasonKind(r string) string {
+	return invalidJSONDetail.ReplaceAllString(r, "$1")
 }
 
 func truncateRunes(s string, n int) string {
@@ -438,10 +468,10 @@ func testKillHook(next func(stage string, done, total int)) func(stage string, d
 }
 
 // printSummary prints, per pair and metric: mean, std, n scored, n null and
-// the most common reason for null.
+// why (topReason).
 func printSummary(w io.Writer, results []kgeval.KGResult, pairs []kgeval.Pair) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "pair\tmetric\tmean\tstd\tn\tnull\ttop null reason")
+	fmt.Fprintln(tw, "pair\tmetric\tmean\tstd\tn\tnull\twhy null")
 	for _, p := range pairs {
 		for _, metric := range []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage} {
 			var vals []float64

@@ -161,3 +161,31 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("neo4j line = %q, want a FAIL with what to do", line)
 	}
 }
+
+func TestTopReason(t *testing.T) {
+	cases := []struct {
+		in   map[string]int
+		want string
+	}{
+		{map[string]int{}, ""},
+		{map[string]int{"no facts extracted from answer": 3}, "no facts extracted from answer (3)"},
+		{
+			// The real nulls of llm_factual_correctness on WikiEval: the
+			// model's rejected answers differ, the kind does not.
+			map[string]int{
+				"no facts extracted from answer": 3,
+				"TP/FN labels: fact_labels.v2: model m gave no valid JSON after 3 attempts: label 2 is FN but matches answer fact 6": 1,
+				"TP/FN labels: fact_labels.v2: model m gave no valid JSON after 3 attempts: label 1 is FN but matches answer fact 3": 2,
+				"TP/FN labels: fact_labels.v2: model m gave no valid JSON after 3 attempts: label 3 is FN but matches answer fact 1": 2,
+				"TP/FN labels: fact_labels.v2: model m gave no valid JSON after 3 attempts: label 2 is FN but matches answer fact 1": 1,
+			},
+			"TP/FN labels: fact_labels.v2: model m gave no valid JSON after 3 attempts (6); no facts extracted from answer (3)",
+		},
+		{map[string]int{"b": 2, "a": 2, "c": 1, "d": 4}, "d (4); a (2); 2 other kinds (3)"},
+	}
+	for _, c := range cases {
+		if got := topReason(c.in); got != c.want {
+			t.Errorf("topReason(%v)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
