@@ -188,6 +188,10 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	ev.Extractor = extractorAdapter{&llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars}}
 	jd := &judge.Judge{Client: judgeClient, Cache: answers, Embedder: cached}
 	ev.Judge, ev.JudgeConcurrency = judgeAdapter{jd}, cfg.LLM.Concurrency
+	// The run record keeps the texts of the whole evaluation: a resume sees
+	// only what its unfinished samples still need, so it does not replace
+	// a count an earlier attempt recorded.
+	keepTexts := o.resume && old.Texts != ""
 	ev.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
 		total := 0
 		for _, n := range byKind {
@@ -198,7 +202,9 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 			total, len(res.Samples), byKind[kgeval.TextQuestion], byKind[kgeval.TextAnswer], byKind[kgeval.TextReference], byKind[kgeval.TextContexts], bound)
 		b, _ := json.Marshal(map[string]int{"question": byKind[kgeval.TextQuestion], "answer": byKind[kgeval.TextAnswer],
 			"reference": byKind[kgeval.TextReference], "contexts": byKind[kgeval.TextContexts], "total": total, "bound": bound})
-		_ = db.UpdateRun(ctx, run, map[string]any{"texts": string(b)})
+		if !keepTexts {
+			_ = db.UpdateRun(ctx, run, map[string]any{"texts": string(b)})
+		}
 	}
 	if done != nil {
 		ev.Done = func(sample, pair string) bool { return done[sample+"\x1f"+pair] }
