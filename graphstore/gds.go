@@ -39,7 +39,8 @@ type GDS struct {
 	// lives for one batch, seconds).
 	LeftoverAge time.Duration
 	// LeftoverPrefix narrows which projections DropLeftovers may drop: names
-	// starting with it (default ProjectionPrefix, every kgeval projection).
+	// starting with it (default ProjectionPrefix, every kgeval projection;
+	// a prefix outside ProjectionPrefix is ignored).
 	LeftoverPrefix string
 
 	once   sync.Once

@@ -14,6 +14,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -164,7 +165,22 @@ func (c *Client) JSON(ctx context.Context, req Request, out any, validate func()
 				". Reply again with only the JSON object, exactly in the required shape."})
 	}
 	c.failures.Add(1)
-	return kgeval.Wrap(kgeval.EINVALID, lastErr, "model %s gave no valid JSON after %d attempts", c.cfg.Model, c.cfg.MaxRepairs+1)
+	return kgeval.Wrap(kgeval.EINVALID, lastErr, "model %s "+noValidJSON, c.cfg.Model, c.cfg.MaxRepairs+1)
+}
+
+// noValidJSON ends the message of an answer that failed validation after
+// every repair; the wrapped validation error (the model's rejected answer)
+// follows it.
+const noValidJSON = "gave no valid JSON after %d attempts"
+
+var noValidJSONDetail = regexp.MustCompile("(" + strings.Replace(regexp.QuoteMeta(noValidJSON), "%d", `\d+`, 1) + "): .*$")
+
+// ReasonKind drops the per-sample detail from an error message kept as a
+// null reason: reasons that differ only in the model's rejected answer
+// ("... gave no valid JSON after 3 attempts: label 2 is FN but ...") have
+// one kind. Other messages are their own kind.
+func ReasonKind(reason string) string {
+	return noValidJSONDetail.ReplaceAllString(reason, "$1")
 }
 
 // complete makes one chat completion with transport retries.

@@ -11,7 +11,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -385,7 +384,7 @@ func sumCounts(m map[string]int) int {
 func topReason(reasons map[string]int) string {
 	kinds := map[string]int{}
 	for r, n := range reasons {
-		kinds[reasonKind(r)] += n
+		kinds[llm.ReasonKind(r)] += n
 	}
 	names := make([]string, 0, len(kinds))
 	for k := range kinds {
@@ -410,15 +409,6 @@ func topReason(reasons map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%d other kinds (%d)", len(names)-2, rest))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// invalidJSONDetail matches the model's rejected answer after the client's
-// "gave no valid JSON after N attempts" (llm.Client).
-var invalidJSONDetail = regexp.MustCompile(`(gave no valid JSON after \d+ attempts): .*$`)
-
-// reasonKind drops the per-sample detail of a null reason.
-func reasonKind(r string) string {
-	return invalidJSONDetail.ReplaceAllString(r, "$1")
 }
 
 func truncateRunes(s string, n int) string {
