@@ -15,7 +15,19 @@ type Triplet struct {
 	// Passage is the index of the context passage the triplet came from, or
 	// -1 / 0 when the text is not a context passage.
 	Passage int `json:"passage,omitempty"`
+	// Start and End are the byte span, in its text (its passage for the
+	// contexts), of the window the triplet was extracted from (SPEC §2b);
+	// both 0 when unknown (pre-extracted triplets).
+	Start int `json:"start,omitempty"`
+	End   int `json:"end,omitempty"`
 }
+
+// Slot is the unknown part of an asked fact (SPEC §4c): the question
+// "When was X completed?" asks (X, completed in, ?).
+const Slot = "?"
+
+// IsSlot reports whether a label is the slot of an asked fact.
+func IsSlot(label string) bool { return strings.TrimSpace(label) == Slot }
 
 // Text is the triplet as one string, "subject relation object" (SPEC §5).
 func (t Triplet) Text() string { return t.Subject + " " + t.Relation + " " + t.Object }
@@ -30,7 +42,8 @@ func Key(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
 }
 
-// CleanTriplets trims the three fields, drops triplets with an empty field,
+// CleanTriplets trims the three fields, drops triplets with an empty field
+// (the slot "?" of an asked fact is kept on one end, not on both),
 // caps each field at maxChars runes (0: no cap) and drops duplicates (same
 // three keys). It returns the kept triplets and how many were dropped.
 func CleanTriplets(in []Triplet, maxChars int) (out []Triplet, dropped int) {
@@ -40,8 +53,8 @@ func CleanTriplets(in []Triplet, maxChars int) (out []Triplet, dropped int) {
 		t.Subject = capRunes(strings.TrimSpace(t.Subject), maxChars)
 		t.Relation = capRunes(strings.TrimSpace(t.Relation), maxChars)
 		t.Object = capRunes(strings.TrimSpace(t.Object), maxChars)
-		k := [3]string{Key(t.Subject), Key(t.Relation), Key(t.Object)}
-		if k[0] == "" || k[1] == "" || k[2] == "" || seen[k] {
+		k := [3]string{slotKey(t.Subject), Key(t.Relation), slotKey(t.Object)}
+		if k[0] == "" || k[1] == "" || k[2] == "" || (k[0] == Slot && k[2] == Slot) || seen[k] {
 			dropped++
 			continue
 		}
@@ -49,6 +62,14 @@ func CleanTriplets(in []Triplet, maxChars int) (out []Triplet, dropped int) {
 		out = append(out, t)
 	}
 	return out, dropped
+}
+
+// slotKey is Key, except that the slot "?" keeps its key "?".
+func slotKey(s string) string {
+	if IsSlot(s) {
+		return Slot
+	}
+	return Key(s)
 }
 
 func capRunes(s string, n int) string {

@@ -120,6 +120,9 @@ type Request struct {
 	// SchemaName and Schema describe the expected JSON (a JSON Schema object).
 	SchemaName string
 	Schema     map[string]any
+	// PresencePenalty (OpenAI's presence_penalty, 0: not sent) keeps a
+	// small model from repeating one line until max_tokens.
+	PresencePenalty float32
 }
 
 // JSON sends req and decodes the answer into out (a pointer), then calls
@@ -194,7 +197,7 @@ func (c *Client) complete(ctx context.Context, msgs []openai.ChatCompletionMessa
 		if temp == 0 {
 			temp = math.SmallestNonzeroFloat32
 		}
-		cr := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: msgs, Temperature: temp, MaxTokens: c.cfg.MaxTokens}
+		cr := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: msgs, Temperature: temp, MaxTokens: c.cfg.MaxTokens, PresencePenalty: req.PresencePenalty}
 		seed := 42
 		cr.Seed = &seed
 		switch c.format.Load() {

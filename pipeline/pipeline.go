@@ -26,9 +26,11 @@ type Extractor interface {
 	Extract(ctx context.Context, texts []Text, progress func(done, total int)) ([]Extracted, error)
 }
 
-// Text is one text to extract.
+// Text is one text to extract. Asked marks a question, extracted as the
+// facts it asks for (SPEC §4c).
 type Text struct {
 	Text, Question string
+	Asked          bool
 }
 
 // Extracted is the outcome for one text.
@@ -169,7 +171,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		st := s.Triplets
 		if need[kgeval.TextQuestion] {
 			if _, ok := st.Triplets(kgeval.TextQuestion); !ok {
-				add(si, kgeval.TextQuestion, 0, Text{Text: s.Question})
+				add(si, kgeval.TextQuestion, 0, Text{Text: s.Question, Asked: true})
 			}
 		}
 		if need[kgeval.TextAnswer] {

@@ -67,6 +67,10 @@ type Config struct {
 		MaxLabelChars int  `mapstructure:"max_label_chars"`
 		Strict        bool `mapstructure:"strict"`
 	} `mapstructure:"dataset"`
+	Extraction struct {
+		WindowChars int    `mapstructure:"window_chars"`
+		Grounding   string `mapstructure:"grounding"`
+	} `mapstructure:"extraction"`
 	Server struct {
 		Addr string `mapstructure:"addr"`
 	} `mapstructure:"server"`
@@ -310,6 +314,14 @@ func (c *Config) Validate() error {
 	}
 	if c.Dataset.MaxTextChars < 0 {
 		return bad("dataset.max_text_chars", c.Dataset.MaxTextChars, "must be >= 0")
+	}
+	if c.Extraction.WindowChars < 0 {
+		return bad("extraction.window_chars", c.Extraction.WindowChars, "must be >= 0 (0: whole texts)")
+	}
+	switch c.Extraction.Grounding {
+	case "drop", "keep", "off":
+	default:
+		return bad("extraction.grounding", c.Extraction.Grounding, "must be drop, keep or off")
 	}
 	if c.Dataset.MaxLabelChars < 0 {
 		return bad("dataset.max_label_chars", c.Dataset.MaxLabelChars, "must be >= 0")

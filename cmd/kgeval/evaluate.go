@@ -173,7 +173,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	}
 
 	ev := &pipeline.Evaluator{
-		Extractor: extractorAdapter{&llm.Extractor{Client: client, Cache: cache, MaxLabelChars: cfg.Dataset.MaxLabelChars}},
+		Extractor: extractorAdapter{&llm.Extractor{Client: client, Cache: cache, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars}},
 		Embedder:  cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
 		Progress: testKillHook(m.progressPrinter()), Metrics: nonKG(cfg.Metrics()),
 	}
@@ -184,7 +184,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	if o.fresh {
 		answers = writeOnlyCache{cache}
 	}
-	ev.Extractor = extractorAdapter{&llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars}}
+	ev.Extractor = extractorAdapter{&llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars}}
 	jd := &judge.Judge{Client: judgeClient, Cache: answers, Embedder: cached}
 	ev.Judge, ev.JudgeConcurrency = judgeAdapter{jd}, cfg.LLM.Concurrency
 	// The run record keeps the texts of the whole evaluation: a resume sees
@@ -587,7 +587,7 @@ type extractorAdapter struct{ x *llm.Extractor }
 func (a extractorAdapter) Extract(ctx context.Context, texts []pipeline.Text, progress func(int, int)) ([]pipeline.Extracted, error) {
 	items := make([]llm.ExtractItem, len(texts))
 	for i, t := range texts {
-		items[i] = llm.ExtractItem{Text: t.Text, Question: t.Question}
+		items[i] = llm.ExtractItem{Text: t.Text, Question: t.Question, Asked: t.Asked}
 	}
 	res, err := a.x.ExtractAll(ctx, items, progress)
 	out := make([]pipeline.Extracted, len(res))

@@ -1,0 +1,94 @@
+package lexical
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+const pslv = "The PSLV-C56 is the 58th mission of Indian Space Research Organisation's Polar Satellite Launch Vehicle (PSLV) and the 17th flight of the PSLV-CA variant, and will be get launched from Satish Dhawan Space Centre First Launch Pad ( FLP ).\n\nLaunch\nIt is Scheduled to get launched on Sunday, 30 July 2023 at 06:30 IST / 01:00 UTC from Satish Dhawan Space Centre, Sriharikota, Andhra Pradesh, India. This is a dedicated commercial mission through NSIL with DS-SAR as primary satellite and VELOX-AM as a co-passenger satellite With other 5 Satellites, All satellites from this mission belongs to Singapore."
+
+func texts(text string, spans []Span) []string {
+	var out []string
+	for _, s := range spans {
+		out = append(out, strings.TrimSpace(text[s.Start:s.End]))
+	}
+	return out
+}
+
+func checkCover(t *testing.T, text string, spans []Span) {
+	t.Helper()
+	pos := 0
+	for _, s := range spans {
+		if s.Start != pos || s.End <= s.Start {
+			t.Fatalf("spans %v do not cover %q contiguously at %d", spans, text, pos)
+		}
+		pos = s.End
+	}
+	if pos != len(text) {
+		t.Fatalf("spans %v end at %d, text has %d bytes", spans, pos, len(text))
+	}
+}
+
+func TestSentences(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"", nil},
+		{"One sentence", []string{"One sentence"}},
+		{"It costs 3.2 billion. It opened in 2010.", []string{"It costs 3.2 billion.", "It opened in 2010."}},
+		{"Dr. Smith met Mr. Jones in the U.S. on Monday. Then he left.", []string{"Dr. Smith met Mr. Jones in the U.S. on Monday.", "Then he left."}},
+		{"J. R. R. Tolkien wrote it. Really?  Yes!", []string{"J. R. R. Tolkien wrote it.", "Really?", "Yes!"}},
+		{"He said \"stop.\" Then he went.", []string{"He said \"stop.\"", "Then he went."}},
+		{"Prices rose, e.g. bread. Fine.", []string{"Prices rose, e.g. bread.", "Fine."}},
+		{"Heading\nBody text here. More text.", []string{"Heading", "Body text here.", "More text."}},
+		{"东京是首都。大阪很大！", []string{"东京是首都。", "大阪很大！"}},
+		{"Version 2.0 was released in Jan. 2020 by Acme Inc. in Berlin.", []string{"Version 2.0 was released in Jan. 2020 by Acme Inc. in Berlin."}},
+		{"It ended... then it started again.", []string{"It ended... then it started again."}},
+	}
+	for _, c := range cases {
+		got := Sentences(c.text)
+		checkCover(t, c.text, got)
+		if g := texts(c.text, got); strings.Join(g, "|") != strings.Join(c.want, "|") {
+			t.Errorf("Sentences(%q) = %q, want %q", c.text, g, c.want)
+		}
+	}
+}
+
+func TestWindows(t *testing.T) {
+	long := strings.Repeat(pslv+"\n\n", 4)
+	for _, max := range []int{0, 100, 300, 600, 10000} {
+		ws := Windows(long, max)
+		checkCover(t, long, ws)
+		if max <= 0 || max >= len(long) {
+			if len(ws) != 1 {
+				t.Errorf("max %d: %d windows, want 1", max, len(ws))
+			}
+			continue
+		}
+		sent := map[int]bool{}
+		for _, s := range Sentences(long) {
+			sent[s.Start] = true
+		}
+		for i, w := range ws {
+			if !sent[w.Start] {
+				t.Errorf("max %d: window %d starts mid-sentence at %d", max, i, w.Start)
+			}
+			n := utf8.RuneCountInString(strings.TrimSpace(long[w.Start:w.End]))
+			// Over the limit only when it is one sentence.
+			if n > max && len(Sentences(long[w.Start:w.End])) > 1 {
+				t.Errorf("max %d: window %d has %d chars and several sentences", max, i, n)
+			}
+		}
+		// Consecutive windows could not have been merged.
+		for i := 1; i < len(ws); i++ {
+			if utf8.RuneCountInString(strings.TrimSpace(long[ws[i-1].Start:ws[i].End])) <= max {
+				t.Errorf("max %d: windows %d and %d fit together", max, i-1, i)
+			}
+		}
+	}
+	if n := len(Windows(pslv, 600)); n != 2 {
+		t.Errorf("PSLV passage (%d chars) in 600-char windows: %d windows, want 2", utf8.RuneCountInString(pslv), n)
+	}
+}
