@@ -27,12 +27,23 @@ const (
 const (
 	KindEntity   = "entity"
 	KindRelation = "relation"
+	// KindSlot is the unknown "?" of an asked fact (SPEC §4c): one node per
+	// asked fact, never merged, not an entity (it is in no V_in).
+	KindSlot = "slot"
 )
 
 // Edge types.
 const (
 	EdgeStructural = "REL"
-	EdgeSimilar    = "SIMILAR"
+	// EdgeSimilar joins an input entity to a matching context entity
+	// (SPEC §3, §3b), and an input relation to a matching context relation
+	// (SPEC §4b). Only entity-to-entity SIMILAR edges take part in multihop
+	// and Louvain (ScoringEdge); relation edges serve the verdicts.
+	EdgeSimilar = "SIMILAR"
+	// EdgeConflict joins an input entity to a context entity whose literal
+	// of the same kind has another value (SPEC §3b, "2010" vs "2014"): the
+	// evidence of a contradicted triplet (SPEC §4b). Verdicts only.
+	EdgeConflict = "CONFLICTS"
 )
 
 // Node is a node of a pair graph. IDs are dense, 0..n-1, in construction order.
@@ -44,6 +55,11 @@ type Node struct {
 	Label string `json:"label"`
 	// Passage is the context passage of a relation node's triplet (-1: none).
 	Passage int `json:"passage"`
+	// Start and End are the byte span of a relation node's triplet in its
+	// text (its passage for the contexts): the window it was extracted from,
+	// or the sentence that states it when grounding found one. 0, 0: unknown.
+	Start int `json:"start,omitempty"`
+	End   int `json:"end,omitempty"`
 }
 
 // Edge is a directed, weighted edge of a pair graph.
@@ -59,11 +75,39 @@ type Edge struct {
 type PairGraph struct {
 	Sample string `json:"sample"`
 	Pair   string `json:"pair"`
+	// Input and Context are the texts of the two sides ("" when unknown,
+	// e.g. a graph read back from an older store).
+	Input   Text   `json:"input,omitempty"`
+	Context Text   `json:"context,omitempty"`
 	Nodes  []Node `json:"nodes"`
 	Edges  []Edge `json:"edges"`
 	// EmptyReason is set when a side has no entity ("no triplets extracted
 	// from answer"); scores of such a graph are null (or 0 with empty_as_zero).
 	EmptyReason string `json:"empty_reason,omitempty"`
+}
+
+// ScoringEdge reports whether e takes part in multihop and Louvain (SPEC §4):
+// structural edges and entity-to-entity SIMILAR edges. Relation SIMILAR
+// edges and CONFLICTS edges are for the verdicts (SPEC §4b) only.
+func (g *PairGraph) ScoringEdge(e Edge) bool {
+	switch e.Type {
+	case EdgeStructural:
+		return true
+	case EdgeSimilar:
+		return g.Nodes[e.From].Kind == KindEntity && g.Nodes[e.To].Kind == KindEntity
+	}
+	return false
+}
+
+// Relations returns the IDs of the relation nodes of one side.
+func (g *PairGraph) Relations(side string) []int {
+	var ids []int
+	for _, n := range g.Nodes {
+		if n.Kind == KindRelation && n.Side == side {
+			ids = append(ids, n.ID)
+		}
+	}
+	return ids
 }
 
 // InputEntities returns the IDs of the input-side entity nodes.
@@ -90,9 +134,12 @@ type GraphParams struct {
 	StructuralCost   float64 `json:"structural_cost"`
 	Directed         bool    `json:"directed"`
 	EmptyAsZero      bool    `json:"empty_as_zero"`
+	// TauRel is the cosine at which an input relation matches a context
+	// relation (SPEC §4b, default 0.6; relation text only).
+	TauRel float64 `json:"tau_rel"`
 }
 
 // DefaultGraphParams returns the SPEC defaults.
 func DefaultGraphParams() GraphParams {
-	return GraphParams{Tau: 0.7, Delta: 0.5, StructuralWeight: 0.9, StructuralCost: 0.1, Directed: true}
+	return GraphParams{Tau: 0.7, Delta: 0.5, StructuralWeight: 0.9, StructuralCost: 0.1, Directed: true, TauRel: 0.6}
 }

@@ -7,7 +7,34 @@ const (
 	MetricMultihop          = "multihop"
 	MetricCommunityOverlap  = "community_overlap"
 	MetricCommunityCoverage = "community_coverage"
+	// Triplet-level verdicts (SPEC §4b): shares of the input triplets that
+	// the context side supports or contradicts; against the reference also
+	// recall (reference triplets the answer supports) and F1, with support
+	// as precision.
+	MetricSupport       = "support"
+	MetricContradiction = "contradiction"
+	MetricRecall        = "recall"
+	MetricF1            = "f1"
+	// MetricSlotCoverage is the share of a question's asked facts that the
+	// context side answers (SPEC §4c).
+	MetricSlotCoverage = "slot_coverage"
+	// Support and contradiction after the model checked what the graph left
+	// open (scoring.verify: llm): graph verdicts where the graph decided,
+	// model verdicts for the rest. Null when verify is off.
+	MetricSupportVerified       = "support_verified"
+	MetricContradictionVerified = "contradiction_verified"
 )
+
+// KGMetricNames are the per-pair KG metrics, in display order.
+var KGMetricNames = []string{MetricMultihop, MetricCommunityOverlap, MetricCommunityCoverage,
+	MetricSupport, MetricContradiction, MetricRecall, MetricF1, MetricSlotCoverage,
+	MetricSupportVerified, MetricContradictionVerified}
+
+// LowerIsBetter reports whether a smaller value of the KG metric is the
+// better one (contradiction); every other KG metric is higher-is-better.
+func LowerIsBetter(metric string) bool {
+	return metric == MetricContradiction || metric == MetricContradictionVerified
+}
 
 // Score is one metric value for one sample (and pair, for KG scores). A nil
 // Value means the metric could not be computed; Reason says why.
@@ -33,32 +60,94 @@ type EntityPath struct {
 
 // KGResult holds the KG scores of one pair graph with their explanations.
 type KGResult struct {
-	Sample            string       `json:"sample"`
-	Pair              string       `json:"pair"`
-	Multihop          *float64     `json:"multihop"`
-	CommunityOverlap  *float64     `json:"community_overlap"`
-	CommunityCoverage *float64     `json:"community_coverage"`
-	Reason            string       `json:"reason,omitempty"`
-	Paths             []EntityPath `json:"paths,omitempty"`
+	Sample            string   `json:"sample"`
+	Pair              string   `json:"pair"`
+	Multihop          *float64 `json:"multihop"`
+	CommunityOverlap  *float64 `json:"community_overlap"`
+	CommunityCoverage *float64 `json:"community_coverage"`
+	// Verdict scores (SPEC §4b, §4c); see the Metric constants.
+	Support               *float64 `json:"support"`
+	Contradiction         *float64 `json:"contradiction"`
+	Recall                *float64 `json:"recall"`
+	F1                    *float64 `json:"f1"`
+	SlotCoverage          *float64 `json:"slot_coverage"`
+	SupportVerified       *float64 `json:"support_verified"`
+	ContradictionVerified *float64 `json:"contradiction_verified"`
+	// Reason says why the scores are null (a side without triplets);
+	// Reasons overrides it for single metrics null for their own reason
+	// ("recall: only against the reference").
+	Reason  string            `json:"reason,omitempty"`
+	Reasons map[string]string `json:"reasons,omitempty"`
+	Paths   []EntityPath      `json:"paths,omitempty"`
 	// Communities maps node ID to a canonical community number (0-based, in
 	// order of first appearance by node ID).
 	Communities []int `json:"communities,omitempty"`
+	// Verdicts explains support, contradiction and slot_coverage: one per
+	// input triplet.
+	Verdicts []TripletVerdict `json:"verdicts,omitempty"`
 }
 
-// Scores returns r as a list of Score values.
+// Value returns the value of a KG metric (KGMetricNames); nil when null or
+// unknown.
+func (r *KGResult) Value(metric string) *float64 {
+	if p := r.field(metric); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// SetValue sets the value of a KG metric; unknown names are ignored.
+func (r *KGResult) SetValue(metric string, v *float64) {
+	if p := r.field(metric); p != nil {
+		*p = v
+	}
+}
+
+// ReasonFor returns why a KG metric is null.
+func (r *KGResult) ReasonFor(metric string) string {
+	if why, ok := r.Reasons[metric]; ok {
+		return why
+	}
+	return r.Reason
+}
+
+func (r *KGResult) field(metric string) **float64 {
+	switch metric {
+	case MetricMultihop:
+		return &r.Multihop
+	case MetricCommunityOverlap:
+		return &r.CommunityOverlap
+	case MetricCommunityCoverage:
+		return &r.CommunityCoverage
+	case MetricSupport:
+		return &r.Support
+	case MetricContradiction:
+		return &r.Contradiction
+	case MetricRecall:
+		return &r.Recall
+	case MetricF1:
+		return &r.F1
+	case MetricSlotCoverage:
+		return &r.SlotCoverage
+	case MetricSupportVerified:
+		return &r.SupportVerified
+	case MetricContradictionVerified:
+		return &r.ContradictionVerified
+	}
+	return nil
+}
+
+// Scores returns r as a list of Score values, one per KGMetricNames.
 func (r *KGResult) Scores() []Score {
-	mk := func(m string, v *float64) Score {
-		s := Score{Sample: r.Sample, Pair: r.Pair, Metric: m, Value: v}
-		if v == nil {
-			s.Reason = r.Reason
+	out := make([]Score, 0, len(KGMetricNames))
+	for _, m := range KGMetricNames {
+		s := Score{Sample: r.Sample, Pair: r.Pair, Metric: m, Value: r.Value(m)}
+		if s.Value == nil {
+			s.Reason = r.ReasonFor(m)
 		}
-		return s
+		out = append(out, s)
 	}
-	return []Score{
-		mk(MetricMultihop, r.Multihop),
-		mk(MetricCommunityOverlap, r.CommunityOverlap),
-		mk(MetricCommunityCoverage, r.CommunityCoverage),
-	}
+	return out
 }
 
 // Embedder turns texts into L2-normalised vectors.

@@ -82,3 +82,27 @@ func capRunes(s string, n int) string {
 	}
 	return strings.TrimSpace(string(r[:n]))
 }
+
+// DroppedTriplet is an extracted triplet that failed the grounding check
+// (SPEC §2b): its subject or object does not occur in its text.
+type DroppedTriplet struct {
+	Triplet
+	Reason string `json:"reason"`
+}
+
+// Grounding is the outcome of the grounding check for one text of a sample
+// (the contexts: one passage).
+type Grounding struct {
+	Sample  string           `json:"sample"`
+	Text    Text             `json:"text"`
+	Passage int              `json:"passage"`
+	Kept    int              `json:"kept"`
+	Dropped []DroppedTriplet `json:"dropped,omitempty"`
+}
+
+// Grounding modes (extraction.grounding).
+const (
+	GroundingDrop = "drop" // ungrounded triplets are left out of every graph and metric
+	GroundingKeep = "keep" // checked and reported, but used
+	GroundingOff  = "off"  // not checked
+)

@@ -7,10 +7,11 @@ UNWIND $graphs AS g
 CALL {
   WITH g
   MATCH (s:Entity|Relation {graph: g.graph})-[r:REL|SIMILAR]->(t)
+  WHERE NOT (s:Relation AND type(r) = 'SIMILAR') // relation SIMILAR edges serve verdicts only
   RETURN g.offset + t.nid AS src, g.offset + s.nid AS dst, r.cost AS cost
   UNION ALL
   WITH g
-  MATCH (c:Entity {graph: g.graph, side: 'ctx'})
+  MATCH (c:Entity {graph: g.graph, side: 'ctx'}) WHERE c.slot IS NULL
   RETURN 0 AS src, g.offset + c.nid AS dst, 0.0 AS cost
 }
 WITH src, dst, cost ORDER BY src, dst

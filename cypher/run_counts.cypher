@@ -11,7 +11,11 @@ CALL {
   UNION ALL
   MATCH (:Entity {run: $run})-[x:REL]->() RETURN 'head_edges' AS kind, count(x) AS n
   UNION ALL
-  MATCH (:Relation {run: $run})-[x]->() RETURN 'tail_edges' AS kind, count(x) AS n
+  MATCH (:Relation {run: $run})-[x:REL]->() RETURN 'tail_edges' AS kind, count(x) AS n
+  UNION ALL
+  MATCH (:Relation {run: $run})-[x:SIMILAR]->() RETURN 'relation_similar_edges' AS kind, count(x) AS n
+  UNION ALL
+  MATCH (:Entity {run: $run})-[x:CONFLICTS]->() RETURN 'conflict_edges' AS kind, count(x) AS n
   UNION ALL
   MATCH (p:PairScore {run: $run}) RETURN 'scores' AS kind, count(p) AS n
 }

@@ -154,7 +154,45 @@ func (e *GDS) Score(ctx context.Context, run string, graphs []*kgeval.PairGraph,
 	if err := flush(); err != nil {
 		return nil, err
 	}
+	if err := e.verdicts(ctx, run, graphs, out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// verdicts asks the stored pair graphs for their triplet verdict matches
+// (cypher/kgscore_verdicts.cypher, a pattern query: no projection) and
+// assembles the verdicts and verdict scores of each result.
+func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGraph, out []kgeval.KGResult) error {
+	byID := make(map[string]int, len(graphs))
+	matches := make([][]kgeval.VerdictMatch, len(graphs))
+	ids := make([]any, 0, len(graphs))
+	for i, g := range graphs {
+		id := GraphID(run, g.Sample, g.Pair)
+		byID[id] = i
+		ids = append(ids, id)
+	}
+	const batch = 200
+	for lo := 0; lo < len(ids); lo += batch {
+		recs, err := e.DB.read(ctx, cypher.MustGet("kgscore_verdicts"), map[string]any{"graphs": ids[lo:min(lo+batch, len(ids))]})
+		if err != nil {
+			return mapError(err, "read triplet verdicts")
+		}
+		for _, r := range recs {
+			m := r.AsMap()
+			i, ok := byID[asString(m["graph"])]
+			if !ok {
+				continue
+			}
+			matches[i] = append(matches[i], kgeval.VerdictMatch{In: int(asInt(m["input"])), Ctx: int(asInt(m["context"])),
+				Support: m["support"] == true, Contradict: m["contradict"] == true, Answer: m["answer"] == true})
+		}
+	}
+	for i, g := range graphs {
+		kgeval.SortMatches(matches[i])
+		kgeval.AssembleVerdicts(g, matches[i], &out[i])
+	}
+	return nil
 }
 
 func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairGraph, idx []int, p kgeval.GraphParams, out []kgeval.KGResult) error {

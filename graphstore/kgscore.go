@@ -2,6 +2,7 @@ package graphstore
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
@@ -16,15 +17,27 @@ const DefaultVariant = "default"
 // and each input entity's best cost, path and verdict on the stored nodes.
 // Rewriting replaces.
 func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p kgeval.GraphParams, results []kgeval.KGResult) error {
-	var scores, ents, rels []any
+	var scores, ents, rels, verdicts []any
 	for _, r := range results {
 		gid := GraphID(run, r.Sample, r.Pair)
 		row := map[string]any{
 			"uid": gid + "\x1f" + variant, "graph": gid, "run": run, "sample": r.Sample, "pair": r.Pair,
-			"variant": variant, "engine": engine, "tau": p.Tau, "delta": p.Delta, "reason": r.Reason,
-			"multihop": optional(r.Multihop), "community_overlap": optional(r.CommunityOverlap), "community_coverage": optional(r.CommunityCoverage),
+			"variant": variant, "engine": engine, "tau": p.Tau, "delta": p.Delta, "tau_rel": p.TauRel, "reason": r.Reason,
+			"reasons": jsonText(r.Reasons), "verdicts": jsonText(r.Verdicts),
+		}
+		for _, m := range kgeval.KGMetricNames {
+			row[m] = optional(r.Value(m))
 		}
 		scores = append(scores, row)
+		if variant == DefaultVariant {
+			for _, v := range r.Verdicts {
+				ev := any(nil)
+				if v.Evidence != nil {
+					ev = int64(v.Evidence.Node)
+				}
+				verdicts = append(verdicts, map[string]any{"uid": nodeUID(gid, v.Node), "verdict": v.Verdict, "evidence": ev, "model": v.Model})
+			}
+		}
 		if variant != DefaultVariant || r.Communities == nil {
 			continue
 		}
@@ -50,7 +63,7 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 	for _, st := range []struct {
 		q    string
 		rows []any
-	}{{"kgscore_write", scores}, {"kgscore_explain_entities", ents}, {"kgscore_explain_relations", rels}} {
+	}{{"kgscore_write", scores}, {"kgscore_explain_entities", ents}, {"kgscore_explain_relations", rels}, {"kgscore_explain_verdicts", verdicts}} {
 		for lo := 0; lo < len(st.rows); lo += 5000 {
 			if _, err := db.write(ctx, cypher.MustGet(st.q), map[string]any{"rows": st.rows[lo:min(lo+5000, len(st.rows))]}); err != nil {
 				return mapError(err, "write KG scores")
@@ -88,9 +101,30 @@ func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string
 		}
 		return nil
 	}
-	r.Multihop, r.CommunityOverlap, r.CommunityCoverage = get("multihop"), get("community_overlap"), get("community_coverage")
+	for _, name := range kgeval.KGMetricNames {
+		r.SetValue(name, get(name))
+	}
 	r.Reason = asString(m["reason"])
+	decodeJSONText(m["reasons"], &r.Reasons)
+	decodeJSONText(m["verdicts"], &r.Verdicts)
 	return StoredScore{KGResult: r, Engine: asString(m["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
+}
+
+// jsonText encodes an explanation for a string property ("" for none).
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" || string(b) == "{}" || string(b) == "[]" {
+		return ""
+	}
+	return string(b)
+}
+
+// decodeJSONText decodes a property jsonText wrote; an empty or bad value
+// leaves out unchanged.
+func decodeJSONText(v any, out any) {
+	if s, ok := v.(string); ok && s != "" {
+		_ = json.Unmarshal([]byte(s), out)
+	}
 }
 
 func optional(v *float64) any {

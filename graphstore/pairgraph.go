@@ -38,7 +38,7 @@ func (db *DB) WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.
 
 func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairGraph) (int, error) {
 	var ids []any
-	var ents, rels, heads, tails, sims []any
+	var ents, rels, heads, tails, sims, relSims, conflicts []any
 	for _, g := range graphs {
 		gid := GraphID(run, g.Sample, g.Pair)
 		ids = append(ids, gid)
@@ -47,20 +47,30 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 				"uid": nodeUID(gid, n.ID), "graph": gid, "run": run, "sample": g.Sample, "pair": g.Pair,
 				"nid": n.ID, "side": n.Side, "label": n.Label,
 			}
-			if n.Kind == kgeval.KindEntity {
+			switch n.Kind {
+			case kgeval.KindEntity:
 				row["key"] = n.Key
 				ents = append(ents, row)
-			} else {
-				row["passage"] = n.Passage
+			case kgeval.KindSlot:
+				// A slot is stored as an entity node marked slot (it is in
+				// no V_in; see kgeval.KindSlot).
+				row["key"], row["slot"] = n.Key, true
+				ents = append(ents, row)
+			default:
+				row["key"], row["passage"], row["start"], row["end"] = n.Key, n.Passage, n.Start, n.End
 				rels = append(rels, row)
 			}
 		}
 		for _, e := range g.Edges {
 			row := map[string]any{"from": nodeUID(gid, e.From), "to": nodeUID(gid, e.To), "weight": e.Weight, "cost": e.Cost}
 			switch {
+			case e.Type == kgeval.EdgeConflict:
+				conflicts = append(conflicts, row)
+			case e.Type == kgeval.EdgeSimilar && g.Nodes[e.From].Kind == kgeval.KindRelation:
+				relSims = append(relSims, row)
 			case e.Type == kgeval.EdgeSimilar:
 				sims = append(sims, row)
-			case g.Nodes[e.From].Kind == kgeval.KindEntity:
+			case g.Nodes[e.From].Kind != kgeval.KindRelation:
 				heads = append(heads, row)
 			default:
 				tails = append(tails, row)
@@ -79,6 +89,8 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 		{"pairgraph_edges_head", heads, "rows"},
 		{"pairgraph_edges_tail", tails, "rows"},
 		{"pairgraph_edges_similar", sims, "rows"},
+		{"pairgraph_edges_similar_relations", relSims, "rows"},
+		{"pairgraph_edges_conflicts", conflicts, "rows"},
 	}
 	sess := db.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db.cfg.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
@@ -96,7 +108,7 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 	if err != nil {
 		return 0, mapError(err, "write pair graphs")
 	}
-	return len(ents) + len(rels) + len(heads) + len(tails) + len(sims), nil
+	return len(ents) + len(rels) + len(heads) + len(tails) + len(sims) + len(relSims) + len(conflicts), nil
 }
 
 // ReadPairGraph reads one stored pair graph back. Errors: ENOTFOUND when
@@ -157,10 +169,14 @@ func (db *DB) ReadRunGraphs(ctx context.Context, run string) (map[string]*kgeval
 
 func nodeFrom(m map[string]any) kgeval.Node {
 	n := kgeval.Node{ID: int(asInt(m["nid"])), Side: asString(m["side"]), Key: asString(m["key"]), Label: asString(m["label"]), Passage: -1}
-	if m["kind"] == "Relation" {
+	switch {
+	case m["kind"] == "Relation":
 		n.Kind = kgeval.KindRelation
 		n.Passage = int(asInt(m["passage"]))
-	} else {
+		n.Start, n.End = int(asInt(m["start"])), int(asInt(m["end"]))
+	case m["slot"] == true:
+		n.Kind = kgeval.KindSlot
+	default:
 		n.Kind = kgeval.KindEntity
 	}
 	return n

@@ -45,6 +45,9 @@ type Store interface {
 	WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.PairGraph) (int, error)
 	WriteKGResults(ctx context.Context, run, variant, engine string, p kgeval.GraphParams, results []kgeval.KGResult) error
 	WriteMetricScores(ctx context.Context, run string, scores []kgeval.MetricScore) error
+	// WriteGrounding stores the grounding check of each sample's texts
+	// (kept counts and dropped triplets with their reasons).
+	WriteGrounding(ctx context.Context, run string, gs []kgeval.Grounding) error
 }
 
 // Evaluator holds the adapters of one evaluation.
@@ -76,6 +79,10 @@ type Evaluator struct {
 	// each kind will go to the extractor (cached or not), and how many
 	// distinct context passages the samples hold.
 	OnTexts func(byKind map[kgeval.Text]int, passages int)
+	// Grounding is extraction.grounding: drop (default when empty), keep or
+	// off (SPEC §2b). Only extracted triplets are checked; a dataset's own
+	// triplets are taken as given.
+	Grounding string
 	// Done, if set, tells which pair graphs already have their scores (a
 	// resumed run): they are not built, stored or scored again, and a sample
 	// whose graphs are all done is not extracted or embedded again.
@@ -98,6 +105,11 @@ type Report struct {
 	// Resumed counts the pair graphs skipped because they were scored
 	// before (Evaluator.Done).
 	Resumed int
+	// Grounding is the grounding check of every extracted text of the
+	// evaluated samples; Kept and Dropped add it up per text kind.
+	Grounding []kgeval.Grounding
+	Kept      map[kgeval.Text]int
+	Dropped   map[kgeval.Text]int
 }
 
 // SampleError is a sample whose text could not be extracted.
@@ -259,14 +271,37 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	}
 	end()
 
-	// 2. Embeddings of every entity key.
+	// 1b. Grounding (SPEC §2b): extracted triplets whose subject or object
+	// does not occur in their text are reported, and dropped.
+	if e.Grounding != kgeval.GroundingOff {
+		begin("ground")
+		rep.Kept, rep.Dropped = map[kgeval.Text]int{}, map[kgeval.Text]int{}
+		extractedText := map[[2]int]bool{} // (sample, kind) extracted, not given
+		for _, r := range refs {
+			extractedText[[2]int{r.sample, textIndex(r.text)}] = true
+		}
+		for si, s := range samples {
+			gs := groundSample(s, &tri[si], func(t kgeval.Text) bool { return extractedText[[2]int{si, textIndex(t)}] }, e.Grounding != kgeval.GroundingKeep)
+			for _, g := range gs {
+				rep.Kept[g.Text] += g.Kept
+				rep.Dropped[g.Text] += len(g.Dropped)
+			}
+			rep.Grounding = append(rep.Grounding, gs...)
+		}
+		if err := e.Store.WriteGrounding(ctx, run, rep.Grounding); err != nil {
+			return rep, err
+		}
+		end()
+	}
+
+	// 2. Embeddings of every entity and relation key.
 	begin("embed")
 	var keys []string
 	seen := map[string]bool{}
 	for si := range samples {
 		for _, t := range []kgeval.Text{kgeval.TextQuestion, kgeval.TextAnswer, kgeval.TextReference, kgeval.TextContexts} {
 			ts, _ := tri[si].Triplets(t)
-			for _, k := range scoring.EntityKeys(ts) {
+			for _, k := range scoring.LabelKeys(ts) {
 				if !seen[k] {
 					seen[k] = true
 					keys = append(keys, k)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring/lexical"
 )
 
 // Side is the triplets of one side of a pair and the text they came from.
@@ -17,14 +18,14 @@ type Side struct {
 }
 
 // EntityKeys returns the distinct entity label keys of the triplets, in
-// order of first appearance: the strings to embed for SIMILAR edges.
+// order of first appearance (slots "?" left out).
 func EntityKeys(sides ...[]kgeval.Triplet) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, ts := range sides {
 		for _, t := range ts {
 			for _, l := range []string{t.Subject, t.Object} {
-				if k := kgeval.Key(l); k != "" && !seen[k] {
+				if k := kgeval.Key(l); k != "" && !kgeval.IsSlot(l) && !seen[k] {
 					seen[k] = true
 					out = append(out, k)
 				}
@@ -34,16 +35,41 @@ func EntityKeys(sides ...[]kgeval.Triplet) []string {
 	return out
 }
 
-// Vectors maps an entity label key to its L2-normalised embedding.
+// LabelKeys returns the distinct label keys to embed for a pair graph:
+// entity keys (SIMILAR edges, SPEC §3) and relation keys (relation SIMILAR
+// edges, SPEC §4b), in order of first appearance.
+func LabelKeys(sides ...[]kgeval.Triplet) []string {
+	out := EntityKeys(sides...)
+	seen := map[string]bool{}
+	for _, k := range out {
+		seen[k] = true
+	}
+	for _, ts := range sides {
+		for _, t := range ts {
+			if k := kgeval.Key(t.Relation); k != "" && !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// Vectors maps a label key to its L2-normalised embedding.
 type Vectors map[string][]float32
 
 // Build constructs the pair graph of one sample and pair (Algorithm 1).
 // Entities with the same key on one side are one node; every triplet gets its
-// own relation node; SIMILAR edges join input to context entities whose
-// cosine is >= p.Tau (identical keys: cosine 1). vec must hold every entity
-// key of both sides (see EntityKeys).
+// own relation node; a slot "?" of an asked fact is a node of its own (kind
+// slot). Input and context entities are joined by SIMILAR edges by the
+// literal-aware rule of SPEC §3b (lexical.Match: literals by value, names
+// by cosine >= p.Tau or spelling), and by CONFLICTS edges when a literal of
+// one contradicts a literal of the same kind in the other. Input and
+// context relations are joined by SIMILAR edges when their cosine is >=
+// p.TauRel (SPEC §4b). vec must hold every label key of both sides (see
+// LabelKeys).
 func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.GraphParams) (*kgeval.PairGraph, error) {
-	g := &kgeval.PairGraph{Sample: sample, Pair: pair.Name}
+	g := &kgeval.PairGraph{Sample: sample, Pair: pair.Name, Input: in.Text, Context: ctx.Text}
 	inEnt := addSide(g, kgeval.SideInput, in.Triplets, p)
 	ctxEnt := addSide(g, kgeval.SideContext, ctx.Triplets, p)
 	switch {
@@ -52,24 +78,81 @@ func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.
 	case len(ctxEnt.order) == 0:
 		g.EmptyReason = fmt.Sprintf("no triplets extracted from %s", ctx.Text)
 	}
-	for _, ik := range inEnt.order {
-		vi, ok := vec[ik]
+	vector := func(k, what string) ([]float32, error) {
+		v, ok := vec[k]
 		if !ok {
-			return nil, kgeval.Errorf(kgeval.EINVALID, "no embedding for entity %q", ik)
+			return nil, kgeval.Errorf(kgeval.EINVALID, "no embedding for %s %q", what, k)
 		}
+		return v, nil
+	}
+	labels := map[string]lexical.Label{}
+	label := func(id int) lexical.Label {
+		k := g.Nodes[id].Key
+		l, ok := labels[k]
+		if !ok {
+			l = lexical.NewLabel(g.Nodes[id].Label)
+			labels[k] = l
+		}
+		return l
+	}
+	for _, ik := range inEnt.order {
+		vi, err := vector(ik, "entity")
+		if err != nil {
+			return nil, err
+		}
+		a := label(inEnt.ids[ik])
 		for _, ck := range ctxEnt.order {
-			var c float64
-			if ik == ck {
-				c = 1
-			} else {
-				vc, ok := vec[ck]
-				if !ok {
-					return nil, kgeval.Errorf(kgeval.EINVALID, "no embedding for entity %q", ck)
-				}
+			vc, err := vector(ck, "entity")
+			if err != nil {
+				return nil, err
+			}
+			b := label(ctxEnt.ids[ck])
+			from, to := inEnt.ids[ik], ctxEnt.ids[ck]
+			if lexical.Compare(a, b) == lexical.Conflict {
+				g.Edges = append(g.Edges, kgeval.Edge{From: from, To: to, Type: kgeval.EdgeConflict, Weight: 0, Cost: 1})
+				continue
+			}
+			c := 1.0
+			if ik != ck {
 				c = Cosine(vi, vc)
 			}
-			if c >= p.Tau {
-				g.Edges = append(g.Edges, kgeval.Edge{From: inEnt.ids[ik], To: ctxEnt.ids[ck], Type: kgeval.EdgeSimilar, Weight: c, Cost: 1 - c})
+			if ok, w := lexical.Match(a, b, c, p.Tau); ok {
+				g.Edges = append(g.Edges, kgeval.Edge{From: from, To: to, Type: kgeval.EdgeSimilar, Weight: w, Cost: 1 - w})
+			}
+		}
+	}
+	// Relation SIMILAR edges (SPEC §4b): relation text only.
+	inRel, ctxRel := g.Relations(kgeval.SideInput), g.Relations(kgeval.SideContext)
+	if len(inRel) > 0 && len(ctxRel) > 0 {
+		rlabels := map[string]lexical.Label{}
+		rlabel := func(k, raw string) lexical.Label {
+			l, ok := rlabels[k]
+			if !ok {
+				l = lexical.NewLabel(raw)
+				rlabels[k] = l
+			}
+			return l
+		}
+		for _, i := range inRel {
+			ni := g.Nodes[i]
+			vi, err := vector(ni.Key, "relation")
+			if err != nil {
+				return nil, err
+			}
+			a := rlabel(ni.Key, ni.Label)
+			for _, j := range ctxRel {
+				nj := g.Nodes[j]
+				vj, err := vector(nj.Key, "relation")
+				if err != nil {
+					return nil, err
+				}
+				c := 1.0
+				if ni.Key != nj.Key {
+					c = Cosine(vi, vj)
+				}
+				if ok, w := lexical.Match(a, rlabel(nj.Key, nj.Label), c, p.TauRel); ok {
+					g.Edges = append(g.Edges, kgeval.Edge{From: i, To: j, Type: kgeval.EdgeSimilar, Weight: w, Cost: 1 - w})
+				}
 			}
 		}
 	}
@@ -84,6 +167,11 @@ type sideEntities struct {
 func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.GraphParams) sideEntities {
 	se := sideEntities{ids: map[string]int{}}
 	entity := func(label string) int {
+		if kgeval.IsSlot(label) {
+			id := len(g.Nodes)
+			g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindSlot, Side: side, Key: kgeval.Slot, Label: kgeval.Slot, Passage: -1})
+			return id
+		}
 		k := kgeval.Key(label)
 		if id, ok := se.ids[k]; ok {
 			return id
@@ -94,10 +182,16 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 		se.order = append(se.order, k)
 		return id
 	}
+	slotKey := func(l string) string {
+		if kgeval.IsSlot(l) {
+			return kgeval.Slot
+		}
+		return kgeval.Key(l)
+	}
 	seen := map[[3]string]bool{}
 	for _, t := range ts {
-		key := [3]string{kgeval.Key(t.Subject), kgeval.Key(t.Relation), kgeval.Key(t.Object)}
-		if key[0] == "" || key[1] == "" || key[2] == "" || seen[key] {
+		key := [3]string{slotKey(t.Subject), kgeval.Key(t.Relation), slotKey(t.Object)}
+		if key[0] == "" || key[1] == "" || key[2] == "" || (key[0] == kgeval.Slot && key[2] == kgeval.Slot) || seen[key] {
 			continue // empty fields and duplicate triplets count once (SPEC §2)
 		}
 		seen[key] = true
@@ -108,7 +202,7 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 		if side == kgeval.SideContext {
 			passage = t.Passage
 		}
-		g.Nodes = append(g.Nodes, kgeval.Node{ID: r, Kind: kgeval.KindRelation, Side: side, Label: t.Relation, Passage: passage})
+		g.Nodes = append(g.Nodes, kgeval.Node{ID: r, Kind: kgeval.KindRelation, Side: side, Key: key[1], Label: t.Relation, Passage: passage, Start: t.Start, End: t.End})
 		g.Edges = append(g.Edges,
 			kgeval.Edge{From: h, To: r, Type: kgeval.EdgeStructural, Weight: p.StructuralWeight, Cost: p.StructuralCost},
 			kgeval.Edge{From: r, To: o, Type: kgeval.EdgeStructural, Weight: p.StructuralWeight, Cost: p.StructuralCost})
@@ -125,34 +219,4 @@ func Cosine(a, b []float32) float64 { return kgeval.Cosine(a, b) }
 // object the entity it points to, with the stored labels and passage. Build
 // on the recovered sides gives the same nodes again, so sweeps rebuild
 // stored graphs under other parameters without the original extraction.
-func Triplets(g *kgeval.PairGraph) (in, ctx []kgeval.Triplet) {
-	head := map[int]int{}
-	tail := map[int]int{}
-	for _, e := range g.Edges {
-		if e.Type == kgeval.EdgeSimilar {
-			continue
-		}
-		if g.Nodes[e.To].Kind == kgeval.KindRelation {
-			head[e.To] = e.From
-		} else {
-			tail[e.From] = e.To
-		}
-	}
-	for _, n := range g.Nodes {
-		if n.Kind != kgeval.KindRelation {
-			continue
-		}
-		h, okh := head[n.ID]
-		t, okt := tail[n.ID]
-		if !okh || !okt {
-			continue
-		}
-		tr := kgeval.Triplet{Subject: g.Nodes[h].Label, Relation: n.Label, Object: g.Nodes[t].Label, Passage: max(n.Passage, 0)}
-		if n.Side == kgeval.SideInput {
-			in = append(in, tr)
-		} else {
-			ctx = append(ctx, tr)
-		}
-	}
-	return in, ctx
-}
+func Triplets(g *kgeval.PairGraph) (in, ctx []kgeval.Triplet) { return g.Triplets() }

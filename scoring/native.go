@@ -38,14 +38,19 @@ func (e *Native) Score(ctx context.Context, _ string, graphs []*kgeval.PairGraph
 	return out, nil
 }
 
-// ScoreOne computes the KG scores of one graph.
+// ScoreOne computes the KG scores of one graph: multihop, communities and
+// the triplet verdicts (kgeval.PairGraph.MatchTriplets).
 func (e *Native) ScoreOne(g *kgeval.PairGraph, p kgeval.GraphParams) kgeval.KGResult {
+	var r kgeval.KGResult
 	if len(g.InputEntities()) == 0 || len(g.ContextEntities()) == 0 {
-		return kgeval.Assemble(g, nil, nil, nil, p)
+		r = kgeval.Assemble(g, nil, nil, nil, p)
+	} else {
+		dist, paths := ShortestToContext(g, p.Directed)
+		comm := Louvain(g, e.Seed)
+		r = kgeval.Assemble(g, dist, paths, comm, p)
 	}
-	dist, paths := ShortestToContext(g, p.Directed)
-	comm := Louvain(g, e.Seed)
-	return kgeval.Assemble(g, dist, paths, comm, p)
+	kgeval.AssembleVerdicts(g, g.MatchTriplets(), &r)
+	return r
 }
 
 // ShortestToContext returns, for every node, the least total cost of a path
@@ -68,6 +73,9 @@ func ShortestToContext(g *kgeval.PairGraph, directed bool) ([]float64, [][]int) 
 		wg.SetWeightedEdge(simple.WeightedEdge{F: simple.Node(from), T: simple.Node(to), W: cost})
 	}
 	for _, e := range g.Edges {
+		if !g.ScoringEdge(e) {
+			continue
+		}
 		add(int64(e.To), int64(e.From), e.Cost) // reversed
 		if !directed {
 			add(int64(e.From), int64(e.To), e.Cost)
@@ -104,7 +112,7 @@ func Louvain(g *kgeval.PairGraph, seed uint64) []int {
 		ug.AddNode(simple.Node(i))
 	}
 	for _, e := range g.Edges {
-		if e.From == e.To {
+		if e.From == e.To || !g.ScoringEdge(e) {
 			continue
 		}
 		w := e.Weight
@@ -140,6 +148,9 @@ func Modularity(g *kgeval.PairGraph, comm []int) float64 {
 	var m, inside float64
 	tot := map[int]float64{}
 	for _, e := range g.Edges {
+		if !g.ScoringEdge(e) {
+			continue
+		}
 		m += e.Weight
 		deg[e.From] += e.Weight
 		deg[e.To] += e.Weight

@@ -1,0 +1,78 @@
+package pipeline
+
+import (
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring/lexical"
+)
+
+func textIndex(t kgeval.Text) int {
+	switch t {
+	case kgeval.TextQuestion:
+		return 0
+	case kgeval.TextAnswer:
+		return 1
+	case kgeval.TextReference:
+		return 2
+	}
+	return 3
+}
+
+// groundSample checks the extracted triplets of one sample's texts against
+// their source (SPEC §2b): a question against itself, an answer or a
+// reference against itself and the question it was extracted with, a
+// passage against itself. The slot "?" of an asked fact is not checked. With
+// drop, ungrounded triplets are removed from st. A grounded triplet's span
+// narrows from its window to the sentence that states it, when one does.
+func groundSample(s kgeval.Sample, st *kgeval.SampleTriplets, extracted func(kgeval.Text) bool, drop bool) []kgeval.Grounding {
+	var out []kgeval.Grounding
+	question := lexical.NewText(s.Question)
+	check := func(kind kgeval.Text, passage int, ts []kgeval.Triplet, own *lexical.Text, texts ...*lexical.Text) []kgeval.Triplet {
+		g := kgeval.Grounding{Sample: s.ID, Text: kind, Passage: passage}
+		kept := make([]kgeval.Triplet, 0, len(ts))
+		for _, t := range ts {
+			subj, obj := t.Subject, t.Object
+			if kgeval.IsSlot(subj) {
+				subj = ""
+			}
+			if kgeval.IsSlot(obj) {
+				obj = ""
+			}
+			ok, reason := lexical.GroundText(subj, obj, texts...)
+			if !ok {
+				g.Dropped = append(g.Dropped, kgeval.DroppedTriplet{Triplet: t, Reason: reason})
+				if drop {
+					continue
+				}
+			} else {
+				g.Kept++
+			}
+			if sp, found := own.Locate(subj, obj); found {
+				t.Start, t.End = sp.Start, sp.End
+			}
+			kept = append(kept, t)
+		}
+		out = append(out, g)
+		return kept
+	}
+	if extracted(kgeval.TextQuestion) && st.Question != nil {
+		st.Question = check(kgeval.TextQuestion, -1, st.Question, question, question)
+	}
+	if extracted(kgeval.TextAnswer) && st.Answer != nil {
+		a := lexical.NewText(s.Answer)
+		st.Answer = check(kgeval.TextAnswer, -1, st.Answer, a, a, question)
+	}
+	if extracted(kgeval.TextReference) && st.Reference != nil {
+		r := lexical.NewText(s.Reference)
+		st.Reference = check(kgeval.TextReference, -1, st.Reference, r, r, question)
+	}
+	if extracted(kgeval.TextContexts) {
+		for pi := range st.Contexts {
+			if pi >= len(s.Contexts) || st.Contexts[pi] == nil {
+				continue
+			}
+			p := lexical.NewText(s.Contexts[pi])
+			st.Contexts[pi] = check(kgeval.TextContexts, pi, st.Contexts[pi], p, p)
+		}
+	}
+	return out
+}

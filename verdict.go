@@ -1,0 +1,348 @@
+package kgeval
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Verdicts of an input triplet (SPEC §4b, §4c).
+const (
+	VerdictSupported    = "supported"
+	VerdictContradicted = "contradicted"
+	VerdictNotFound     = "not_found"
+	// An asked fact of a question (SPEC §4c) is answered or unanswered.
+	VerdictAnswered   = "answered"
+	VerdictUnanswered = "unanswered"
+)
+
+// Evidence is the context triplet behind a verdict, and where it came from.
+type Evidence struct {
+	// Node is the context relation node of the triplet.
+	Node     int    `json:"node"`
+	Subject  string `json:"subject"`
+	Relation string `json:"relation"`
+	Object   string `json:"object"`
+	// Passage is the context passage (-1 when the context side is one text);
+	// Start and End the byte span of the triplet's window or sentence in it.
+	Passage int `json:"passage"`
+	Start   int `json:"start,omitempty"`
+	End     int `json:"end,omitempty"`
+	// Weight is the cosine of the two relations (1 for identical keys).
+	Weight float64 `json:"weight"`
+}
+
+// TripletVerdict is the verdict on one input triplet of a pair graph.
+type TripletVerdict struct {
+	// Node is the input relation node of the triplet.
+	Node     int    `json:"node"`
+	Subject  string `json:"subject"`
+	Relation string `json:"relation"`
+	Object   string `json:"object"`
+	// Asked marks an asked fact with a slot "?" (SPEC §4c).
+	Asked   bool   `json:"asked,omitempty"`
+	Verdict string `json:"verdict"`
+	// Conflict is set when the context side both supports and contradicts
+	// the triplet (the verdict is then supported).
+	Conflict bool      `json:"conflict,omitempty"`
+	Evidence *Evidence `json:"evidence,omitempty"`
+	// Contradiction is the contradicting context triplet of a conflict.
+	Contradiction *Evidence `json:"contradiction,omitempty"`
+	// Model is the verdict of the model check (scoring.verify: llm) on a
+	// triplet the graph left open, with its reason; empty otherwise.
+	Model       string `json:"model,omitempty"`
+	ModelReason string `json:"model_reason,omitempty"`
+}
+
+// VerdictMatch is one raw finding of an engine: input relation In and
+// context relation Ctx state the same fact (Support), contradict each other
+// (Contradict), or Ctx answers the asked fact In (Answer). Every engine
+// reports all matches; AssembleVerdicts picks the evidence, so engines agree
+// exactly when their matches do.
+type VerdictMatch struct {
+	In, Ctx    int
+	Support    bool
+	Contradict bool
+	Answer     bool
+}
+
+// Triplet returns the triplet of relation node r: the node with a
+// structural edge into r and the node r points to.
+func (g *PairGraph) Triplet(r int) (head, tail int, ok bool) {
+	return g.tripletIndex().get(r)
+}
+
+// Triplets recovers the triplets of both sides: one per relation node, its
+// subject the node with an edge into it and its object the node it points
+// to, with the stored labels, passage and span. Build on the recovered sides
+// gives the same nodes again, so sweeps rebuild stored graphs under other
+// parameters without the original extraction.
+func (g *PairGraph) Triplets() (in, ctx []Triplet) {
+	ends := g.tripletIndex()
+	for _, n := range g.Nodes {
+		if n.Kind != KindRelation {
+			continue
+		}
+		h, t, ok := ends.get(n.ID)
+		if !ok {
+			continue
+		}
+		tr := Triplet{Subject: g.Nodes[h].Label, Relation: n.Label, Object: g.Nodes[t].Label, Passage: max(n.Passage, 0), Start: n.Start, End: n.End}
+		if n.Side == SideInput {
+			in = append(in, tr)
+		} else {
+			ctx = append(ctx, tr)
+		}
+	}
+	return in, ctx
+}
+
+// tripletEnds maps each relation node to its head and tail.
+type tripletEnds struct{ head, tail map[int]int }
+
+func (g *PairGraph) tripletIndex() tripletEnds {
+	x := tripletEnds{head: map[int]int{}, tail: map[int]int{}}
+	for _, e := range g.Edges {
+		if e.Type != EdgeStructural {
+			continue
+		}
+		if g.Nodes[e.To].Kind == KindRelation {
+			x.head[e.To] = e.From
+		} else {
+			x.tail[e.From] = e.To
+		}
+	}
+	return x
+}
+
+func (x tripletEnds) get(r int) (head, tail int, ok bool) {
+	h, okh := x.head[r]
+	t, okt := x.tail[r]
+	return h, t, okh && okt
+}
+
+// MatchTriplets finds the verdict matches of g from its edges (SPEC §4b,
+// §4c): for input relation r (h, t) and context relation r' (h', t') joined
+// by a relation SIMILAR edge, with ~ an entity SIMILAR edge and ≠ a
+// CONFLICTS edge (input to context):
+//
+//	support:    (h~h' and t~t') or (h~t' and t~h')
+//	contradict: (h~h' and t≠t') or (t~t' and h≠h') or (h~t' and t≠h') or (t~h' and h≠t')
+//	answer:     an asked fact's known end k (the other is a slot): k~h' or k~t'
+//
+// It is the native engine's half of the verdicts; the GDS engine asks the
+// same of the stored graph in cypher/kgscore_verdicts.cypher.
+func (g *PairGraph) MatchTriplets() []VerdictMatch {
+	type pair struct{ a, b int }
+	sim, conf, relSim := map[pair]bool{}, map[pair]bool{}, map[int][]int{}
+	for _, e := range g.Edges {
+		switch {
+		case e.Type == EdgeConflict:
+			conf[pair{e.From, e.To}] = true
+		case e.Type == EdgeSimilar && g.Nodes[e.From].Kind == KindRelation:
+			relSim[e.From] = append(relSim[e.From], e.To)
+		case e.Type == EdgeSimilar:
+			sim[pair{e.From, e.To}] = true
+		}
+	}
+	ends := g.tripletIndex()
+	var out []VerdictMatch
+	for _, r := range g.Relations(SideInput) {
+		h, t, ok := ends.get(r)
+		if !ok {
+			continue
+		}
+		for _, c := range relSim[r] {
+			h2, t2, ok := ends.get(c)
+			if !ok {
+				continue
+			}
+			m := VerdictMatch{In: r, Ctx: c}
+			switch {
+			case g.Nodes[h].Kind == KindSlot:
+				m.Answer = sim[pair{t, h2}] || sim[pair{t, t2}]
+			case g.Nodes[t].Kind == KindSlot:
+				m.Answer = sim[pair{h, h2}] || sim[pair{h, t2}]
+			default:
+				m.Support = (sim[pair{h, h2}] && sim[pair{t, t2}]) || (sim[pair{h, t2}] && sim[pair{t, h2}])
+				m.Contradict = (sim[pair{h, h2}] && conf[pair{t, t2}]) || (sim[pair{t, t2}] && conf[pair{h, h2}]) ||
+					(sim[pair{h, t2}] && conf[pair{t, h2}]) || (sim[pair{t, h2}] && conf[pair{h, t2}])
+			}
+			if m.Support || m.Contradict || m.Answer {
+				out = append(out, m)
+			}
+		}
+	}
+	SortMatches(out)
+	return out
+}
+
+// SortMatches orders matches by input then context relation node.
+func SortMatches(ms []VerdictMatch) {
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].In != ms[j].In {
+			return ms[i].In < ms[j].In
+		}
+		return ms[i].Ctx < ms[j].Ctx
+	})
+}
+
+// AssembleVerdicts turns an engine's matches into the verdict of every input
+// triplet and the verdict scores of r (SPEC §4b, §4c), so that every engine
+// shares one definition. A full triplet is supported when some match
+// supports it (Conflict when another contradicts it), contradicted when
+// matches only contradict it, else not_found; an asked fact is answered by
+// an answering match, or, when it is a full triplet of a question, by a
+// supporting or contradicting one. Evidence is the match whose relations
+// are most similar (lowest context node on a tie).
+//
+// support and contradiction count full triplets of an input that is not a
+// question; slot_coverage counts all triplets of a question; recall and F1
+// are computed only against the reference (support is then precision).
+func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
+	setReason := func(m, why string) {
+		if r.Reasons == nil {
+			r.Reasons = map[string]string{}
+		}
+		r.Reasons[m] = why
+	}
+	setReason(MetricSupportVerified, "scoring.verify is off")
+	setReason(MetricContradictionVerified, "scoring.verify is off")
+	question := g.Input == TextQuestion
+	if !question {
+		setReason(MetricSlotCoverage, fmt.Sprintf("the input is the %s, not a question", g.Input))
+	} else {
+		why := "the input is a question: see slot_coverage"
+		setReason(MetricSupport, why)
+		setReason(MetricContradiction, why)
+	}
+	if g.Context != TextReference || question {
+		why := "only against the reference"
+		setReason(MetricRecall, why)
+		setReason(MetricF1, why)
+	}
+	inRel, ctxRel := g.Relations(SideInput), g.Relations(SideContext)
+	if len(inRel) == 0 || len(ctxRel) == 0 {
+		if r.Reason == "" {
+			r.Reason = g.EmptyReason
+		}
+		return
+	}
+	ends := g.tripletIndex()
+	relWeight := map[[2]int]float64{}
+	for _, e := range g.Edges {
+		if e.Type == EdgeSimilar && g.Nodes[e.From].Kind == KindRelation {
+			relWeight[[2]int{e.From, e.To}] = e.Weight
+		}
+	}
+	evidence := func(in, c int) *Evidence {
+		h, t, _ := ends.get(c)
+		n := g.Nodes[c]
+		return &Evidence{Node: c, Subject: g.Nodes[h].Label, Relation: n.Label, Object: g.Nodes[t].Label,
+			Passage: n.Passage, Start: n.Start, End: n.End, Weight: relWeight[[2]int{in, c}]}
+	}
+	better := func(cur *Evidence, in, c int) bool {
+		w := relWeight[[2]int{in, c}]
+		return cur == nil || w > cur.Weight || (w == cur.Weight && c < cur.Node)
+	}
+	byIn := map[int][]VerdictMatch{}
+	supportedCtx := map[int]bool{}
+	for _, m := range matches {
+		byIn[m.In] = append(byIn[m.In], m)
+		if m.Support {
+			supportedCtx[m.Ctx] = true
+		}
+	}
+	var full, supported, contradicted, asked, answered int
+	for _, rel := range inRel {
+		h, t, ok := ends.get(rel)
+		if !ok {
+			continue
+		}
+		v := TripletVerdict{Node: rel, Subject: g.Nodes[h].Label, Relation: g.Nodes[rel].Label, Object: g.Nodes[t].Label,
+			Asked: g.Nodes[h].Kind == KindSlot || g.Nodes[t].Kind == KindSlot}
+		var sup, con, ans *Evidence
+		for _, m := range byIn[rel] {
+			if m.Support && better(sup, rel, m.Ctx) {
+				sup = evidence(rel, m.Ctx)
+			}
+			if m.Contradict && better(con, rel, m.Ctx) {
+				con = evidence(rel, m.Ctx)
+			}
+			if m.Answer && better(ans, rel, m.Ctx) {
+				ans = evidence(rel, m.Ctx)
+			}
+		}
+		if question {
+			asked++
+			switch {
+			case ans != nil:
+				v.Verdict, v.Evidence = VerdictAnswered, ans
+			case sup != nil:
+				v.Verdict, v.Evidence = VerdictAnswered, sup
+			case con != nil:
+				v.Verdict, v.Evidence = VerdictAnswered, con
+			default:
+				v.Verdict = VerdictUnanswered
+			}
+			if v.Verdict == VerdictAnswered {
+				answered++
+			}
+			r.Verdicts = append(r.Verdicts, v)
+			continue
+		}
+		if v.Asked {
+			continue // a slot outside a question: not a fact
+		}
+		full++
+		switch {
+		case sup != nil:
+			v.Verdict, v.Evidence = VerdictSupported, sup
+			if con != nil {
+				v.Conflict, v.Contradiction = true, con
+			}
+			supported++
+		case con != nil:
+			v.Verdict, v.Evidence = VerdictContradicted, con
+			contradicted++
+		default:
+			v.Verdict = VerdictNotFound
+		}
+		r.Verdicts = append(r.Verdicts, v)
+	}
+	if question {
+		if asked > 0 {
+			r.SlotCoverage = Float(float64(answered) / float64(asked))
+		} else {
+			setReason(MetricSlotCoverage, "no asked fact extracted from the question")
+		}
+		return
+	}
+	if full == 0 {
+		return
+	}
+	p := float64(supported) / float64(full)
+	r.Support = Float(p)
+	r.Contradiction = Float(float64(contradicted) / float64(full))
+	if g.Context == TextReference {
+		var ctxFull, covered int
+		for _, c := range ctxRel {
+			h, t, ok := ends.get(c)
+			if !ok || g.Nodes[h].Kind == KindSlot || g.Nodes[t].Kind == KindSlot {
+				continue
+			}
+			ctxFull++
+			if supportedCtx[c] {
+				covered++
+			}
+		}
+		if ctxFull > 0 {
+			rec := float64(covered) / float64(ctxFull)
+			r.Recall = Float(rec)
+			f1 := 0.0
+			if p+rec > 0 {
+				f1 = 2 * p * rec / (p + rec)
+			}
+			r.F1 = Float(f1)
+		}
+	}
+}
