@@ -118,8 +118,7 @@ func (v Verdict) String() string {
 
 // Compare applies SPEC §3b's lexical rules, in this order:
 //
-//  1. Identical non-empty keys: Same.
-//  2. Conflict when, for some kind, the two labels hold comparable literals
+//  1. Conflict when, for some kind, the two labels hold comparable literals
 //     of that kind and no pair of them is Equal: "2010" vs "2014", "573-km"
 //     vs "600 km", "founded in 2010 by Theodore Wolf" vs "2014 by Theodore
 //     Scott". One agreeing pair settles a kind: "06:30 IST / 01:00 UTC" vs
@@ -140,12 +139,12 @@ func (v Verdict) String() string {
 //  6. Some literal agrees and a label has a text part: TextOnly ("launched on
 //     30 July 2023" / "30 July 2023").
 func Compare(a, b Label) Verdict {
-	if a.Key != "" && a.Key == b.Key {
-		return Same
-	}
 	agree, conflict := evidence(a.Literals, b.Literals)
 	if conflict {
 		return Conflict
+	}
+	if a.Key != "" && a.Key == b.Key {
+		return Same
 	}
 	if NearIdentical(a, b) {
 		return Same

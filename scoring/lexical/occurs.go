@@ -14,8 +14,8 @@ import (
 type Text struct {
 	raw      string
 	compact  string
-	brk      []bool  // per compact byte: something was removed before it
-	ident    []bool  // per compact byte: a digit of an identifier ("56" of "PSLV-C56")
+	brk      []bool // per compact byte: something was removed before it
+	ident    []bool // per compact byte: a digit of an identifier ("56" of "PSLV-C56")
 	literals []Literal
 	// tokens maps each token of the text, and each token with a suffix
 	// stripped (see stem), to the sentences holding it, in order.
