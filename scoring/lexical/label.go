@@ -123,7 +123,11 @@ func (v Verdict) String() string {
 //     vs "600 km", "founded in 2010 by Theodore Wolf" vs "2014 by Theodore
 //     Scott". One agreeing pair settles a kind: "06:30 IST / 01:00 UTC" vs
 //     "06:30" does not conflict. Literals that are not comparable (other
-//     kind, currency, unit or zone) are no evidence either way.
+//     kind, currency, unit or zone) are no evidence either way. This comes
+//     before key identity because kgeval.Key trims surrounding punctuation:
+//     "-5" and "5" have one key but conflict.
+//  2. Identical non-empty keys: Same. "70%" and "70" have one key (the "%"
+//     is trimmed), so they are Same, as they are one node of a side.
 //  3. Spelling variants (NearIdentical): Same. "PharmaCann" / "Pharma Cann";
 //     "P SLV -C 56" / "PSLV-C56".
 //  4. No agreeing literal: Undecided (the caller uses cosine). This includes
