@@ -221,3 +221,40 @@ func TestNewLabel(t *testing.T) {
 		t.Errorf("%+v", l)
 	}
 }
+
+// TestSimilar_Band checks the banded edit distance against known distances.
+func TestSimilar_Band(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		dist int
+	}{
+		{"abcdefghij", "abcdefghij", 0},
+		{"abcdefghij", "abcdefghik", 1},
+		{"abcdefghij", "bcdefghija", 2},
+		{"abcdefghijklmnopqrst", "tsrqponmlkjihgfedcba", 20},
+		{"saturday", "sunday", 3},
+		{"flaw", "lawn", 2},
+	} {
+		n := max(len(tt.a), len(tt.b))
+		want := 1 - float64(tt.dist)/float64(n)
+		if got := lexical.Similar(tt.a, tt.b); got < want-1e-12 || got > want+1e-12 {
+			t.Errorf("Similar(%q, %q) = %v, want %v (distance %d)", tt.a, tt.b, got, want, tt.dist)
+		}
+	}
+	// NearIdentical uses a band of a tenth of the length.
+	a := lexical.NewLabel("abcdefghijklmnopqrst")
+	for _, tt := range []struct {
+		b    string
+		want bool
+	}{
+		{"abcdefghijklmnopqrsx", true},  // 1 edit in 20
+		{"abxdefghijklmnopqrsx", true},  // 2 edits in 20
+		{"abxdefghijxlmnopqrsx", false}, // 3 edits in 20
+		{"bcdefghijklmnopqrstu", true},  // shifted by one: 2 edits
+		{"cdefghijklmnopqrstuv", false}, // shifted by two: 4 edits
+	} {
+		if got := lexical.NearIdentical(a, lexical.NewLabel(tt.b)); got != tt.want {
+			t.Errorf("NearIdentical(%q, %q) = %v, want %v", a.Raw, tt.b, got, tt.want)
+		}
+	}
+}

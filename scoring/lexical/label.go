@@ -116,7 +116,9 @@ func (v Verdict) String() string {
 	return "undecided"
 }
 
-// Compare applies SPEC §3b's lexical rules, in this order:
+// Compare applies SPEC §3b's lexical rules, in this order (its cost grows
+// with the product of the two labels' literal counts, which is small for
+// labels capped at a few hundred characters):
 //
 //  1. Conflict when, for some kind, the two labels hold comparable literals
 //     of that kind and no pair of them is Equal: "2010" vs "2014", "573-km"
@@ -295,35 +297,49 @@ func nearRunes(a, b []rune) bool {
 	return levenshtein(a, b, k) <= k
 }
 
-// levenshtein is the edit distance of a and b, or some value > k once it is
-// certain to exceed k.
+// levenshtein is the edit distance of a and b when it is at most k, else
+// k+1. Only the band of cells within k of the diagonal is computed, so the
+// cost is O(len·k).
 func levenshtein(a, b []rune, k int) int {
 	if len(a) < len(b) {
 		a, b = b, a
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	inf := k + 1
+	if len(a)-len(b) > k {
+		return inf
 	}
+	prev := make([]int, len(b)+2)
+	cur := make([]int, len(b)+2)
+	for j := 0; j <= len(b); j++ {
+		prev[j] = min(j, inf)
+	}
+	prev[len(b)+1] = inf
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		low := cur[0]
-		for j := 1; j <= len(b); j++ {
+		lo, hi := max(1, i-k), min(len(b), i+k)
+		low := inf
+		if lo == 1 {
+			cur[0] = min(i, inf)
+			low = cur[0]
+		} else {
+			cur[lo-1] = inf
+		}
+		for j := lo; j <= hi; j++ {
 			c := prev[j-1]
 			if a[i-1] != b[j-1] {
 				c = 1 + min(c, prev[j], cur[j-1])
 			}
+			c = min(c, inf)
 			cur[j] = c
 			low = min(low, c)
 		}
-		if low > k {
-			return k + 1
+		cur[hi+1] = inf
+		if low >= inf {
+			return inf
 		}
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
 }
 
-// textOf is a helper for reasons: the label as quoted text.
+// quote is a label as quoted text, for reasons.
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
