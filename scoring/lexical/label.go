@@ -104,6 +104,7 @@ const (
 	TextOnly
 )
 
+// String names the verdict: "undecided", "same", "conflict", "text-only".
 func (v Verdict) String() string {
 	switch v {
 	case Same:
