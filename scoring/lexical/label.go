@@ -263,11 +263,12 @@ func Match(a, b Label, cos, tau float64) (ok bool, weight float64) {
 
 // Similar is a normalised string similarity in [0, 1] over the compact forms
 // of a and b: 1 - Levenshtein(a, b) / max(len(a), len(b)), in runes; 1 for two
-// empty strings. Levenshtein rather than Jaro-Winkler: Jaro-Winkler rewards a
-// shared prefix, so "Theodore Wolf" and "Theodore Wolfe"-like pairs of
-// different names score above 0.9, while spacing and punctuation variants,
-// the common case, are identical here after compaction anyway. It is written
-// here (twenty lines, banded for NearIdentical) rather than imported.
+// empty strings. Levenshtein rather than Jaro-Winkler because Jaro-Winkler
+// adds a bonus for a shared prefix, which different names of one family or
+// series share ("Theodore Wolf" / "Theodore Scott"), while the variants this
+// is for (spacing, hyphens, punctuation) are already identical after
+// compaction. It is written here (a banded dynamic programme, a few lines)
+// rather than imported.
 func Similar(a, b string) float64 {
 	ra := []rune(compactOf(a, false).s)
 	rb := []rune(compactOf(b, false).s)

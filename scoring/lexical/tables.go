@@ -85,7 +85,7 @@ var currencySymbols = map[rune]string{
 
 // dollarPrefixes are the words glued before "$" that name the dollar: "US$", "A$", "HK$".
 var dollarPrefixes = map[string]string{
-	"US": "USD", "U.S.": "USD", "A": "AUD", "AU": "AUD", "C": "CAD", "CA": "CAD", "HK": "HKD",
+	"US": "USD", "A": "AUD", "AU": "AUD", "C": "CAD", "CA": "CAD", "HK": "HKD",
 	"NZ": "NZD", "S": "SGD", "R": "BRL", "NT": "TWD", "Mex": "MXN",
 }
 
