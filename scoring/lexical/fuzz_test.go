@@ -21,29 +21,37 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		lits := lexical.Parse(s)
-		end := 0
-		for _, l := range lits {
-			if l.Start < end || l.End <= l.Start || l.End > len(s) {
-				t.Fatalf("Parse(%q): bad span %d..%d after %d: %v", s, l.Start, l.End, end, lits)
-			}
-			if utf8.ValidString(s) && (!utf8.RuneStart(s[l.Start]) || l.End < len(s) && !utf8.RuneStart(s[l.End])) {
-				t.Fatalf("Parse(%q): span %d..%d splits a rune", s, l.Start, l.End)
-			}
-			end = l.End
+	f.Fuzz(checkParse)
+}
+
+// pslvText is prepared once: a Text is safe for concurrent use.
+var pslvText = lexical.NewText(pslvContext)
+
+// checkParse is the property FuzzParse checks on one input: Parse gives
+// ordered, non-empty, in-range spans on rune boundaries, twice the same;
+// nothing else in the package panics on the input.
+func checkParse(t *testing.T, s string) {
+	lits := lexical.Parse(s)
+	end := 0
+	for _, l := range lits {
+		if l.Start < end || l.End <= l.Start || l.End > len(s) {
+			t.Fatalf("Parse(%q): bad span %d..%d after %d: %v", s, l.Start, l.End, end, lits)
 		}
-		if again := lexical.Parse(s); fmt.Sprint(again) != fmt.Sprint(lits) {
-			t.Fatalf("Parse(%q) is not deterministic", s)
+		if utf8.ValidString(s) && (!utf8.RuneStart(s[l.Start]) || l.End < len(s) && !utf8.RuneStart(s[l.End])) {
+			t.Fatalf("Parse(%q): span %d..%d splits a rune", s, l.Start, l.End)
 		}
-		// The rest of the package must not panic on the same input either.
-		pieces(t, s, lexical.Sentences(s))
-		pieces(t, s, lexical.Windows(s, 40))
-		l := lexical.NewLabel(s)
-		lexical.Compare(l, lexical.NewLabel("30 July 2023"))
-		lexical.NewText(s).OccursLabel(lexical.NewLabel("PSLV-C56 2023"))
-		lexical.Occurs(s, pslvContext)
-	})
+		end = l.End
+	}
+	if again := lexical.Parse(s); fmt.Sprint(again) != fmt.Sprint(lits) {
+		t.Fatalf("Parse(%q) is not deterministic", s)
+	}
+	pieces(t, s, lexical.Sentences(s))
+	pieces(t, s, lexical.Windows(s, 40))
+	l := lexical.NewLabel(s)
+	lexical.Compare(l, lexical.NewLabel("30 July 2023"))
+	lexical.NewText(s).OccursLabel(lexical.NewLabel("PSLV-C56 2023"))
+	pslvText.OccursLabel(l)
+	lexical.Ground(s, "PSLV-C56", s)
 }
 
 // randomLabels makes n entity labels like an extractor's: names, numbers,
