@@ -29,11 +29,12 @@ func TestCleanTriplets(t *testing.T) {
 		{Subject: " Paris ", Relation: "is capital of", Object: "France"},
 		{Subject: "paris", Relation: "Is capital of", Object: "france."}, // same keys
 		{Subject: "", Relation: "r", Object: "o"},
-		{Subject: "a", Relation: "r", Object: "?"},
+		{Subject: "a", Relation: "r", Object: "?"}, // an asked fact keeps its slot (SPEC §4c)
+		{Subject: "?", Relation: "r", Object: "?"}, // but not two
 		{Subject: "abcdefghij", Relation: "r", Object: "o"},
 	}
 	out, dropped := kgeval.CleanTriplets(in, 5)
-	if dropped != 3 || len(out) != 2 || out[0].Subject != "Paris" || out[1].Subject != "abcde" {
+	if dropped != 3 || len(out) != 3 || out[0].Subject != "Paris" || out[1].Object != "?" || out[2].Subject != "abcde" {
 		t.Errorf("out %+v dropped %d", out, dropped)
 	}
 }

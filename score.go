@@ -1,6 +1,9 @@
 package kgeval
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // Metric names of the KG scores.
 const (
@@ -180,6 +183,14 @@ type Cache interface {
 	// Put stores values; an existing key is overwritten.
 	Put(ctx context.Context, entries map[string][]byte) error
 }
+
+// ReasonNotApplicable starts the reason of a KG metric that does not apply
+// to a pair ("n/a: only against the reference"): summaries leave such
+// metrics out rather than list them as null.
+const ReasonNotApplicable = "n/a: "
+
+// NotApplicable reports whether reason is ReasonNotApplicable.
+func NotApplicable(reason string) bool { return strings.HasPrefix(reason, ReasonNotApplicable) }
 
 // ReasonExtractionFailed starts the reason of a score left null because a
 // text could not be extracted ("extraction of answer failed: ..."); a

@@ -205,18 +205,20 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		}
 		r.Reasons[m] = why
 	}
-	setReason(MetricSupportVerified, "scoring.verify is off")
-	setReason(MetricContradictionVerified, "scoring.verify is off")
+	if r.SupportVerified == nil {
+		setReason(MetricSupportVerified, ReasonNotApplicable+"scoring.verify is off")
+		setReason(MetricContradictionVerified, ReasonNotApplicable+"scoring.verify is off")
+	}
 	question := g.Input == TextQuestion
 	if !question {
-		setReason(MetricSlotCoverage, fmt.Sprintf("the input is the %s, not a question", g.Input))
+		setReason(MetricSlotCoverage, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
 	} else {
-		why := "the input is a question: see slot_coverage"
+		why := ReasonNotApplicable + "the input is a question: see slot_coverage"
 		setReason(MetricSupport, why)
 		setReason(MetricContradiction, why)
 	}
 	if g.Context != TextReference || question {
-		why := "only against the reference"
+		why := ReasonNotApplicable + "only against the reference"
 		setReason(MetricRecall, why)
 		setReason(MetricF1, why)
 	}

@@ -37,6 +37,43 @@ func checkCase(t *testing.T, c scoringtest.Case, r kgeval.KGResult) {
 	}
 }
 
+// TestGDS_VerdictCases stores the hand-worked verdict graphs and asks the
+// stored graph for the verdicts (cypher/kgscore_verdicts.cypher).
+func TestGDS_VerdictCases(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	run := MustRun(t, db)
+	engine := &graphstore.GDS{DB: db}
+	for _, c := range scoringtest.VerdictCases() {
+		t.Run(c.Name, func(t *testing.T) {
+			if _, err := db.WritePairGraphs(ctx, run, []*kgeval.PairGraph{c.Graph}); err != nil {
+				t.Fatal(err)
+			}
+			r, err := engine.Score(ctx, run, []*kgeval.PairGraph{c.Graph}, kgeval.DefaultGraphParams())
+			if err != nil {
+				t.Fatal(err)
+			}
+			scoringtest.CheckVerdicts(t, c, r[0])
+			// Stored and read back with the verdicts.
+			if err := db.WriteKGResults(ctx, run, graphstore.DefaultVariant, "gds", kgeval.DefaultGraphParams(), r); err != nil {
+				t.Fatal(err)
+			}
+			back, err := db.ReadKGScore(ctx, run, c.Graph.Sample, c.Graph.Pair, graphstore.DefaultVariant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scoringtest.CheckVerdicts(t, c, back.KGResult)
+			// The graph read back is the graph written (slots, spans, edges).
+			g, err := db.ReadPairGraph(ctx, run, c.Graph.Sample, c.Graph.Pair)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Input, g.Context = c.Graph.Input, c.Graph.Context
+			scoringtest.CheckVerdicts(t, c, (&scoring.Native{}).ScoreOne(g, kgeval.DefaultGraphParams()))
+		})
+	}
+}
+
 // TestGDS_Cases stores the hand-worked graphs and scores them with GDS.
 func TestGDS_Cases(t *testing.T) {
 	db := MustOpenDB(t)
@@ -150,6 +187,7 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 	ctx := context.Background()
 	run := MustRun(t, db)
 	graphs := scoringtest.Random(200, 11)
+	scoringtest.AddVerdictEdges(graphs, 11)
 	p := kgeval.DefaultGraphParams()
 	if _, err := db.WritePairGraphs(ctx, run, graphs); err != nil {
 		t.Fatal(err)
@@ -160,6 +198,7 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 	}
 	nat, _ := (&scoring.Native{Seed: 42}).Score(ctx, run, graphs, p)
 	var dOv, dCov, mOvG, mOvN, mCovG, mCovN float64
+	verdicts := map[string]int{}
 	for i := range graphs {
 		mOvG += *gds[i].CommunityOverlap
 		mOvN += *nat[i].CommunityOverlap
@@ -174,8 +213,30 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 				t.Errorf("graph %d entity %s: gds cost %v native %v", i, pg.Label, pg.Cost, pn.Cost)
 			}
 		}
+		// Triplet verdicts (SPEC §4b): the Cypher pattern query and the
+		// native engine must agree exactly.
+		for _, m := range kgeval.KGMetricNames[3:] {
+			if g, n := gds[i].Value(m), nat[i].Value(m); (g == nil) != (n == nil) || g != nil && *g != *n {
+				t.Errorf("graph %d %s: gds %v native %v", i, m, g, n)
+			}
+		}
+		if len(gds[i].Verdicts) != len(nat[i].Verdicts) {
+			t.Errorf("graph %d: %d verdicts from gds, %d native", i, len(gds[i].Verdicts), len(nat[i].Verdicts))
+		} else {
+			for j, v := range gds[i].Verdicts {
+				w := nat[i].Verdicts[j]
+				if v.Verdict != w.Verdict || v.Conflict != w.Conflict || (v.Evidence == nil) != (w.Evidence == nil) || v.Evidence != nil && v.Evidence.Node != w.Evidence.Node {
+					t.Errorf("graph %d triplet %d: gds %+v native %+v", i, j, v, w)
+				}
+				verdicts[v.Verdict]++
+			}
+		}
 		dOv += math.Abs(*gds[i].CommunityOverlap - *nat[i].CommunityOverlap)
 		dCov += math.Abs(*gds[i].CommunityCoverage - *nat[i].CommunityCoverage)
+	}
+	t.Logf("verdicts (both engines): %v", verdicts)
+	if verdicts[kgeval.VerdictSupported] == 0 || verdicts[kgeval.VerdictContradicted] == 0 || verdicts[kgeval.VerdictNotFound] == 0 {
+		t.Errorf("the generated graphs do not exercise every verdict: %v", verdicts)
 	}
 	n := float64(len(graphs))
 	t.Logf("%d graphs: per-graph mean |gds-native|: community_overlap %.4f, community_coverage %.4f", len(graphs), dOv/n, dCov/n)

@@ -85,6 +85,10 @@ func TestBuild(t *testing.T) {
 		"cornish heath": {0.8, 0.6, 0},
 		"a plant":       {0, 0, 1},
 		"cornwall":      {0.6, 0.8, 0},
+		// Relation labels, orthogonal: no relation SIMILAR edge.
+		"is also called": {1, 0, 0},
+		"is":             {0, 1, 0},
+		"grows in":       {0, 0, 1},
 	}
 	g, err := scoring.Build("s1", kgeval.Pair{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts}, in, ctx, vec, p)
 	if err != nil {
@@ -145,4 +149,101 @@ func TestNative_Reproducible(t *testing.T) {
 			t.Fatalf("graph %d: run 1 %v/%v, run 2 %v/%v", i, *a[i].Multihop, *a[i].CommunityOverlap, *b[i].Multihop, *b[i].CommunityOverlap)
 		}
 	}
+}
+
+// TestNative_VerdictCases checks the triplet verdicts of the hand-worked
+// graphs (SPEC §4b, §4c).
+func TestNative_VerdictCases(t *testing.T) {
+	e := &scoring.Native{Seed: 1}
+	for _, c := range scoringtest.VerdictCases() {
+		t.Run(c.Name, func(t *testing.T) {
+			scoringtest.CheckVerdicts(t, c, e.ScoreOne(c.Graph, kgeval.DefaultGraphParams()))
+		})
+	}
+}
+
+// TestBuild_LiteralAware builds a graph from triplets the way the pipeline
+// does and checks the edges SPEC §3b asks for: different years conflict
+// whatever their cosine, equal dates written differently match at weight 1,
+// spelling variants match, relations are joined by tau_rel.
+func TestBuild_LiteralAware(t *testing.T) {
+	p := kgeval.DefaultGraphParams()
+	in := scoring.Side{Text: kgeval.TextAnswer, Triplets: []kgeval.Triplet{
+		{Subject: "PharmaCann", Relation: "was founded in", Object: "2014"},
+		{Subject: "PSLV-C56", Relation: "launched on", Object: "30 July 2023"},
+	}}
+	ctx := scoring.Side{Text: kgeval.TextContexts, Triplets: []kgeval.Triplet{
+		{Subject: "Pharma Cann", Relation: "founded in", Object: "2010"},
+		{Subject: "PSLV-C56", Relation: "launch date", Object: "2023-07-30"},
+	}}
+	// Cosines as all-MiniLM-L6-v2 gives them: the years look alike (0.799
+	// for 2010/2014 in the issue), the spelling variant does not (0.667).
+	vec := scoring.Vectors{
+		"pharmacann": unit(1, 0, 0, 0), "pharma cann": unit(0.667, 0.745, 0, 0),
+		"2014": unit(0, 0, 1, 0), "2010": unit(0, 0.6, 0.8, 0),
+		"pslv-c56": unit(0, 0, 0, 1), "30 july 2023": unit(0, 0.9, 0.1, 0.1), "2023-07-30": unit(0.9, 0, 0.1, 0.1),
+		"was founded in": unit(1, 0, 0, 0), "founded in": unit(0.95, 0.31, 0, 0),
+		"launched on": unit(0, 0, 1, 0), "launch date": unit(0, 0.3, 0.95, 0),
+	}
+	g, err := scoring.Build("s", kgeval.Pair{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts}, in, ctx, vec, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := map[string]kgeval.Edge{}
+	for _, e := range g.Edges {
+		if e.Type != kgeval.EdgeStructural {
+			edges[e.Type+" "+g.Nodes[e.From].Label+" -> "+g.Nodes[e.To].Label] = e
+		}
+	}
+	for name, w := range map[string]float64{
+		"SIMILAR PharmaCann -> Pharma Cann":    1, // spelling variant (cos 0.667 < tau)
+		"SIMILAR 30 July 2023 -> 2023-07-30":   1, // one date
+		"SIMILAR PSLV-C56 -> PSLV-C56":         1,
+		"CONFLICTS 2014 -> 2010":               0, // cos 0.8 >= tau, but another year
+		"SIMILAR was founded in -> founded in": 0.95,
+		"SIMILAR launched on -> launch date":   0.95,
+	} {
+		e, ok := edges[name]
+		if !ok {
+			t.Errorf("no edge %s; edges: %v", name, keys(edges))
+			continue
+		}
+		if math.Abs(e.Weight-w) > 0.01 {
+			t.Errorf("%s weight %v, want %v", name, e.Weight, w)
+		}
+	}
+	if _, ok := edges["SIMILAR 2014 -> 2010"]; ok {
+		t.Errorf("2014 and 2010 are SIMILAR")
+	}
+	r := (&scoring.Native{Seed: 1}).ScoreOne(g, p)
+	if r.Support == nil || *r.Support != 0.5 || r.Contradiction == nil || *r.Contradiction != 0.5 {
+		t.Errorf("support %v contradiction %v, want 0.5 and 0.5 (the launch date supported, the founding year contradicted)", opt(r.Support), opt(r.Contradiction))
+	}
+}
+
+func unit(v ...float32) []float32 {
+	var n float32
+	for _, x := range v {
+		n += x * x
+	}
+	n = float32(math.Sqrt(float64(n)))
+	for i := range v {
+		v[i] /= n
+	}
+	return v
+}
+
+func keys(m map[string]kgeval.Edge) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func opt(p *float64) any {
+	if p == nil {
+		return "null"
+	}
+	return *p
 }

@@ -53,6 +53,8 @@ type Config struct {
 	Scoring struct {
 		Engine           string        `mapstructure:"engine"`
 		Tau              float64       `mapstructure:"tau"`
+		TauRel           float64       `mapstructure:"tau_rel"`
+		Verify           string        `mapstructure:"verify"`
 		Delta            float64       `mapstructure:"delta"`
 		StructuralWeight float64       `mapstructure:"structural_weight"`
 		StructuralCost   float64       `mapstructure:"structural_cost"`
@@ -86,7 +88,7 @@ func (c *Config) GraphParams() kgeval.GraphParams {
 	return kgeval.GraphParams{
 		Tau: c.Scoring.Tau, Delta: c.Scoring.Delta,
 		StructuralWeight: c.Scoring.StructuralWeight, StructuralCost: c.Scoring.StructuralCost,
-		Directed: c.Scoring.Directed, EmptyAsZero: c.Scoring.EmptyAsZero,
+		Directed: c.Scoring.Directed, EmptyAsZero: c.Scoring.EmptyAsZero, TauRel: c.Scoring.TauRel,
 	}
 }
 
@@ -314,6 +316,14 @@ func (c *Config) Validate() error {
 	}
 	if c.Dataset.MaxTextChars < 0 {
 		return bad("dataset.max_text_chars", c.Dataset.MaxTextChars, "must be >= 0")
+	}
+	if c.Scoring.TauRel < -1 || c.Scoring.TauRel > 1 {
+		return bad("scoring.tau_rel", c.Scoring.TauRel, "must be a cosine in [-1, 1]")
+	}
+	switch c.Scoring.Verify {
+	case "off", "llm":
+	default:
+		return bad("scoring.verify", c.Scoring.Verify, "must be off or llm")
 	}
 	if c.Extraction.WindowChars < 0 {
 		return bad("extraction.window_chars", c.Extraction.WindowChars, "must be >= 0 (0: whole texts)")

@@ -175,7 +175,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	ev := &pipeline.Evaluator{
 		Extractor: extractorAdapter{&llm.Extractor{Client: client, Cache: cache, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars}},
 		Embedder:  cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
-		Progress: testKillHook(m.progressPrinter()), Metrics: nonKG(cfg.Metrics()),
+		Progress: testKillHook(m.progressPrinter()), Metrics: nonKG(cfg.Metrics()), Grounding: cfg.Extraction.Grounding,
 	}
 	if le, ok := embedder.(localEmbedder); ok {
 		ev.Tokens = le.m
@@ -271,6 +271,13 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	if rep.Resumed > 0 {
 		fmt.Fprintf(m.Stdout, "resumed: %d pair graphs were scored before and kept\n", rep.Resumed)
 	}
+	if line := groundingLine(cfg.Extraction.Grounding, rep.Kept, rep.Dropped); line != "" {
+		fmt.Fprintln(m.Stdout, line)
+		b, _ := json.Marshal(map[string]any{"mode": cfg.Extraction.Grounding, "kept": rep.Kept, "dropped": rep.Dropped})
+		if !o.resume {
+			_ = db.UpdateRun(ctx, run, map[string]any{"grounding": string(b)})
+		}
+	}
 	fmt.Fprintf(m.Stdout, "extraction: model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
 		st.Calls, st.Retries, st.Repairs, st.Failures, st.PromptTokens, st.CompletionTokens, st.Latency.Round(time.Millisecond))
 	if js := judgeClient.Stats(); js.Calls+js.Failures > 0 || len(jd.Stats().CacheHits) > 0 {
@@ -289,7 +296,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		fmt.Fprintf(m.Stdout, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", all.Calls, all.PromptTokens, all.CompletionTokens)
 	}
 	var stages []string
-	for _, s := range []string{"extract", "embed", "store", "score", "metrics"} {
+	for _, s := range []string{"extract", "ground", "embed", "store", "score", "metrics"} {
 		stages = append(stages, fmt.Sprintf("%s %s", s, rep.Stages[s].Round(time.Millisecond)))
 	}
 	fmt.Fprintf(m.Stdout, "stages: %s\n\n", strings.Join(stages, ", "))
@@ -316,6 +323,27 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		printMetricSummary(m.Stdout, others)
 	}
 	return nil
+}
+
+// groundingLine reports the grounding check (SPEC §2b) per text kind: kept,
+// dropped and the share dropped (the extractor's invention rate).
+func groundingLine(mode string, kept, dropped map[kgeval.Text]int) string {
+	if mode == kgeval.GroundingOff || len(kept)+len(dropped) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, t := range []kgeval.Text{kgeval.TextQuestion, kgeval.TextAnswer, kgeval.TextReference, kgeval.TextContexts} {
+		k, d := kept[t], dropped[t]
+		if k+d == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d kept, %d dropped (%.1f%%)", t, k, d, 100*float64(d)/float64(k+d)))
+	}
+	verb := "dropped"
+	if mode == kgeval.GroundingKeep {
+		verb = "kept anyway"
+	}
+	return fmt.Sprintf("grounding (extraction.grounding %s: ungrounded triplets %s): %s", mode, verb, strings.Join(parts, "; "))
 }
 
 // nonKG drops the KG metric names (computed per pair, always).
@@ -469,9 +497,10 @@ func printSummary(w io.Writer, results []kgeval.KGResult, pairs []kgeval.Pair) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "pair\tmetric\tmean\tstd\tn\tnull\twhy null")
 	for _, p := range pairs {
-		for _, metric := range []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage} {
+		for _, metric := range kgeval.KGMetricNames {
 			var vals []float64
 			reasons := map[string]int{}
+			applies := false
 			for _, r := range results {
 				if r.Pair != p.Name {
 					continue
@@ -480,12 +509,16 @@ func printSummary(w io.Writer, results []kgeval.KGResult, pairs []kgeval.Pair) {
 					if s.Metric != metric {
 						continue
 					}
+					applies = applies || !kgeval.NotApplicable(s.Reason)
 					if s.Value != nil {
 						vals = append(vals, *s.Value)
 					} else {
 						reasons[s.Reason]++
 					}
 				}
+			}
+			if !applies {
+				continue // e.g. recall outside the reference pair
 			}
 			mean, std := meanStd(vals)
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", p.Name, metric, fmtNum(mean, len(vals)), fmtNum(std, len(vals)), len(vals), sumCounts(reasons), topReason(reasons))

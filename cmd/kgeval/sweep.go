@@ -111,10 +111,10 @@ func (m *Main) sweep(ctx context.Context, cfg *Config, run string, taus, deltas 
 			switch {
 			case g != nil:
 				it.in, it.cx = scoring.Triplets(g)
-				for _, n := range g.Nodes {
-					if n.Kind == kgeval.KindEntity && !seen[n.Key] {
-						seen[n.Key] = true
-						keys = append(keys, n.Key)
+				for _, k := range scoring.LabelKeys(it.in, it.cx) {
+					if !seen[k] {
+						seen[k] = true
+						keys = append(keys, k)
 					}
 				}
 			case row.Scores[p.Name].Reason != "":
@@ -138,7 +138,7 @@ func (m *Main) sweep(ctx context.Context, cfg *Config, run string, taus, deltas 
 			vec[k] = vs[i]
 		}
 	}
-	fmt.Fprintf(m.Stderr, "sweep: run %q, %d pair graphs, %d entity embeddings from the cache (%s), %d grid points\n",
+	fmt.Fprintf(m.Stderr, "sweep: run %q, %d pair graphs, %d label embeddings from the cache (%s), %d grid points\n",
 		run, len(items), len(keys), time.Since(start).Round(time.Millisecond), len(taus)*len(deltas))
 
 	engine := &scoring.Native{Seed: uint64(was.Scoring.Seed)}

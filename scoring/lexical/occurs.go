@@ -21,6 +21,7 @@ type Text struct {
 	// stripped (see stem), to the sentences holding it, in order.
 	tokens    map[string][]int32
 	sentences int
+	spans     []Span // the sentences
 }
 
 // NewText prepares text for Occurs.
@@ -40,7 +41,8 @@ func NewText(text string) *Text {
 		}
 		t.ident[i] = k < len(p.ids) && p.ids[k].Start <= int(r)
 	}
-	for si, s := range Sentences(text) {
+	t.spans = Sentences(text)
+	for si, s := range t.spans {
 		t.sentences++
 		for _, tok := range tokensOf(text[s.Start:s.End]) {
 			t.add(tok, int32(si))
@@ -214,6 +216,80 @@ func class(r rune) int {
 		return 2
 	}
 	return 3
+}
+
+// Locate returns the first sentence of the text that states both labels
+// (an empty label is no constraint), else the first that states b (the
+// object: what a triplet adds), else a: the evidence span of a triplet. A label is stated in a sentence that holds one
+// of its literals (by value) or at least 80 % of its content tokens.
+// ok is false when no sentence states either.
+func (t *Text) Locate(a, b string) (sp Span, ok bool) {
+	var in [2][]bool
+	for k, raw := range [2]string{a, b} {
+		if raw == "" {
+			continue
+		}
+		in[k] = t.sentencesOf(NewLabel(raw))
+	}
+	holds := func(k, i int) bool { return in[k] != nil && in[k][i] }
+	for i := range t.spans {
+		if (a == "" || holds(0, i)) && (b == "" || holds(1, i)) && (a != "" || b != "") {
+			return t.spans[i], true
+		}
+	}
+	for _, k := range [2]int{1, 0} {
+		for i := range t.spans {
+			if holds(k, i) {
+				return t.spans[i], true
+			}
+		}
+	}
+	return Span{}, false
+}
+
+// sentencesOf marks the sentences that state label l (see Locate).
+func (t *Text) sentencesOf(l Label) []bool {
+	out := make([]bool, len(t.spans))
+	for _, x := range l.Literals {
+		for _, y := range t.literals {
+			if eq, _ := Equal(x, y); eq {
+				if i := t.sentenceAt(y.Start); i >= 0 {
+					out[i] = true
+				}
+			}
+		}
+	}
+	if len(l.tokens) > 0 {
+		counts := make([]int, len(t.spans))
+		need := (4*len(l.tokens) + 4) / 5
+		for _, tok := range l.tokens {
+			seen := map[int32]bool{}
+			for _, f := range append([]string{tok}, stems(tok)...) {
+				for _, s := range t.tokens[f] {
+					if !seen[s] {
+						seen[s] = true
+						counts[s]++
+					}
+				}
+			}
+		}
+		for i, c := range counts {
+			if c >= need {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+// sentenceAt returns the sentence holding byte b (-1: none).
+func (t *Text) sentenceAt(b int) int {
+	for i, s := range t.spans {
+		if b >= s.Start && b < s.End {
+			return i
+		}
+	}
+	return -1
 }
 
 // tokenRule: at least 80 % of the tokens in one sentence.

@@ -92,3 +92,25 @@ func TestWindows(t *testing.T) {
 		t.Errorf("PSLV passage (%d chars) in 600-char windows: %d windows, want 2", utf8.RuneCountInString(pslv), n)
 	}
 }
+
+func TestText_Locate(t *testing.T) {
+	x := NewText(pslv)
+	sentence := func(sp Span) string { return strings.TrimSpace(pslv[sp.Start:sp.End]) }
+	cases := []struct {
+		a, b, want string
+	}{
+		{"PSLV-C56", "30 July 2023", "It is Scheduled to get launched on Sunday, 30 July 2023 at 06:30 IST / 01:00 UTC from Satish Dhawan Space Centre, Sriharikota, Andhra Pradesh, India."},
+		{"VELOX-AM", "co-passenger satellite", "This is a dedicated commercial mission through NSIL with DS-SAR as primary satellite and VELOX-AM as a co-passenger satellite With other 5 Satellites, All satellites from this mission belongs to Singapore."},
+		{"PSLV-C56", "17th flight of the PSLV-CA variant", "The PSLV-C56 is the 58th mission of Indian Space Research Organisation's Polar Satellite Launch Vehicle (PSLV) and the 17th flight of the PSLV-CA variant, and will be get launched from Satish Dhawan Space Centre First Launch Pad ( FLP )."},
+		{"", "Singapore", "This is a dedicated commercial mission through NSIL with DS-SAR as primary satellite and VELOX-AM as a co-passenger satellite With other 5 Satellites, All satellites from this mission belongs to Singapore."},
+	}
+	for _, c := range cases {
+		sp, ok := x.Locate(c.a, c.b)
+		if !ok || sentence(sp) != c.want {
+			t.Errorf("Locate(%q, %q) = %q, %v; want %q", c.a, c.b, sentence(sp), ok, c.want)
+		}
+	}
+	if _, ok := x.Locate("Mars rover", "5 August 2023"); ok {
+		t.Errorf("Locate found a sentence for labels the text does not state")
+	}
+}
