@@ -33,6 +33,13 @@ var KGMetricNames = []string{MetricMultihop, MetricCommunityOverlap, MetricCommu
 	MetricSupport, MetricContradiction, MetricRecall, MetricF1, MetricSlotCoverage,
 	MetricSupportVerified, MetricContradictionVerified}
 
+// GraphMetric reports whether a KG metric is one of the paper's graph
+// scores (multihop, community_overlap, community_coverage) rather than a
+// verdict score.
+func GraphMetric(metric string) bool {
+	return metric == MetricMultihop || metric == MetricCommunityOverlap || metric == MetricCommunityCoverage
+}
+
 // LowerIsBetter reports whether a smaller value of the KG metric is the
 // better one (contradiction); every other KG metric is higher-is-better.
 func LowerIsBetter(metric string) bool {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,12 +50,25 @@ func MetricVectors(rows []Row) Vectors {
 	}
 	for i, r := range rows {
 		for pair, s := range r.Scores {
-			get(KGName(pair, kgeval.MetricMultihop))[i] = s.Multihop
-			get(KGName(pair, kgeval.MetricCommunityOverlap))[i] = s.CommunityOverlap
-			get(KGName(pair, kgeval.MetricCommunityCoverage))[i] = s.CommunityCoverage
+			for _, m := range kgeval.KGMetricNames {
+				if val := s.Value(m); val != nil || !kgeval.NotApplicable(s.ReasonFor(m)) {
+					get(KGName(pair, m))[i] = val
+				}
+			}
 		}
 		for name, s := range r.Metrics {
 			get(name)[i] = s.Value
+		}
+	}
+	// A verdict score without any value (not computed for this run) is no
+	// variable.
+	for name, vals := range v {
+		pair, metric, ok := strings.Cut(name, ".")
+		if !ok || pair == "" || kgeval.GraphMetric(metric) || !slices.Contains(kgeval.KGMetricNames, metric) {
+			continue
+		}
+		if !slices.ContainsFunc(vals, func(x *float64) bool { return x != nil }) {
+			delete(v, name)
 		}
 	}
 	return v

@@ -2,5 +2,4 @@
 // uids give no row.
 UNWIND $uids AS uid
 MATCH (p:PairScore {uid: uid})
-RETURN p.sample AS sample, p.pair AS pair, p.multihop AS multihop, p.community_overlap AS community_overlap,
-       p.community_coverage AS community_coverage, p.reason AS reason, p.engine AS engine, p.tau AS tau, p.delta AS delta
+RETURN p.sample AS sample, p {.pair, .multihop, .community_overlap, .community_coverage, .support, .contradiction, .recall, .f1, .slot_coverage, .support_verified, .contradiction_verified, .reason, .reasons} AS score, p.engine AS engine, p.tau AS tau, p.delta AS delta

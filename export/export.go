@@ -32,14 +32,24 @@ type PairScore struct {
 	Multihop          *float64 `json:"multihop"`
 	CommunityOverlap  *float64 `json:"community_overlap"`
 	CommunityCoverage *float64 `json:"community_coverage"`
-	Reason            string   `json:"reason,omitempty"`
+	// The verdict scores (SPEC §4b, §4c) are left out when null.
+	Support               *float64 `json:"support,omitempty"`
+	Contradiction         *float64 `json:"contradiction,omitempty"`
+	Recall                *float64 `json:"recall,omitempty"`
+	F1                    *float64 `json:"f1,omitempty"`
+	SlotCoverage          *float64 `json:"slot_coverage,omitempty"`
+	SupportVerified       *float64 `json:"support_verified,omitempty"`
+	ContradictionVerified *float64 `json:"contradiction_verified,omitempty"`
+	Reason                string   `json:"reason,omitempty"`
 }
 
 // RowOf returns the JSONL line of one sample.
 func RowOf(r graphstore.SampleScores) Row {
 	row := Row{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]PairScore{}}
 	for pair, s := range r.Scores {
-		row.Scores[pair] = PairScore{s.Multihop, s.CommunityOverlap, s.CommunityCoverage, s.Reason}
+		row.Scores[pair] = PairScore{Multihop: s.Multihop, CommunityOverlap: s.CommunityOverlap, CommunityCoverage: s.CommunityCoverage,
+			Support: s.Support, Contradiction: s.Contradiction, Recall: s.Recall, F1: s.F1, SlotCoverage: s.SlotCoverage,
+			SupportVerified: s.SupportVerified, ContradictionVerified: s.ContradictionVerified, Reason: s.Reason}
 	}
 	for name, m := range r.Metrics {
 		if row.Metrics == nil {
@@ -85,8 +95,27 @@ func WriteCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair, 
 	}
 	cw := csv.NewWriter(w)
 	header := []string{"id", "record", "system"}
+	// Per pair: the graph scores, and the verdict scores some row has a
+	// value of (recall only against the reference, slot_coverage only for
+	// a question, ...).
+	kgCols := map[string][]string{}
 	for _, p := range pairs {
-		header = append(header, p.Name+"."+kgeval.MetricMultihop, p.Name+"."+kgeval.MetricCommunityOverlap, p.Name+"."+kgeval.MetricCommunityCoverage, p.Name+".reason")
+		for _, m := range kgeval.KGMetricNames {
+			if kgeval.GraphMetric(m) {
+				kgCols[p.Name] = append(kgCols[p.Name], m)
+				continue
+			}
+			for _, r := range rows {
+				if s, ok := r.Scores[p.Name]; ok && s.Value(m) != nil {
+					kgCols[p.Name] = append(kgCols[p.Name], m)
+					break
+				}
+			}
+		}
+		for _, m := range kgCols[p.Name] {
+			header = append(header, p.Name+"."+m)
+		}
+		header = append(header, p.Name+".reason")
 	}
 	seen := map[string]bool{}
 	var names []string
@@ -115,7 +144,10 @@ func WriteCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair, 
 		rec := []string{text(r.ID), strconv.Itoa(r.Record), text(r.System)}
 		for _, p := range pairs {
 			s := r.Scores[p.Name]
-			rec = append(rec, num(s.Multihop), num(s.CommunityOverlap), num(s.CommunityCoverage), text(s.Reason))
+			for _, m := range kgCols[p.Name] {
+				rec = append(rec, num(s.Value(m)))
+			}
+			rec = append(rec, text(s.Reason))
 		}
 		for _, name := range names {
 			m := r.Metrics[name]

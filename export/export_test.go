@@ -77,3 +77,27 @@ func TestWrite_Error(t *testing.T) {
 		t.Error("WriteCSV to a closed writer: no error")
 	}
 }
+
+// TestWriteCSV_VerdictColumns: a pair's verdict scores get columns when some
+// sample has a value, in KG metric order, and only then.
+func TestWriteCSV_VerdictColumns(t *testing.T) {
+	f := kgeval.Float
+	rows := []graphstore.SampleScores{
+		{ID: "a", Record: 1, Scores: map[string]kgeval.KGResult{
+			"faithfulness":        {Multihop: f(1), Support: f(0.5), Contradiction: f(0.25)},
+			"factual_correctness": {Multihop: f(1), Support: f(1), Recall: f(0.5), F1: f(2.0 / 3)}}},
+		{ID: "b", Record: 2, Scores: map[string]kgeval.KGResult{
+			"faithfulness": {Reason: "no triplets extracted from answer"}}},
+	}
+	var b bytes.Buffer
+	if err := export.WriteCSV(&b, rows, []kgeval.Pair{{Name: "faithfulness"}, {Name: "factual_correctness"}}, export.CSVOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "id,record,system,faithfulness.multihop,faithfulness.community_overlap,faithfulness.community_coverage,faithfulness.support,faithfulness.contradiction,faithfulness.reason," +
+		"factual_correctness.multihop,factual_correctness.community_overlap,factual_correctness.community_coverage,factual_correctness.support,factual_correctness.recall,factual_correctness.f1,factual_correctness.reason\n" +
+		"a,1,,1,,,0.5,0.25,,1,,,1,0.5,0.6666666666666666,\n" +
+		"b,2,,,,,,,no triplets extracted from answer,,,,,,,\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

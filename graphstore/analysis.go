@@ -36,9 +36,8 @@ func (db *DB) RunScores(ctx context.Context, run, variant string) ([]SampleScore
 		if !ok {
 			continue
 		}
-		pair := asString(m["pair"])
-		out[i].Scores[pair] = kgeval.KGResult{Sample: out[i].ID, Pair: pair, Multihop: optFloat(m["multihop"]),
-			CommunityOverlap: optFloat(m["community_overlap"]), CommunityCoverage: optFloat(m["community_coverage"]), Reason: asString(m["reason"])}
+		r := kgResultFrom(out[i].ID, m["score"])
+		out[i].Scores[r.Pair] = r
 	}
 	if recs, err = db.read(ctx, cypher.MustGet("analysis_metric_scores"), map[string]any{"run": run}); err != nil {
 		return nil, mapError(err, "read metric scores")

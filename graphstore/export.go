@@ -54,15 +54,8 @@ func (db *DB) ExportScores(ctx context.Context, run, variant string) ([]SampleSc
 			if p == nil {
 				continue
 			}
-			f := func(k string) *float64 {
-				if v, ok := p[k].(float64); ok {
-					return &v
-				}
-				return nil
-			}
-			pair := asString(p["pair"])
-			row.Scores[pair] = kgeval.KGResult{Sample: row.ID, Pair: pair, Multihop: f("multihop"),
-				CommunityOverlap: f("community_overlap"), CommunityCoverage: f("community_coverage"), Reason: asString(p["reason"])}
+			r := kgResultFrom(row.ID, p)
+			row.Scores[r.Pair] = r
 		}
 		out = append(out, row)
 	}

@@ -110,6 +110,18 @@ func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string
 	return StoredScore{KGResult: r, Engine: asString(m["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
 }
 
+// kgResultFrom decodes a PairScore map projection (the queries return
+// p {.pair, .multihop, ..., .reason, .reasons}) into a KGResult.
+func kgResultFrom(sample string, x any) kgeval.KGResult {
+	m, _ := x.(map[string]any)
+	r := kgeval.KGResult{Sample: sample, Pair: asString(m["pair"]), Reason: asString(m["reason"])}
+	for _, name := range kgeval.KGMetricNames {
+		r.SetValue(name, optFloat(m[name]))
+	}
+	decodeJSONText(m["reasons"], &r.Reasons)
+	return r
+}
+
 // jsonText encodes an explanation for a string property ("" for none).
 func jsonText(v any) string {
 	b, err := json.Marshal(v)

@@ -131,11 +131,13 @@ func (db *DB) DeleteRun(ctx context.Context, name string) error {
 	return db.deleteInBatches(ctx, name, "run_delete_samples", "run_delete_record")
 }
 
-// PairSummary is the stored scores of one pair of a run, aggregated.
+// PairSummary is the stored scores of one pair of a run, aggregated: Means
+// maps each KG metric (kgeval.KGMetricNames) to its mean, nil when no
+// graph has a value.
 type PairSummary struct {
-	Pair                                          string
-	Graphs, Scored                                int
-	Multihop, CommunityOverlap, CommunityCoverage *float64
+	Pair           string
+	Graphs, Scored int
+	Means          map[string]*float64
 }
 
 // RunSummary aggregates a run's stored scores per pair.
@@ -153,8 +155,11 @@ func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]PairSummar
 			}
 			return nil
 		}
-		out = append(out, PairSummary{Pair: asString(m["pair"]), Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])),
-			Multihop: f("multihop"), CommunityOverlap: f("community_overlap"), CommunityCoverage: f("community_coverage")})
+		ps := PairSummary{Pair: asString(m["pair"]), Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])), Means: map[string]*float64{}}
+		for _, name := range kgeval.KGMetricNames {
+			ps.Means[name] = f(name)
+		}
+		out = append(out, ps)
 	}
 	return out, nil
 }

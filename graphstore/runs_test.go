@@ -57,7 +57,7 @@ func TestDB_Runs(t *testing.T) {
 		t.Errorf("ListRuns: %v, found %v", err, found)
 	}
 	sum, err := db.RunSummary(ctx, name, graphstore.DefaultVariant)
-	if err != nil || len(sum) != 1 || sum[0].Scored != 1 || sum[0].Multihop == nil || *sum[0].Multihop != 1 {
+	if err != nil || len(sum) != 1 || sum[0].Scored != 1 || sum[0].Means[kgeval.MetricMultihop] == nil || *sum[0].Means[kgeval.MetricMultihop] != 1 {
 		t.Errorf("RunSummary: %+v %v", sum, err)
 	}
 	rows, err := db.ExportScores(ctx, name, graphstore.DefaultVariant)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +67,8 @@ func Settings(r kgeval.Run) RunSettings {
 	}
 	s.Metrics = kg
 	if len(s.Metrics) == 0 {
-		s.Metrics = []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage}
+		s.Metrics = []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage,
+			kgeval.MetricSupport, kgeval.MetricContradiction, kgeval.MetricSlotCoverage}
 	}
 	return s
 }
@@ -133,7 +135,7 @@ func (db *DB) ListSamples(ctx context.Context, q SampleQuery, pairs []kgeval.Pai
 		return nil, kgeval.Errorf(kgeval.EINVALID, "page offset %d, limit %d: want offset >= 0 and 1 <= limit <= %d", q.Offset, q.Limit, MaxPageSize)
 	}
 	if q.Metric != "" && !isMetric(q.Metric) && !metricName.MatchString(q.Metric) {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "metric %q: want multihop, community_overlap, community_coverage or a metric name such as ts_groundedness_avg", q.Metric)
+		return nil, kgeval.Errorf(kgeval.EINVALID, "metric %q: want a KG metric (%s) or a metric name such as ts_groundedness_avg", q.Metric, strings.Join(kgeval.KGMetricNames, ", "))
 	}
 	kg := isMetric(q.Metric)
 	filtersScore := q.Min != nil || q.Max != nil || q.Null != nil || q.Reason != nil || q.Sort == "score"
@@ -289,9 +291,8 @@ func (db *DB) scoresByUID(ctx context.Context, uids []any) ([]WebScore, error) {
 	for _, r := range recs {
 		m := r.AsMap()
 		out = append(out, WebScore{
-			KGResult: kgeval.KGResult{Sample: asString(m["sample"]), Pair: asString(m["pair"]), Multihop: floatOrNil(m["multihop"]),
-				CommunityOverlap: floatOrNil(m["community_overlap"]), CommunityCoverage: floatOrNil(m["community_coverage"]), Reason: asString(m["reason"])},
-			Engine: asString(m["engine"]), Tau: floatOrNil(m["tau"]), Delta: floatOrNil(m["delta"]),
+			KGResult: kgResultFrom(asString(m["sample"]), m["score"]),
+			Engine:   asString(m["engine"]), Tau: floatOrNil(m["tau"]), Delta: floatOrNil(m["delta"]),
 		})
 	}
 	return out, nil
@@ -517,6 +518,7 @@ func (db *DB) RunStats(ctx context.Context, run, variant string, settings RunSet
 	for _, r := range recs {
 		m := r.AsMap()
 		pair, system := asString(m["pair"]), asString(m["system"])
+		score := kgResultFrom("", m["score"])
 		ss := systems[system]
 		if ss == nil {
 			ss = &SystemStats{System: system, Means: map[string]*float64{}, Scored: map[string]int{}}
@@ -531,10 +533,12 @@ func (db *DB) RunStats(ctx context.Context, run, variant string, settings RunSet
 			if h == nil {
 				continue
 			}
-			v := floatOrNil(m[metric])
+			v := score.Value(metric)
 			if v == nil {
-				h.Nulls++
-				nullSeen = true
+				if !kgeval.NotApplicable(score.ReasonFor(metric)) {
+					h.Nulls++
+					nullSeen = true
+				}
 				continue
 			}
 			b := int(math.Floor(*v * HistogramBins))
@@ -545,7 +549,7 @@ func (db *DB) RunStats(ctx context.Context, run, variant string, settings RunSet
 			sysSums[system][key] += *v
 		}
 		if nullSeen {
-			reasons[[2]string{pair, asString(m["reason"])}]++
+			reasons[[2]string{pair, score.Reason}]++
 		}
 	}
 	for i := range st.Histograms {
@@ -558,6 +562,19 @@ func (db *DB) RunStats(ctx context.Context, run, variant string, settings RunSet
 			h.Mean = kgeval.Float(sums[h.Pair+"."+h.Metric] / float64(n))
 		}
 	}
+	// Histograms of verdict metrics without a value (recall outside the
+	// reference pair, a verify that is off) are left out.
+	kept := st.Histograms[:0]
+	for _, h := range st.Histograms {
+		n := 0
+		for _, c := range h.Counts {
+			n += c
+		}
+		if n > 0 || kgeval.GraphMetric(h.Metric) {
+			kept = append(kept, h)
+		}
+	}
+	st.Histograms = kept
 	for name, ss := range systems {
 		for key, n := range ss.Scored {
 			ss.Means[key] = kgeval.Float(sysSums[name][key] / float64(n))
@@ -602,9 +619,7 @@ func (db *DB) RunSystems(ctx context.Context, run string) ([]SystemCount, error)
 	return out, nil
 }
 
-func isMetric(m string) bool {
-	return m == kgeval.MetricMultihop || m == kgeval.MetricCommunityOverlap || m == kgeval.MetricCommunityCoverage
-}
+func isMetric(m string) bool { return slices.Contains(kgeval.KGMetricNames, m) }
 
 func nilIfEmpty(s string) any {
 	if strings.TrimSpace(s) == "" {

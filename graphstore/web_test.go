@@ -277,15 +277,28 @@ func TestDB_RunStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Histograms) != len(r.Settings.Pairs)*3 {
-		t.Fatalf("%d histograms", len(st.Histograms))
+	want := 0
+	for _, p := range r.Settings.Pairs {
+		for _, m := range r.Settings.Metrics {
+			has := kgeval.GraphMetric(m)
+			for _, s := range r.Samples {
+				res := r.Results[s.ID][p.Name]
+				has = has || res.Value(m) != nil
+			}
+			if has {
+				want++
+			}
+		}
+	}
+	if len(st.Histograms) != want || want <= len(r.Settings.Pairs)*3 {
+		t.Fatalf("%d histograms, want %d (graph scores, and verdict scores with a value)", len(st.Histograms), want)
 	}
 	for _, h := range st.Histograms {
 		n, nulls, sum := 0, 0, 0.0
 		counts := make([]int, graphstore.HistogramBins)
 		for _, s := range r.Samples {
 			res := r.Results[s.ID][h.Pair]
-			v := map[string]*float64{kgeval.MetricMultihop: res.Multihop, kgeval.MetricCommunityOverlap: res.CommunityOverlap, kgeval.MetricCommunityCoverage: res.CommunityCoverage}[h.Metric]
+			v := res.Value(h.Metric)
 			if v == nil {
 				nulls++
 				continue

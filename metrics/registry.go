@@ -25,7 +25,7 @@ var (
 )
 
 // KGMetrics are the graph scores, computed per pair.
-var KGMetrics = []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage}
+var KGMetrics = kgeval.KGMetricNames
 
 // Family returns the family of a metric name ("" when unknown).
 func Family(name string) string {

@@ -69,17 +69,7 @@ func (s *Server) compareView(ctx context.Context, a, b, pair, metric string) (*C
 		pair = sa.Pairs[0].Name
 	}
 	v := &CompareView{A: runRow(ra), B: runRow(rb), Pair: pair, Metric: metric, Metrics: []CompareMetric{}, Samples: []CompareSample{}}
-	pick := func(r kgeval.KGResult, m string) *float64 {
-		switch m {
-		case kgeval.MetricMultihop:
-			return r.Multihop
-		case kgeval.MetricCommunityOverlap:
-			return r.CommunityOverlap
-		case kgeval.MetricCommunityCoverage:
-			return r.CommunityCoverage
-		}
-		return nil
-	}
+	pick := func(r kgeval.KGResult, m string) *float64 { return r.Value(m) }
 	mean := func(rows []graphstore.SampleScores, p, m string) (*float64, int) {
 		sum, n := 0.0, 0
 		for _, r := range rows {

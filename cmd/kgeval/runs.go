@@ -1,7 +1,10 @@
 package main
 
 import (
+	"strings"
+
 	"fmt"
+	"github.com/kgeval/kgeval"
 	"text/tabwriter"
 	"time"
 
@@ -54,9 +57,23 @@ func (m *Main) runsCommand() *cobra.Command {
 				return err
 			}
 			tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "\npair\tgraphs\tscored\tmultihop\tcommunity_overlap\tcommunity_coverage")
+			// Metrics without a value in any pair (verify off) are left out.
+			var cols []string
+			for _, name := range kgeval.KGMetricNames {
+				for _, p := range sum {
+					if p.Means[name] != nil {
+						cols = append(cols, name)
+						break
+					}
+				}
+			}
+			fmt.Fprintln(tw, "\npair\tgraphs\tscored\t"+strings.Join(cols, "\t"))
 			for _, p := range sum {
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", p.Pair, p.Graphs, p.Scored, opt(p.Multihop), opt(p.CommunityOverlap), opt(p.CommunityCoverage))
+				fmt.Fprintf(tw, "%s\t%d\t%d", p.Pair, p.Graphs, p.Scored)
+				for _, c := range cols {
+					fmt.Fprintf(tw, "\t%s", opt(p.Means[c]))
+				}
+				fmt.Fprintln(tw)
 			}
 			return tw.Flush()
 		},

@@ -194,24 +194,26 @@ type sweepPoint struct {
 func summarisePoint(tau, delta float64, variant string, results []kgeval.KGResult) sweepPoint {
 	sp := sweepPoint{Tau: tau, Delta: delta, Variant: variant, Mean: map[string]map[string]float64{}, N: map[string]int{}}
 	sums := map[string]map[string]float64{}
+	counts := map[string]map[string]int{}
 	for _, r := range results {
-		if r.Multihop == nil {
-			continue
+		if r.Multihop != nil {
+			sp.N[r.Pair]++
 		}
-		if sums[r.Pair] == nil {
-			sums[r.Pair] = map[string]float64{}
-		}
-		sp.N[r.Pair]++
 		for _, s := range r.Scores() {
-			if s.Value != nil {
-				sums[r.Pair][s.Metric] += *s.Value
+			if s.Value == nil {
+				continue
 			}
+			if sums[r.Pair] == nil {
+				sums[r.Pair], counts[r.Pair] = map[string]float64{}, map[string]int{}
+			}
+			sums[r.Pair][s.Metric] += *s.Value
+			counts[r.Pair][s.Metric]++
 		}
 	}
 	for pair, ms := range sums {
 		sp.Mean[pair] = map[string]float64{}
 		for metric, v := range ms {
-			sp.Mean[pair][metric] = v / float64(sp.N[pair])
+			sp.Mean[pair][metric] = v / float64(counts[pair][metric])
 		}
 	}
 	return sp
