@@ -222,7 +222,7 @@ func TestCorrelate(t *testing.T) {
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) != 22 || strings.Join(recs[0], ",") != "x,y,n,pearson_r,pearson_p,spearman_rho,spearman_p,reason" {
+	if err != nil || len(recs) != 37 || strings.Join(recs[0], ",") != "x,y,n,pearson_r,pearson_p,spearman_rho,spearman_p,reason" {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(recs), recs[0])
 	}
 	mustPNG(t, pngPath)
