@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring/lexical"
 )
 
 // TripletText is the text a triplet is embedded as for SPEC §5,
@@ -28,6 +29,10 @@ type TripletMatch struct {
 	Cos       float64 `json:"cos"`
 	// Weight is w_i of the weighted aggregate.
 	Weight float64 `json:"weight"`
+	// Conflicts counts the candidates whose literals contradict the query's
+	// (SPEC §3b: "founded in 2010" vs "founded in 2014"): their cosine is
+	// taken as 0, whatever the encoder says.
+	Conflicts int `json:"conflicts,omitempty"`
 }
 
 // TripletScores holds the three aggregates of one triplet-similarity metric
@@ -70,13 +75,28 @@ func TripletSimilarity(q, c Side) (TripletScores, error) {
 	}
 	subjects := float64(len(count))
 
+	// Literal-aware (SPEC §3b): a candidate whose literals contradict the
+	// query's counts as cosine 0.
+	cl := make([]lexical.Label, len(c.Triplets))
+	for j, t := range c.Triplets {
+		cl[j] = lexical.NewLabel(TripletText(t))
+	}
 	out := TripletScores{Matches: make([]TripletMatch, len(q.Triplets))}
 	var sum, weighted float64
 	minimax := 2.0
 	for i, qv := range q.Vectors {
-		best, bestCos := 0, cosine(qv, c.Vectors[0])
+		ql := lexical.NewLabel(TripletText(q.Triplets[i]))
+		conflicts := 0
+		cos := func(j int) float64 {
+			if ql.IsLiteral() && cl[j].IsLiteral() && lexical.Compare(ql, cl[j]) == lexical.Conflict {
+				conflicts++
+				return 0
+			}
+			return cosine(qv, c.Vectors[j])
+		}
+		best, bestCos := 0, cos(0)
 		for j := 1; j < len(c.Vectors); j++ {
-			if cs := cosine(qv, c.Vectors[j]); cs > bestCos {
+			if cs := cos(j); cs > bestCos {
 				best, bestCos = j, cs
 			}
 		}
@@ -87,6 +107,7 @@ func TripletSimilarity(q, c Side) (TripletScores, error) {
 			BestIndex: best,
 			Cos:       bestCos,
 			Weight:    w,
+			Conflicts: conflicts,
 		}
 		sum += bestCos
 		weighted += w * bestCos

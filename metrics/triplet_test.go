@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/kgeval/kgeval"
@@ -145,4 +146,25 @@ func TestTripletSimilarity(t *testing.T) {
 		_, err := metrics.TripletSimilarity(q, c)
 		MustCode(t, err, kgeval.EINVALID)
 	})
+}
+
+// TestTripletSimilarity_LiteralAware: a candidate stating another year is
+// never the best match, however close its embedding (SPEC §3b applies to
+// ts_* too).
+func TestTripletSimilarity_LiteralAware(t *testing.T) {
+	q := metrics.Side{Name: "answer", Triplets: []kgeval.Triplet{{Subject: "PharmaCann", Relation: "was founded in", Object: "2014"}},
+		Vectors: [][]float32{{1, 0}}}
+	c := metrics.Side{Name: "contexts", Triplets: []kgeval.Triplet{
+		{Subject: "PharmaCann", Relation: "was founded in", Object: "2010"},
+		{Subject: "PharmaCann", Relation: "is", Object: "a cannabis company"},
+		{Subject: "PharmaCann", Relation: "opened a store in", Object: "2014"},
+	}, Vectors: [][]float32{{0.95, 0.312}, {0.5, 0.866}, {0.6, 0.8}}}
+	s, err := metrics.TripletSimilarity(q, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Matches[0]
+	if m.BestIndex != 2 || math.Abs(m.Cos-0.6) > 1e-6 || m.Conflicts != 1 {
+		t.Errorf("best %d cos %v conflicts %d; want the 2014 candidate (index 2, cos 0.6) and 1 conflict", m.BestIndex, m.Cos, m.Conflicts)
+	}
 }
