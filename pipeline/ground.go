@@ -31,13 +31,20 @@ func groundSample(s kgeval.Sample, st *kgeval.SampleTriplets, extracted func(kge
 		kept := make([]kgeval.Triplet, 0, len(ts))
 		for _, t := range ts {
 			subj, obj := t.Subject, t.Object
-			if kgeval.IsSlot(subj) {
+			var ok bool
+			var reason string
+			switch {
+			case kgeval.IsSlot(subj):
 				subj = ""
-			}
-			if kgeval.IsSlot(obj) {
+				reason = lexical.GroundLabel("object", obj, texts...)
+				ok = reason == ""
+			case kgeval.IsSlot(obj):
 				obj = ""
+				reason = lexical.GroundLabel("subject", subj, texts...)
+				ok = reason == ""
+			default:
+				ok, reason = lexical.GroundText(subj, obj, texts...)
 			}
-			ok, reason := lexical.GroundText(subj, obj, texts...)
 			if !ok {
 				g.Dropped = append(g.Dropped, kgeval.DroppedTriplet{Triplet: t, Reason: reason})
 				if drop {

@@ -340,6 +340,11 @@ func GroundText(subject, object string, texts ...*Text) (ok bool, reason string)
 	return len(reasons) == 0, strings.Join(reasons, "; ")
 }
 
+// GroundLabel checks one part of a triplet ("subject" or "object") the way
+// Ground does, for a triplet whose other part is not checked (the slot of an
+// asked fact): "" when label occurs in one of texts, else the reason.
+func GroundLabel(part, label string, texts ...*Text) string { return groundPart(part, label, texts) }
+
 func groundPart(part, label string, texts []*Text) string {
 	l := NewLabel(label)
 	if l.Compact == "" {

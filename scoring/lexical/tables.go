@@ -128,6 +128,8 @@ var fillerWords = func() map[string]bool {
 		"over", "under", "more", "less", "than", "just", "only", "circa", "ca", "c", "est",
 		"estimated", "year", "years", "date", "time", "on", "at", "in", "of", "the", "a", "an",
 		"by", "from", "to", "and", "until", "till", "since", "around", "local", "hrs",
+		// English weekday abbreviations ("Sun, 30 July 2023").
+		"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
 	)
 	for _, w := range weekdays {
 		m[w] = true
