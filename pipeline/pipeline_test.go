@@ -78,6 +78,14 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 		if e.Multihop != nil || !strings.Contains(e.Reason, "no triplets extracted from answer") {
 			t.Errorf("%s: empty answer: %+v", engine.Name(), e)
 		}
+		// Triplet verdicts (SPEC §4b): the grounded answer's one fact is
+		// in the contexts; the ungrounded answer's two are not.
+		if g.Support == nil || *g.Support != 1 || u.Support == nil || *u.Support != 0 {
+			t.Errorf("%s: faithfulness support grounded %v, ungrounded %v; want 1 and 0", engine.Name(), g.Support, u.Support)
+		}
+		if len(g.Verdicts) != 1 || g.Verdicts[0].Evidence == nil || g.Verdicts[0].Evidence.Passage != 0 {
+			t.Errorf("%s: grounded verdicts %+v: want one supported triplet with evidence in passage 0", engine.Name(), g.Verdicts)
+		}
 		t.Logf("%s: faithfulness multihop grounded %.3f ungrounded %.3f; community_coverage %.3f vs %.3f",
 			engine.Name(), *g.Multihop, *u.Multihop, *g.CommunityCoverage, *u.CommunityCoverage)
 		stored, err := db.ReadKGScore(ctx, run, "erica-grounded", "faithfulness", graphstore.DefaultVariant)
@@ -87,8 +95,11 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 	}
 	for k, n := range byEngine["native"] {
 		gds := byEngine["gds"][k]
-		if (n.Multihop == nil) != (gds.Multihop == nil) || n.Multihop != nil && *n.Multihop != *gds.Multihop {
-			t.Errorf("%s: multihop native %v gds %v", k, n.Multihop, gds.Multihop)
+		for _, m := range []string{kgeval.MetricMultihop, kgeval.MetricSupport, kgeval.MetricContradiction, kgeval.MetricSlotCoverage} {
+			a, b := n.Value(m), gds.Value(m)
+			if (a == nil) != (b == nil) || a != nil && *a != *b {
+				t.Errorf("%s: %s native %v gds %v", k, m, a, b)
+			}
 		}
 	}
 }
@@ -159,6 +170,88 @@ func TestEvaluate_Metrics(t *testing.T) {
 	for _, s := range stored {
 		if s.Metric == "ts_groundedness_avg" && !strings.Contains(string(s.Explanation), `"best":"Erica vagans is also called Cornish heath"`) {
 			t.Errorf("ts_groundedness explanation %s", s.Explanation)
+		}
+	}
+}
+
+// inventingExtractor stands for a model that invents facts while it
+// extracts (the fault SPEC §2b guards against): for every text it returns
+// one triplet the text states and one it does not.
+type inventingExtractor struct{}
+
+func (inventingExtractor) Extract(_ context.Context, texts []pipeline.Text, _ func(int, int)) ([]pipeline.Extracted, error) {
+	out := make([]pipeline.Extracted, len(texts))
+	for i, x := range texts {
+		switch {
+		case x.Text == "":
+		case x.Asked:
+			out[i].Triplets = []kgeval.Triplet{{Subject: "Erica vagans", Relation: "is also called", Object: "?"},
+				{Subject: "Mount Everest", Relation: "has height", Object: "?"}}
+		case strings.Contains(x.Text, "Cornish heath"):
+			out[i].Triplets = []kgeval.Triplet{{Subject: "Erica vagans", Relation: "is also called", Object: "Cornish heath"},
+				{Subject: "Erica vagans", Relation: "was named in", Object: "1770"}}
+		default:
+			out[i].Triplets = []kgeval.Triplet{{Subject: "Erica vagans", Relation: "grows in", Object: "Japan"}}
+		}
+	}
+	return out, nil
+}
+
+// TestEvaluate_Grounding: invented triplets are dropped before any graph and
+// reported with their reason, per text kind and stored per sample; with
+// grounding keep they are reported and used.
+func TestEvaluate_Grounding(t *testing.T) {
+	m, err := minilm.Load(minilm.DefaultDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := graphstoretest.MustOpenDB(t)
+	ctx := context.Background()
+	samples := []kgeval.Sample{{ID: "g1", Record: 1, Question: "What is another name for Erica vagans?",
+		Answer: "Erica vagans is also called Cornish heath.", Contexts: []string{"Erica vagans, the Cornish heath, is a species of flowering plant."}}}
+	for _, mode := range []string{kgeval.GroundingDrop, kgeval.GroundingKeep} {
+		run := fmt.Sprintf("test-grounding-%s-%d", mode, time.Now().UnixNano())
+		if err := db.WriteSamples(ctx, run, samples); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.DeleteRun(context.Background(), run) })
+		ev := &pipeline.Evaluator{Extractor: inventingExtractor{}, Embedder: encoder{m}, Store: db, Engine: &scoring.Native{Seed: 1},
+			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), Grounding: mode}
+		rep, err := ev.Evaluate(ctx, run, samples)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// question: "Mount Everest" invented; answer and passage: "1770".
+		wantDropped := map[kgeval.Text]int{kgeval.TextQuestion: 1, kgeval.TextAnswer: 1, kgeval.TextContexts: 1, kgeval.TextReference: 0}
+		for k, n := range wantDropped {
+			if rep.Dropped[k] != n {
+				t.Errorf("%s: %s dropped %d, want %d (kept %v dropped %v)", mode, k, rep.Dropped[k], n, rep.Kept, rep.Dropped)
+			}
+		}
+		stored, err := db.SampleGrounding(ctx, run, "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reasons []string
+		for _, g := range stored {
+			for _, d := range g.Dropped {
+				reasons = append(reasons, string(g.Text)+": "+d.Reason)
+			}
+		}
+		if len(reasons) != 3 || !strings.Contains(strings.Join(reasons, "\n"), `object "1770" does not occur in any of the 2 texts (date 1770 not stated)`) {
+			t.Errorf("%s: stored reasons:\n%s", mode, strings.Join(reasons, "\n"))
+		}
+		g, err := db.ReadPairGraph(ctx, run, "g1", "faithfulness")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, cx := g.Triplets()
+		wantIn, wantCx := 1, 1
+		if mode == kgeval.GroundingKeep {
+			wantIn, wantCx = 2, 2
+		}
+		if len(in) != wantIn || len(cx) != wantCx {
+			t.Errorf("%s: faithfulness graph holds %d answer and %d context triplets, want %d and %d", mode, len(in), len(cx), wantIn, wantCx)
 		}
 	}
 }
