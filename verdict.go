@@ -1,6 +1,7 @@
 package kgeval
 
 import (
+	"context"
 	"fmt"
 	"sort"
 )
@@ -347,4 +348,80 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 			r.F1 = Float(f1)
 		}
 	}
+}
+
+// FactCheck is one input triplet the graph left open (not_found, or both
+// supported and contradicted), with the context sentences most likely to
+// settle it (SPEC §4b, scoring.verify: llm).
+type FactCheck struct {
+	Subject  string   `json:"subject"`
+	Relation string   `json:"relation"`
+	Object   string   `json:"object"`
+	Evidence []string `json:"evidence"`
+}
+
+// ModelVerdict is a model's verdict on a FactCheck: supported,
+// contradicted or not_found, with its short reason.
+type ModelVerdict struct {
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
+}
+
+// Verifier asks a model about the triplets the graph left open.
+type Verifier interface {
+	// Verify checks each batch (the open triplets of one answer and pair) in
+	// one cached question and returns one verdict per fact; a batch the
+	// model could not answer has its error in errs (its verdicts nil).
+	// progress, if not nil, is called after each batch. Errors:
+	// EUNAVAILABLE when the cache cannot be reached; the context's error
+	// when it ends.
+	Verify(ctx context.Context, batches [][]FactCheck, progress func(done, total int)) (verdicts [][]ModelVerdict, errs []error, err error)
+}
+
+// ApplyModelVerdicts records the model's verdicts on the open triplets of r
+// (in the order OpenVerdicts returned them) and computes support_verified
+// and contradiction_verified: the graph's verdict where the graph decided,
+// the model's where it did not. The graph's own verdicts stay as they are.
+func ApplyModelVerdicts(r *KGResult, open []int, verdicts []ModelVerdict) {
+	for k, i := range open {
+		if k < len(verdicts) {
+			r.Verdicts[i].Model, r.Verdicts[i].ModelReason = verdicts[k].Verdict, verdicts[k].Reason
+		}
+	}
+	full, sup, con := 0, 0, 0
+	for _, v := range r.Verdicts {
+		if v.Asked {
+			continue
+		}
+		full++
+		verdict := v.Verdict
+		if v.Model != "" {
+			verdict = v.Model
+		}
+		switch verdict {
+		case VerdictSupported:
+			sup++
+		case VerdictContradicted:
+			con++
+		}
+	}
+	if full == 0 {
+		return
+	}
+	r.SupportVerified, r.ContradictionVerified = Float(float64(sup)/float64(full)), Float(float64(con)/float64(full))
+	delete(r.Reasons, MetricSupportVerified)
+	delete(r.Reasons, MetricContradictionVerified)
+}
+
+// OpenVerdicts returns the indexes in r.Verdicts of the triplets the graph
+// left open: not_found, or supported with a conflict. Asked facts are not
+// checked.
+func OpenVerdicts(r *KGResult) []int {
+	var out []int
+	for i, v := range r.Verdicts {
+		if !v.Asked && (v.Verdict == VerdictNotFound || v.Conflict) {
+			out = append(out, i)
+		}
+	}
+	return out
 }

@@ -79,6 +79,9 @@ type Evaluator struct {
 	// each kind will go to the extractor (cached or not), and how many
 	// distinct context passages the samples hold.
 	OnTexts func(byKind map[kgeval.Text]int, passages int)
+	// Verifier, if set, checks what the graphs left open (scoring.verify:
+	// llm); its verdicts are kept beside the graph's.
+	Verifier kgeval.Verifier
 	// Grounding is extraction.grounding: drop (default when empty), keep or
 	// off (SPEC §2b). Only extracted triplets are checked; a dataset's own
 	// triplets are taken as given.
@@ -110,6 +113,10 @@ type Report struct {
 	Grounding []kgeval.Grounding
 	Kept      map[kgeval.Text]int
 	Dropped   map[kgeval.Text]int
+	// VerifyBatches, VerifyFacts and VerifyFailed count the model check's
+	// questions (one per pair graph), the triplets asked and the questions
+	// the model could not answer.
+	VerifyBatches, VerifyFacts, VerifyFailed int
 }
 
 // SampleError is a sample whose text could not be extracted.
@@ -365,6 +372,15 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	if err != nil {
 		return rep, fmt.Errorf("score with %s: %w", e.Engine.Name(), err)
 	}
+	end()
+	if e.Verifier != nil {
+		begin("verify")
+		if err := e.verify(ctx, samples, results, rep, progress("verify")); err != nil {
+			return rep, fmt.Errorf("verify: %w", err)
+		}
+		end()
+	}
+	begin("score")
 	results = append(results, skipped...)
 	if err := e.Store.WriteKGResults(ctx, run, "default", e.Engine.Name(), e.Params, results); err != nil {
 		return rep, err

@@ -112,7 +112,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens}
 	// One client for extraction and one for the judge, so that each
 	// family's calls and tokens are counted apart.
-	client, judgeClient := llm.New(llmCfg), llm.New(llmCfg)
+	client, judgeClient, verifyClient := llm.New(llmCfg), llm.New(llmCfg), llm.New(llmCfg)
 	embedder, err := newEmbedder(cfg, client)
 	if err != nil {
 		return err
@@ -185,6 +185,9 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		answers = writeOnlyCache{cache}
 	}
 	ev.Extractor = extractorAdapter{&llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars}}
+	if cfg.Scoring.Verify == "llm" {
+		ev.Verifier = &llm.Verifier{Client: verifyClient, Cache: answers}
+	}
 	jd := &judge.Judge{Client: judgeClient, Cache: answers, Embedder: cached}
 	ev.Judge, ev.JudgeConcurrency = judgeAdapter{jd}, cfg.LLM.Concurrency
 	// The run record keeps the texts of the whole evaluation: a resume sees
@@ -221,7 +224,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	// The call accounting reaches the run record in the same transaction as
 	// every cached answer, and after every failed call, so a killed process
 	// loses none of it.
-	calls := func() llm.Stats { return prevCalls.Add(client.Stats()).Add(judgeClient.Stats()) }
+	calls := func() llm.Stats { return prevCalls.Add(client.Stats()).Add(judgeClient.Stats()).Add(verifyClient.Stats()) }
 	cache.Run, cache.RunFields = run, func() map[string]any {
 		cl, _ := json.Marshal(calls())
 		return map[string]any{"calls": string(cl)}
@@ -229,7 +232,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	var flushed int64
 	progress := ev.Progress
 	ev.Progress = func(stage string, d, total int) {
-		if st := client.Stats().Add(judgeClient.Stats()); st.Calls+st.Failures != flushed {
+		if st := client.Stats().Add(judgeClient.Stats()).Add(verifyClient.Stats()); st.Calls+st.Failures != flushed {
 			flushed = st.Calls + st.Failures
 			cl, _ := json.Marshal(calls())
 			_ = db.UpdateRun(ctx, run, map[string]any{"calls": string(cl)})
@@ -280,6 +283,11 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	}
 	fmt.Fprintf(m.Stdout, "extraction: model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
 		st.Calls, st.Retries, st.Repairs, st.Failures, st.PromptTokens, st.CompletionTokens, st.Latency.Round(time.Millisecond))
+	if ev.Verifier != nil {
+		vs := verifyClient.Stats()
+		fmt.Fprintf(m.Stdout, "verify (scoring.verify llm): %d questions (one per pair graph with open triplets; %d from the cache), %d triplets asked, %d unanswered; model calls %d (%.2f per sample), tokens %d prompt + %d completion\n",
+			rep.VerifyBatches+rep.VerifyFailed, vs.CacheHits, rep.VerifyFacts, rep.VerifyFailed, vs.Calls, float64(vs.Calls)/float64(max(rep.Samples, 1)), vs.PromptTokens, vs.CompletionTokens)
+	}
 	if js := judgeClient.Stats(); js.Calls+js.Failures > 0 || len(jd.Stats().CacheHits) > 0 {
 		asks, hits := 0, 0
 		for _, n := range jd.Stats().Asks {
@@ -296,7 +304,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		fmt.Fprintf(m.Stdout, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", all.Calls, all.PromptTokens, all.CompletionTokens)
 	}
 	var stages []string
-	for _, s := range []string{"extract", "ground", "embed", "store", "score", "metrics"} {
+	for _, s := range []string{"extract", "ground", "embed", "store", "score", "verify", "metrics"} {
 		stages = append(stages, fmt.Sprintf("%s %s", s, rep.Stages[s].Round(time.Millisecond)))
 	}
 	fmt.Fprintf(m.Stdout, "stages: %s\n\n", strings.Join(stages, ", "))

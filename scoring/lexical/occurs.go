@@ -247,6 +247,43 @@ func (t *Text) Locate(a, b string) (sp Span, ok bool) {
 	return Span{}, false
 }
 
+// Mention is a sentence of a text that states a triplet's subject or
+// object: Both when it states the two, else ObjectOnly or neither (the
+// subject only).
+type Mention struct {
+	Span       Span
+	Text       string
+	Both       bool
+	ObjectOnly bool
+}
+
+// Mentions returns the sentences of the text that state label a or b (see
+// Locate), best first: both, then b, then a; in text order within each.
+func (t *Text) Mentions(a, b string) []Mention {
+	var in [2][]bool
+	for k, raw := range [2]string{a, b} {
+		if raw != "" {
+			in[k] = t.sentencesOf(NewLabel(raw))
+		}
+	}
+	holds := func(k, i int) bool { return in[k] != nil && in[k][i] }
+	var both, obj, subj []Mention
+	for i, sp := range t.spans {
+		m := Mention{Span: sp, Text: strings.TrimSpace(t.raw[sp.Start:sp.End])}
+		switch {
+		case holds(0, i) && holds(1, i):
+			m.Both = true
+			both = append(both, m)
+		case holds(1, i):
+			m.ObjectOnly = true
+			obj = append(obj, m)
+		case holds(0, i):
+			subj = append(subj, m)
+		}
+	}
+	return append(append(both, obj...), subj...)
+}
+
 // sentencesOf marks the sentences that state label l (see Locate).
 func (t *Text) sentencesOf(l Label) []bool {
 	out := make([]bool, len(t.spans))
