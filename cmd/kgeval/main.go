@@ -96,6 +96,7 @@ var flagKeys = map[string]string{
 	"delta":          "scoring.delta",
 	"metrics":        "scoring.metrics",
 	"concurrency":    "llm.concurrency",
+	"cache-only":     "llm.cache_only",
 	"strict":         "dataset.strict",
 	"addr":           "server.addr",
 	"log-level":      "log.level",
