@@ -136,6 +136,7 @@ and community overlap (Louvain) through Neo4j Graph Data Science.`,
 		m.compareCommand(),
 		m.sensitivityCommand(),
 		m.sweepReportCommand(),
+		m.cacheCommand(),
 	)
 	return root
 }
