@@ -137,6 +137,7 @@ and community overlap (Louvain) through Neo4j Graph Data Science.`,
 		m.sensitivityCommand(),
 		m.sweepReportCommand(),
 		m.cacheCommand(),
+		m.validityCommand(),
 	)
 	return root
 }
