@@ -77,6 +77,11 @@ type Run struct {
 	Encoder string   `json:"encoder"`
 	Metrics []string `json:"metrics,omitempty"`
 	Status  string   `json:"status"`
+	// ModelCalls and Failed are the run's model requests, all attempts:
+	// answered, and ended without a valid answer. A failed request left
+	// nothing in the cache, so a --cache-only replay refuses it again.
+	ModelCalls int64 `json:"model_calls"`
+	Failed     int64 `json:"failed_requests"`
 }
 
 // Entry is one cached answer or vector.

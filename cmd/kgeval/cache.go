@@ -102,6 +102,10 @@ func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f
 		if json.Unmarshal([]byte(r.Config), &was) == nil {
 			hr.Metrics = was.Scoring.Metrics
 		}
+		var calls llm.Stats
+		if json.Unmarshal([]byte(r.Calls), &calls) == nil {
+			hr.ModelCalls, hr.Failed = calls.Calls, calls.Failures
+		}
 		h.Runs = append(h.Runs, hr)
 	}
 	if !noTime {
@@ -202,6 +206,10 @@ and skipped; the import goes on and exits with an error at the end.`,
 			r, err := cachefile.NewReader(f)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			for _, hr := range r.Header().Runs {
+				fmt.Fprintf(m.Stdout, "cache import: %s: run %s (model %s, encoder %s, status %s): %d model calls, %d failed requests (a --cache-only replay refuses those again)\n",
+					args[0], hr.Name, hr.Model, hr.Encoder, hr.Status, hr.ModelCalls, hr.Failed)
 			}
 			m.warnSnapshot(args[0], r.Header(), cfg)
 			db, err := openMigratedStore(cmd.Context(), cfg)

@@ -95,6 +95,9 @@ func TestCache_ExportImport(t *testing.T) {
 		Encoder: "enc-a", Engine: "native", Status: kgeval.RunDone, Started: time.Now().UTC()}); err != nil {
 		t.Fatal(err)
 	}
+	if err := db.UpdateRun(ctx, run, map[string]any{"calls": `{"calls":7,"failures":2}`}); err != nil {
+		t.Fatal(err)
+	}
 	key := func(i int) string { return fmt.Sprintf("%s:%02d", kind, i) }
 	used := map[string][]byte{}
 	for i := range 5 {
@@ -134,7 +137,7 @@ func TestCache_ExportImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	if h.Format != cachefile.Format || h.Entries != 5 || h.Counts[kind] != 5 || len(h.Runs) != 1 || h.Runs[0].Model != "model-a" ||
-		h.Runs[0].Encoder != "enc-a" || strings.Join(h.Runs[0].Metrics, ",") != "kg,ts" || h.Exported != nil ||
+		h.Runs[0].Encoder != "enc-a" || strings.Join(h.Runs[0].Metrics, ",") != "kg,ts" || h.Exported != nil || h.Runs[0].ModelCalls != 7 || h.Runs[0].Failed != 2 ||
 		!slices.Contains(h.Prompts["extraction"], llm.ExtractPromptVersion) || len(h.Prompts["judge"]) == 0 {
 		t.Errorf("header %s", lines[0])
 	}
@@ -279,9 +282,9 @@ func mustNotCallModel(t *testing.T) string {
 // extraction answers for a small dataset and evaluates it with --cache-only
 // against a model server that fails the test if called: the run finishes
 // with 0 model calls, and `cache export --run` writes back exactly the
-// entries it used (the answers and the label vectors). A dataset with one
-// text more than the snapshot holds fails fast with EUNAVAILABLE, still
-// without a call.
+// entries it used (the answers and the label vectors). With one text more
+// than the snapshot holds, that request is refused at once (still no
+// call) and only its values are null.
 func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	args := append(dbArgs(t), "--llm-base-url", mustNotCallModel(t))
@@ -397,7 +400,8 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 		t.Errorf("exported answers differ from the imported ones:\n%s\nwant\n%s", strings.Join(extract, "\n"), strings.Join(entries, "\n"))
 	}
 
-	// One text the snapshot lacks: refused, no call, the run fails.
+	// One text the snapshot lacks: refused at once, no call; its values are
+	// null with the reason, the others replayed, the run done.
 	more := append(slices.Clone(dataLines), strings.Replace(dataLines[1], `"r1"`, `"r2"`, 1))
 	more[2] = strings.Replace(more[2], "stands in Paris", "is found in Paris", 1)
 	if err := os.WriteFile(data, []byte(strings.Join(more, "\n")+"\n"), 0o644); err != nil {
@@ -405,12 +409,23 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	}
 	run2 := mustRunName(t, db, "replay-miss")
 	o, err = runMain(t, append([]string{"evaluate", "--dataset", data, "--run", run2, "--cache-only", "--engine", "native"}, args...)...)
-	if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE || !strings.Contains(err.Error(), "--cache-only: 1 model requests were not in the cache") ||
-		!strings.Contains(o, "cache-only: model calls 0; 1 requests not in the cache (refused)") || !strings.Contains(o, "not in the cache (--cache-only)") {
+	if err != nil || !strings.Contains(o, "cache-only: model calls 0; 1 requests not in the cache (refused)") ||
+		!strings.Contains(o, "--cache-only: 1 model requests were not in the cache; their values are null") {
 		t.Errorf("evaluate --cache-only with a text the cache lacks: %v\n%s", err, o)
 	}
-	if rec, err := db.GetRun(context.Background(), run2); err != nil || rec.Status != kgeval.RunFailed {
-		t.Errorf("run with a refused request: %+v %v, want failed", rec, err)
+	rows, err = db.ExportScores(context.Background(), run2, graphstore.DefaultVariant)
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("rows %+v %v", rows, err)
+	}
+	for _, r := range rows {
+		s := r.Scores["faithfulness"]
+		if missing := r.ID == "r2"; missing != (s.Multihop == nil) || missing && !strings.Contains(s.Reason, "not in the cache (--cache-only)") {
+			t.Errorf("sample %s: faithfulness %+v", r.ID, s)
+		}
+	}
+	var calls llm.Stats
+	if rec, err := db.GetRun(context.Background(), run2); err != nil || rec.Status != kgeval.RunDone || json.Unmarshal([]byte(rec.Calls), &calls) != nil || calls.Refused != 1 || calls.Calls != 0 {
+		t.Errorf("run with a refused request: %+v %v, want done with 1 refused and 0 calls recorded", rec, err)
 	}
 }
 

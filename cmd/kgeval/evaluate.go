@@ -327,7 +327,9 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		printMetricSummary(m.Stdout, others)
 	}
 	if all.Refused > 0 {
-		return kgeval.Errorf(kgeval.EUNAVAILABLE, "--cache-only: %d model requests were not in the cache, so their values are null (see the reasons above): import a snapshot that covers this evaluation (`kgeval cache import`) or run without --cache-only", all.Refused)
+		// Not an error: a model that gave no valid answer when the snapshot
+		// was made left nothing to cache, and its values were null then too.
+		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", all.Refused)
 	}
 	return nil
 }
