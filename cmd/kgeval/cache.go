@@ -95,9 +95,7 @@ func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f
 			return err
 		}
 		hr := cachefile.Run{Name: r.Name, Dataset: r.Dataset, Fingerprint: r.Fingerprint, LLM: r.LLM, Encoder: r.Encoder, Status: r.Status}
-		if i := strings.LastIndexByte(r.LLM, '#'); i >= 0 {
-			hr.Model = r.LLM[i+1:]
-		}
+		hr.Model = modelOf(r.LLM)
 		var was Config
 		if json.Unmarshal([]byte(r.Config), &was) == nil {
 			hr.Metrics = was.Scoring.Metrics

@@ -132,6 +132,15 @@ func validityReport(ctx context.Context, db *graphstore.DB, o validityOpts) (val
 	return out, nil
 }
 
+// modelOf returns the model of a run's "endpoint#model" (the endpoint is
+// left out of the report: it differs between machines, the model does not).
+func modelOf(llm string) string {
+	if i := strings.LastIndexByte(llm, '#'); i >= 0 {
+		return llm[i+1:]
+	}
+	return llm
+}
+
 // validitySection is one table of the report: the rows of some types.
 type validitySection struct {
 	title string
@@ -193,7 +202,7 @@ func better(r analysis.ValidityRow) string {
 
 func validityPreamble(rep validityOut) []string {
 	lines := []string{
-		fmt.Sprintf("run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s", rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, rep.LLM, rep.Encoder),
+		fmt.Sprintf("run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s", rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, modelOf(rep.LLM), rep.Encoder),
 		fmt.Sprintf("good system %s; questions paired with %s: %d, with %s: %d", rep.Good, rep.BadFaithfulness, rep.Questions[rep.BadFaithfulness], rep.BadRelevance, rep.Questions[rep.BadRelevance]),
 		fmt.Sprintf("win rate: share of paired questions with both values where the good answer scores better (ties ½); n: those questions; null: questions without the good / bad value; 95%% CI: percentile bootstrap over questions, %d resamples, seed %d", rep.Resamples, rep.Seed),
 	}
