@@ -93,3 +93,11 @@ serve: web-assets build neo4j-start ## start the dashboard on server.addr (127.0
 .PHONY: bench-web
 bench-web: ## load test of the dashboard API on loopback: run summary and sample list of a 10,000-sample run, p50/p99
 	@$(GO) run ./web/webbench -samples $${KGEVAL_BENCH_WEB_SAMPLES:-10000} -c 4 -d 10s
+
+# --- validity (issue: reproducible validity numbers; docs/VALIDITY.md) ---
+.PHONY: validity validity-snapshot
+validity: deps build ## WikiEval-50 win rates and sensitivity AUROCs replayed from testdata/cache/wikieval50.jsonl.gz, no model call (minutes)
+	@scripts/validity.sh replay
+
+validity-snapshot: deps build ## the same against the local model, then export the snapshot (hours, once)
+	@scripts/validity.sh snapshot

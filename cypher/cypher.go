@@ -12,7 +12,7 @@
 //	(:Entity {side:'in'})-[:SIMILAR {weight, cost}]->(:Entity {side:'ctx'})
 //	(:PairScore {uid, graph, run, sample, pair, variant, engine, multihop, community_overlap, community_coverage, reason})
 //	(:MetricScore {uid, run, sample, metric, family, value, reason, explanation})
-//	(:CacheEntry {key, value})
+//	(:CacheEntry {key, value, updated, runs})   // runs: the runs that used the entry
 //
 // graph is the pair graph's id: run, sample and pair joined by U+001F; a
 // node's uid is graph, U+001F and nid (its index in the pair graph); a

@@ -2,6 +2,7 @@ package graphstore
 
 import (
 	"context"
+	"slices"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
@@ -11,6 +12,12 @@ import (
 // Cache keeps model answers and embeddings in Neo4j as (:CacheEntry {key,
 // value}) nodes: the database a team already shares, so no text is ever sent
 // to a model twice, across runs and across people.
+//
+// When Run is set, every entry a Get finds and every entry a Put writes
+// records the run in its `runs` property (a set: each name once), so that
+// `kgeval cache export --run` can write exactly what a run used. A Get with
+// Run is then a write transaction, one per batch of keys; it locks only the
+// entries that lack the run.
 //
 // When Run and RunFields are set, every Put also sets RunFields() on that
 // run's record in the same transaction: evaluate keeps its call accounting
@@ -26,16 +33,29 @@ var _ kgeval.Cache = (*Cache)(nil)
 
 const cacheBatch = 1000
 
-// Get returns the stored values of keys.
+// Get returns the stored values of keys (and records Run on them, see
+// Cache).
 func (c *Cache) Get(ctx context.Context, keys []string) (map[string][]byte, error) {
 	out := make(map[string][]byte, len(keys))
+	if c.Run != "" {
+		// Keys in one order, so that concurrent Gets lock in one order.
+		keys = slices.Clone(keys)
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+	}
 	for lo := 0; lo < len(keys); lo += cacheBatch {
 		part := keys[lo:min(lo+cacheBatch, len(keys))]
 		ks := make([]any, len(part))
 		for i, k := range part {
 			ks[i] = k
 		}
-		recs, err := c.DB.read(ctx, cypher.MustGet("cache_get"), map[string]any{"keys": ks})
+		var recs []*neo4j.Record
+		var err error
+		if c.Run != "" {
+			recs, err = c.DB.write(ctx, cypher.MustGet("cache_get_run"), map[string]any{"keys": ks, "run": c.Run})
+		} else {
+			recs, err = c.DB.read(ctx, cypher.MustGet("cache_get"), map[string]any{"keys": ks})
+		}
 		if err != nil {
 			return nil, mapError(err, "read cache")
 		}
@@ -57,8 +77,13 @@ func (c *Cache) Get(ctx context.Context, keys []string) (map[string][]byte, erro
 func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
 	var batches [][]any
 	rows := make([]any, 0, min(len(entries), cacheBatch))
-	for k, v := range entries {
-		rows = append(rows, map[string]any{"key": k, "value": string(v)})
+	keys := make([]string, 0, len(entries))
+	for k := range entries {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // one lock order for concurrent Puts
+	for _, k := range keys {
+		rows = append(rows, map[string]any{"key": k, "value": string(entries[k])})
 		if len(rows) == cacheBatch {
 			batches = append(batches, rows)
 			rows = make([]any, 0, cacheBatch)
@@ -77,8 +102,12 @@ func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
 	sess := c.DB.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: c.DB.cfg.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
 	_, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		var run any // null: no run to record
+		if c.Run != "" {
+			run = c.Run
+		}
 		for _, b := range batches {
-			if err := runConsume(ctx, tx, cypher.MustGet("cache_put"), map[string]any{"rows": b}); err != nil {
+			if err := runConsume(ctx, tx, cypher.MustGet("cache_put"), map[string]any{"rows": b, "run": run}); err != nil {
 				return nil, err
 			}
 		}
@@ -108,4 +137,131 @@ func (c *Cache) Delete(ctx context.Context, keys []string) error {
 	}
 	_, err := c.DB.write(ctx, cypher.MustGet("cache_delete"), map[string]any{"keys": ks})
 	return mapError(err, "delete cache entries")
+}
+
+// CacheFilter selects cache entries: by kind, the key's prefix up to the
+// first ':' ("extract", "embed", "judge"), and by the runs that used them
+// (see Cache). An empty list selects all.
+type CacheFilter struct {
+	Kinds []string
+	Runs  []string
+}
+
+func (f CacheFilter) params() map[string]any {
+	prefixes, runs := make([]any, len(f.Kinds)), make([]any, len(f.Runs))
+	for i, k := range f.Kinds {
+		prefixes[i] = k + ":"
+	}
+	for i, r := range f.Runs {
+		runs[i] = r
+	}
+	return map[string]any{"prefixes": prefixes, "runs": runs}
+}
+
+// CacheEntry is one stored answer or vector, with the runs that used it
+// (read by Entries; Import ignores them).
+type CacheEntry struct {
+	Key   string
+	Value string
+	Runs  []string
+}
+
+// Entries returns at most limit entries that f selects, in key order,
+// starting after the key after ("" for the first page): page through the
+// cache with the last key of each page.
+func (c *Cache) Entries(ctx context.Context, f CacheFilter, after string, limit int) ([]CacheEntry, error) {
+	p := f.params()
+	p["after"], p["limit"] = after, limit
+	recs, err := c.DB.read(ctx, cypher.MustGet("cache_entries"), p)
+	if err != nil {
+		return nil, mapError(err, "read cache entries")
+	}
+	out := make([]CacheEntry, 0, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		e := CacheEntry{Key: asString(m["key"])}
+		if rs, ok := m["runs"].([]any); ok {
+			for _, r := range rs {
+				e.Runs = append(e.Runs, asString(r))
+			}
+		}
+		switch v := m["value"].(type) {
+		case string:
+			e.Value = v
+		case []byte:
+			e.Value = string(v)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// CacheImport counts what an Import did: keys Created; keys that existed
+// and were Kept as they were; keys Overwritten with another value. Differing
+// counts the existing keys whose stored value differs from the imported
+// one (kept, or overwritten with overwrite).
+type CacheImport struct {
+	Created, Kept, Overwritten, Differing int
+}
+
+// Add returns the sum of i and o.
+func (i CacheImport) Add(o CacheImport) CacheImport {
+	return CacheImport{i.Created + o.Created, i.Kept + o.Kept, i.Overwritten + o.Overwritten, i.Differing + o.Differing}
+}
+
+// Import stores entries (distinct keys) with MERGE, one transaction per
+// batch of 1000: a new key is created; an existing key keeps its value
+// unless overwrite is set. Importing the same entries again changes nothing,
+// so an interrupted import is finished by running it again. Entries are
+// recorded with no run (the runs of another store mean nothing here).
+func (c *Cache) Import(ctx context.Context, entries []CacheEntry, overwrite bool) (CacheImport, error) {
+	var n CacheImport
+	for lo := 0; lo < len(entries); lo += cacheBatch {
+		part := entries[lo:min(lo+cacheBatch, len(entries))]
+		rows := make([]any, len(part))
+		for i, e := range part {
+			rows[i] = map[string]any{"key": e.Key, "value": e.Value}
+		}
+		recs, err := c.DB.write(ctx, cypher.MustGet("cache_import"), map[string]any{"rows": rows, "overwrite": overwrite})
+		if err != nil {
+			return n, mapError(err, "import cache entries")
+		}
+		m := recs[0].AsMap()
+		b := CacheImport{Created: int(asInt(m["created"])), Differing: int(asInt(m["differing"]))}
+		if overwrite {
+			b.Overwritten = b.Differing
+		}
+		b.Kept = len(part) - b.Created - b.Overwritten
+		n = n.Add(b)
+	}
+	return n, nil
+}
+
+// CacheKindStats describes the entries of one kind: how many, the
+// characters of their values, and how many some run used.
+type CacheKindStats struct {
+	Kind    string
+	Entries int
+	Chars   int64
+	Used    int
+}
+
+// NoKind is the kind of a key without ':'.
+const NoKind = "(none)"
+
+// Stats counts the entries f selects (by run; f.Kinds is not used) per
+// kind, sorted by kind.
+func (c *Cache) Stats(ctx context.Context, f CacheFilter) ([]CacheKindStats, error) {
+	p := f.params()
+	p["sep"], p["none"] = ":", NoKind
+	recs, err := c.DB.read(ctx, cypher.MustGet("cache_stats"), p)
+	if err != nil {
+		return nil, mapError(err, "count cache entries")
+	}
+	out := make([]CacheKindStats, 0, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		out = append(out, CacheKindStats{Kind: asString(m["kind"]), Entries: int(asInt(m["entries"])), Chars: asInt(m["chars"]), Used: int(asInt(m["used"]))})
+	}
+	return out, nil
 }

@@ -120,7 +120,8 @@ func (db *DB) ListRuns(ctx context.Context) ([]kgeval.Run, error) {
 }
 
 // DeleteRun deletes a run: its record, samples, pair graphs and scores, and
-// nothing else (the shared model cache stays). Errors: ENOTFOUND.
+// its name from the cache entries it used; the shared model cache itself
+// stays. Errors: ENOTFOUND.
 func (db *DB) DeleteRun(ctx context.Context, name string) error {
 	if _, err := db.GetRun(ctx, name); err != nil {
 		return err
@@ -128,7 +129,7 @@ func (db *DB) DeleteRun(ctx context.Context, name string) error {
 	if err := db.DeleteRunGraphs(ctx, name); err != nil {
 		return err
 	}
-	return db.deleteInBatches(ctx, name, "run_delete_samples", "run_delete_record")
+	return db.deleteInBatches(ctx, name, "cache_untag_run", "run_delete_samples", "run_delete_record")
 }
 
 // PairSummary is the stored scores of one pair of a run, aggregated: Means

@@ -40,16 +40,23 @@ type Config struct {
 	MaxTokens int
 	// BaseBackoff is the first retry delay (doubled each retry, with jitter).
 	BaseBackoff time.Duration
+	// CacheOnly refuses every request (chat and embeddings) before it
+	// reaches the endpoint, with EUNAVAILABLE "not in the cache
+	// (--cache-only)": callers ask the client only for what their cache
+	// lacks, so a replay from a cache snapshot makes no model call.
+	CacheOnly bool
 }
 
 // Stats counts the client's work. All fields are totals since creation.
 type Stats struct {
-	Calls            int64         `json:"calls"`     // requests that got an answer or failed on their own
-	Cancelled        int64         `json:"cancelled"` // requests abandoned by the caller (interrupted run)
-	Failures         int64         `json:"failures"`
-	Retries          int64         `json:"retries"`
-	Repairs          int64         `json:"repairs"`
-	CacheHits        int64         `json:"cache_hits"`
+	Calls     int64 `json:"calls"`     // requests that got an answer or failed on their own
+	Cancelled int64 `json:"cancelled"` // requests abandoned by the caller (interrupted run)
+	Failures  int64 `json:"failures"`
+	Retries   int64 `json:"retries"`
+	Repairs   int64 `json:"repairs"`
+	CacheHits int64 `json:"cache_hits"`
+	// Refused counts requests CacheOnly stopped before the endpoint.
+	Refused          int64         `json:"refused,omitempty"`
 	PromptTokens     int64         `json:"prompt_tokens"`
 	CompletionTokens int64         `json:"completion_tokens"`
 	Latency          time.Duration `json:"latency_ns"`
@@ -59,7 +66,7 @@ type Stats struct {
 // processes that worked on it).
 func (s Stats) Add(o Stats) Stats {
 	return Stats{Calls: s.Calls + o.Calls, Cancelled: s.Cancelled + o.Cancelled, Failures: s.Failures + o.Failures, Retries: s.Retries + o.Retries,
-		Repairs: s.Repairs + o.Repairs, CacheHits: s.CacheHits + o.CacheHits, PromptTokens: s.PromptTokens + o.PromptTokens,
+		Repairs: s.Repairs + o.Repairs, CacheHits: s.CacheHits + o.CacheHits, Refused: s.Refused + o.Refused, PromptTokens: s.PromptTokens + o.PromptTokens,
 		CompletionTokens: s.CompletionTokens + o.CompletionTokens, Latency: s.Latency + o.Latency}
 }
 
@@ -70,7 +77,7 @@ type Client struct {
 	sem    chan struct{}
 	format atomic.Int32 // 0 json_schema, 1 json_object, 2 none: what the server accepted
 
-	calls, cancelled, failures, retries, repairs, hits, ptok, ctok, lat atomic.Int64
+	calls, cancelled, failures, retries, repairs, hits, refused, ptok, ctok, lat atomic.Int64
 
 	sleep func(context.Context, time.Duration) error
 }
@@ -107,7 +114,7 @@ func (c *Client) Endpoint() string { return c.cfg.BaseURL + "#" + c.cfg.Model }
 // Stats returns the counters.
 func (c *Client) Stats() Stats {
 	return Stats{Calls: c.calls.Load(), Cancelled: c.cancelled.Load(), Failures: c.failures.Load(), Retries: c.retries.Load(), Repairs: c.repairs.Load(),
-		CacheHits: c.hits.Load(), PromptTokens: c.ptok.Load(), CompletionTokens: c.ctok.Load(), Latency: time.Duration(c.lat.Load())}
+		CacheHits: c.hits.Load(), Refused: c.refused.Load(), PromptTokens: c.ptok.Load(), CompletionTokens: c.ctok.Load(), Latency: time.Duration(c.lat.Load())}
 }
 
 // CountCacheHit records that an answer came from the cache.
@@ -149,7 +156,9 @@ func (c *Client) JSON(ctx context.Context, req Request, out any, validate func()
 		}
 		text, err := c.complete(ctx, msgs, req)
 		if err != nil {
-			if ctx.Err() == nil { // an abandoned call is counted as cancelled, not failed
+			// An abandoned call is counted as cancelled, a refused one
+			// (CacheOnly) as refused, not failed.
+			if ctx.Err() == nil && !errors.Is(err, ErrNotCached) {
 				c.failures.Add(1)
 			}
 			return err
@@ -242,12 +251,20 @@ type badAnswer string
 
 func (b badAnswer) Error() string { return string(b) }
 
+// ErrNotCached is the cause of every request a CacheOnly client refuses.
+var ErrNotCached = errors.New("not in the cache (--cache-only)")
+
 // withRetries makes one API call per attempt through fn, at most
 // 1 + MaxRetries attempts. Each attempt has its own timeout, is counted with
 // its latency, and may read the server's Retry-After. Timeouts, transport
 // errors, 429, 5xx and badAnswer are retried after a backoff; other errors
-// end at once. Errors: EUNAVAILABLE, or the context's error.
+// end at once. A CacheOnly client makes no attempt. Errors: EUNAVAILABLE
+// (wrapping ErrNotCached for a refused request), or the context's error.
 func (c *Client) withRetries(ctx context.Context, model string, fn func(actx context.Context) error) error {
+	if c.cfg.CacheOnly {
+		c.refused.Add(1)
+		return kgeval.Wrap(kgeval.EUNAVAILABLE, ErrNotCached, "model %s", model)
+	}
 	var lastErr error
 	for try := 0; try <= c.cfg.MaxRetries; try++ {
 		if try > 0 {

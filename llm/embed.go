@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 
@@ -72,7 +73,9 @@ func (e *Embedder) batch(ctx context.Context, texts []string) ([][]float32, erro
 		return nil
 	})
 	if err != nil {
-		c.failures.Add(1)
+		if !errors.Is(err, ErrNotCached) {
+			c.failures.Add(1)
+		}
 		return nil, err
 	}
 	return out, nil

@@ -26,6 +26,10 @@ const (
 	AskedPromptVersion   = "extract_asked_facts.v1"
 )
 
+// PromptVersions returns the version of every prompt the Extractor sends;
+// cache snapshots record them (an answer to another version is never hit).
+func PromptVersions() []string { return []string{ExtractPromptVersion, AskedPromptVersion} }
+
 // Prompt returns the prompt file name (without .txt).
 func Prompt(name string) (string, error) {
 	b, err := prompts.ReadFile("prompts/" + name + ".txt")

@@ -370,12 +370,13 @@ func reasons(m map[string]string) string {
 func (m *Main) sensitivityCommand() *cobra.Command {
 	var o sensitivityOpts
 	c := &cobra.Command{
-		Use:   "sensitivity --dataset FILE [--run PREFIX] [--limit N] [--seed S]",
+		Use:   "sensitivity --dataset FILE [--run PREFIX] [--system NAME] [--limit N] [--seed S] [--cache-only]",
 		Short: "Score reference answers against wrong answers: the paper's sensitivity experiment",
 		Long: `sensitivity keeps the dataset's samples that have a reference (the others
-are dropped and counted) and derives two answer variants: reference_as_answer
-(answer := reference) and wrong_answer (answer := the answer of another sample
-to another question, by a derangement seeded with --seed). Pre-extracted
+are dropped and counted; with --system, only that system's samples) and
+derives two answer variants: reference_as_answer (answer := reference) and
+wrong_answer (answer := the answer of another sample to another question,
+by a derangement seeded with --seed). Pre-extracted
 answer triplets go with the answer they belong to. It writes the three
 datasets (original, reference_as_answer, wrong_answer) to --dir, evaluates
 each as a run (PREFIX, PREFIX-reference_as_answer, PREFIX-wrong_answer; the
@@ -415,22 +416,26 @@ reference_as_answer against wrong_answer.`,
 	f.StringVar(&o.plotOut, "plot", "", "histogram PNG (default: DIR/sensitivity.png)")
 	f.IntVar(&o.bins, "bins", 10, "histogram bins")
 	f.BoolVar(&o.replace, "replace", false, "delete and redo runs of the same names")
+	f.StringVar(&o.system, "system", "", "use only the records of this system (the dataset's system field)")
 	f.String("engine", "", "gds or native (scoring.engine)")
 	f.StringSlice("metrics", nil, "metrics to compute (scoring.metrics)")
 	f.Int("concurrency", 0, "parallel model calls (llm.concurrency)")
+	f.Bool("cache-only", false, "make no model call: a request the cache cannot answer fails (llm.cache_only)")
 	return c
 }
 
 type sensitivityOpts struct {
-	dataset, prefix, dir, jsonOut, plotOut string
-	limit, bins                            int
-	seed                                   uint64
-	replace                                bool
+	dataset, prefix, dir, jsonOut, plotOut, system string
+	limit, bins                                    int
+	seed                                           uint64
+	replace                                        bool
 }
 
 // sensitivityReport is sensitivity's JSON output.
 type sensitivityReport struct {
-	Dataset  string `json:"dataset"`
+	Dataset string `json:"dataset"`
+	// System is the --system the samples were restricted to ("": all).
+	System   string `json:"system,omitempty"`
 	Seed     uint64 `json:"seed"`
 	Samples  int    `json:"samples"`
 	Rejected int    `json:"rejected"`
@@ -449,7 +454,22 @@ func (m *Main) sensitivity(ctx context.Context, cfg *Config, o sensitivityOpts) 
 	if err != nil {
 		return err
 	}
-	kept, dropped := analysis.WithReference(res.Samples)
+	samples := res.Samples
+	if o.system != "" {
+		samples = nil
+		systems := map[string]bool{}
+		for _, s := range res.Samples {
+			systems[s.System] = true
+			if s.System == o.system {
+				samples = append(samples, s)
+			}
+		}
+		if len(samples) == 0 {
+			return kgeval.Errorf(kgeval.EINVALID, "--system %s: dataset %s has no record of that system (it has: %s)", o.system, o.dataset, strings.Join(sortedKeys(systems), ", "))
+		}
+		fmt.Fprintf(m.Stdout, "sensitivity: --system %s: %d of %d loaded samples\n", o.system, len(samples), len(res.Samples))
+	}
+	kept, dropped := analysis.WithReference(samples)
 	if o.limit > 0 && o.limit < len(kept) {
 		kept = kept[:o.limit]
 	}
@@ -467,15 +487,12 @@ func (m *Main) sensitivity(ctx context.Context, cfg *Config, o sensitivityOpts) 
 		analysis.VariantReferenceAsAnswer: analysis.ReferenceAsAnswer(kept),
 		analysis.VariantWrongAnswer:       wrong,
 	}
-	rep := sensitivityReport{Dataset: o.dataset, Seed: o.seed, Samples: len(kept), Rejected: len(res.Rejected), DroppedNoReference: dropped,
-		Runs: map[string]string{}, Files: map[string]string{}}
+	rep := sensitivityReport{Dataset: o.dataset, System: o.system, Seed: o.seed, Samples: len(kept), Rejected: len(res.Rejected), DroppedNoReference: dropped,
+		Files: map[string]string{}}
 	content := map[string][]byte{}
+	rep.Runs = sensitivityRuns(o.prefix)
 	for _, variant := range sensitivityVariants {
 		rep.Files[variant] = filepath.Join(o.dir, variant+".jsonl")
-		rep.Runs[variant] = o.prefix
-		if variant != analysis.VariantOriginal {
-			rep.Runs[variant] = o.prefix + "-" + variant
-		}
 		if content[variant], err = datasetJSONL(sets[variant]); err != nil {
 			return err
 		}
@@ -529,20 +546,8 @@ func (m *Main) sensitivity(ctx context.Context, cfg *Config, o sensitivityOpts) 
 		}
 	}
 
-	var groups []analysis.Group
-	all := analysis.Vectors{}
-	for _, variant := range sensitivityVariants {
-		rows, err := runRows(ctx, db, rep.Runs[variant], graphstore.DefaultVariant, false)
-		if err != nil {
-			return err
-		}
-		v := analysis.MetricVectors(rows)
-		groups = append(groups, analysis.Group{Name: variant, V: v})
-		all.Merge(v)
-	}
-	names := all.Names()
-	for _, name := range names {
-		rep.Metrics = append(rep.Metrics, analysis.Separate(name, groups, analysis.VariantReferenceAsAnswer, analysis.VariantWrongAnswer, o.bins))
+	if rep.Metrics, err = sensitivitySeparations(ctx, db, rep.Runs, o.bins); err != nil {
+		return err
 	}
 	fmt.Fprintln(m.Stdout)
 	printSensitivity(m.Stdout, rep)
@@ -561,6 +566,41 @@ func (m *Main) sensitivity(ctx context.Context, cfg *Config, o sensitivityOpts) 
 	}
 	fmt.Fprintf(m.Stdout, "\nwrote %s and %s; derived datasets in %s\n", jsonOut, plotOut, o.dir)
 	return nil
+}
+
+// sensitivityRuns names the runs of the experiment with run prefix prefix,
+// by variant.
+func sensitivityRuns(prefix string) map[string]string {
+	runs := map[string]string{}
+	for _, variant := range sensitivityVariants {
+		runs[variant] = prefix
+		if variant != analysis.VariantOriginal {
+			runs[variant] = prefix + "-" + variant
+		}
+	}
+	return runs
+}
+
+// sensitivitySeparations reads the experiment's three runs (runs by
+// variant) and describes every metric any of them has, with the AUROC and
+// Cohen's d of reference_as_answer against wrong_answer.
+func sensitivitySeparations(ctx context.Context, db *graphstore.DB, runs map[string]string, bins int) ([]analysis.Separation, error) {
+	var groups []analysis.Group
+	all := analysis.Vectors{}
+	for _, variant := range sensitivityVariants {
+		rows, err := runRows(ctx, db, runs[variant], graphstore.DefaultVariant, false)
+		if err != nil {
+			return nil, err
+		}
+		v := analysis.MetricVectors(rows)
+		groups = append(groups, analysis.Group{Name: variant, V: v})
+		all.Merge(v)
+	}
+	var out []analysis.Separation
+	for _, name := range all.Names() {
+		out = append(out, analysis.Separate(name, groups, analysis.VariantReferenceAsAnswer, analysis.VariantWrongAnswer, bins))
+	}
+	return out, nil
 }
 
 func printSensitivity(w io.Writer, rep sensitivityReport) {

@@ -41,6 +41,9 @@ type Config struct {
 		Temperature float64       `mapstructure:"temperature"`
 		MaxTokens   int           `mapstructure:"max_tokens"`
 		Required    bool          `mapstructure:"required"`
+		// CacheOnly refuses every model request the cache cannot answer
+		// (evaluate --cache-only): a replay from a cache snapshot.
+		CacheOnly bool `mapstructure:"cache_only"`
 	} `mapstructure:"llm"`
 	Embedding struct {
 		Provider  string `mapstructure:"provider"`

@@ -73,6 +73,7 @@ with their explanations. Pre-extracted triplets in the dataset skip extraction.`
 	c.Flags().StringSlice("metrics", nil, "metrics to compute (scoring.metrics)")
 	c.Flags().Int("concurrency", 0, "parallel model calls (llm.concurrency)")
 	c.Flags().Bool("strict", false, "stop before any work when a record is rejected (dataset.strict)")
+	c.Flags().Bool("cache-only", false, "make no model call: a request the cache cannot answer fails (llm.cache_only; see `kgeval cache import`)")
 	return c
 }
 
@@ -109,7 +110,8 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	cache := &graphstore.Cache{DB: db}
 
 	llmCfg := llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
-		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens}
+		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens,
+		CacheOnly: cfg.LLM.CacheOnly}
 	// One client for extraction and one for the judge, so that each
 	// family's calls and tokens are counted apart.
 	client, judgeClient, verifyClient := llm.New(llmCfg), llm.New(llmCfg), llm.New(llmCfg)
@@ -303,6 +305,15 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		all := calls()
 		fmt.Fprintf(m.Stdout, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", all.Calls, all.PromptTokens, all.CompletionTokens)
 	}
+	// Every model client of this evaluation, a separate embeddings
+	// endpoint's included.
+	all := client.Stats().Add(judgeClient.Stats())
+	if e, ok := embedder.(*llm.Embedder); ok && e.Client != client {
+		all = all.Add(e.Client.Stats())
+	}
+	if cfg.LLM.CacheOnly {
+		fmt.Fprintf(m.Stdout, "cache-only: model calls %d; %d requests not in the cache (refused)\n", all.Calls, all.Refused)
+	}
 	var stages []string
 	for _, s := range []string{"extract", "ground", "embed", "store", "score", "verify", "metrics"} {
 		stages = append(stages, fmt.Sprintf("%s %s", s, rep.Stages[s].Round(time.Millisecond)))
@@ -329,6 +340,11 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	if len(others) > 0 {
 		fmt.Fprintln(m.Stdout)
 		printMetricSummary(m.Stdout, others)
+	}
+	if all.Refused > 0 {
+		// Not an error: a model that gave no valid answer when the snapshot
+		// was made left nothing to cache, and its values were null then too.
+		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", all.Refused)
 	}
 	return nil
 }
@@ -683,7 +699,7 @@ func newEmbedder(cfg *Config, client *llm.Client) (kgeval.Embedder, error) {
 		ec := client
 		if cfg.Embedding.BaseURL != "" {
 			ec = llm.New(llm.Config{BaseURL: cfg.Embedding.BaseURL, APIKey: cfg.Embedding.APIKey, Model: cfg.Embedding.Model,
-				Timeout: cfg.LLM.Timeout, MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency})
+				Timeout: cfg.LLM.Timeout, MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, CacheOnly: cfg.LLM.CacheOnly})
 		}
 		return &llm.Embedder{Client: ec, Model: cfg.Embedding.Model, BatchSize: cfg.Embedding.BatchSize}, nil
 	}

@@ -96,6 +96,7 @@ var flagKeys = map[string]string{
 	"delta":          "scoring.delta",
 	"metrics":        "scoring.metrics",
 	"concurrency":    "llm.concurrency",
+	"cache-only":     "llm.cache_only",
 	"strict":         "dataset.strict",
 	"addr":           "server.addr",
 	"log-level":      "log.level",
@@ -135,6 +136,8 @@ and community overlap (Louvain) through Neo4j Graph Data Science.`,
 		m.compareCommand(),
 		m.sensitivityCommand(),
 		m.sweepReportCommand(),
+		m.cacheCommand(),
+		m.validityCommand(),
 	)
 	return root
 }

@@ -1,0 +1,336 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/cachefile"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/judge"
+	"github.com/kgeval/kgeval/llm"
+	"github.com/spf13/cobra"
+)
+
+// The cache commands move the shared model cache (extraction answers,
+// label vectors, judge answers) in and out of Neo4j as snapshot files
+// (package cachefile), so that a snapshot in the repository replays an
+// evaluation with `evaluate --cache-only` and no model call.
+
+func (m *Main) cacheCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "cache",
+		Short: "Export, import and count the shared model cache (snapshots for zero-call replays)",
+		Long: `cache moves the model answers and label vectors kgeval caches in Neo4j in and
+out of snapshot files: gzip-compressed JSON Lines, a header (format, kgeval
+version, the runs exported with their model and encoder, the prompt versions
+in force, entries per kind) and one {"key","value"} line per entry, sorted by
+key. Import a snapshot, then evaluate with --cache-only to replay the runs it
+came from without a single model call.`,
+	}
+	c.AddCommand(m.cacheExportCommand(), m.cacheImportCommand(), m.cacheStatsCommand())
+	return c
+}
+
+// currentPrompts lists this kgeval's prompt versions, by package.
+func currentPrompts() map[string][]string {
+	return map[string][]string{"extraction": llm.PromptVersions(), "judge": judge.Prompts()}
+}
+
+func (m *Main) cacheExportCommand() *cobra.Command {
+	var out string
+	var runs, kinds []string
+	var noTime bool
+	c := &cobra.Command{
+		Use:   "export --out FILE [--run NAME ...] [--kind extract,embed,judge] [--no-time]",
+		Short: "Write cache entries (all, or those some runs used) to a snapshot file",
+		Long: `export writes the cache entries to FILE (gzip JSON Lines; see ` + "`kgeval cache --help`" + `):
+with --run, only the entries those runs used (evaluate records every run on
+the entries it reads or writes); with --kind, only those kinds. Entries are
+sorted by key, so the same store gives the same entry lines byte for byte; the
+header's export time is its last field, and --no-time leaves it out.`,
+		Example: `  kgeval cache export --run validity-wikieval50 --run validity-wikieval50-sens --out testdata/cache/wikieval50.jsonl.gz`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return kgeval.Errorf(kgeval.EINVALID, "--out is required")
+			}
+			for _, k := range kinds {
+				if k == "" || strings.Contains(k, ":") {
+					return kgeval.Errorf(kgeval.EINVALID, "--kind %q: want a kind such as extract, embed or judge", k)
+				}
+			}
+			cfg, err := m.config(cmd)
+			if err != nil {
+				return err
+			}
+			db, err := openStore(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close(context.WithoutCancel(cmd.Context()))
+			return m.cacheExport(cmd.Context(), db, out, graphstore.CacheFilter{Kinds: kinds, Runs: runs}, noTime)
+		},
+	}
+	c.Flags().StringVar(&out, "out", "", "snapshot file to write (.jsonl.gz)")
+	c.Flags().StringArrayVar(&runs, "run", nil, "only entries this run used (repeat for several runs)")
+	c.Flags().StringSliceVar(&kinds, "kind", nil, "only these kinds (extract, embed, judge)")
+	c.Flags().BoolVar(&noTime, "no-time", false, "leave the export time out of the header (byte-identical files from the same store)")
+	return c
+}
+
+func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f graphstore.CacheFilter, noTime bool) error {
+	h := cachefile.Header{Kgeval: version + " (commit " + commit + ")", Kinds: nonNil(f.Kinds), Runs: []cachefile.Run{}, Prompts: currentPrompts()}
+	for _, name := range f.Runs {
+		r, err := db.GetRun(ctx, name)
+		if err != nil {
+			return err
+		}
+		hr := cachefile.Run{Name: r.Name, Dataset: r.Dataset, Fingerprint: r.Fingerprint, LLM: r.LLM, Encoder: r.Encoder, Status: r.Status}
+		hr.Model = modelOf(r.LLM)
+		var was Config
+		if json.Unmarshal([]byte(r.Config), &was) == nil {
+			hr.Metrics = was.Scoring.Metrics
+		}
+		var calls llm.Stats
+		if json.Unmarshal([]byte(r.Calls), &calls) == nil {
+			hr.ModelCalls, hr.Failed = calls.Calls, calls.Failures
+		}
+		h.Runs = append(h.Runs, hr)
+	}
+	if !noTime {
+		now := time.Now().UTC().Truncate(time.Second)
+		h.Exported = &now
+	}
+	cache := &graphstore.Cache{DB: db}
+	src := func(ctx context.Context, after string, limit int) ([]cachefile.Entry, error) {
+		page, err := cache.Entries(ctx, f, after, limit)
+		out := make([]cachefile.Entry, len(page))
+		for i, e := range page {
+			out[i] = cachefile.Entry{Key: e.Key, Value: e.Value}
+		}
+		return out, err
+	}
+	// Written next to FILE and renamed: an interrupted export leaves no
+	// half snapshot behind.
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", out)
+	}
+	defer os.Remove(tmp.Name())
+	h, err = cachefile.Export(ctx, tmp, h, src)
+	if cerr := tmp.Close(); err == nil && cerr != nil {
+		err = kgeval.Wrap(kgeval.EINVALID, cerr, "--out %s", out)
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", out)
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", out)
+	}
+	st, _ := os.Stat(out)
+	scope := "all entries"
+	if len(f.Runs) > 0 {
+		scope = "entries used by run " + strings.Join(f.Runs, ", ")
+	}
+	if len(f.Kinds) > 0 {
+		scope += " of kind " + strings.Join(f.Kinds, ", ")
+	}
+	fmt.Fprintf(m.Stdout, "cache export: %s: %d entries (%s) to %s, %d bytes\n", scope, h.Entries, kindCounts(h.Counts), out, st.Size())
+	if h.Entries == 0 {
+		fmt.Fprintln(m.Stderr, "cache export: warning: no entry selected (runs evaluated before kgeval recorded runs on cache entries have none: evaluate them again)")
+	}
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// kindCounts renders counts per kind, sorted by kind: "embed 3, extract 2".
+func kindCounts(c map[string]int) string {
+	var parts []string
+	for _, k := range sortedKeys(c) {
+		name := k
+		if name == "" {
+			name = graphstore.NoKind
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", name, c[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (m *Main) cacheImportCommand() *cobra.Command {
+	var overwrite bool
+	c := &cobra.Command{
+		Use:   "import FILE [--overwrite]",
+		Short: "Add the entries of a snapshot file to the cache",
+		Long: `import checks FILE's header (an unknown format is refused), warns when its
+prompt versions, model or encoder differ from this kgeval's (such entries are
+never hit), and stores its entries in batches: a new key is added, an existing
+key is kept as it is unless --overwrite. It reports new, kept and overwritten
+entries. Importing twice changes nothing, so an interrupted import is finished
+by running it again. A malformed line is reported with its number and reason
+and skipped; the import goes on and exits with an error at the end.`,
+		Example: `  kgeval cache import testdata/cache/wikieval50.jsonl.gz`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := m.config(cmd)
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(args[0])
+			if err != nil {
+				return kgeval.Wrap(kgeval.EINVALID, err, "cache import")
+			}
+			defer f.Close()
+			r, err := cachefile.NewReader(f)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			for _, hr := range r.Header().Runs {
+				fmt.Fprintf(m.Stdout, "cache import: %s: run %s (model %s, encoder %s, status %s): %d model calls, %d failed requests (a --cache-only replay refuses those again)\n",
+					args[0], hr.Name, hr.Model, hr.Encoder, hr.Status, hr.ModelCalls, hr.Failed)
+			}
+			m.warnSnapshot(args[0], r.Header(), cfg)
+			db, err := openMigratedStore(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close(context.WithoutCancel(cmd.Context()))
+			return m.cacheImport(cmd.Context(), db, args[0], r, overwrite)
+		},
+	}
+	c.Flags().BoolVar(&overwrite, "overwrite", false, "replace the value of a key the cache already holds")
+	return c
+}
+
+// warnSnapshot warns (standard error) about what in a snapshot's header
+// means some of its entries will not be hit with this kgeval and cfg.
+func (m *Main) warnSnapshot(file string, h cachefile.Header, cfg *Config) {
+	warn := func(format string, args ...any) {
+		fmt.Fprintf(m.Stderr, "cache import: warning: %s: "+format+"\n", append([]any{file}, args...)...)
+	}
+	stale, missing := cachefile.PromptDiff(h.Prompts, currentPrompts())
+	if len(stale) > 0 {
+		warn("made with prompt versions this kgeval does not send (%s): their entries will never be hit", strings.Join(stale, ", "))
+	}
+	if len(missing) > 0 {
+		warn("made without prompt versions this kgeval sends (%s): an evaluation needing them is not in the snapshot", strings.Join(missing, ", "))
+	}
+	var models, encoders []string
+	for _, r := range h.Runs {
+		if r.Model != "" && !slices.Contains(models, r.Model) {
+			models = append(models, r.Model)
+		}
+		if r.Encoder != "" && !slices.Contains(encoders, r.Encoder) {
+			encoders = append(encoders, r.Encoder)
+		}
+	}
+	if len(models) > 0 && !slices.Contains(models, cfg.LLM.Model) {
+		warn("its runs used model %s, llm.model is %s: model answers are keyed by model, add --llm-model %s to replay", strings.Join(models, ", "), cfg.LLM.Model, models[0])
+	}
+	if len(encoders) > 0 && !slices.Contains(encoders, cfg.Embedding.Model) {
+		warn("its runs used encoder %s, embedding.model is %s: label vectors are keyed by encoder", strings.Join(encoders, ", "), cfg.Embedding.Model)
+	}
+}
+
+func (m *Main) cacheImport(ctx context.Context, db *graphstore.DB, file string, r *cachefile.Reader, overwrite bool) error {
+	cache := &graphstore.Cache{DB: db}
+	var n graphstore.CacheImport
+	sink := func(ctx context.Context, batch []cachefile.Entry) error {
+		es := make([]graphstore.CacheEntry, len(batch))
+		for i, e := range batch {
+			es[i] = graphstore.CacheEntry{Key: e.Key, Value: e.Value}
+		}
+		b, err := cache.Import(ctx, es, overwrite)
+		n = n.Add(b)
+		return err
+	}
+	entries, malformed, err := cachefile.Import(ctx, r, sink, 0, func(e *cachefile.LineError) {
+		fmt.Fprintf(m.Stderr, "cache import: %s: %v (skipped)\n", file, e)
+	})
+	kept := fmt.Sprintf("%d kept", n.Kept)
+	if n.Differing > 0 && !overwrite {
+		kept += fmt.Sprintf(" (%d of them differ from the file; --overwrite replaces them)", n.Differing)
+	}
+	fmt.Fprintf(m.Stdout, "cache import: %s: %d entries (%s): %d new, %s, %d overwritten; %d malformed lines skipped\n",
+		file, entries, kindCounts(r.Counts()), n.Created, kept, n.Overwritten, malformed)
+	if err != nil {
+		return fmt.Errorf("cache import %s (the %d entries before the error are stored; run the import again after fixing it): %w", file, entries, err)
+	}
+	if h := r.Header(); malformed == 0 && entries != h.Entries {
+		fmt.Fprintf(m.Stderr, "cache import: warning: %s: the header announces %d entries, the file holds %d\n", file, h.Entries, entries)
+	}
+	if malformed > 0 {
+		return kgeval.Errorf(kgeval.EINVALID, "cache import %s: %d malformed lines skipped (listed above); the other %d entries are stored", file, malformed, entries)
+	}
+	return nil
+}
+
+func (m *Main) cacheStatsCommand() *cobra.Command {
+	var runs []string
+	c := &cobra.Command{
+		Use:   "stats [--run NAME ...]",
+		Short: "Count cache entries per kind (all, or those some runs used)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := m.config(cmd)
+			if err != nil {
+				return err
+			}
+			db, err := openStore(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close(context.WithoutCancel(cmd.Context()))
+			for _, r := range runs {
+				if _, err := db.GetRun(cmd.Context(), r); err != nil {
+					return err
+				}
+			}
+			st, err := (&graphstore.Cache{DB: db}).Stats(cmd.Context(), graphstore.CacheFilter{Runs: runs})
+			if err != nil {
+				return err
+			}
+			printCacheStats(m.Stdout, st, runs)
+			return nil
+		},
+	}
+	c.Flags().StringArrayVar(&runs, "run", nil, "only entries this run used (repeat for several runs)")
+	return c
+}
+
+func printCacheStats(w io.Writer, st []graphstore.CacheKindStats, runs []string) {
+	scope := "all cache entries"
+	if len(runs) > 0 {
+		scope = "cache entries used by run " + strings.Join(runs, ", ")
+	}
+	fmt.Fprintf(w, "%s, per kind (used: some run recorded on the entry):\n", scope)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "kind\tentries\tused\tMB\t")
+	var total graphstore.CacheKindStats
+	for _, s := range st {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t\n", s.Kind, s.Entries, s.Used, float64(s.Chars)/1e6)
+		total.Entries, total.Used, total.Chars = total.Entries+s.Entries, total.Used+s.Used, total.Chars+s.Chars
+	}
+	fmt.Fprintf(tw, "total\t%d\t%d\t%.1f\t\n", total.Entries, total.Used, float64(total.Chars)/1e6)
+	tw.Flush()
+}

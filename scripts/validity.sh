@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# make validity: the validity numbers of docs/VALIDITY.md, replayed from the
+# cache snapshot in the repository with no model call (minutes).
+# make validity-snapshot: the same against the local model server, then the
+# snapshot is exported (hours, once; see docs/VALIDITY.md).
+#
+# Usage: scripts/validity.sh [replay|snapshot]
+#
+# Environment (all optional):
+#   KGEVAL_VALIDITY_SNAPSHOT  snapshot file (default testdata/cache/wikieval50.jsonl.gz)
+#   KGEVAL_VALIDITY_DATASET   dataset (default testdata/wikieval50.jsonl)
+#   KGEVAL_VALIDITY_RUN       run name (default validity-wikieval50); the sensitivity
+#                             experiment's runs are <run>-sens, <run>-sens-reference_as_answer
+#                             and <run>-sens-wrong_answer
+#   KGEVAL_VALIDITY_METRICS   metrics to compute (default kg,ts,semantic_similarity,bert_score_f1:
+#                             what the bundled snapshot covers)
+#   KGEVAL_VALIDITY_OUT       report prefix (default docs/results/validity-wikieval50: .md and .json)
+#   KGEVAL_VALIDITY_GOOD, KGEVAL_VALIDITY_BAD_FAITHFULNESS, KGEVAL_VALIDITY_BAD_RELEVANCE
+#                             systems (default wikieval_grounded, wikieval_ungrounded, wikieval_poor)
+#   KGEVAL_NEO4J_URI, KGEVAL_NEO4J_PASSWORD
+#                             use this Neo4j as it is; unset, the bundled one is started
+#                             (and stopped again if this script started it)
+#   KGEVAL_LLM_BASE_URL       snapshot: use this model endpoint as it is (with KGEVAL_LLM_MODEL);
+#                             unset, the local model server is started (and stopped) as for make test
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+mode=${1:-replay}
+case "$mode" in replay|snapshot) ;; *) echo "usage: $0 [replay|snapshot]" >&2; exit 2 ;; esac
+export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$root/.kgeval}
+snapshot=${KGEVAL_VALIDITY_SNAPSHOT:-testdata/cache/wikieval50.jsonl.gz}
+dataset=${KGEVAL_VALIDITY_DATASET:-testdata/wikieval50.jsonl}
+run=${KGEVAL_VALIDITY_RUN:-validity-wikieval50}
+sens=$run-sens
+metrics=${KGEVAL_VALIDITY_METRICS:-kg,ts,semantic_similarity,bert_score_f1}
+out=${KGEVAL_VALIDITY_OUT:-docs/results/validity-wikieval50}
+good=${KGEVAL_VALIDITY_GOOD:-wikieval_grounded}
+badf=${KGEVAL_VALIDITY_BAD_FAITHFULNESS:-wikieval_ungrounded}
+badr=${KGEVAL_VALIDITY_BAD_RELEVANCE:-wikieval_poor}
+bin=bin/kgeval
+
+started_neo4j=0 started_llm=0
+cleanup() {
+  if [ "$started_llm" = 1 ]; then scripts/llm.sh stop || true; fi
+  if [ "$started_neo4j" = 1 ]; then deploy/neo4j/neo4j.sh stop || true; fi
+}
+trap cleanup EXIT
+t0=$SECONDS
+step() { echo; echo "=== validity: $* ($((SECONDS - t0)) s)"; }
+
+[ -x "$bin" ] || { echo "validity: $bin missing: run make build (make validity does)" >&2; exit 1; }
+if [ -z "${KGEVAL_NEO4J_URI:-}" ]; then
+  if ! deploy/neo4j/neo4j.sh status >/dev/null 2>&1; then
+    deploy/neo4j/neo4j.sh start || exit 1
+    started_neo4j=1
+  fi
+  export KGEVAL_NEO4J_URI=bolt://127.0.0.1:${KGEVAL_NEO4J_BOLT_PORT:-7687}
+  export KGEVAL_NEO4J_PASSWORD=$(cat "$KGEVAL_STATE_DIR/neo4j/password")
+fi
+scripts/fetch-minilm.sh >/dev/null || { echo "validity: fetching the MiniLM model failed" >&2; exit 1; }
+
+flags=(--metrics "$metrics")
+if [ "$mode" = replay ]; then
+  if [ ! -f "$snapshot" ]; then
+    echo "validity: no snapshot at $snapshot: make one with \`make validity-snapshot\` (hours; docs/VALIDITY.md)" >&2
+    exit 1
+  fi
+  step "import $snapshot"
+  $bin cache import "$snapshot" || exit 1
+  flags+=(--cache-only)
+elif [ -z "${KGEVAL_LLM_BASE_URL:-}" ]; then
+  scripts/llm.sh install || exit 1
+  if ! scripts/llm.sh status >/dev/null 2>&1; then
+    scripts/llm.sh start || exit 1
+    started_llm=1
+  fi
+  export KGEVAL_LLM_BASE_URL=http://127.0.0.1:${KGEVAL_LLM_PORT:-8089}/v1
+fi
+
+# --replace: every run reads every answer it needs from the cache again, so
+# the cache records it on each entry and the export is complete. Answers the
+# model gave before stay cached: an interrupted snapshot run loses no call.
+step "evaluate $dataset as run $run (${flags[*]})"
+$bin evaluate --dataset "$dataset" --run "$run" --replace "${flags[@]}" || exit 1
+step "sensitivity experiment on the $good answers as runs $sens*"
+$bin sensitivity --dataset "$dataset" --system "$good" --run "$sens" --dir "$KGEVAL_STATE_DIR/validity/$sens" --replace "${flags[@]}" || exit 1
+
+if [ "$mode" = snapshot ]; then
+  step "export the cache entries of the four runs to $snapshot"
+  mkdir -p "$(dirname "$snapshot")"
+  $bin cache export --no-time --out "$snapshot" --run "$run" --run "$sens" --run "$sens-reference_as_answer" --run "$sens-wrong_answer" || exit 1
+fi
+
+step "validity report"
+mkdir -p "$(dirname "$out")"
+$bin validity --run "$run" --sensitivity-run "$sens" --good "$good" --bad-faithfulness "$badf" --bad-relevance "$badr" \
+  --md "$out.md" --json "$out.json" || exit 1
+echo
+echo "validity: wrote $out.md and $out.json in $((SECONDS - t0)) s"
