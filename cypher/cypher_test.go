@@ -43,7 +43,8 @@ func TestSchema(t *testing.T) {
 func TestQueries_Parameters(t *testing.T) {
 	allowed := map[string]bool{"'ctx'": true, "'in'": true, "'cost'": true, "'weight'": true, "'*'": true, "'Neo4j Kernel'": true, "''": true,
 		// run_counts names its rows.
-		"'samples'": true, "'entities'": true, "'relations'": true, "'similar_edges'": true, "'head_edges'": true, "'tail_edges'": true, "'scores'": true}
+		"'samples'": true, "'entities'": true, "'relations'": true, "'similar_edges'": true, "'head_edges'": true, "'tail_edges'": true, "'scores'": true,
+		"'relation_similar_edges'": true, "'conflict_edges'": true}
 	fixed := map[string]bool{"server_info": true, "gds_version": true, "schema_constraints": true, "schema_indexes": true,
 		"test_drop_relation_run_index": true, "web_test_counts": true, "run_list": true}
 	lit := regexp.MustCompile(`'[^']*'`)

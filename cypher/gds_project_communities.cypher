@@ -5,7 +5,7 @@
 // ordered so that the projection, and so the communities, are reproducible.
 UNWIND $graphs AS g
 MATCH (s:Entity|Relation {graph: g.graph})-[r:REL|SIMILAR]->(t)
-WHERE NOT (s:Relation AND type(r) = 'SIMILAR') // relation SIMILAR edges serve verdicts only
+WHERE NOT (s:Relation AND t:Relation) // relation-to-relation SIMILAR edges serve the verdicts only
 WITH g, g.offset + s.nid AS src, g.offset + t.nid AS dst, r.weight AS weight
 ORDER BY src, dst
 WITH gds.graph.project($name, src, dst,

@@ -7,7 +7,7 @@ UNWIND $graphs AS g
 CALL {
   WITH g
   MATCH (s:Entity|Relation {graph: g.graph})-[r:REL|SIMILAR]->(t)
-  WHERE NOT (s:Relation AND type(r) = 'SIMILAR') // relation SIMILAR edges serve verdicts only
+  WHERE NOT (s:Relation AND t:Relation) // relation-to-relation SIMILAR edges serve the verdicts only
   RETURN g.offset + t.nid AS src, g.offset + s.nid AS dst, r.cost AS cost
   UNION ALL
   WITH g
