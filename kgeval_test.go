@@ -1,6 +1,7 @@
 package kgeval_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/kgeval/kgeval"
@@ -64,5 +65,35 @@ func TestCanonicalCommunities(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("got %v want %v", got, want)
 		}
+	}
+}
+
+// TestApplyModelVerdicts: the model decides only the open triplets
+// (not_found, conflicts); the graph's verdicts stay; the verified scores
+// combine both.
+func TestApplyModelVerdicts(t *testing.T) {
+	r := kgeval.KGResult{Verdicts: []kgeval.TripletVerdict{
+		{Verdict: kgeval.VerdictSupported},
+		{Verdict: kgeval.VerdictContradicted},
+		{Verdict: kgeval.VerdictNotFound},
+		{Verdict: kgeval.VerdictNotFound},
+		{Verdict: kgeval.VerdictSupported, Conflict: true},
+		{Verdict: kgeval.VerdictAnswered, Asked: true},
+	}, Reasons: map[string]string{kgeval.MetricSupportVerified: "n/a: scoring.verify is off"}}
+	open := kgeval.OpenVerdicts(&r)
+	if fmt.Sprint(open) != "[2 3 4]" {
+		t.Fatalf("open %v, want [2 3 4]", open)
+	}
+	kgeval.ApplyModelVerdicts(&r, open, []kgeval.ModelVerdict{
+		{Verdict: kgeval.VerdictSupported, Reason: "r1"}, {Verdict: kgeval.VerdictNotFound}, {Verdict: kgeval.VerdictContradicted}})
+	// supported: 0 and 2; contradicted: 1 and 4; of 5 full triplets.
+	if r.SupportVerified == nil || *r.SupportVerified != 0.4 || r.ContradictionVerified == nil || *r.ContradictionVerified != 0.4 {
+		t.Errorf("verified %v / %v, want 0.4 / 0.4", r.SupportVerified, r.ContradictionVerified)
+	}
+	if r.Verdicts[2].Verdict != kgeval.VerdictNotFound || r.Verdicts[2].Model != kgeval.VerdictSupported || r.Verdicts[2].ModelReason != "r1" {
+		t.Errorf("the graph's verdict must stay beside the model's: %+v", r.Verdicts[2])
+	}
+	if _, ok := r.Reasons[kgeval.MetricSupportVerified]; ok {
+		t.Errorf("the n/a reason stayed: %v", r.Reasons)
 	}
 }
