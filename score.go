@@ -26,12 +26,18 @@ const (
 	// model verdicts for the rest. Null when verify is off.
 	MetricSupportVerified       = "support_verified"
 	MetricContradictionVerified = "contradiction_verified"
+	// Support and contradiction with sentence evidence: the graph's verdict
+	// where it decided; for a triplet the graph did not find, a context
+	// sentence that states both its ends supports it, and one that states
+	// one end with another value of the other's literal contradicts it.
+	MetricSupportText       = "support_text"
+	MetricContradictionText = "contradiction_text"
 )
 
 // KGMetricNames are the per-pair KG metrics, in display order.
 var KGMetricNames = []string{MetricMultihop, MetricCommunityOverlap, MetricCommunityCoverage,
 	MetricSupport, MetricContradiction, MetricRecall, MetricF1, MetricSlotCoverage,
-	MetricSupportVerified, MetricContradictionVerified}
+	MetricSupportText, MetricContradictionText, MetricSupportVerified, MetricContradictionVerified}
 
 // GraphMetric reports whether a KG metric is one of the paper's graph
 // scores (multihop, community_overlap, community_coverage) rather than a
@@ -43,7 +49,7 @@ func GraphMetric(metric string) bool {
 // LowerIsBetter reports whether a smaller value of the KG metric is the
 // better one (contradiction); every other KG metric is higher-is-better.
 func LowerIsBetter(metric string) bool {
-	return metric == MetricContradiction || metric == MetricContradictionVerified
+	return metric == MetricContradiction || metric == MetricContradictionVerified || metric == MetricContradictionText
 }
 
 // Score is one metric value for one sample (and pair, for KG scores). A nil
@@ -81,6 +87,8 @@ type KGResult struct {
 	Recall                *float64 `json:"recall"`
 	F1                    *float64 `json:"f1"`
 	SlotCoverage          *float64 `json:"slot_coverage"`
+	SupportText           *float64 `json:"support_text"`
+	ContradictionText     *float64 `json:"contradiction_text"`
 	SupportVerified       *float64 `json:"support_verified"`
 	ContradictionVerified *float64 `json:"contradiction_verified"`
 	// Reason says why the scores are null (a side without triplets);
@@ -139,6 +147,10 @@ func (r *KGResult) field(metric string) **float64 {
 		return &r.F1
 	case MetricSlotCoverage:
 		return &r.SlotCoverage
+	case MetricSupportText:
+		return &r.SupportText
+	case MetricContradictionText:
+		return &r.ContradictionText
 	case MetricSupportVerified:
 		return &r.SupportVerified
 	case MetricContradictionVerified:

@@ -48,6 +48,10 @@ type TripletVerdict struct {
 	Evidence *Evidence `json:"evidence,omitempty"`
 	// Contradiction is the contradicting context triplet of a conflict.
 	Contradiction *Evidence `json:"contradiction,omitempty"`
+	// Text is the verdict of the sentence check on a triplet the graph did
+	// not find (supported, contradicted or ""), with its evidence sentence.
+	Text         string    `json:"text,omitempty"`
+	TextEvidence *Evidence `json:"text_evidence,omitempty"`
 	// Model is the verdict of the model check (scoring.verify: llm) on a
 	// triplet the graph left open, with its reason; empty otherwise.
 	Model       string `json:"model,omitempty"`

@@ -2,7 +2,7 @@
 // its other metric values.
 MATCH (s:Sample {run: $run})
 OPTIONAL MATCH (p:PairScore {run: $run, sample: s.id, variant: $variant})
-WITH s, collect(p {.pair, .multihop, .community_overlap, .community_coverage, .support, .contradiction, .recall, .f1, .slot_coverage, .support_verified, .contradiction_verified, .reason, .reasons}) AS scores
+WITH s, collect(p {.*, verdicts: null}) AS scores
 OPTIONAL MATCH (m:MetricScore {run: $run, sample: s.id})
 WITH s, scores, collect(m {.metric, .family, .value, .reason}) AS metrics
 RETURN s.id AS id, s.record AS record, s.system AS system, s.question AS question, s.human AS human, scores, metrics

@@ -5,5 +5,6 @@ RETURN s.pair AS pair, count(s) AS graphs, count(s.multihop) AS scored,
        avg(s.community_coverage) AS community_coverage, avg(s.support) AS support,
        avg(s.contradiction) AS contradiction, avg(s.recall) AS recall, avg(s.f1) AS f1,
        avg(s.slot_coverage) AS slot_coverage, avg(s.support_verified) AS support_verified,
-       avg(s.contradiction_verified) AS contradiction_verified
+       avg(s.contradiction_verified) AS contradiction_verified, avg(s.support_text) AS support_text,
+       avg(s.contradiction_text) AS contradiction_text
 ORDER BY pair

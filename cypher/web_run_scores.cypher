@@ -3,4 +3,4 @@
 MATCH (p:PairScore {run: $run})
 WHERE p.variant = $variant
 OPTIONAL MATCH (s:Sample {uid: p.run + $sep + p.sample})
-RETURN p.pair AS pair, s.system AS system, p {.pair, .multihop, .community_overlap, .community_coverage, .support, .contradiction, .recall, .f1, .slot_coverage, .support_verified, .contradiction_verified, .reason, .reasons} AS score
+RETURN p.pair AS pair, s.system AS system, p {.*, verdicts: null} AS score

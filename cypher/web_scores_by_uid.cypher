@@ -2,4 +2,4 @@
 // uids give no row.
 UNWIND $uids AS uid
 MATCH (p:PairScore {uid: uid})
-RETURN p.sample AS sample, p {.pair, .multihop, .community_overlap, .community_coverage, .support, .contradiction, .recall, .f1, .slot_coverage, .support_verified, .contradiction_verified, .reason, .reasons} AS score, p.engine AS engine, p.tau AS tau, p.delta AS delta
+RETURN p.sample AS sample, p {.*, verdicts: null} AS score, p.engine AS engine, p.tau AS tau, p.delta AS delta

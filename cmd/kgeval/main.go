@@ -138,6 +138,7 @@ and community overlap (Louvain) through Neo4j Graph Data Science.`,
 		m.sweepReportCommand(),
 		m.cacheCommand(),
 		m.validityCommand(),
+		m.explainCommand(),
 	)
 	return root
 }

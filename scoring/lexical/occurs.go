@@ -284,6 +284,39 @@ func (t *Text) Mentions(a, b string) []Mention {
 	return append(append(both, obj...), subj...)
 }
 
+// Contradiction finds a sentence of the text that states label known and
+// holds a literal of the same kind as a literal of claim with another value,
+// while the text states that literal of claim nowhere: the text says
+// "founded in 2010" where the claim says 2014 (SPEC §3b, at sentence level).
+// ok is false when claim holds no literal, when all its literals are stated,
+// or when no such sentence exists.
+func (t *Text) Contradiction(known, claim string) (m Mention, ok bool) {
+	c := NewLabel(claim)
+	var missing []Literal
+	for _, x := range c.Literals {
+		if !t.states(x) {
+			missing = append(missing, x)
+		}
+	}
+	if len(missing) == 0 || known == "" {
+		return Mention{}, false
+	}
+	in := t.sentencesOf(NewLabel(known))
+	for _, y := range t.literals {
+		i := t.sentenceAt(y.Start)
+		if i < 0 || !in[i] {
+			continue
+		}
+		for _, x := range missing {
+			if eq, comparable := Equal(x, y); comparable && !eq {
+				sp := t.spans[i]
+				return Mention{Span: sp, Text: strings.TrimSpace(t.raw[sp.Start:sp.End])}, true
+			}
+		}
+	}
+	return Mention{}, false
+}
+
 // sentencesOf marks the sentences that state label l (see Locate).
 func (t *Text) sentencesOf(l Label) []bool {
 	out := make([]bool, len(t.spans))

@@ -114,3 +114,24 @@ func TestText_Locate(t *testing.T) {
 		t.Errorf("Locate found a sentence for labels the text does not state")
 	}
 }
+
+func TestText_Contradiction(t *testing.T) {
+	x := NewText("PharmaCann is a cannabis company. PharmaCann was founded in 2010 by Theodore Wolf. It opened 5 stores in 2014.")
+	cases := []struct {
+		known, claim string
+		want         string // the sentence, "" for none
+	}{
+		{"PharmaCann", "2014", ""},                            // 2014 is stated
+		{"PharmaCann", "2012", "PharmaCann was founded in 2010 by Theodore Wolf."},
+		{"PharmaCann", "Theodore Scott", ""},                  // names are no literals
+		{"Acme", "2012", ""},                                  // Acme is not stated
+		{"PharmaCann", "$3 million", ""},                      // no money in the text
+		{"Theodore Wolf", "founded in 2011", "PharmaCann was founded in 2010 by Theodore Wolf."},
+	}
+	for _, c := range cases {
+		m, ok := x.Contradiction(c.known, c.claim)
+		if ok != (c.want != "") || ok && m.Text != c.want {
+			t.Errorf("Contradiction(%q, %q) = %q, %v; want %q", c.known, c.claim, m.Text, ok, c.want)
+		}
+	}
+}

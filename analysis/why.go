@@ -1,0 +1,128 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kgeval/kgeval"
+)
+
+// SampleTexts are the texts of one sample, where evidence spans point.
+type SampleTexts struct {
+	Question, Answer, Reference string
+	Contexts                    []string
+}
+
+// Text returns the text of a kind (a passage for the contexts; "" when out
+// of range).
+func (t SampleTexts) Text(kind kgeval.Text, passage int) string {
+	switch kind {
+	case kgeval.TextQuestion:
+		return t.Question
+	case kgeval.TextAnswer:
+		return t.Answer
+	case kgeval.TextReference:
+		return t.Reference
+	case kgeval.TextContexts:
+		if passage >= 0 && passage < len(t.Contexts) {
+			return t.Contexts[passage]
+		}
+	}
+	return ""
+}
+
+// VerdictLine is one input triplet's verdict with its evidence: the "why"
+// behind support, contradiction and slot_coverage (SPEC §4b, §4c).
+type VerdictLine struct {
+	Pair     string `json:"pair"`
+	Node     int    `json:"node"`
+	Triplet  string `json:"triplet"`
+	Asked    bool   `json:"asked,omitempty"`
+	Verdict  string `json:"verdict"`
+	Conflict bool   `json:"conflict,omitempty"`
+	// Model and ModelReason are the model check's verdict (verify: llm).
+	Model       string `json:"model,omitempty"`
+	ModelReason string `json:"model_reason,omitempty"`
+	// Evidence is the context triplet; Source names its text ("contexts
+	// passage 2", "reference"); Sentence is the evidence span of that text,
+	// with up to ContextChars characters Before and After it.
+	Evidence string `json:"evidence,omitempty"`
+	Source   string `json:"source,omitempty"`
+	Before   string `json:"before,omitempty"`
+	Sentence string `json:"sentence,omitempty"`
+	After    string `json:"after,omitempty"`
+}
+
+// ContextChars is how much text VerdictLine shows around an evidence span.
+const ContextChars = 160
+
+// verdictRank orders lines: contradictions first, then conflicts and the
+// model's contradictions, then what was not found, then the rest.
+func verdictRank(l VerdictLine) int {
+	switch {
+	case l.Verdict == kgeval.VerdictContradicted:
+		return 0
+	case l.Conflict || l.Model == kgeval.VerdictContradicted:
+		return 1
+	case l.Verdict == kgeval.VerdictNotFound || l.Verdict == kgeval.VerdictUnanswered:
+		return 2
+	}
+	return 3
+}
+
+// Triplet renders a triplet as "(subject; relation; object)".
+func Triplet(s, r, o string) string { return "(" + s + "; " + r + "; " + o + ")" }
+
+// WhyLines returns the verdict of every input triplet of the sample's pair
+// graphs (pairs in order, results by pair name) with its evidence sentence,
+// contradictions first.
+func WhyLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeval.KGResult) []VerdictLine {
+	var out []VerdictLine
+	for _, p := range pairs {
+		r, ok := results[p.Name]
+		if !ok {
+			continue
+		}
+		for _, v := range r.Verdicts {
+			l := VerdictLine{Pair: p.Name, Node: v.Node, Triplet: Triplet(v.Subject, v.Relation, v.Object), Asked: v.Asked,
+				Verdict: v.Verdict, Conflict: v.Conflict, Model: v.Model, ModelReason: v.ModelReason}
+			if e := v.Evidence; e != nil {
+				l.Evidence = Triplet(e.Subject, e.Relation, e.Object)
+				l.Source = string(p.Context)
+				passage := e.Passage
+				if p.Context == kgeval.TextContexts {
+					l.Source = fmt.Sprintf("contexts passage %d", e.Passage+1)
+				}
+				l.Before, l.Sentence, l.After = Excerpt(texts.Text(p.Context, passage), e.Start, e.End, ContextChars)
+			}
+			out = append(out, l)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return verdictRank(out[i]) < verdictRank(out[j]) })
+	return out
+}
+
+// Excerpt cuts text around the byte span [start, end): up to n characters
+// before and after it (with "…" where cut), the span itself. An invalid span
+// gives ("", "", "").
+func Excerpt(text string, start, end, n int) (before, span, after string) {
+	if start < 0 || end > len(text) || start >= end {
+		return "", "", ""
+	}
+	for start > 0 && !utf8.RuneStart(text[start]) {
+		start--
+	}
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end++
+	}
+	before, span, after = text[:start], strings.TrimSpace(text[start:end]), text[end:]
+	if r := []rune(before); len(r) > n {
+		before = "…" + string(r[len(r)-n:])
+	}
+	if r := []rune(after); len(r) > n {
+		after = string(r[:n]) + "…"
+	}
+	return before, span, after
+}
