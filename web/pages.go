@@ -353,12 +353,13 @@ func (s *Server) graphPage(c *gin.Context) (string, any, error) {
 // CypherPage is the view model of the console.
 type CypherPage struct {
 	MaxRows int
+	MaxKB   int
 	Timeout string
 	Example string
 }
 
 func (s *Server) cypherPage(c *gin.Context) (string, any, error) {
-	return "Cypher console", CypherPage{MaxRows: s.cfg.Console.MaxRows, Timeout: s.cfg.Console.Timeout.String(),
+	return "Cypher console", CypherPage{MaxRows: s.cfg.Console.MaxRows, MaxKB: s.cfg.Console.MaxBytes >> 10, Timeout: s.cfg.Console.Timeout.String(),
 		Example: "MATCH (e:Entity {side: 'in'})-[r:SIMILAR]->(c:Entity)\nRETURN e, r, c\nLIMIT 25"}, nil
 }
 
