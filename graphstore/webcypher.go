@@ -134,8 +134,12 @@ func (db *DB) runConsole(ctx context.Context, query string, lim ConsoleLimits, g
 			Millis: time.Since(start).Milliseconds(), Plan: text}, nil
 	}
 
+	text := query // what was planned: body, after PROFILE when there is one
+	if mode == "PROFILE" {
+		text = "PROFILE " + body
+	}
 	out, err = sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, mode+" "+body, nil)
+		res, err := tx.Run(ctx, text, nil)
 		if err != nil {
 			return nil, err
 		}
