@@ -50,10 +50,12 @@ func (db *DB) RunConsoleUnguardedForTest(ctx context.Context, query string, lim 
 }
 
 // kgevalLabels and kgevalTypes are the node labels and relationship types
-// kgeval and its tests write (see package cypher).
+// kgeval and its tests write (see package cypher; CONFLICTS comes with the
+// literal-conflict edges on main). A type added there must be added here, or
+// the snapshot counts what parallel tests write.
 var (
 	kgevalLabels = []any{"Run", "Sample", "Entity", "Relation", "PairScore", "MetricScore", "CacheEntry", "WebSentinel"}
-	kgevalTypes  = []any{"REL", "SIMILAR", "WEB_SENTINEL"}
+	kgevalTypes  = []any{"REL", "SIMILAR", "CONFLICTS", "WEB_SENTINEL"}
 )
 
 // ConsoleSnapshotForTest returns what a console attack could change beyond
