@@ -9,9 +9,12 @@ import (
 // layer maps them onto HTTP status codes in one table.
 const (
 	ECONFLICT     = "conflict"
+	EFORBIDDEN    = "forbidden"
 	EINTERNAL     = "internal"
 	EINVALID      = "invalid"
 	ENOTFOUND     = "not_found"
+	ETOOLARGE     = "too_large"
+	ETOOMANY      = "too_many_requests"
 	EUNAVAILABLE  = "unavailable"
 	EUNAUTHORIZED = "unauthorized"
 )

@@ -46,7 +46,8 @@ func TestQueries_Parameters(t *testing.T) {
 		"'samples'": true, "'entities'": true, "'relations'": true, "'similar_edges'": true, "'head_edges'": true, "'tail_edges'": true, "'scores'": true,
 		"'relation_similar_edges'": true, "'conflict_edges'": true}
 	fixed := map[string]bool{"server_info": true, "gds_version": true, "schema_constraints": true, "schema_indexes": true,
-		"test_drop_relation_run_index": true, "web_test_counts": true, "run_list": true}
+		"test_drop_relation_run_index": true, "web_test_counts": true, "run_list": true,
+		"web_test_snapshot_schema": true, "web_test_snapshot_users": true}
 	lit := regexp.MustCompile(`'[^']*'`)
 	if len(cypher.Names()) < 40 {
 		t.Fatalf("%d queries: the embedded files are missing", len(cypher.Names()))

@@ -195,12 +195,13 @@ func TestLoad_Generated(t *testing.T) {
 	})
 }
 
-// TestLoad_SharedDatasets loads the real datasets bundled with the project.
+// TestLoad_SharedDatasets loads the real datasets bundled with the project
+// in testdata/ (see testdata/README.md), so that a plain clone passes.
 func TestLoad_SharedDatasets(t *testing.T) {
-	for name, n := range map[string]int{"wikieval.jsonl": 30, "wikieval_ragflow.jsonl": 50, "expertqa.jsonl": 300} {
-		path := filepath.Join("..", "..", "shared", "datasets", name)
+	for name, n := range map[string]int{"wikieval.jsonl": 30, "wikieval50.jsonl": 150, "wikieval_ragflow.jsonl": 50, "expertqa.jsonl": 300} {
+		path := filepath.Join("..", "testdata", name)
 		if _, err := os.Stat(path); err != nil {
-			t.Fatalf("%s: %v (the shared datasets sit beside the project)", name, err)
+			t.Fatalf("%s: %v (the datasets are bundled in testdata/)", name, err)
 		}
 		res := MustLoad(t, path)
 		if len(res.Samples) != n || len(res.Rejected) != 0 {

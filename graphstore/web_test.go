@@ -418,7 +418,7 @@ func TestDB_RunSweep(t *testing.T) {
 
 // TestWebQueries_Parameters guards the dashboard's queries against values
 // spliced into query text: no string literal, and at least one parameter
-// (the console's one query is user text, guarded by CheckReadOnly instead).
+// (the console's one query is user text, guarded by its EXPLAIN plan instead).
 func TestWebQueries_Parameters(t *testing.T) {
 	lit := regexp.MustCompile(`'[^']*'|"[^"]*"`)
 	for _, name := range append(graphstore.WebQueries, "web_test_sentinel_create", "web_test_sentinel_state", "web_test_sentinel_delete") {

@@ -2,6 +2,7 @@ package graphstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -16,24 +17,28 @@ import (
 
 // This file runs the dashboard's Cypher console: a query typed by a user,
 // which is the one place where query text does not come from package cypher.
-// Neo4j Community has no read-only users, so four independent guards stand
-// between the text and the data:
+// Neo4j Community has no read-only users, so the console stands between the
+// text and the data:
 //
-//  1. CheckReadOnly refuses, after stripping comments and string literals,
-//     multiple statements and every clause or command that writes or
-//     administers (CREATE, MERGE, SET, DELETE, REMOVE, FOREACH, CALL, LOAD
-//     CSV, DROP, SHOW, USE...). CALL is refused as a whole: procedures such
-//     as gds.graph.drop declare themselves READ yet change server state.
-//  2. EXPLAIN plans the query without running it and the plan's statement
-//     type must be read-only ("r").
-//  3. The query runs in a READ transaction (session AccessModeRead,
+//  1. Neo4j plans the query (EXPLAIN, which runs nothing) and checkPlan
+//     (consoleguard.go) allows it only when the plan is read-only and built
+//     from known read operators and built-in functions: no procedure, no
+//     LOAD CSV, no GDS, db, dbms or APOC function, no administration
+//     command. The decision rests on the server's own parse, so unicode
+//     escapes, comments and odd spacing in the text change nothing.
+//  2. The query runs in a READ transaction (session AccessModeRead,
 //     ExecuteRead), which Neo4j refuses to write in.
-//  4. A transaction timeout and a row cap bound what it costs.
+//  3. A transaction timeout, a row cap and a response-size cap bound what it
+//     costs.
 
 // ConsoleLimits bound a console query.
 type ConsoleLimits struct {
 	Timeout time.Duration
 	MaxRows int
+	// MaxBytes bounds the JSON size of the rows and graph elements returned
+	// (default 2 MiB). Rows past it are cut; a first row alone over it is
+	// refused.
+	MaxBytes int
 }
 
 // ConsoleNode is a node in a console result.
@@ -56,141 +61,45 @@ type ConsoleRel struct {
 // (nodes, relationships and paths as objects with a "_kind"), and every node
 // and relationship met in them, for drawing.
 type ConsoleResult struct {
-	Columns   []string      `json:"columns"`
-	Rows      [][]any       `json:"rows"`
-	Truncated bool          `json:"truncated"`
-	Nodes     []ConsoleNode `json:"nodes"`
-	Rels      []ConsoleRel  `json:"relationships"`
-	Millis    int64         `json:"ms"`
+	Columns   []string `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	Truncated bool     `json:"truncated"`
+	// TruncatedBy says which limit cut the rows: "rows" or "bytes".
+	TruncatedBy string        `json:"truncated_by,omitempty"`
+	Nodes       []ConsoleNode `json:"nodes"`
+	Rels        []ConsoleRel  `json:"relationships"`
+	Millis      int64         `json:"ms"`
+	// Plan is Neo4j's plan as text, for a query that starts with EXPLAIN
+	// (which runs nothing) or PROFILE (which runs it and counts).
+	Plan string `json:"plan,omitempty"`
 }
 
-// refused are the words that make CheckReadOnly refuse a query: clauses that
-// write, procedure calls and file loads, administration commands, and
-// prefixes that change how a query runs.
-var refused = []string{
-	"CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "FOREACH",
-	"CALL", "LOAD", "CSV", "PERIODIC",
-	"DROP", "ALTER", "RENAME", "GRANT", "DENY", "REVOKE", "START", "STOP", "SHOW", "USE", "TERMINATE", "ENABLE",
-	"EXPLAIN", "PROFILE", "CYPHER",
-}
-
-var wordRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-
-// CheckReadOnly refuses query text that could write or administer, before it
-// reaches Neo4j. It is the first guard of RunConsole (see the file comment).
-// Errors: EINVALID, naming what was refused.
-func CheckReadOnly(query string) error {
-	code, err := stripCypher(query)
-	if err != nil {
-		return err
-	}
-	code = strings.TrimSpace(code)
-	code = strings.TrimSpace(strings.TrimSuffix(code, ";"))
-	if code == "" {
-		return kgeval.Errorf(kgeval.EINVALID, "empty query")
-	}
-	if strings.Contains(code, ";") {
-		return kgeval.Errorf(kgeval.EINVALID, "refused: one statement at a time (found ';')")
-	}
-	for _, loc := range wordRE.FindAllStringIndex(code, -1) {
-		w := strings.ToUpper(code[loc[0]:loc[1]])
-		if loc[0] > 0 {
-			// n.delete, $set and :Create are a property, a parameter and a label.
-			if p := code[loc[0]-1]; p == '.' || p == '$' || p == ':' {
-				continue
-			}
-		}
-		if strings.HasPrefix(w, "APOC") {
-			return kgeval.Errorf(kgeval.EINVALID, "refused: APOC is not available in the console")
-		}
-		for _, r := range refused {
-			if w == r {
-				return kgeval.Errorf(kgeval.EINVALID, "refused: the console is read-only and %s is not allowed", r)
-			}
-		}
-	}
-	return nil
-}
-
-// stripCypher replaces comments with a space, string literals with ” and
-// quoted identifiers with a plain name, so that keywords hidden in them
-// neither count nor escape the checks. Errors: EINVALID for an unterminated
-// comment, string or identifier.
-func stripCypher(q string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(q); {
-		c := q[i]
-		switch {
-		case c == '/' && i+1 < len(q) && q[i+1] == '/':
-			j := strings.IndexAny(q[i:], "\n\r")
-			if j < 0 {
-				i = len(q)
-			} else {
-				i += j
-			}
-			b.WriteByte(' ')
-		case c == '/' && i+1 < len(q) && q[i+1] == '*':
-			j := strings.Index(q[i+2:], "*/")
-			if j < 0 {
-				return "", kgeval.Errorf(kgeval.EINVALID, "unterminated /* comment")
-			}
-			i += 2 + j + 2
-			b.WriteByte(' ')
-		case c == '\'' || c == '"':
-			j := i + 1
-			for ; j < len(q) && q[j] != c; j++ {
-				if q[j] == '\\' {
-					j++
-				}
-			}
-			if j >= len(q) {
-				return "", kgeval.Errorf(kgeval.EINVALID, "unterminated string literal")
-			}
-			i = j + 1
-			b.WriteString("''")
-		case c == '`':
-			j := i + 1
-			for {
-				k := strings.IndexByte(q[j:], '`')
-				if k < 0 {
-					return "", kgeval.Errorf(kgeval.EINVALID, "unterminated `identifier`")
-				}
-				j += k + 1
-				if j < len(q) && q[j] == '`' { // `` is an escaped backtick
-					j++
-					continue
-				}
-				break
-			}
-			i = j
-			b.WriteString("quoted")
-		default:
-			b.WriteByte(c)
-			i++
-		}
-	}
-	return b.String(), nil
-}
+// modeRE matches a leading EXPLAIN or PROFILE, after blanks and comments.
+var modeRE = regexp.MustCompile(`(?is)^(?:\s|//[^\n]*|/\*.*?\*/)*(EXPLAIN|PROFILE)\b`)
 
 // RunConsole runs a query typed in the dashboard's console, read-only (see
-// the file comment for the four guards). Errors: EINVALID when a guard
-// refuses the query or Neo4j rejects it, EUNAVAILABLE on timeout or when
-// Neo4j does not answer.
+// the file comment). A leading EXPLAIN returns the plan without running the
+// query; a leading PROFILE runs it and returns the profiled plan with the
+// rows. Errors: EINVALID when the plan check refuses the query (the message
+// starts with "refused:") or Neo4j rejects it, EUNAVAILABLE on timeout or
+// when Neo4j does not answer, EINTERNAL when the plan cannot be read.
 func (db *DB) RunConsole(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error) {
-	if err := CheckReadOnly(query); err != nil {
-		return nil, err
-	}
-	return db.runReadOnly(ctx, query, lim)
+	return db.runConsole(ctx, query, lim, true)
 }
 
-// runReadOnly is RunConsole after the text guard: the EXPLAIN check, the
-// read transaction and the limits.
-func (db *DB) runReadOnly(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error) {
+func (db *DB) runConsole(ctx context.Context, query string, lim ConsoleLimits, guard bool) (*ConsoleResult, error) {
 	if lim.Timeout <= 0 {
 		lim.Timeout = 10 * time.Second
 	}
 	if lim.MaxRows <= 0 {
 		lim.MaxRows = 1000
+	}
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = 2 << 20
+	}
+	mode, body := "", query
+	if m := modeRE.FindStringSubmatchIndex(query); m != nil {
+		mode, body = strings.ToUpper(query[m[2]:m[3]]), query[m[1]:]
 	}
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout+2*time.Second)
 	defer cancel()
@@ -199,8 +108,8 @@ func (db *DB) runReadOnly(ctx context.Context, query string, lim ConsoleLimits) 
 	start := time.Now()
 	txTimeout := neo4j.WithTxTimeout(lim.Timeout)
 
-	plan, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, "EXPLAIN "+query, nil)
+	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, "EXPLAIN "+body, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -209,12 +118,28 @@ func (db *DB) runReadOnly(ctx context.Context, query string, lim ConsoleLimits) 
 	if err != nil {
 		return nil, consoleError(err)
 	}
-	if st := plan.(neo4j.ResultSummary).StatementType(); st != neo4j.StatementTypeReadOnly {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "refused: Neo4j plans this query as %s, and the console runs read-only queries only", st)
+	sum := out.(neo4j.ResultSummary)
+	plan, err := readPlan(sum.Plan())
+	if err != nil {
+		return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "read the plan of a console query")
+	}
+	if guard {
+		if err := checkPlan(sum.StatementType(), plan); err != nil {
+			return nil, err
+		}
+	}
+	if mode == "EXPLAIN" {
+		text, _ := plan.Args["string-representation"].(string)
+		return &ConsoleResult{Columns: []string{}, Rows: [][]any{}, Nodes: []ConsoleNode{}, Rels: []ConsoleRel{},
+			Millis: time.Since(start).Milliseconds(), Plan: text}, nil
 	}
 
-	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, query, nil)
+	text := query // what was planned: body, after PROFILE when there is one
+	if mode == "PROFILE" {
+		text = "PROFILE " + body
+	}
+	out, err = sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, text, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -224,32 +149,69 @@ func (db *DB) runReadOnly(ctx context.Context, query string, lim ConsoleLimits) 
 		}
 		r := &ConsoleResult{Columns: keys, Rows: [][]any{}, Nodes: []ConsoleNode{}, Rels: []ConsoleRel{}}
 		g := &consoleGraph{r: r, nodes: map[string]bool{}, rels: map[string]bool{}}
+		size := 0
 		for res.Next(ctx) {
 			if len(r.Rows) == lim.MaxRows {
-				r.Truncated = true
+				r.Truncated, r.TruncatedBy = true, "rows"
 				break
 			}
 			rec := res.Record()
+			nodes, rels := len(r.Nodes), len(r.Rels)
 			row := make([]any, len(rec.Values))
 			for i, v := range rec.Values {
 				row[i] = g.value(v)
 			}
+			n, err := jsonSize(row, r.Nodes[nodes:], r.Rels[rels:])
+			if err != nil {
+				return nil, err
+			}
+			if size+n > lim.MaxBytes {
+				if len(r.Rows) == 0 {
+					return nil, kgeval.Errorf(kgeval.EINVALID, "refused: the first row alone is %d bytes, over the console's response limit of %d bytes; return less (e.g. LIMIT, or a slice of a list)", n, lim.MaxBytes)
+				}
+				g.forget(nodes, rels)
+				r.Truncated, r.TruncatedBy = true, "bytes"
+				break
+			}
+			size += n
 			r.Rows = append(r.Rows, row)
 		}
 		if err := res.Err(); err != nil {
 			return nil, err
 		}
-		if _, err := res.Consume(ctx); err != nil {
+		sum, err := res.Consume(ctx)
+		if err != nil {
 			return nil, err
+		}
+		if p := sum.Profile(); p != nil {
+			r.Plan, _ = p.Arguments()["string-representation"].(string)
 		}
 		return r, nil
 	}, txTimeout)
 	if err != nil {
+		var kerr *kgeval.Error
+		if errors.As(err, &kerr) {
+			return nil, err
+		}
 		return nil, consoleError(err)
 	}
 	r := out.(*ConsoleResult)
 	r.Millis = time.Since(start).Milliseconds()
 	return r, nil
+}
+
+// jsonSize returns how many bytes a row and the graph elements it added
+// take in the response.
+func jsonSize(row []any, nodes []ConsoleNode, rels []ConsoleRel) (int, error) {
+	n := 0
+	for _, v := range []any{row, nodes, rels} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return 0, fmt.Errorf("console result: %w", err)
+		}
+		n += len(b)
+	}
+	return n, nil
 }
 
 // consoleError maps a Neo4j error of a console query: its message is the
@@ -273,6 +235,18 @@ func consoleError(err error) error {
 type consoleGraph struct {
 	r           *ConsoleResult
 	nodes, rels map[string]bool
+}
+
+// forget drops the nodes and relationships recorded after the first n and
+// r, those of a row that was cut.
+func (g *consoleGraph) forget(n, r int) {
+	for _, x := range g.r.Nodes[n:] {
+		delete(g.nodes, x.ID)
+	}
+	for _, x := range g.r.Rels[r:] {
+		delete(g.rels, x.ID)
+	}
+	g.r.Nodes, g.r.Rels = g.r.Nodes[:n], g.r.Rels[:r]
 }
 
 // value turns a driver value into a JSON-friendly one and records graph

@@ -3,8 +3,12 @@ package graphstore_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,33 +16,8 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 )
 
-// TestCheckReadOnly checks the text guard on its own: reads pass, and
-// keywords hidden in comments, strings or quoted names neither trip it nor
-// hide a write.
-func TestCheckReadOnly(t *testing.T) {
-	for _, q := range []string{
-		"MATCH (n:Entity) RETURN n LIMIT 5",
-		"MATCH (n) RETURN n;",
-		"MATCH (n) WHERE n.label = 'CREATE (x)' RETURN n // then DELETE n",
-		"MATCH (n) /* SET n.x = 1 */ RETURN n.set, n.delete",
-		"MATCH (n:`CREATE`) RETURN count(n)",
-		"RETURN \"it's; fine\" AS s",
-		"MATCH (s:Sample) WITH s ORDER BY s.record RETURN s.id SKIP 2 LIMIT 3",
-		"UNWIND [1, 2] AS x RETURN x",
-	} {
-		if err := graphstore.CheckReadOnly(q); err != nil {
-			t.Errorf("%q refused: %v", q, err)
-		}
-	}
-	for _, q := range []string{"", "  ;  ", "// only a comment", "MATCH (n) RETURN 'x", "MATCH (n) /* RETURN n", "MATCH (n:`x) RETURN n"} {
-		if err := graphstore.CheckReadOnly(q); kgeval.ErrorCode(err) != kgeval.EINVALID {
-			t.Errorf("%q: err %v, want EINVALID", q, err)
-		}
-	}
-}
-
 // writeCorpus returns write and admin attempts aimed at the sentinels of
-// tag and at the GDS projection proj.
+// tag and at the GDS projection proj, in plain text.
 func writeCorpus(tag, proj string) []string {
 	s := fmt.Sprintf("(n:WebSentinel {tag: '%s'})", tag)
 	return []string{
@@ -92,17 +71,138 @@ func writeCorpus(tag, proj string) []string {
 	}
 }
 
-// TestDB_RunConsole_WriteAttempts runs the write corpus through the console
-// against the real Neo4j: every attempt is refused, the sentinels, their
-// relationship and the GDS projection are unchanged, no tagged or unlabelled
-// node appears. The database is shared with tests running in parallel, so
-// what is compared is everything the corpus aims at, not global counts
-// (those are logged).
-func TestDB_RunConsole_WriteAttempts(t *testing.T) {
+// escapeCorpus returns the same kinds of attempt with the keywords hidden
+// from a reader of the text but not from Neo4j: \uXXXX escapes in every
+// keyword position, mixed case, comments and unusual separators between
+// keywords (U+2028, U+2029, no-break space, form feed, vertical tab), and
+// everything aimed at the loopback URL url (SSRF), at GDS (functions and
+// procedures, tag-named projections) and at the db and dbms procedures.
+func escapeCorpus(tag, proj, url string) []string {
+	s := fmt.Sprintf("(n:WebSentinel {tag: '%s'})", tag)
+	g := "webattack-" + tag // a GDS graph the attempts try to create
+	q := []string{
+		// finding 1: LOAD CSV with an escape in each keyword, and in all
+		`LO\u0041D CSV FROM '` + url + `' AS r RETURN r`,
+		`LOAD C\u0053V FROM '` + url + `' AS r RETURN r`,
+		`LOAD CSV FR\u004fM '` + url + `' AS r RETURN r`,
+		`LOAD CSV FROM '` + url + `' \u0041S r RETURN r`,
+		`LOAD CSV FROM '` + url + `' AS r R\u0045TURN r`,
+		`LOAD CSV WITH H\u0045ADERS FROM '` + url + `' AS r RETURN r`,
+		`\u004cOAD CSV FROM '` + url + `' AS r RETURN r`,
+		`L\u004f\u0041D \u0043\u0053\u0056 \u0046ROM '` + url + `' \u0041S r \u0052ETURN r`,
+		`LOAD\u0020CSV FROM '` + url + `' AS r RETURN r`,
+		`LOAD\u2028CSV FROM '` + url + `' AS r RETURN r`,
+		"LOAD\u2028CSV\u2029FROM '" + url + "'\u00a0AS r\fRETURN r",
+		"LOAD\vCSV\r\nFROM '" + url + "' AS r RETURN r",
+		"LoAd CsV fRoM '" + url + "' aS r ReTuRn r",
+		"LOAD/**/CSV/* x */FROM '" + url + "' AS r RETURN r",
+		"LOAD // comment\nCSV FROM '" + url + "' AS r RETURN r",
+		"/* MATCH */ LOAD CSV FROM '" + url + "' AS r RETURN r",
+		`LOAD CSV FROM 'http:\u002f\u002f` + strings.TrimPrefix(url, "http://") + `' AS r RETURN r`,
+		"LOAD CSV FROM '" + url + "' AS r RETURN linenumber(), file(), r",
+		"CALL { LOAD CSV FROM '" + url + "' AS r RETURN r } RETURN r",
+		"MATCH " + s + " CALL (n) { LOAD CSV FROM '" + url + "' AS r RETURN r } RETURN r",
+		"UNWIND [1] AS i CALL { WITH i LOAD CSV FROM '" + url + "' AS r RETURN r } IN TRANSACTIONS RETURN r",
+		"EXPLAIN LOAD CSV FROM '" + url + "' AS r RETURN r",
+		"PROFILE LOAD CSV FROM '" + url + "' AS r RETURN r",
+		"CYPHER runtime=slotted LOAD CSV FROM '" + url + "' AS r RETURN r",
+		"WITH '" + url + "' AS u LOAD CSV FROM u AS r RETURN r",
+		// finding 2: procedures, escaped or not, GDS ones that drop or fill the catalog
+		fmt.Sprintf(`CA\u004cL gds.graph.drop('%s')`, proj),
+		fmt.Sprintf(`C\u0041LL gds.graph.drop('%s', false) YIELD graphName RETURN graphName`, proj),
+		fmt.Sprintf(`CALL gds\u002egraph\u002edrop('%s')`, proj),
+		fmt.Sprintf("CALL `gds`.graph.drop('%s')", proj),
+		fmt.Sprintf("CALL /* */ gds.graph.drop('%s')", proj),
+		fmt.Sprintf("cAlL gds.graph.drop('%s')", proj),
+		fmt.Sprintf("CALL\u2028gds.graph.drop('%s')", proj),
+		"CALL gds.graph.list() YIELD graphName CALL gds.graph.drop(graphName) YIELD nodeCount RETURN graphName",
+		fmt.Sprintf(`CA\u004cL gds.louvain.mutate('%s', {mutateProperty: 'webattack'})`, proj),
+		fmt.Sprintf("CALL gds.louvain.stream('%s') YIELD nodeId RETURN nodeId", proj),
+		fmt.Sprintf("CALL gds.louvain.write('%s', {writeProperty: 'webattack'})", proj),
+		fmt.Sprintf("CALL gds.graph.project('%s', '*', '*')", g),
+		fmt.Sprintf("CALL gds.graph.project.cypher('%s', 'MATCH (n) RETURN id(n) AS id', 'MATCH (a)-->(b) RETURN id(a) AS source, id(b) AS target')", g),
+		"CALL gds.graph.list()",
+		"CALL gds.version()",
+		"CALL db.labels()",
+		"CALL db.labels() YIELD label WITH label MATCH (n:Sample) RETURN label, count(n)",
+		"CALL gds.graph.list() YIELD graphName WITH graphName MATCH " + s + " RETURN graphName, n",
+		"MATCH " + s + " CALL (n) { CALL db.labels() YIELD label RETURN label } RETURN label",
+		"CALL dbms.listConfig() YIELD name RETURN name",
+		"CALL dbms.security.listUsers()",
+		`SH\u004fW PROCEDURES`,
+		`SHOW PR\u004fCEDURES`,
+		"SHOW FUNCTIONS",
+		"SHOW SETTINGS",
+		"SHOW TRANSACTIONS",
+		"SHOW INDEXES",
+		"SHOW CONSTRAINTS",
+		"sHoW uSeRs",
+		`T\u0045RMINATE TRANSACTIONS 'neo4j-transaction-1'`,
+		// finding 3: GDS functions, gds.graph.project above all (an
+		// aggregation function: RETURN alone creates a graph)
+		fmt.Sprintf("RETURN gds.graph.project('%s', 1, 2)", g),
+		fmt.Sprintf("MATCH (s)-->(t) RETURN gds.graph.project('%s', s, t)", g),
+		fmt.Sprintf("MATCH %s-->(t) WITH gds.graph.project('%s', n, t) AS p RETURN p.graphName", s, g),
+		fmt.Sprintf(`RETURN gd\u0073.graph.project('%s', 1, 2)`, g),
+		fmt.Sprintf(`RETURN gds\u002egraph\u002eproject('%s', 1, 2)`, g),
+		fmt.Sprintf("RETURN `gds`.`graph`.`project`('%s', 1, 2)", g),
+		fmt.Sprintf("RETURN gds.graph./* */project('%s', 1, 2)", g),
+		fmt.Sprintf("RETURN gds.graph.project\u2028('%s', 1, 2)", g),
+		fmt.Sprintf("CALL { RETURN gds.graph.project('%s', 1, 2) AS p } MATCH %s RETURN p, n", g, s),
+		fmt.Sprintf("MATCH %s RETURN [x IN [1] | gds.graph.project('%s', x, x)] AS p", s, g),
+		fmt.Sprintf("RETURN CASE WHEN true THEN gds.graph.project('%s', 1, 2) END AS p", g),
+		fmt.Sprintf("RETURN {a: gds.graph.project('%s', 1, 2)} AS p", g),
+		fmt.Sprintf("MATCH (n:Entity) WHERE n.run = {a: gds.graph.exists('%s')}.a RETURN n", proj),
+		"RETURN gds.version()",
+		fmt.Sprintf("RETURN gds.graph.exists('%s')", proj),
+		"RETURN gds.util.asNode(0)",
+		"RETURN gds.similarity.cosine([1.0], [1.0])",
+		"RETURN gds.util.NaN()",
+		"RETURN linenumber()",
+		"RETURN file()",
+		// writes in escapes, case and separators
+		fmt.Sprintf(`CR\u0045ATE (:WebAttack {tag: '%s'})`, tag),
+		fmt.Sprintf(`M\u0045RGE (:WebAttack {tag: '%s'})`, tag),
+		fmt.Sprintf(`MATCH %s S\u0045T n.score = 99`, s),
+		fmt.Sprintf(`MATCH %s D\u0045TACH D\u0045LETE n`, s),
+		fmt.Sprintf(`MATCH %s R\u0045MOVE n:WebSentinel`, s),
+		fmt.Sprintf(`MATCH %s F\u004fREACH (i IN [1] | SET n.score = 0)`, s),
+		fmt.Sprintf("MATCH %s\u2028SET\u2029n.score = 98", s),
+		fmt.Sprintf("MATCH %s /* */ SeT n.score = 97", s),
+		fmt.Sprintf(`\u0043REATE INDEX web_attack_idx IF NOT EXISTS FOR (n:WebAttack) ON (n.tag)`),
+		`DR\u004fP INDEX entity_graph`,
+	}
+	return q
+}
+
+// MustLoopback starts an HTTP listener on loopback that counts the requests
+// it receives.
+func MustLoopback(tb testing.TB) (string, *atomic.Int64) {
+	tb.Helper()
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		fmt.Fprintln(w, "secret,value\ninternal,42")
+	}))
+	tb.Cleanup(srv.Close)
+	return srv.URL + "/internal.csv", &hits
+}
+
+// TestDB_RunConsole_Attacks runs the attack corpus through the console
+// against the real Neo4j: every attempt is refused; the sentinels, their
+// relationship and the GDS projection are unchanged; nodes, relationships,
+// labels and types outside kgeval's own, the indexes, the users and the GDS
+// graph catalog are the same before and after; and the loopback listener
+// the LOAD CSV attempts aim at received no request. Then two controls show
+// that the corpus means something: without the plan check a LOAD CSV does
+// reach the listener, and the writes are refused by the READ transaction
+// alone.
+func TestDB_RunConsole_Attacks(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	tag := fmt.Sprintf("webattack-%d", time.Now().UnixNano())
 	proj := "webtest-" + tag
+	url, hits := MustLoopback(t)
 	if err := db.SentinelForTest(ctx, tag); err != nil {
 		t.Fatal(err)
 	}
@@ -118,9 +218,16 @@ func TestDB_RunConsole_WriteAttempts(t *testing.T) {
 	if before["projection"] != true || len(before["sentinels"].([]any)) != 2 || len(before["rels"].([]any)) != 1 {
 		t.Fatalf("setup: %v", before)
 	}
+	snap0, err := db.ConsoleSnapshotForTest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n0, r0, _ := db.CountsForTest(ctx)
+
+	corpus := append(writeCorpus(tag, proj), escapeCorpus(tag, proj, url)...)
 	lim := graphstore.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 10}
-	for _, q := range writeCorpus(tag, proj) {
+	refusedByPlan := 0
+	for _, q := range corpus {
 		res, err := db.RunConsole(ctx, q, lim)
 		if err == nil {
 			t.Errorf("not refused: %q (%d rows)", q, len(res.Rows))
@@ -129,31 +236,130 @@ func TestDB_RunConsole_WriteAttempts(t *testing.T) {
 		if kgeval.ErrorCode(err) != kgeval.EINVALID {
 			t.Errorf("%q: err %v, want EINVALID", q, err)
 		}
+		if strings.HasPrefix(kgeval.ErrorMessage(err), "refused:") {
+			refusedByPlan++
+		}
 	}
-	// Without the text guard, the EXPLAIN check and the READ transaction
-	// still refuse every write. Procedures, LOAD CSV and administration
-	// commands are left out: they plan as reads (TERMINATE TRANSACTIONS even
-	// runs in a READ transaction), which is why the text guard refuses them.
-	layered := 0
-	for _, q := range writeCorpus(tag, proj) {
-		u := strings.ToUpper(q)
-		if strings.Contains(u, "CALL") || strings.Contains(u, "LOAD") || strings.Contains(u, "APOC") || strings.Contains(u, "SHOW") || strings.Contains(u, "TERMINATE") {
-			continue
-		}
-		layered++
-		if res, err := db.RunConsoleUncheckedForTest(ctx, q, lim); err == nil {
-			t.Errorf("without the text guard, not refused: %q (%d rows)", q, len(res.Rows))
-		}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the loopback listener received %d requests during the corpus (SSRF)", n)
 	}
 	after, err := db.SentinelStateForTest(ctx, tag, proj)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(before, after) {
-		t.Errorf("the database changed:\nbefore %v\nafter  %v", before, after)
+		t.Errorf("the sentinels changed:\nbefore %v\nafter  %v", before, after)
+	}
+	snap1, err := db.ConsoleSnapshotForTest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(snap0, snap1) {
+		t.Errorf("the database changed:\nbefore %v\nafter  %v", snap0, snap1)
 	}
 	n1, r1, _ := db.CountsForTest(ctx)
-	t.Logf("%d attempts refused (%d also without the text guard); global counts %d nodes / %d rels before, %d / %d after (other test packages write in parallel)", len(writeCorpus(tag, proj)), layered, n0, r0, n1, r1)
+	t.Logf("%d attempts refused (%d by the plan check, the rest by Neo4j's parser); snapshot %v; global counts %d nodes / %d rels before, %d / %d after (other test packages write in parallel)",
+		len(corpus), refusedByPlan, snap1, n0, r0, n1, r1)
+
+	t.Run("WithoutPlanCheck", func(t *testing.T) {
+		// The READ transaction alone refuses every plain write (EXPLAIN runs
+		// nothing)...
+		for _, q := range writeCorpus(tag, proj) {
+			u := strings.ToUpper(q)
+			if strings.Contains(u, "CALL") || strings.Contains(u, "LOAD") || strings.Contains(u, "APOC") || strings.Contains(u, "SHOW") || strings.Contains(u, "TERMINATE") || strings.HasPrefix(u, "EXPLAIN") {
+				continue
+			}
+			if res, err := db.RunConsoleUnguardedForTest(ctx, q, lim); err == nil {
+				t.Errorf("without the plan check, not refused: %q (%d rows)", q, len(res.Rows))
+			}
+		}
+		// ...but not LOAD CSV, which is why the plan check refuses it: the
+		// listener is reachable from Neo4j, so its zero above is the check's.
+		res, err := db.RunConsoleUnguardedForTest(ctx, `LO\u0041D CSV FROM '`+url+`' AS r RETURN r`, lim)
+		if err != nil || hits.Load() == 0 || len(res.Rows) != 2 {
+			t.Errorf("control: LOAD CSV without the plan check: %v, %d requests, %+v", err, hits.Load(), res)
+		}
+		if st, _ := db.SentinelStateForTest(ctx, tag, proj); !reflect.DeepEqual(before, st) {
+			t.Errorf("the sentinels changed: %v", st)
+		}
+	})
+}
+
+// TestDB_RunConsole_Reads checks that harmless reads are not refused:
+// names that are keywords elsewhere (start, csv, set, load), read-only
+// CALL { } subqueries, PROFILE and EXPLAIN, escapes, comments and separators
+// in a read, and the operators and functions of everyday queries.
+func TestDB_RunConsole_Reads(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	tag := fmt.Sprintf("webread-%d", time.Now().UnixNano())
+	if err := db.SentinelForTest(ctx, tag); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.DeleteSentinelForTest(context.Background(), tag) })
+	s := fmt.Sprintf("(n:WebSentinel {tag: '%s'})", tag)
+	lim := graphstore.ConsoleLimits{Timeout: 10 * time.Second, MaxRows: 100}
+	for _, tc := range []struct {
+		q    string
+		want string // the rows, printed; "" for any
+	}{
+		{fmt.Sprintf("MATCH (start:WebSentinel {tag: '%s'}) RETURN start.name ORDER BY start.name", tag), "[[alpha] [beta]]"},
+		{fmt.Sprintf("MATCH %s RETURN n.name AS csv ORDER BY csv", s), "[[alpha] [beta]]"},
+		{fmt.Sprintf("MATCH %s RETURN n.set, n.delete, n.load, n.call, n.start ORDER BY n.name LIMIT 1", s), "[[<nil> <nil> <nil> <nil> <nil>]]"},
+		{fmt.Sprintf("MATCH %s CALL { WITH n MATCH (n)-->(m) RETURN count(m) AS out } RETURN n.name, out ORDER BY n.name", s), "[[alpha 1] [beta 0]]"},
+		{fmt.Sprintf("MATCH %s CALL (n) { MATCH (n)-->(m) RETURN m.name AS next } RETURN n.name, next", s), "[[alpha beta]]"},
+		{fmt.Sprintf("PROFILE MATCH %s RETURN count(n) AS c", s), "[[2]]"},
+		{fmt.Sprintf("// profile it\nprofile MATCH %s RETURN count(n) AS c", s), "[[2]]"},
+		{fmt.Sprintf("EXPLAIN MATCH %s RETURN n", s), "[]"},
+		{fmt.Sprintf(`M\u0041TCH %s R\u0045TURN count(*) AS c`, s), "[[2]]"},
+		{fmt.Sprintf("// a comment\nMATCH %s /* another */ RETURN count(n) AS c", s), "[[2]]"},
+		{fmt.Sprintf("MATCH %s\u2028RETURN\u00a0count(n) AS c", s), "[[2]]"},
+		{fmt.Sprintf("CYPHER runtime=slotted MATCH %s RETURN count(n) AS c", s), "[[2]]"},
+		{fmt.Sprintf("MATCH %s WHERE n.name = 'CALL gds.graph.drop(x)' RETURN n", s), "[]"},
+		{fmt.Sprintf("MATCH %s WHERE exists { (n)-->() } RETURN n.name, count { (n)-->() } AS c", s), "[[alpha 1]]"},
+		{fmt.Sprintf("MATCH p = (a:WebSentinel {tag: '%s'})-[*1..2]->(b) RETURN length(p)", tag), "[[1]]"},
+		{fmt.Sprintf("MATCH p = SHORTEST 1 (a:WebSentinel {tag: '%s'})-[*]->(b:WebSentinel) RETURN length(p)", tag), "[[1]]"},
+		{fmt.Sprintf("MATCH ((a:WebSentinel {tag: '%s'})-[:WEB_SENTINEL]->(b))+ RETURN count(*) AS c", tag), "[[1]]"},
+		{fmt.Sprintf("MATCH %s RETURN n {.name, .score} AS m, labels(n), elementId(n) IS NOT NULL, toUpper(n.name), size(n.name) ORDER BY n.name LIMIT 1", s), "[[map[name:alpha score:1] [WebSentinel] true ALPHA 5]]"},
+		{fmt.Sprintf("MATCH %s WITH collect(n.name) AS names RETURN reduce(s = '', x IN names | s + x) AS j, [x IN names WHERE x STARTS WITH 'a'] AS a, all(x IN names WHERE size(x) > 0) AS ok", s), ""},
+		{fmt.Sprintf("MATCH %s RETURN n.name AS x UNION MATCH %s RETURN n.name AS x", s, s), ""},
+		{fmt.Sprintf("MATCH (a:WebSentinel {tag: '%s'}), (b:WebSentinel {tag: '%s'}) WHERE a.score < b.score RETURN a.name, b.name", tag, tag), "[[alpha beta]]"},
+		{"UNWIND range(1, 3) AS x RETURN x, x * 2 AS y ORDER BY y DESC SKIP 1", "[[2 4] [1 2]]"},
+		{"MATCH (n:Entity {run: 'no-such-run'}) RETURN n LIMIT 1", "[]"},
+		{"MATCH (n:Sample) WHERE n.uid = 'no-such-sample' RETURN n", "[]"},
+		{"MATCH (n:Sample) WHERE n.uid STARTS WITH 'no-such-' RETURN n.id", "[]"},
+		{"MATCH (e:Entity {side: 'in'})-[r:SIMILAR]->(c:Entity) WHERE e.run = 'no-such-run' RETURN e, r, c LIMIT 25", "[]"},
+		{"MATCH (n) RETURN count(n) > -1 AS any", "[[true]]"},
+		{"RETURN duration.inDays(date('2020-01-01'), date('2020-02-01')).days AS d, point.distance(point({x: 0, y: 0}), point({x: 3, y: 4})) AS dist, datetime() > datetime('2020-01-01') AS later", "[[31 5 true]]"},
+		{"RETURN coalesce(null, 'x') AS c, round(2.5) AS r, split('a,b', ',') AS s, vector.similarity.cosine([1.0, 0.0], [1.0, 0.0]) AS v", "[[x 3 [a b] 1]]"},
+	} {
+		res, err := db.RunConsole(ctx, tc.q, lim)
+		if err != nil {
+			t.Errorf("%q refused: %v", tc.q, err)
+			continue
+		}
+		if got := fmt.Sprint(res.Rows); tc.want != "" && got != tc.want {
+			t.Errorf("%q: rows %s, want %s", tc.q, got, tc.want)
+		}
+		profiled := strings.Contains(strings.ToUpper(tc.q), "PROFILE") || strings.HasPrefix(tc.q, "EXPLAIN")
+		if profiled != (res.Plan != "") || profiled && !strings.Contains(res.Plan, "ProduceResults") {
+			t.Errorf("%q: plan %q", tc.q, res.Plan)
+		}
+	}
+}
+
+// TestDB_ConsolePlan checks that the console reads every input of an
+// operator: the driver's Plan.Children would show the ProcedureCall on the
+// left of this Apply twice as the NodeByLabelScan on its right.
+func TestDB_ConsolePlan(t *testing.T) {
+	db := MustOpenDB(t)
+	ops, err := db.ConsolePlanForTest(context.Background(), "CALL db.labels() YIELD label WITH label MATCH (n:Sample) RETURN label, count(n)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(ops, "ProcedureCall") || !slices.Contains(ops, "NodeByLabelScan") {
+		t.Errorf("operators %v: want both inputs of the Apply", ops)
+	}
 }
 
 // TestDB_RunConsole checks the console's results and limits.
@@ -185,8 +391,27 @@ func TestDB_RunConsole(t *testing.T) {
 	})
 	t.Run("RowCap", func(t *testing.T) {
 		res, err := db.RunConsole(ctx, "UNWIND range(1, 50) AS x RETURN x", lim)
-		if err != nil || len(res.Rows) != 1 || !res.Truncated {
+		if err != nil || len(res.Rows) != 1 || !res.Truncated || res.TruncatedBy != "rows" {
 			t.Fatalf("%+v %v", res, err)
+		}
+	})
+	t.Run("ByteCap", func(t *testing.T) {
+		// finding 8: one row of a million numbers is refused, not sent.
+		_, err := db.RunConsole(ctx, "RETURN range(1, 1000000) AS r", graphstore.ConsoleLimits{Timeout: 10 * time.Second})
+		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "refused: the first row alone") {
+			t.Errorf("a 7 MB row: err %v, want a refusal", err)
+		}
+		// Many rows are cut at the byte cap, with the graph elements of
+		// the rows kept only.
+		res, err := db.RunConsole(ctx, "UNWIND range(1, 1000) AS x RETURN x, '"+strings.Repeat("x", 100)+"' AS pad",
+			graphstore.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1000, MaxBytes: 10000})
+		if err != nil || !res.Truncated || res.TruncatedBy != "bytes" || len(res.Rows) < 50 || len(res.Rows) > 100 {
+			t.Errorf("byte cap: %d rows, truncated %v by %q, %v", len(res.Rows), res.Truncated, res.TruncatedBy, err)
+		}
+		q := fmt.Sprintf("MATCH (a:WebSentinel {tag: '%s'}) RETURN a, '%s' AS pad ORDER BY a.name", tag, strings.Repeat("y", 300))
+		res, err = db.RunConsole(ctx, q, graphstore.ConsoleLimits{Timeout: 5 * time.Second, MaxBytes: 700})
+		if err != nil || len(res.Rows) != 1 || len(res.Nodes) != 1 || res.TruncatedBy != "bytes" {
+			t.Errorf("byte cap with nodes: %d rows, %d nodes, %q, %v", len(res.Rows), len(res.Nodes), res.TruncatedBy, err)
 		}
 	})
 	t.Run("Timeout", func(t *testing.T) {
@@ -197,8 +422,10 @@ func TestDB_RunConsole(t *testing.T) {
 		}
 	})
 	t.Run("EINVALID", func(t *testing.T) {
-		if _, err := db.RunConsole(ctx, "MATCH (n RETURN n", lim); kgeval.ErrorCode(err) != kgeval.EINVALID {
-			t.Errorf("syntax error: err %v, want EINVALID", err)
+		for _, q := range []string{"MATCH (n RETURN n", "", "  ;  ", "// only a comment", "MATCH (n) RETURN 'x", "MATCH (n) /* RETURN n"} {
+			if _, err := db.RunConsole(ctx, q, lim); kgeval.ErrorCode(err) != kgeval.EINVALID {
+				t.Errorf("%q: err %v, want EINVALID", q, err)
+			}
 		}
 	})
 }

@@ -2,8 +2,10 @@ package graphstore
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // SentinelForTest creates two nodes and a relationship tagged tag that the
@@ -40,9 +42,80 @@ func (db *DB) CountsForTest(ctx context.Context) (nodes, rels int64, err error) 
 	return asInt(m["nodes"]), asInt(m["rels"]), nil
 }
 
-// RunConsoleUncheckedForTest runs a console query without the text guard, so
-// that a test can show the EXPLAIN check and the read transaction refusing
-// writes on their own.
-func (db *DB) RunConsoleUncheckedForTest(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error) {
-	return db.runReadOnly(ctx, query, lim)
+// RunConsoleUnguardedForTest runs a console query without the plan check,
+// so that a test can show what the READ transaction refuses on its own, and
+// what it lets through (LOAD CSV, procedures) that the plan check must stop.
+func (db *DB) RunConsoleUnguardedForTest(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error) {
+	return db.runConsole(ctx, query, lim, false)
+}
+
+// kgevalLabels and kgevalTypes are the node labels and relationship types
+// kgeval and its tests write (see package cypher; CONFLICTS comes with the
+// literal-conflict edges on main). A type added there must be added here, or
+// the snapshot counts what parallel tests write.
+var (
+	kgevalLabels = []any{"Run", "Sample", "Entity", "Relation", "PairScore", "MetricScore", "CacheEntry", "WebSentinel"}
+	kgevalTypes  = []any{"REL", "SIMILAR", "CONFLICTS", "WEB_SENTINEL"}
+)
+
+// ConsoleSnapshotForTest returns what a console attack could change beyond
+// the sentinels, as one comparable map: nodes and relationships outside
+// kgeval's labels and types, the labels and types in use outside them, the
+// GDS graphs that are not kgeval's live projections, every index and
+// constraint index, and the database users. Test packages running in
+// parallel write kgeval's own labels and projections only, so the snapshot
+// stays put while they run.
+func (db *DB) ConsoleSnapshotForTest(ctx context.Context) (map[string]any, error) {
+	recs, err := db.read(ctx, cypher.MustGet("web_test_snapshot"), map[string]any{"labels": kgevalLabels, "types": kgevalTypes, "prefix": ProjectionPrefix})
+	if err != nil {
+		return nil, mapError(err, "snapshot")
+	}
+	snap := recs[0].AsMap()
+	recs, err = db.read(ctx, cypher.MustGet("web_test_snapshot_schema"), nil)
+	if err != nil {
+		return nil, mapError(err, "snapshot indexes")
+	}
+	var indexes []string
+	for _, r := range recs {
+		name, _ := r.Get("name")
+		typ, _ := r.Get("type")
+		indexes = append(indexes, fmt.Sprint(name, " ", typ))
+	}
+	snap["indexes"] = indexes
+	res, err := neo4j.ExecuteQuery(ctx, db.driver, cypher.MustGet("web_test_snapshot_users"), nil, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase("system"), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return nil, mapError(err, "snapshot users")
+	}
+	var users []string
+	for _, r := range res.Records {
+		u, _ := r.Get("user")
+		users = append(users, fmt.Sprint(u))
+	}
+	snap["users"] = users
+	return snap, nil
+}
+
+// ConsolePlanForTest returns the operators of a query's EXPLAIN plan as
+// the console reads them, depth first.
+func (db *DB) ConsolePlanForTest(ctx context.Context, query string) ([]string, error) {
+	recs, err := neo4j.ExecuteQuery(ctx, db.driver, "EXPLAIN "+query, nil, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(db.cfg.Database), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return nil, mapError(err, "explain")
+	}
+	plan, err := readPlan(recs.Summary.Plan())
+	if err != nil {
+		return nil, err
+	}
+	var ops []string
+	var walk func(n *planNode)
+	walk = func(n *planNode) {
+		ops = append(ops, n.Operator)
+		for i := range n.Children {
+			walk(&n.Children[i])
+		}
+	}
+	walk(plan)
+	return ops, nil
 }

@@ -108,7 +108,7 @@ func (c *testCache) Put(ctx context.Context, entries map[string][]byte) error {
 // Neo4j cache and MiniLM, then again: the second pass must make no model
 // call and give the same values.
 func TestJudge_EndToEnd(t *testing.T) {
-	res, err := dataset.Load(filepath.Join("..", "..", "shared", "datasets", "wikieval.jsonl"), dataset.Options{})
+	res, err := dataset.Load(filepath.Join("..", "testdata", "wikieval.jsonl"), dataset.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func MustCache(tb testing.TB) *graphstore.Cache {
 // the local model, caches them in Neo4j, and checks that a second run makes
 // no model call.
 func TestExtractor_EndToEnd(t *testing.T) {
-	res, err := dataset.Load(filepath.Join("..", "..", "shared", "datasets", "wikieval.jsonl"), dataset.Options{})
+	res, err := dataset.Load(filepath.Join("..", "testdata", "wikieval.jsonl"), dataset.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

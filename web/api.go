@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -46,7 +47,7 @@ type RunView struct {
 }
 
 func (s *Server) me(c *gin.Context) (any, error) {
-	return gin.H{"user": c.GetString(keyUser), "via": c.GetString(keyVia), "csrf_token": s.auth.csrfToken(c)}, nil
+	return gin.H{"user": c.GetString(keyUser), "via": c.GetString(keyVia), "admin": s.auth.isAdmin(c), "csrf_token": s.auth.csrfToken(c)}, nil
 }
 
 func (s *Server) listRuns(c *gin.Context) (any, error) {
@@ -400,7 +401,7 @@ type ConsoleRequest struct {
 func (s *Server) cypher(c *gin.Context) (any, error) {
 	var req ConsoleRequest
 	if err := c.ShouldBindJSON(&req); err != nil {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "want a JSON body {\"query\": \"...\"}")
+		return nil, bodyError(err, "want a JSON body {\"query\": \"...\"}")
 	}
 	if len(req.Query) > 20000 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "query over 20000 characters")
@@ -415,6 +416,56 @@ func (s *Server) cypher(c *gin.Context) (any, error) {
 		s.metrics.console.WithLabelValues("error").Inc()
 	}
 	return res, err
+}
+
+// bodyError is the error of a request body that could not be read: too
+// large (ETOOLARGE) or not what want says (EINVALID).
+func bodyError(err error, want string) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return kgeval.Errorf(kgeval.ETOOLARGE, "request body over %d bytes", tooLarge.Limit)
+	}
+	return kgeval.Errorf(kgeval.EINVALID, "%s", want)
+}
+
+// SessionsView lists the live dashboard sessions.
+type SessionsView struct {
+	Sessions []SessionRow `json:"sessions"`
+}
+
+func (s *Server) listSessions(c *gin.Context) (any, error) {
+	if !s.auth.isAdmin(c) {
+		return nil, kgeval.Errorf(kgeval.EFORBIDDEN, "only an admin may list sessions (web.users[].admin or web.tokens[].admin)")
+	}
+	return SessionsView{Sessions: s.auth.sessions.list(sessionID(c))}, nil
+}
+
+// RevokeRequest is the body of POST /api/sessions/revoke: the user whose
+// password sessions, or the token whose sessions, end.
+type RevokeRequest struct {
+	User  string `json:"user"`
+	Token string `json:"token"`
+}
+
+func (s *Server) revokeSessions(c *gin.Context) (any, error) {
+	if !s.auth.isAdmin(c) {
+		return nil, kgeval.Errorf(kgeval.EFORBIDDEN, "only an admin may revoke sessions (web.users[].admin or web.tokens[].admin)")
+	}
+	var req RevokeRequest
+	if err := c.ShouldBindJSON(&req); err != nil {
+		return nil, bodyError(err, `want a JSON body {"user": "NAME"} or {"token": "NAME"}`)
+	}
+	if req.User == "" && req.Token == "" {
+		return nil, kgeval.Errorf(kgeval.EINVALID, `want a JSON body {"user": "NAME"} or {"token": "NAME"}`)
+	}
+	n := 0
+	if req.User != "" {
+		n += s.auth.sessions.revoke(req.User, "user")
+	}
+	if req.Token != "" {
+		n += s.auth.sessions.revoke(req.Token, "token")
+	}
+	return gin.H{"revoked": n}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/gorilla/sessions"
@@ -36,7 +38,23 @@ type AuthConfig struct {
 	InsecureCookies bool
 	// SessionTTL is how long a sign-in lasts (default 12h).
 	SessionTTL time.Duration
+	// Admins names who may list and revoke sessions: "user:NAME" for a
+	// user, "token:NAME" for an API token (a session opened with the token
+	// counts as the token).
+	Admins map[string]bool
 }
+
+// Sign-in limits: failed attempts per user name and per client address,
+// in a row, then one more per interval; and how many sessions the server
+// keeps.
+const (
+	userAttempts   = 5
+	userEvery      = time.Minute
+	clientAttempts = 20
+	clientEvery    = 15 * time.Second
+	maxSessions    = 10000
+	maxLimitKeys   = 10000
+)
 
 const (
 	sessionName = "kgeval_session"
@@ -45,9 +63,12 @@ const (
 )
 
 type auth struct {
-	cfg   AuthConfig
-	store *sessions.CookieStore
-	dummy []byte // a bcrypt hash to compare against for unknown users
+	cfg      AuthConfig
+	store    *sessions.CookieStore // the cookie: session id and CSRF token
+	sessions *sessionStore         // who is signed in, on the server
+	users    *failLimiter          // failed sign-ins per user name
+	clients  *failLimiter          // failed sign-ins per client address
+	dummy    []byte                // a bcrypt hash to compare against for unknown users
 }
 
 func newAuth(cfg AuthConfig) (*auth, error) {
@@ -65,7 +86,9 @@ func newAuth(cfg AuthConfig) (*auth, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &auth{cfg: cfg, store: st, dummy: dummy}, nil
+	return &auth{cfg: cfg, store: st, dummy: dummy, sessions: newSessionStore(maxSessions),
+		users:   newFailLimiter(userAttempts, userEvery, maxLimitKeys),
+		clients: newFailLimiter(clientAttempts, clientEvery, maxLimitKeys)}, nil
 }
 
 // HashToken returns the hex sha256 of an API token, as web.tokens stores it.
@@ -93,7 +116,8 @@ func HashPassword(pw string) (string, error) {
 // Context keys set by identify.
 const (
 	keyUser = "kgeval.user"
-	keyVia  = "kgeval.via" // "token", "session" or "open"
+	keyVia  = "kgeval.via"  // "token", "session" or "open"
+	keyKind = "kgeval.kind" // "user" or "token": what keyUser names
 	keySess = "kgeval.session"
 )
 
@@ -106,6 +130,7 @@ func (a *auth) identify(c *gin.Context) {
 	if h := c.GetHeader("Authorization"); strings.HasPrefix(h, "Bearer ") {
 		if name, ok := a.tokenName(strings.TrimSpace(strings.TrimPrefix(h, "Bearer "))); ok {
 			c.Set(keyUser, name)
+			c.Set(keyKind, "token")
 			c.Set(keyVia, "token")
 		}
 		c.Next()
@@ -113,11 +138,11 @@ func (a *auth) identify(c *gin.Context) {
 	}
 	sess, _ := a.store.Get(c.Request, sessionName) // a bad or expired cookie gives a new session
 	c.Set(keySess, sess)
-	if u, ok := sess.Values["user"].(string); ok && u != "" {
-		if exp, ok := sess.Values["expires"].(int64); ok && time.Now().Unix() < exp {
-			c.Set(keyUser, u)
-			c.Set(keyVia, "session")
-		}
+	id, _ := sess.Values["sid"].(string)
+	if ss, ok := a.sessions.get(id); ok {
+		c.Set(keyUser, ss.Name)
+		c.Set(keyKind, ss.Kind)
+		c.Set(keyVia, "session")
 	}
 	c.Next()
 }
@@ -155,7 +180,9 @@ func (a *auth) require(c *gin.Context) {
 // csrf checks the synchronizer token of every state-changing request made
 // with a session cookie (a bearer token is no ambient credential, so token
 // calls need none). The token is in the session and the page; it comes back
-// as the X-CSRF-Token header or the csrf_token form field.
+// as the X-CSRF-Token header or the csrf_token field of a URL-encoded form.
+// A multipart body is never parsed to look for it: without the header it
+// is refused unread.
 func (a *auth) csrf(c *gin.Context) {
 	switch c.Request.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
@@ -168,11 +195,11 @@ func (a *auth) csrf(c *gin.Context) {
 	}
 	want := a.csrfToken(c)
 	got := c.GetHeader(csrfHeader)
-	if got == "" {
+	if got == "" && c.ContentType() == "application/x-www-form-urlencoded" {
 		got = c.PostForm(csrfField)
 	}
 	if want == "" || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
-		c.AbortWithStatusJSON(http.StatusForbidden, apiError{Error: "missing or wrong CSRF token: reload the page", Code: "forbidden"})
+		c.AbortWithStatusJSON(http.StatusForbidden, apiError{Error: "missing or wrong CSRF token: reload the page", Code: kgeval.EFORBIDDEN})
 		return
 	}
 	c.Next()
@@ -205,52 +232,113 @@ func (a *auth) csrfToken(c *gin.Context) string {
 	return t
 }
 
-// checkLogin returns the user a name and password or a token sign in as.
-func (a *auth) checkLogin(user, password, token string) (string, bool) {
+// checkLogin returns who a name and password or a token sign in as: the
+// name and "user" or "token".
+func (a *auth) checkLogin(user, password, token string) (name, kind string, ok bool) {
 	if token != "" {
-		return a.tokenName(token)
+		name, ok := a.tokenName(token)
+		return name, "token", ok
 	}
 	hash, ok := a.cfg.Users[user]
 	if !ok {
 		// Spend the same time as for a real user, so names cannot be probed.
 		bcrypt.CompareHashAndPassword(a.dummy, []byte(password))
-		return "", false
+		return "", "", false
 	}
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
-		return "", false
+		return "", "", false
 	}
-	return user, true
+	return user, "user", true
 }
 
-// signIn records user in the session with a fresh CSRF token.
-func (a *auth) signIn(c *gin.Context, user string) error {
+// attemptWait returns how long a client (and, for a password sign-in, the
+// user name) must wait before its next sign-in attempt: 0 when it may try
+// now.
+func (a *auth) attemptWait(client, user string) time.Duration {
+	now := time.Now()
+	wait := a.clients.wait(client, now)
+	if user != "" {
+		wait = max(wait, a.users.wait("user:"+user, now))
+	}
+	return wait
+}
+
+// failed records a failed sign-in of a client and user name.
+func (a *auth) failed(client, user string) {
+	now := time.Now()
+	a.clients.fail(client, now)
+	if user != "" {
+		a.users.fail("user:"+user, now)
+	}
+}
+
+// signIn starts a server-side session for name (a user or token, per kind)
+// and puts its id in the cookie with a fresh CSRF token. A session the
+// cookie held before ends.
+func (a *auth) signIn(c *gin.Context, name, kind string) error {
 	sess := session(c)
 	if sess == nil {
 		return kgeval.Errorf(kgeval.EINTERNAL, "no session")
 	}
+	if old, _ := sess.Values["sid"].(string); old != "" {
+		a.sessions.delete(old)
+	}
 	b := make([]byte, 32)
 	rand.Read(b)
-	sess.Values = map[any]any{"user": user, "csrf": base64.RawURLEncoding.EncodeToString(b),
-		"expires": time.Now().Add(a.cfg.SessionTTL).Unix()}
+	sess.Values = map[any]any{"sid": a.sessions.create(name, kind, a.cfg.SessionTTL), "csrf": base64.RawURLEncoding.EncodeToString(b)}
 	if err := sess.Save(c.Request, c.Writer); err != nil {
 		return fmt.Errorf("save session: %w", err)
 	}
 	return nil
 }
 
+// signOut ends the caller's session on the server, so that a copy of the
+// cookie is worth nothing, and clears the cookie.
 func (a *auth) signOut(c *gin.Context) {
 	if sess := session(c); sess != nil {
+		if id, _ := sess.Values["sid"].(string); id != "" {
+			a.sessions.delete(id)
+		}
 		sess.Values = map[any]any{}
 		sess.Options.MaxAge = -1
 		sess.Save(c.Request, c.Writer)
 	}
 }
 
+// isAdmin reports whether the caller may list and revoke sessions.
+func (a *auth) isAdmin(c *gin.Context) bool {
+	if c.GetString(keyVia) == "open" || c.GetString(keyUser) == "" {
+		return false
+	}
+	return a.cfg.Admins[c.GetString(keyKind)+":"+c.GetString(keyUser)]
+}
+
+// sessionID returns the id of the caller's server-side session, if any.
+func sessionID(c *gin.Context) string {
+	if sess := session(c); sess != nil {
+		id, _ := sess.Values["sid"].(string)
+		return id
+	}
+	return ""
+}
+
 func isAPI(c *gin.Context) bool { return strings.HasPrefix(c.Request.URL.Path, "/api/") }
 
-// safeNext keeps a post-sign-in redirect on this site.
+// safeNext keeps a post-sign-in redirect on this site: a path starting with
+// one '/', with no "//", no backslash, no space, control, format or line
+// separator character anywhere (browsers drop tabs and newlines and read a
+// backslash as '/', so "/\t/evil.example" leaves the site), and no scheme or
+// host. Anything else becomes "/".
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	if len(next) > 2048 || !strings.HasPrefix(next, "/") || strings.Contains(next, "//") || strings.ContainsRune(next, '\\') {
+		return "/"
+	}
+	for _, r := range next {
+		if r <= ' ' || r == utf8.RuneError || !unicode.IsGraphic(r) || unicode.IsSpace(r) {
+			return "/"
+		}
+	}
+	if u, err := url.Parse(next); err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
 		return "/"
 	}
 	return next

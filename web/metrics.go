@@ -34,7 +34,7 @@ func newMetrics() *metrics {
 			Name: "kgeval_console_queries_total", Help: "Cypher console queries by outcome (ok, refused, error).",
 		}, []string{"outcome"}),
 		logins: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "kgeval_logins_total", Help: "Sign-in attempts by outcome (ok, failed).",
+			Name: "kgeval_logins_total", Help: "Sign-in attempts by outcome (ok, failed, limited).",
 		}, []string{"outcome"}),
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.console, m.logins,

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -127,19 +128,34 @@ func (s *Server) loginPage(c *gin.Context) {
 }
 
 func (s *Server) login(c *gin.Context) {
-	user, ok := s.auth.checkLogin(c.PostForm("user"), c.PostForm("password"), strings.TrimSpace(c.PostForm("token")))
-	next := safeNext(c.PostForm("next"))
-	if !ok {
-		s.metrics.logins.WithLabelValues("failed").Inc()
-		s.render(c, http.StatusUnauthorized, "login", pageData{Title: "Sign in", Page: LoginPage{Next: next, Error: "Wrong user name, password or token.", Users: len(s.auth.cfg.Users) > 0}})
+	page := LoginPage{Next: safeNext(c.PostForm("next")), Users: len(s.auth.cfg.Users) > 0}
+	token := strings.TrimSpace(c.PostForm("token"))
+	client, user := c.ClientIP(), ""
+	if token == "" {
+		user = strings.ToLower(c.PostForm("user"))
+	}
+	if wait := s.auth.attemptWait(client, user); wait > 0 {
+		secs := int(math.Ceil(wait.Seconds()))
+		s.metrics.logins.WithLabelValues("limited").Inc()
+		c.Header("Retry-After", strconv.Itoa(secs))
+		page.Error = fmt.Sprintf("Too many failed sign-ins: try again in %d s.", secs)
+		s.render(c, http.StatusTooManyRequests, "login", pageData{Title: "Sign in", Page: page})
 		return
 	}
-	if err := s.auth.signIn(c, user); err != nil {
+	name, kind, ok := s.auth.checkLogin(c.PostForm("user"), c.PostForm("password"), token)
+	if !ok {
+		s.auth.failed(client, user)
+		s.metrics.logins.WithLabelValues("failed").Inc()
+		page.Error = "Wrong user name, password or token."
+		s.render(c, http.StatusUnauthorized, "login", pageData{Title: "Sign in", Page: page})
+		return
+	}
+	if err := s.auth.signIn(c, name, kind); err != nil {
 		s.renderError(c, err)
 		return
 	}
 	s.metrics.logins.WithLabelValues("ok").Inc()
-	c.Redirect(http.StatusSeeOther, next)
+	c.Redirect(http.StatusSeeOther, page.Next)
 }
 
 func (s *Server) logout(c *gin.Context) {
@@ -353,12 +369,13 @@ func (s *Server) graphPage(c *gin.Context) (string, any, error) {
 // CypherPage is the view model of the console.
 type CypherPage struct {
 	MaxRows int
+	MaxKB   int
 	Timeout string
 	Example string
 }
 
 func (s *Server) cypherPage(c *gin.Context) (string, any, error) {
-	return "Cypher console", CypherPage{MaxRows: s.cfg.Console.MaxRows, Timeout: s.cfg.Console.Timeout.String(),
+	return "Cypher console", CypherPage{MaxRows: s.cfg.Console.MaxRows, MaxKB: s.cfg.Console.MaxBytes >> 10, Timeout: s.cfg.Console.Timeout.String(),
 		Example: "MATCH (e:Entity {side: 'in'})-[r:SIMILAR]->(c:Entity)\nRETURN e, r, c\nLIMIT 25"}, nil
 }
 

@@ -12,10 +12,13 @@ package web
 import (
 	"context"
 	"embed"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -72,8 +75,13 @@ var _ Store = (*graphstore.DB)(nil)
 type Config struct {
 	Version string
 	Auth    AuthConfig
-	// Console bounds Cypher console queries.
+	// Console bounds Cypher console queries (defaults: 10s, 1000 rows,
+	// 2 MiB).
 	Console graphstore.ConsoleLimits
+	// TrustedProxies are the addresses or CIDRs of reverse proxies whose
+	// X-Forwarded-For names the client (for the sign-in rate limit); by
+	// default none, and the client is the connection's peer.
+	TrustedProxies []string
 	// Logger receives internal errors (default: slog.Default()).
 	Logger *slog.Logger
 }
@@ -105,6 +113,15 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Console.Timeout <= 0 {
+		cfg.Console.Timeout = 10 * time.Second
+	}
+	if cfg.Console.MaxRows <= 0 {
+		cfg.Console.MaxRows = 1000
+	}
+	if cfg.Console.MaxBytes <= 0 {
+		cfg.Console.MaxBytes = 2 << 20
+	}
 	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
 		cache: newRunCache(5*time.Minute, 64)}
 	if s.pages, err = parsePages(); err != nil {
@@ -114,12 +131,15 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	e.UseRawPath = true // sample ids may hold '/', sent as %2F
 	e.UnescapePathValues = true
 	e.HandleMethodNotAllowed = false
-	e.Use(gin.Recovery(), s.metrics.middleware(), securityHeaders, s.auth.identify)
+	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
+		return nil, kgeval.Wrap(kgeval.EINVALID, err, "trusted proxies %v", cfg.TrustedProxies)
+	}
+	e.Use(gin.Recovery(), s.metrics.middleware(), securityHeaders, limitBody, s.auth.identify)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/api/openapi.json", s.openapi)
 	assets, _ := fs.Sub(files, "assets")
-	e.StaticFS("/assets", http.FS(assets))
+	e.StaticFS("/assets", noDirs{http.FS(assets)})
 	e.GET("/login", s.loginPage)
 	e.POST("/login", s.auth.csrf, s.login)
 
@@ -142,6 +162,8 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	api.GET("/runs/:run/export", s.export)
 	api.GET("/compare", s.api(s.compare))
 	api.POST("/cypher", s.api(s.cypher))
+	api.GET("/sessions", s.api(s.listSessions))
+	api.POST("/sessions/revoke", s.api(s.revokeSessions))
 
 	private.GET("/", s.page("runs", s.runsPage))
 	private.GET("/runs/:run", s.page("run", s.runPage))
@@ -163,6 +185,9 @@ var statusOf = map[string]int{
 	kgeval.ENOTFOUND:     http.StatusNotFound,
 	kgeval.ECONFLICT:     http.StatusConflict,
 	kgeval.EUNAUTHORIZED: http.StatusUnauthorized,
+	kgeval.EFORBIDDEN:    http.StatusForbidden,
+	kgeval.ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	kgeval.ETOOMANY:      http.StatusTooManyRequests,
 	kgeval.EUNAVAILABLE:  http.StatusServiceUnavailable,
 	kgeval.EINTERNAL:     http.StatusInternalServerError,
 }
@@ -228,12 +253,57 @@ func (s *Server) notFound(c *gin.Context) {
 }
 
 // securityHeaders forbid framing, sniffing and any script or asset that is
-// not the server's own.
+// not the server's own, and keep every response but the static assets out
+// of caches (pages and API answers hold data and CSRF tokens).
 func securityHeaders(c *gin.Context) {
 	h := c.Writer.Header()
+	if !strings.HasPrefix(c.Request.URL.Path, "/assets/") {
+		h.Set("Cache-Control", "no-store")
+	}
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "same-origin")
 	c.Next()
+}
+
+// Request body limits, enforced before anything reads a body: a console
+// query (20,000 characters, JSON-escaped) and everything else (the sign-in
+// and sign-out forms, the session API).
+const (
+	maxBody        = 16 << 10
+	maxConsoleBody = 256 << 10
+)
+
+// limitBody refuses a body whose declared length is over the route's limit
+// and caps what can be read of any other, so that no handler or form
+// parser reads more.
+func limitBody(c *gin.Context) {
+	limit := int64(maxBody)
+	if c.FullPath() == "/api/cypher" {
+		limit = maxConsoleBody
+	}
+	if c.Request.ContentLength > limit {
+		c.Header("Connection", "close")
+		c.AbortWithStatusJSON(http.StatusRequestEntityTooLarge, apiError{Error: fmt.Sprintf("request body over %d bytes", limit), Code: kgeval.ETOOLARGE})
+		return
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
+	c.Next()
+}
+
+// noDirs serves files only: a directory is not found, so /assets/ lists
+// nothing.
+type noDirs struct{ fs http.FileSystem }
+
+func (d noDirs) Open(name string) (http.File, error) {
+	f, err := d.fs.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || st.IsDir() {
+		f.Close()
+		return nil, os.ErrNotExist
+	}
+	return f, nil
 }

@@ -45,6 +45,7 @@ func MustServer(tb testing.TB, db *graphstore.DB, h web.Health) (*httptest.Serve
 	cfg := web.Config{Version: "test", Auth: web.AuthConfig{
 		Users:      map[string]string{testUser: hash},
 		Tokens:     map[string]string{web.HashToken(testToken): "ci"},
+		Admins:     map[string]bool{"token:ci": true},
 		SessionKey: []byte(strings.Repeat("k", 64)),
 		// httptest serves plain http, where clients drop Secure cookies.
 		InsecureCookies: true,
@@ -187,7 +188,7 @@ func TestServer_Auth(t *testing.T) {
 	})
 	t.Run("Token", func(t *testing.T) {
 		c := &client{tb: t, base: srv.URL, token: testToken}
-		var me map[string]string
+		var me map[string]any
 		if code := c.getJSON("/api/me", &me); code != 200 || me["user"] != "ci" || me["via"] != "token" {
 			t.Errorf("me: %d %v", code, me)
 		}
@@ -218,11 +219,11 @@ func TestServer_Auth(t *testing.T) {
 			t.Errorf("sign-in: %d, next %s (an off-site next must become /)", resp.StatusCode, resp.Header.Get("Location"))
 		}
 		old := c.csrf
-		var me map[string]string
+		var me map[string]any
 		if code := c.getJSON("/api/me", &me); code != 200 || me["user"] != testUser || me["via"] != "session" || me["csrf_token"] == old {
 			t.Errorf("me: %d %v (the CSRF token must change at sign-in)", code, me)
 		}
-		c.csrf = me["csrf_token"]
+		c.csrf, _ = me["csrf_token"].(string)
 		body := `{"query":"RETURN 1 AS one"}`
 		if resp, _ := c.do("POST", "/api/cypher", strings.NewReader(body), map[string]string{"Content-Type": "application/json"}); resp.StatusCode != 403 {
 			t.Errorf("POST without CSRF header: %d", resp.StatusCode)

@@ -384,7 +384,7 @@ model cache makes texts shared with an earlier run free; a finished run of the
 same file is kept, an interrupted one resumed), then reports per metric mean,
 std and histogram for each run, and AUROC and Cohen's d of
 reference_as_answer against wrong_answer.`,
-		Example: `  kgeval sensitivity --dataset ../shared/datasets/wikieval_ragflow.jsonl --run ragflow-sens --seed 1`,
+		Example: `  kgeval sensitivity --dataset testdata/wikieval_ragflow.jsonl --run ragflow-sens --seed 1`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := m.config(cmd)

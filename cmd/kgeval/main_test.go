@@ -36,6 +36,9 @@ func TestLoadConfig(t *testing.T) {
 		if c.Scoring.Engine != "gds" || c.Neo4j.Database != "neo4j" || c.LLM.Concurrency < 1 {
 			t.Errorf("config %+v", c)
 		}
+		if c.Web.CypherMaxBytes != 2<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth {
+			t.Errorf("web %+v", c.Web)
+		}
 	})
 	t.Run("FileEnvFlag", func(t *testing.T) {
 		t.Setenv("KGEVAL_SCORING_DELTA", "0.3")
@@ -72,6 +75,8 @@ func TestLoadConfig(t *testing.T) {
 		{"Concurrency", "KGEVAL_LLM_CONCURRENCY", "0", "", "config: llm.concurrency = 0: must be at least 1"},
 		{"Metric", "KGEVAL_SCORING_METRICS", "multihop,bogus", "", "config: scoring.metrics = bogus: unknown metric"},
 		{"Provider", "KGEVAL_EMBEDDING_PROVIDER", "magic", "", "config: embedding.provider = magic"},
+		{"CypherMaxBytes", "KGEVAL_WEB_CYPHER_MAX_BYTES", "10", "", "config: web.cypher_max_bytes = 10: must be at least 1024"},
+		{"TrustedProxy", "KGEVAL_WEB_TRUSTED_PROXIES", "proxy.example", "", "config: web.trusted_proxies[0] = proxy.example: want an IP address or a CIDR"},
 		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},
 		{"BrokenFile", "", "", "testdata/broken.yaml", "config file testdata/broken.yaml"},
 		{"MissingFile", "", "", "testdata/nope.yaml", "config file testdata/nope.yaml"},

@@ -22,26 +22,31 @@ import (
 
 // WebConfig is the web: section of the configuration.
 type WebConfig struct {
-	Auth          bool          `mapstructure:"auth"`
-	Users         []WebUser     `mapstructure:"users"`
-	Tokens        []WebToken    `mapstructure:"tokens"`
-	StateDir      string        `mapstructure:"state_dir"`
-	SecureCookies bool          `mapstructure:"secure_cookies"`
-	SessionTTL    time.Duration `mapstructure:"session_ttl"`
-	CypherTimeout time.Duration `mapstructure:"cypher_timeout"`
-	CypherMaxRows int           `mapstructure:"cypher_max_rows"`
+	Auth           bool          `mapstructure:"auth"`
+	Users          []WebUser     `mapstructure:"users"`
+	Tokens         []WebToken    `mapstructure:"tokens"`
+	StateDir       string        `mapstructure:"state_dir"`
+	SecureCookies  bool          `mapstructure:"secure_cookies"`
+	SessionTTL     time.Duration `mapstructure:"session_ttl"`
+	TrustedProxies []string      `mapstructure:"trusted_proxies"`
+	CypherTimeout  time.Duration `mapstructure:"cypher_timeout"`
+	CypherMaxRows  int           `mapstructure:"cypher_max_rows"`
+	CypherMaxBytes int           `mapstructure:"cypher_max_bytes"`
 }
 
-// WebUser is a dashboard user with the bcrypt hash of their password.
+// WebUser is a dashboard user with the bcrypt hash of their password; an
+// admin may also list and revoke sessions.
 type WebUser struct {
 	Name         string `mapstructure:"name"`
 	PasswordHash string `mapstructure:"password_hash"`
+	Admin        bool   `mapstructure:"admin"`
 }
 
 // WebToken is an API token, stored as the hex sha256 of the token.
 type WebToken struct {
 	Name   string `mapstructure:"name"`
 	SHA256 string `mapstructure:"sha256"`
+	Admin  bool   `mapstructure:"admin"`
 }
 
 func (w *WebConfig) validate(bad func(key string, val any, why string) error) error {
@@ -76,6 +81,16 @@ func (w *WebConfig) validate(bad func(key string, val any, why string) error) er
 	}
 	if w.CypherMaxRows < 1 {
 		return bad("web.cypher_max_rows", w.CypherMaxRows, "must be at least 1")
+	}
+	if w.CypherMaxBytes < 1024 {
+		return bad("web.cypher_max_bytes", w.CypherMaxBytes, "must be at least 1024")
+	}
+	for i, p := range w.TrustedProxies {
+		if net.ParseIP(p) == nil {
+			if _, _, err := net.ParseCIDR(p); err != nil {
+				return bad(fmt.Sprintf("web.trusted_proxies[%d]", i), p, "want an IP address or a CIDR")
+			}
+		}
 	}
 	return nil
 }
@@ -135,9 +150,10 @@ func (m *Main) serve(ctx context.Context, cfg *Config) error {
 	}
 	defer db.Close(context.WithoutCancel(ctx))
 	s, err := web.NewServer(web.Config{
-		Version: version,
-		Auth:    auth,
-		Console: graphstore.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows},
+		Version:        version,
+		Auth:           auth,
+		Console:        graphstore.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
+		TrustedProxies: cfg.Web.TrustedProxies,
 	}, &graphstore.Health{DB: db}, db)
 	if err != nil {
 		return err
@@ -146,7 +162,8 @@ func (m *Main) serve(ctx context.Context, cfg *Config) error {
 	if err != nil {
 		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "listen on %s (server.addr)", cfg.Server.Addr)
 	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute,
+		MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(m.Stderr, "kgeval serve: dashboard at http://%s/\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -169,12 +186,14 @@ func (m *Main) serve(ctx context.Context, cfg *Config) error {
 // that is printed once and kept only as its hash.
 func (m *Main) webAuth(cfg *Config) (web.AuthConfig, error) {
 	a := web.AuthConfig{Disabled: !cfg.Web.Auth, Users: map[string]string{}, Tokens: map[string]string{},
-		InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL}
+		InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL, Admins: map[string]bool{}}
 	for _, u := range cfg.Web.Users {
 		a.Users[u.Name] = u.PasswordHash
+		a.Admins["user:"+u.Name] = u.Admin
 	}
 	for _, t := range cfg.Web.Tokens {
 		a.Tokens[strings.ToLower(t.SHA256)] = t.Name
+		a.Admins["token:"+t.Name] = t.Admin
 	}
 	dir := expandHome(cfg.Web.StateDir)
 	if !filepath.IsAbs(dir) {
@@ -213,6 +232,7 @@ func (m *Main) webAuth(cfg *Config) (web.AuthConfig, error) {
 		return a, err
 	}
 	a.Tokens[hash] = "admin"
+	a.Admins["token:admin"] = true
 	if token != "" {
 		fmt.Fprintf(m.Stderr, "kgeval serve: no web.users or web.tokens configured; admin token (shown once, only its hash is kept in %s):\n%s\n", file, token)
 	} else {

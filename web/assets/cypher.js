@@ -5,9 +5,10 @@
   const { el, api, palette } = window.kg;
   const ta = document.getElementById('query');
   const pre = document.getElementById('highlight');
+  const planBox = document.getElementById('result-plan');
   const keywords = new Set(('MATCH OPTIONAL WHERE RETURN WITH UNWIND ORDER BY LIMIT SKIP AS AND OR XOR NOT IN IS NULL ' +
     'DISTINCT CASE WHEN THEN ELSE END UNION ALL EXISTS CONTAINS STARTS ENDS TRUE FALSE DESC ASC DESCENDING ASCENDING ' +
-    'CREATE MERGE SET DELETE DETACH REMOVE CALL YIELD FOREACH LOAD CSV COUNT COLLECT').split(' '));
+    'CREATE MERGE SET DELETE DETACH REMOVE CALL YIELD FOREACH LOAD CSV COUNT COLLECT EXPLAIN PROFILE').split(' '));
   const tokenRE = /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|('(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?)|(`[^`]*`?)|(\$[A-Za-z_][A-Za-z0-9_]*)|(:[A-Za-z_][A-Za-z0-9_]*)|(\b\d+(?:\.\d+)?\b)|([A-Za-z_][A-Za-z0-9_]*)|([\s\S])/g;
 
   function paint() {
@@ -86,7 +87,10 @@
       const res = await api('/api/cypher', { method: 'POST', body: { query: ta.value } });
       table.tHead.replaceChildren(el('tr', {}, res.columns.map((c) => el('th', {}, c))));
       table.tBodies[0].replaceChildren(...res.rows.map((row) => el('tr', {}, row.map((v) => el('td', {}, cellText(v))))));
-      status.textContent = res.rows.length + ' row' + (res.rows.length === 1 ? '' : 's') + (res.truncated ? ' (cut at the row cap)' : '') + ' in ' + res.ms + ' ms';
+      const cut = res.truncated ? (res.truncated_by === 'bytes' ? ' (cut at the size cap)' : ' (cut at the row cap)') : '';
+      status.textContent = res.rows.length + ' row' + (res.rows.length === 1 ? '' : 's') + cut + ' in ' + res.ms + ' ms';
+      planBox.textContent = res.plan || '';
+      planBox.hidden = !res.plan;
       draw(res);
     } catch (e) {
       status.textContent = '';
@@ -94,6 +98,7 @@
       errBox.hidden = false;
       table.tHead.replaceChildren();
       table.tBodies[0].replaceChildren();
+      planBox.hidden = true;
       draw({ nodes: [], relationships: [] });
     }
   }

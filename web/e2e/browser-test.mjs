@@ -294,6 +294,12 @@ try {
     await page.click('#run-query');
     await page.waitForSelector('#query-error:not([hidden])');
     assert.match(await page.textContent('#query-error'), /refused/);
+    expectRefusal = false;
+    await page.fill('#query', `PROFILE MATCH (e:Entity {run: '${run}'}) RETURN count(e) AS entities`);
+    await page.click('#run-query');
+    await page.waitForSelector('#result-plan:not([hidden])');
+    assert.match(await page.textContent('#result-plan'), /ProduceResults/, 'PROFILE shows the plan');
+    assert.equal(await page.locator('#result-table tbody tr').count(), 1, 'PROFILE returns the rows too');
   });
 
   await step('Sensitivity', async () => {
