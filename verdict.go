@@ -214,13 +214,19 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		setReason(MetricSupportVerified, ReasonNotApplicable+"scoring.verify is off")
 		setReason(MetricContradictionVerified, ReasonNotApplicable+"scoring.verify is off")
 	}
+	if r.SupportText == nil {
+		why := ReasonNotApplicable + "sentence evidence needs the sample texts (evaluate computes it)"
+		setReason(MetricSupportText, why)
+		setReason(MetricContradictionText, why)
+	}
 	question := g.Input == TextQuestion
 	if !question {
 		setReason(MetricSlotCoverage, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
 	} else {
 		why := ReasonNotApplicable + "the input is a question: see slot_coverage"
-		setReason(MetricSupport, why)
-		setReason(MetricContradiction, why)
+		for _, m := range []string{MetricSupport, MetricContradiction, MetricSupportText, MetricContradictionText, MetricSupportVerified, MetricContradictionVerified} {
+			setReason(m, why)
+		}
 	}
 	if g.Context != TextReference || question {
 		why := ReasonNotApplicable + "only against the reference"

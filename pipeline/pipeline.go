@@ -372,6 +372,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	if err != nil {
 		return rep, fmt.Errorf("score with %s: %w", e.Engine.Name(), err)
 	}
+	e.textVerdicts(samples, results)
 	end()
 	if e.Verifier != nil {
 		begin("verify")

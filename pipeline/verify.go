@@ -52,24 +52,15 @@ func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results
 			continue
 		}
 		open := kgeval.OpenVerdicts(r)
-		var sources []*lexical.Text
-		switch p.Context {
-		case kgeval.TextContexts:
-			for _, c := range s.Contexts {
-				sources = append(sources, prepared(c))
-			}
-		case kgeval.TextReference:
-			sources = []*lexical.Text{prepared(s.Reference)}
-		case kgeval.TextAnswer:
-			sources = []*lexical.Text{prepared(s.Answer)}
-		case kgeval.TextQuestion:
-			sources = []*lexical.Text{prepared(s.Question)}
+		var srcs []*lexical.Text
+		for _, src := range sources(s, p, prepared) {
+			srcs = append(srcs, src.text)
 		}
 		j := job{result: i, open: open}
 		var facts []kgeval.FactCheck
 		for k, vi := range open {
 			v := r.Verdicts[vi]
-			ev := evidence(sources, v.Subject, v.Object)
+			ev := evidence(srcs, v.Subject, v.Object)
 			if len(ev) == 0 {
 				continue
 			}

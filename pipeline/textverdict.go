@@ -1,0 +1,110 @@
+package pipeline
+
+import (
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring/lexical"
+)
+
+// source is one context text of a pair with its passage index (-1: not a
+// passage), prepared for the lexical checks.
+type source struct {
+	text    *lexical.Text
+	passage int
+}
+
+// sources returns the context texts of pair p for sample s.
+func sources(s *kgeval.Sample, p kgeval.Pair, prepared func(string) *lexical.Text) []source {
+	switch p.Context {
+	case kgeval.TextContexts:
+		out := make([]source, len(s.Contexts))
+		for i, c := range s.Contexts {
+			out[i] = source{prepared(c), i}
+		}
+		return out
+	case kgeval.TextReference:
+		return []source{{prepared(s.Reference), -1}}
+	case kgeval.TextAnswer:
+		return []source{{prepared(s.Answer), -1}}
+	}
+	return []source{{prepared(s.Question), -1}}
+}
+
+// textVerdicts gives every triplet the graph did not find a verdict from
+// the context sentences, and computes support_text and contradiction_text
+// (kgeval.MetricSupportText): a sentence that states both the triplet's
+// subject and object (the grounding rule of SPEC §2b, literals by value)
+// supports it; a sentence that states one end and a literal of the same
+// kind as the other end's, with another value the text states nowhere else,
+// contradicts it. The graph's verdicts stand where the graph decided.
+// Questions (asked facts) are left out.
+func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGResult) {
+	pairs := map[string]kgeval.Pair{}
+	for _, p := range e.Pairs {
+		pairs[p.Name] = p
+	}
+	byID := map[string]*kgeval.Sample{}
+	for i := range samples {
+		byID[samples[i].ID] = &samples[i]
+	}
+	texts := map[string]*lexical.Text{}
+	prepared := func(s string) *lexical.Text {
+		t, ok := texts[s]
+		if !ok {
+			t = lexical.NewText(s)
+			texts[s] = t
+		}
+		return t
+	}
+	for i := range results {
+		r := &results[i]
+		p, ok := pairs[r.Pair]
+		s := byID[r.Sample]
+		if !ok || s == nil || p.Input == kgeval.TextQuestion || len(r.Verdicts) == 0 {
+			continue
+		}
+		srcs := sources(s, p, prepared)
+		full, sup, con := 0, 0, 0
+		for k := range r.Verdicts {
+			v := &r.Verdicts[k]
+			if v.Asked {
+				continue
+			}
+			full++
+			if v.Verdict == kgeval.VerdictNotFound {
+				v.Text, v.TextEvidence = textVerdict(srcs, v.Subject, v.Object)
+			}
+			switch {
+			case v.Verdict == kgeval.VerdictSupported || v.Text == kgeval.VerdictSupported:
+				sup++
+			case v.Verdict == kgeval.VerdictContradicted || v.Text == kgeval.VerdictContradicted:
+				con++
+			}
+		}
+		if full > 0 {
+			r.SupportText, r.ContradictionText = kgeval.Float(float64(sup)/float64(full)), kgeval.Float(float64(con)/float64(full))
+			delete(r.Reasons, kgeval.MetricSupportText)
+			delete(r.Reasons, kgeval.MetricContradictionText)
+		}
+	}
+}
+
+// textVerdict checks one triplet against the context sentences.
+func textVerdict(srcs []source, subject, object string) (string, *kgeval.Evidence) {
+	ev := func(src source, m lexical.Mention) *kgeval.Evidence {
+		return &kgeval.Evidence{Node: -1, Passage: src.passage, Start: m.Span.Start, End: m.Span.End}
+	}
+	for _, src := range srcs {
+		if ms := src.text.Mentions(subject, object); len(ms) > 0 && ms[0].Both {
+			return kgeval.VerdictSupported, ev(src, ms[0])
+		}
+	}
+	for _, src := range srcs {
+		if m, ok := src.text.Contradiction(subject, object); ok {
+			return kgeval.VerdictContradicted, ev(src, m)
+		}
+		if m, ok := src.text.Contradiction(object, subject); ok {
+			return kgeval.VerdictContradicted, ev(src, m)
+		}
+	}
+	return "", nil
+}
