@@ -53,9 +53,10 @@ func TestLoad_Aliases(t *testing.T) {
 			if c.Triplets == nil || len(c.Triplets.Answer) != 1 || c.Triplets.Answer[0].Subject != "Paris" {
 				t.Fatalf("record 3 triplets: %+v", c.Triplets)
 			}
-			// "?" has an empty key: dropped. The duplicated context triplet counts once.
-			if q, ok := c.Triplets.Triplets(kgeval.TextQuestion); !ok || len(q) != 0 {
-				t.Errorf("question triplets = %v, %v; want provided and empty", q, ok)
+			// "?" is the slot of an asked fact (SPEC §4c): kept. The
+			// duplicated context triplet counts once.
+			if q, ok := c.Triplets.Triplets(kgeval.TextQuestion); !ok || len(q) != 1 || q[0].Object != kgeval.Slot {
+				t.Errorf("question triplets = %v, %v; want the asked fact (France, has capital, ?)", q, ok)
 			}
 			if ctx, _ := c.Triplets.Triplets(kgeval.TextContexts); len(ctx) != 1 {
 				t.Errorf("context triplets = %v; want 1 after dedup", ctx)

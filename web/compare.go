@@ -91,6 +91,9 @@ func (s *Server) compareView(ctx context.Context, a, b, pair, metric string) (*C
 			if cm.A != nil && cm.B != nil {
 				cm.Diff = kgeval.Float(*cm.B - *cm.A)
 			}
+			if cm.NA+cm.NB == 0 && !kgeval.GraphMetric(m) {
+				continue // a verdict score that does not apply to this pair
+			}
 			v.Metrics = append(v.Metrics, cm)
 		}
 	}

@@ -289,7 +289,7 @@ func TestServer_API(t *testing.T) {
 			t.Errorf("run: %d %+v", code, v)
 		}
 		var st graphstore.RunStats
-		if code := c.getJSON(run+"/stats", &st); code != 200 || len(st.Histograms) != 6 || len(st.Systems) != 2 || len(st.Metrics) != 3 {
+		if code := c.getJSON(run+"/stats", &st); code != 200 || len(st.Histograms) != 9 || len(st.Systems) != 2 || len(st.Metrics) != 3 {
 			t.Errorf("stats: %d %+v", code, st)
 		}
 		for _, ms := range st.Metrics {
@@ -303,7 +303,7 @@ func TestServer_API(t *testing.T) {
 	})
 	t.Run("Correlations", func(t *testing.T) {
 		var v web.CorrelationView
-		if code := c.getJSON(run+"/correlations", &v); code != 200 || v.Samples != 8 || len(v.Variables) != 8 || !slices.Equal(v.Empty, []string{"llm_faithfulness"}) {
+		if code := c.getJSON(run+"/correlations", &v); code != 200 || v.Samples != 8 || len(v.Variables) != 11 || !slices.Equal(v.Empty, []string{"llm_faithfulness"}) {
 			t.Fatalf("%d %+v", code, v)
 		}
 		// ts_groundedness_avg against bert_score_f1 over the samples where
@@ -330,7 +330,7 @@ func TestServer_API(t *testing.T) {
 		if want := sxy / math.Sqrt(sxx*syy); !ok || got.N != len(xs) || got.Pearson == nil || math.Abs(*got.Pearson-want) > 1e-9 {
 			t.Errorf("ts_groundedness_avg × bert_score_f1: %+v, want r %v over %d", got, want, len(xs))
 		}
-		if code := c.getJSON(run+"/correlations?select=kg", &v); code != 200 || len(v.Variables) != 6 {
+		if code := c.getJSON(run+"/correlations?select=kg", &v); code != 200 || len(v.Variables) != 9 {
 			t.Errorf("select=kg: %d %v", code, v.Variables)
 		}
 		var e map[string]string
@@ -339,7 +339,7 @@ func TestServer_API(t *testing.T) {
 			t.Errorf("select=nope: %d %v (want the API's words, not the CLI's)", code, e)
 		}
 		// Human labels are always correlated: select=human adds nothing and is no error.
-		if code := c.getJSON(run+"/correlations?select=kg,human", &v); code != 200 || len(v.Variables) != 6 {
+		if code := c.getJSON(run+"/correlations?select=kg,human", &v); code != 200 || len(v.Variables) != 9 {
 			t.Errorf("select=kg,human: %d %v", code, v.Variables)
 		}
 		if code := c.getJSON("/api/runs/no-such-run/correlations", &e); code != 404 {
@@ -438,7 +438,7 @@ func TestServer_API(t *testing.T) {
 		if resp.StatusCode != 200 || err != nil || len(rows) != 9 || rows[0][3] != "faithfulness.multihop" || rows[1][0] != "s00" {
 			t.Errorf("csv: %d %v %.300s", resp.StatusCode, err, body)
 		}
-		if n := len(rows[0]); err == nil && (n != 3+4*2+2*3 || rows[0][n-2] != "ts_groundedness_avg" || rows[1][n-2] != "0" || rows[4][n-1] != "no triplets extracted from answer") {
+		if n := len(rows[0]); err == nil && (n != 3+(5+1)+(4+1)+2*3 || rows[0][n-2] != "ts_groundedness_avg" || rows[1][n-2] != "0" || rows[4][n-1] != "no triplets extracted from answer") {
 			t.Errorf("csv metric columns: %v / %v / %v", rows[0], rows[1], rows[4])
 		}
 		resp, body = c.get(run + "/export?format=jsonl")
@@ -455,7 +455,7 @@ func TestServer_API(t *testing.T) {
 	})
 	t.Run("Compare", func(t *testing.T) {
 		var v web.CompareView
-		if code := c.getJSON("/api/compare?a="+url.QueryEscape(r.Name)+"&b="+url.QueryEscape(r.Name), &v); code != 200 || v.Common != 8 || len(v.Metrics) != 6 {
+		if code := c.getJSON("/api/compare?a="+url.QueryEscape(r.Name)+"&b="+url.QueryEscape(r.Name), &v); code != 200 || v.Common != 8 || len(v.Metrics) != 9 {
 			t.Fatalf("%d %+v", code, v)
 		}
 		for _, m := range v.Metrics {

@@ -68,7 +68,7 @@ func MustWebRun(tb testing.TB, db *graphstore.DB, n int) *WebRun {
 		for j, p := range pairs {
 			c := cases[(i*len(pairs)+j)%len(cases)]
 			g := *c.Graph
-			g.Sample, g.Pair = s.ID, p.Name
+			g.Sample, g.Pair, g.Input, g.Context = s.ID, p.Name, p.Input, p.Context
 			graphs = append(graphs, &g)
 		}
 	}
