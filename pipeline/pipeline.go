@@ -82,6 +82,9 @@ type Evaluator struct {
 	// Verifier, if set, checks what the graphs left open (scoring.verify:
 	// llm); its verdicts are kept beside the graph's.
 	Verifier kgeval.Verifier
+	// VerifyPairs names the pairs the Verifier checks (empty: every pair
+	// whose input is not the question).
+	VerifyPairs []string
 	// Grounding is extraction.grounding: drop (default when empty), keep or
 	// off (SPEC §2b). Only extracted triplets are checked; a dataset's own
 	// triplets are taken as given.

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"github.com/kgeval/kgeval"
@@ -49,6 +50,9 @@ func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results
 		p, ok := pairs[r.Pair]
 		s := byID[r.Sample]
 		if !ok || s == nil || p.Input == kgeval.TextQuestion || len(r.Verdicts) == 0 {
+			continue
+		}
+		if len(e.VerifyPairs) > 0 && !slices.Contains(e.VerifyPairs, p.Name) {
 			continue
 		}
 		open := kgeval.OpenVerdicts(r)

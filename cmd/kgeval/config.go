@@ -58,6 +58,7 @@ type Config struct {
 		Tau              float64       `mapstructure:"tau"`
 		TauRel           float64       `mapstructure:"tau_rel"`
 		Verify           string        `mapstructure:"verify"`
+		VerifyPairs      []string      `mapstructure:"verify_pairs"`
 		Delta            float64       `mapstructure:"delta"`
 		StructuralWeight float64       `mapstructure:"structural_weight"`
 		StructuralCost   float64       `mapstructure:"structural_cost"`

@@ -188,7 +188,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	}
 	ev.Extractor = extractorAdapter{&llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars}}
 	if cfg.Scoring.Verify == "llm" {
-		ev.Verifier = &llm.Verifier{Client: verifyClient, Cache: answers}
+		ev.Verifier, ev.VerifyPairs = &llm.Verifier{Client: verifyClient, Cache: answers}, cfg.Scoring.VerifyPairs
 	}
 	jd := &judge.Judge{Client: judgeClient, Cache: answers, Embedder: cached}
 	ev.Judge, ev.JudgeConcurrency = judgeAdapter{jd}, cfg.LLM.Concurrency
