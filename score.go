@@ -32,12 +32,16 @@ const (
 	// one end with another value of the other's literal contradicts it.
 	MetricSupportText       = "support_text"
 	MetricContradictionText = "contradiction_text"
+	// MetricSlotCoverageText is slot_coverage with sentence evidence: an
+	// asked fact the graph left unanswered is answered by a context
+	// sentence that states its known end and its relation's words.
+	MetricSlotCoverageText = "slot_coverage_text"
 )
 
 // KGMetricNames are the per-pair KG metrics, in display order.
 var KGMetricNames = []string{MetricMultihop, MetricCommunityOverlap, MetricCommunityCoverage,
 	MetricSupport, MetricContradiction, MetricRecall, MetricF1, MetricSlotCoverage,
-	MetricSupportText, MetricContradictionText, MetricSupportVerified, MetricContradictionVerified}
+	MetricSupportText, MetricContradictionText, MetricSlotCoverageText, MetricSupportVerified, MetricContradictionVerified}
 
 // GraphMetric reports whether a KG metric is one of the paper's graph
 // scores (multihop, community_overlap, community_coverage) rather than a
@@ -88,6 +92,7 @@ type KGResult struct {
 	F1                    *float64 `json:"f1"`
 	SlotCoverage          *float64 `json:"slot_coverage"`
 	SupportText           *float64 `json:"support_text"`
+	SlotCoverageText      *float64 `json:"slot_coverage_text"`
 	ContradictionText     *float64 `json:"contradiction_text"`
 	SupportVerified       *float64 `json:"support_verified"`
 	ContradictionVerified *float64 `json:"contradiction_verified"`
@@ -151,6 +156,8 @@ func (r *KGResult) field(metric string) **float64 {
 		return &r.SupportText
 	case MetricContradictionText:
 		return &r.ContradictionText
+	case MetricSlotCoverageText:
+		return &r.SlotCoverageText
 	case MetricSupportVerified:
 		return &r.SupportVerified
 	case MetricContradictionVerified:

@@ -220,8 +220,12 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		setReason(MetricContradictionText, why)
 	}
 	question := g.Input == TextQuestion
+	if r.SlotCoverageText == nil && question {
+		setReason(MetricSlotCoverageText, ReasonNotApplicable+"sentence evidence needs the sample texts (evaluate computes it)")
+	}
 	if !question {
 		setReason(MetricSlotCoverage, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
+		setReason(MetricSlotCoverageText, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
 	} else {
 		why := ReasonNotApplicable + "the input is a question: see slot_coverage"
 		for _, m := range []string{MetricSupport, MetricContradiction, MetricSupportText, MetricContradictionText, MetricSupportVerified, MetricContradictionVerified} {

@@ -66,6 +66,7 @@ var ValidityTable = []ValidityClass{
 	{Pattern: "*.contradiction_text", Direction: LowerIsBetter, Note: "share of input facts the context triplets or sentences contradict"},
 	{Pattern: "*.contradiction_verified", Direction: LowerIsBetter, Note: "share of input facts contradicted, the model deciding what the graph left open"},
 	{Pattern: "*.support_text", Direction: HigherIsBetter},
+	{Pattern: "*.slot_coverage_text", Direction: HigherIsBetter},
 	{Pattern: "*.support_verified", Direction: HigherIsBetter},
 	{Pattern: "*.multihop", Direction: HigherIsBetter},
 	{Pattern: "*.community_overlap", Direction: HigherIsBetter},

@@ -83,6 +83,9 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 		if g.Support == nil || *g.Support != 1 || u.Support == nil || *u.Support != 0 {
 			t.Errorf("%s: faithfulness support grounded %v, ungrounded %v; want 1 and 0", engine.Name(), g.Support, u.Support)
 		}
+		if g.SupportText == nil || *g.SupportText != 1 || u.SupportText == nil || *u.SupportText != 0 || u.ContradictionText == nil || *u.ContradictionText != 0 {
+			t.Errorf("%s: support_text grounded %v, ungrounded %v, contradiction_text %v; want 1, 0, 0", engine.Name(), g.SupportText, u.SupportText, u.ContradictionText)
+		}
 		if len(g.Verdicts) != 1 || g.Verdicts[0].Evidence == nil || g.Verdicts[0].Evidence.Passage != 0 {
 			t.Errorf("%s: grounded verdicts %+v: want one supported triplet with evidence in passage 0", engine.Name(), g.Verdicts)
 		}
@@ -253,5 +256,60 @@ func TestEvaluate_Grounding(t *testing.T) {
 		if len(in) != wantIn || len(cx) != wantCx {
 			t.Errorf("%s: faithfulness graph holds %d answer and %d context triplets, want %d and %d", mode, len(in), len(cx), wantIn, wantCx)
 		}
+	}
+}
+
+// TestTextVerdicts: with no context triplets at all (the extractor found
+// nothing), the sentence check still supports what a passage states and
+// contradicts a year the passage states otherwise; an asked fact is
+// answered by a sentence that states its known end and its relation.
+func TestTextVerdicts(t *testing.T) {
+	m, err := minilm.Load(minilm.DefaultDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := graphstoretest.MustOpenDB(t)
+	ctx := context.Background()
+	passage := "PharmaCann is a cannabis company based in Oak Brook. PharmaCann was founded in 2010 by Theodore Wolf."
+	samples := []kgeval.Sample{{ID: "t1", Record: 1, Question: "When was PharmaCann founded and by whom?",
+		Answer: "PharmaCann was founded in 2014 by Theodore Wolf.", Contexts: []string{passage},
+		Triplets: &kgeval.SampleTriplets{
+			Question: []kgeval.Triplet{{Subject: "PharmaCann", Relation: "was founded in", Object: "?"}, {Subject: "PharmaCann", Relation: "was founded by", Object: "?"}},
+			Answer: []kgeval.Triplet{{Subject: "PharmaCann", Relation: "was founded in", Object: "2014"},
+				{Subject: "PharmaCann", Relation: "was founded by", Object: "Theodore Wolf"},
+				{Subject: "PharmaCann", Relation: "sells", Object: "flowers"}},
+			Reference: []kgeval.Triplet{},
+			// One unrelated context triplet: the graph finds nothing.
+			Contexts: [][]kgeval.Triplet{{{Subject: "Oak Brook", Relation: "is in", Object: "Illinois"}}},
+		}}}
+	run := fmt.Sprintf("test-textverdicts-%d", time.Now().UnixNano())
+	t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
+	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: encoder{m}, Store: db, Engine: &scoring.Native{Seed: 1},
+		Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs()}
+	rep, err := ev.Evaluate(ctx, run, samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]kgeval.KGResult{}
+	for _, r := range rep.Results {
+		got[r.Pair] = r
+	}
+	f := got["faithfulness"]
+	if f.Support == nil || *f.Support != 0 || f.SupportText == nil || math.Abs(*f.SupportText-1.0/3) > 1e-9 || f.ContradictionText == nil || math.Abs(*f.ContradictionText-1.0/3) > 1e-9 {
+		t.Fatalf("faithfulness support %v, support_text %v, contradiction_text %v; want 0, 1/3, 1/3", f.Support, f.SupportText, f.ContradictionText)
+	}
+	for _, v := range f.Verdicts {
+		want := map[string]string{"2014": kgeval.VerdictContradicted, "Theodore Wolf": kgeval.VerdictSupported, "flowers": ""}[v.Object]
+		if v.Text != want {
+			t.Errorf("(%s, %s, %s): sentence verdict %q, want %q", v.Subject, v.Relation, v.Object, v.Text, want)
+		}
+		if want != "" && (v.TextEvidence == nil || passage[v.TextEvidence.Start:v.TextEvidence.End] != "PharmaCann was founded in 2010 by Theodore Wolf.") {
+			t.Errorf("(%s, %s, %s): evidence %+v is not the founding sentence", v.Subject, v.Relation, v.Object, v.TextEvidence)
+		}
+	}
+	// The answer states when (a year) and by whom: both asked facts answered.
+	a := got["answer_relevancy"]
+	if a.SlotCoverageText == nil || *a.SlotCoverageText != 1 {
+		t.Errorf("answer_relevancy slot_coverage_text %v (verdicts %+v), want 1", a.SlotCoverageText, a.Verdicts)
 	}
 }

@@ -59,10 +59,14 @@ func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGRes
 		r := &results[i]
 		p, ok := pairs[r.Pair]
 		s := byID[r.Sample]
-		if !ok || s == nil || p.Input == kgeval.TextQuestion || len(r.Verdicts) == 0 {
+		if !ok || s == nil || len(r.Verdicts) == 0 {
 			continue
 		}
 		srcs := sources(s, p, prepared)
+		if p.Input == kgeval.TextQuestion {
+			answeredText(r, srcs)
+			continue
+		}
 		full, sup, con := 0, 0, 0
 		for k := range r.Verdicts {
 			v := &r.Verdicts[k]
@@ -107,4 +111,39 @@ func textVerdict(srcs []source, subject, object string) (string, *kgeval.Evidenc
 		}
 	}
 	return "", nil
+}
+
+// answeredText computes slot_coverage_text (kgeval.MetricSlotCoverageText)
+// of a question's pair graph: an asked fact the graph left unanswered is
+// answered by a context sentence that states its known end and its
+// relation (the relation's words, by the occurrence rule of SPEC §2b); a
+// full triplet of the question, by a sentence that states both its ends.
+func answeredText(r *kgeval.KGResult, srcs []source) {
+	answered := 0
+	for k := range r.Verdicts {
+		v := &r.Verdicts[k]
+		if v.Verdict != kgeval.VerdictAnswered {
+			a, b := v.Subject, v.Object
+			switch {
+			case kgeval.IsSlot(a):
+				a = v.Relation
+			case kgeval.IsSlot(b):
+				b = v.Relation
+			}
+			for _, src := range srcs {
+				if ms := src.text.Mentions(a, b); len(ms) > 0 && ms[0].Both {
+					v.Text = kgeval.VerdictAnswered
+					v.TextEvidence = &kgeval.Evidence{Node: -1, Passage: src.passage, Start: ms[0].Span.Start, End: ms[0].Span.End}
+					break
+				}
+			}
+		}
+		if v.Verdict == kgeval.VerdictAnswered || v.Text == kgeval.VerdictAnswered {
+			answered++
+		}
+	}
+	if len(r.Verdicts) > 0 {
+		r.SlotCoverageText = kgeval.Float(float64(answered) / float64(len(r.Verdicts)))
+		delete(r.Reasons, kgeval.MetricSlotCoverageText)
+	}
 }
