@@ -79,8 +79,8 @@ type PairGraph struct {
 	// e.g. a graph read back from an older store).
 	Input   Text   `json:"input,omitempty"`
 	Context Text   `json:"context,omitempty"`
-	Nodes  []Node `json:"nodes"`
-	Edges  []Edge `json:"edges"`
+	Nodes   []Node `json:"nodes"`
+	Edges   []Edge `json:"edges"`
 	// EmptyReason is set when a side has no entity ("no triplets extracted
 	// from answer"); scores of such a graph are null (or 0 with empty_as_zero).
 	EmptyReason string `json:"empty_reason,omitempty"`

@@ -226,7 +226,9 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	// The call accounting reaches the run record in the same transaction as
 	// every cached answer, and after every failed call, so a killed process
 	// loses none of it.
-	calls := func() llm.Stats { return prevCalls.Add(client.Stats()).Add(judgeClient.Stats()).Add(verifyClient.Stats()) }
+	calls := func() llm.Stats {
+		return prevCalls.Add(client.Stats()).Add(judgeClient.Stats()).Add(verifyClient.Stats())
+	}
 	cache.Run, cache.RunFields = run, func() map[string]any {
 		cl, _ := json.Marshal(calls())
 		return map[string]any{"calls": string(cl)}

@@ -121,11 +121,11 @@ func TestText_Contradiction(t *testing.T) {
 		known, claim string
 		want         string // the sentence, "" for none
 	}{
-		{"PharmaCann", "2014", ""},                            // 2014 is stated
+		{"PharmaCann", "2014", ""}, // 2014 is stated
 		{"PharmaCann", "2012", "PharmaCann was founded in 2010 by Theodore Wolf."},
-		{"PharmaCann", "Theodore Scott", ""},                  // names are no literals
-		{"Acme", "2012", ""},                                  // Acme is not stated
-		{"PharmaCann", "$3 million", ""},                      // no money in the text
+		{"PharmaCann", "Theodore Scott", ""}, // names are no literals
+		{"Acme", "2012", ""},                 // Acme is not stated
+		{"PharmaCann", "$3 million", ""},     // no money in the text
 		{"Theodore Wolf", "founded in 2011", "PharmaCann was founded in 2010 by Theodore Wolf."},
 	}
 	for _, c := range cases {
