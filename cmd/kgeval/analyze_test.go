@@ -160,16 +160,16 @@ func TestCorrelate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("correlate: %v\n%s", err, out)
 	}
-	for _, want := range []string{"6 samples, 9 variables", "against human labels:", "between metrics:"} {
+	for _, want := range []string{"6 samples, 11 variables", "against human labels:", "between metrics:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 	var rep correlateReport
 	readJSON(t, jsonPath, &rep)
-	wantVars := []string{"faithfulness.community_coverage", "faithfulness.community_overlap", "faithfulness.contradiction", "faithfulness.multihop",
-		"faithfulness.support", "semantic_similarity", "human.derived.n_claims", "human.score", "human.usefulness"}
-	if strings.Join(rep.Variables, ",") != strings.Join(wantVars, ",") || len(rep.Pairs) != 36 || rep.Samples != 6 {
+	wantVars := []string{"faithfulness.community_coverage", "faithfulness.community_overlap", "faithfulness.contradiction", "faithfulness.contradiction_text",
+		"faithfulness.multihop", "faithfulness.support", "faithfulness.support_text", "semantic_similarity", "human.derived.n_claims", "human.score", "human.usefulness"}
+	if strings.Join(rep.Variables, ",") != strings.Join(wantVars, ",") || len(rep.Pairs) != 55 || rep.Samples != 6 {
 		t.Fatalf("variables %v, %d pairs, %d samples", rep.Variables, len(rep.Pairs), rep.Samples)
 	}
 	// The expected values, from the store and the labels written above.
@@ -222,7 +222,7 @@ func TestCorrelate(t *testing.T) {
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) != 37 || strings.Join(recs[0], ",") != "x,y,n,pearson_r,pearson_p,spearman_rho,spearman_p,reason" {
+	if err != nil || len(recs) != 56 || strings.Join(recs[0], ",") != "x,y,n,pearson_r,pearson_p,spearman_rho,spearman_p,reason" {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(recs), recs[0])
 	}
 	mustPNG(t, pngPath)
@@ -493,7 +493,7 @@ func TestSweepReport(t *testing.T) {
 	}
 	var rep sweepReportOut
 	readJSON(t, filepath.Join(dir, "s.json"), &rep)
-	if len(rep.Points) != 5 || rep.Points[0].Variant != graphstore.DefaultVariant || len(rep.Metrics) != 20 {
+	if len(rep.Points) != 5 || rep.Points[0].Variant != graphstore.DefaultVariant || len(rep.Metrics) != 26 {
 		t.Fatalf("%d points (first %q), metrics %v", len(rep.Points), rep.Points[0].Variant, rep.Metrics)
 	}
 	k := -1
