@@ -302,7 +302,9 @@ func TestRunWarnings(t *testing.T) {
 		{"Dataset", func(r *kgeval.Run) { r.Dataset, r.Fingerprint = "e.jsonl", "bbbbbbbbbbbbbbbb" }, "dataset",
 			`different datasets: baseline "A" was evaluated from d.jsonl (sha256 aaaaaaaaaaaa), run "B" from e.jsonl (sha256 bbbbbbbbbbbb)`},
 		{"Settings", func(r *kgeval.Run) { r.Config = cfg("0.8") }, "settings", `different scoring settings (baseline → run): scoring.tau 0.7 → 0.8`},
-		{"SettingAdded", func(r *kgeval.Run) { r.Config = `{"Scoring": {"Engine": "gds", "Tau": 0.7, "TauRel": 0.5, "Pairs": [{"name": "faithfulness"}], "Verify": "off"}}` },
+		{"SettingAdded", func(r *kgeval.Run) {
+			r.Config = `{"Scoring": {"Engine": "gds", "Tau": 0.7, "TauRel": 0.5, "Pairs": [{"name": "faithfulness"}], "Verify": "off"}}`
+		},
 			"settings", `different scoring settings (baseline → run): scoring.verify (unset) → "off"`},
 		{"NoConfig", func(r *kgeval.Run) { r.Config = "" }, "settings", `scoring settings not compared: "B" has no readable recorded configuration`},
 		{"Model", func(r *kgeval.Run) { r.LLM = "http://x/v1#llama" }, "model", `different models: baseline "A" used qwen, run "B" used llama`},
