@@ -72,10 +72,11 @@
 // CompareRuns answers "did my change help?": it pairs the samples of a run
 // with those of a baseline run by id (by question text when the runs share
 // no id) and reports per metric the two means, the mean difference run −
-// baseline with a 95% percentile-bootstrap interval, the paired Wilcoxon
-// signed-rank and t tests, how many pairs improved, stayed (|difference| <=
-// 1e-9) or regressed in the metric's direction (metrics.ValidityOf: lower is
-// better for the contradiction scores) and the samples that regressed most.
+// baseline with its 95% t interval (that of the paired t-test), the paired
+// Wilcoxon signed-rank and t tests, how many pairs improved, stayed
+// (|difference| <= 1e-9) or regressed in the metric's direction
+// (metrics.ValidityOf: lower is better for the contradiction scores) and the
+// samples that regressed most.
 // RunWarnings flags what makes the comparison doubtful: other datasets,
 // scoring settings, models or encoders, and unfinished runs.
 //

@@ -42,10 +42,6 @@ type RunCompareOptions struct {
 	// Top is how many of the most regressed samples to list per metric
 	// (0: TopRegressions).
 	Top int
-	// Resamples and Seed are the bootstrap's (0: BootstrapResamples,
-	// BootstrapSeed).
-	Resamples int
-	Seed      uint64
 }
 
 // RunComparison compares a run with a baseline run, sample by sample: did
@@ -128,9 +124,9 @@ type SampleChange struct {
 // whose key is not unique in both runs stay unpaired.
 //
 // For each variable, over the pairs where both values are present: the two
-// means, the mean difference run − baseline with its 95% percentile
-// bootstrap interval (Bootstrap over pairs; null for fewer than 2 pairs),
-// the paired Wilcoxon signed-rank and t tests, the counts of improved,
+// means, the mean difference run − baseline with its 95% t interval
+// (stats.MeanCI, the interval of the paired t-test; null for fewer than 2
+// pairs), the paired Wilcoxon signed-rank and t tests, the counts of improved,
 // unchanged and regressed pairs in the metric's direction
 // (metrics.ValidityOf) and the most regressed pairs.
 //
@@ -140,15 +136,9 @@ func CompareRuns(baseline, run []Row, o RunCompareOptions) (RunComparison, error
 	if o.Top <= 0 {
 		o.Top = TopRegressions
 	}
-	if o.Resamples <= 0 {
-		o.Resamples = BootstrapResamples
-	}
-	if o.Seed == 0 {
-		o.Seed = BootstrapSeed
-	}
 	a, b := o.Baseline.Name, o.Run.Name
 	c := RunComparison{Baseline: a, Run: b, Warnings: []RunWarning{}, Metrics: []RunMetric{},
-		Interval: fmt.Sprintf("95%% percentile bootstrap of the mean difference over pairs (%d resamples, seed %d)", o.Resamples, o.Seed)}
+		Interval: "95% t interval of the mean difference: mean ± t(0.975, n−1)·s/√n over the n pairs (the paired t-test's interval)"}
 	if a != "" && a == b {
 		return c, kgeval.Errorf(kgeval.EINVALID, "the baseline is run %q itself: compare two different runs", a)
 	}
@@ -302,8 +292,7 @@ func compareMetric(name string, baseline, run []Row, pairs [][2]int, xa, xb []*f
 	} else {
 		m.MeanBaseline, m.MeanRun, m.Diff = mean(pa), mean(pb), mean(d)
 		m.Gain = ptr(float64(dir) * *m.Diff)
-		if m.N >= 2 {
-			lo, hi := Bootstrap(d, o.Resamples, o.Seed)
+		if lo, hi, ok := stats.MeanCI(d, 0.95); ok {
 			m.CILo, m.CIHi = ptr(lo), ptr(hi)
 		} else {
 			m.Reasons["interval"] = "1 pair with both values present, need 2"

@@ -103,7 +103,7 @@ func TestCompare_Baseline(t *testing.T) {
 	var rep runCompareReport
 	readJSON(t, jsonPath, &rep)
 	if rep.Baseline != base || rep.Run != run || rep.PairedBy != "id" || rep.Pairs != 9 || rep.Variant != "default" || len(rep.Metrics) != 3 ||
-		!strings.Contains(rep.Interval, "bootstrap") {
+		!strings.HasPrefix(rep.Interval, "95% t interval") {
 		t.Fatalf("report %+v", rep)
 	}
 	kinds := map[string]bool{}
