@@ -248,11 +248,11 @@ questions where the first system scores higher, ties counting one half.
 
 With --baseline it compares the run with another run instead ("did my
 change help?"): samples paired by id (by question text when the runs share no
-id), per metric the two means, the mean difference run − baseline with its 95% t
-interval, paired Wilcoxon signed-rank and t tests,
-improved / unchanged / regressed counts in the metric's direction and the 10
-samples that regressed most; it warns when the datasets, scoring settings,
-models or encoders differ or a run is not done.`,
+id), per metric the two means, the mean difference run − baseline with its
+95% t interval, paired Wilcoxon signed-rank and t tests, improved / unchanged
+/ regressed counts in the metric's direction and the 10 samples that
+regressed most; it warns when the datasets, scoring settings, models or
+encoders differ or a run is not done.`,
 		Example: `  kgeval compare --run wikieval --metrics faithfulness,answer_relevancy --plot systems.png
   kgeval compare --run wikieval-v2 --baseline wikieval --metrics faithfulness --json v2.json`,
 		Args: cobra.NoArgs,
