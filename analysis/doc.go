@@ -67,6 +67,26 @@
 // faithfulness metric is how often the metric prefers the right member of
 // the pair.
 //
+// # Runs against a baseline
+//
+// CompareRuns answers "did my change help?": it pairs the samples of a run
+// with those of a baseline run by id (by question text when the runs share
+// no id) and reports per metric the two means, the mean difference run −
+// baseline with its 95% t interval (that of the paired t-test), the paired
+// Wilcoxon signed-rank and t tests, how many pairs improved, stayed
+// (|difference| <= 1e-9) or regressed in the metric's direction
+// (metrics.ValidityOf: lower is better for the contradiction scores) and the
+// samples that regressed most.
+// RunWarnings flags what makes the comparison doubtful: other datasets,
+// scoring settings, models or encoders, and unfinished runs.
+//
+// # Gate
+//
+// Gate is the CI check on a run: requirements on the run's means
+// (ParseRequirement: "faithfulness.support>=0.8") and bounds on how much
+// worse than a baseline a mean may get (ParseMaxRegression, judged on
+// CompareRuns' direction-adjusted mean difference).
+//
 // # Sensitivity
 //
 // ReferenceAsAnswer and WrongAnswer derive the two variants of the paper's

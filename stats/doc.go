@@ -38,6 +38,9 @@
 //     scipy.stats.ttest_ind(a, b, equal_var=False).
 //   - PairedT is the two-sided t-test on the differences a−b:
 //     scipy.stats.ttest_rel(a, b).
+//   - MeanCI is the t confidence interval of a mean, mean ± t·s/√n on n−1
+//     degrees of freedom: scipy.stats.t.interval(level, n-1, loc=mean(x),
+//     scale=scipy.stats.sem(x)); over paired differences, PairedT's interval.
 //   - WilcoxonSignedRank is the two-sided signed-rank test on a−b with the
 //     normal approximation: zero differences dropped, tied |differences|
 //     given average ranks, the variance tie-corrected, no continuity

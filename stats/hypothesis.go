@@ -66,6 +66,23 @@ func PairedT(a, b []float64) (t Test, ok bool) {
 	return Test{Stat: stat, P: tP(stat, df), DF: df, N: len(d)}, true
 }
 
+// MeanCI returns the two-sided t confidence interval of the mean of x at
+// level (0.95 for 95%): mean ± t_{(1+level)/2, n−1}·s/√n with the sample
+// standard deviation s (scipy.stats.t.interval(level, n-1, loc=mean(x),
+// scale=scipy.stats.sem(x))). Over paired differences a[i]−b[i] it is the
+// interval of PairedT: it excludes 0 exactly when PairedT's p < 1 − level.
+// A constant x gives [mean, mean], where SciPy gives NaN. ok is false for
+// fewer than 2 values, a non-finite value or a level outside (0, 1).
+func MeanCI(x []float64, level float64) (lo, hi float64, ok bool) {
+	if len(x) < 2 || !allFinite(x) || !(level > 0 && level < 1) {
+		return 0, 0, false
+	}
+	n := float64(len(x))
+	m := Mean(x)
+	h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile((1+level)/2) * math.Sqrt(sampleVar(x, m)/n)
+	return m - h, m + h, true
+}
+
 // WilcoxonSignedRank is the two-sided Wilcoxon signed-rank test of the
 // differences a[i]−b[i] with the normal approximation, as
 // scipy.stats.wilcoxon(a, b, zero_method='wilcox', correction=False,

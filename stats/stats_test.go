@@ -443,6 +443,58 @@ func TestPairedT(t *testing.T) {
 	}
 }
 
+// TestMeanCI checks the t interval where the t quantile has a closed form:
+// on 1 degree of freedom (Cauchy) t_p = tan(π(p − ½)), on 2 t_p = (2p −
+// 1)/√(2p(1 − p)).
+func TestMeanCI(t *testing.T) {
+	t1 := math.Tan(math.Pi * 0.475)        // t_{0.975, 1} = 12.706...
+	t2 := 0.95 / math.Sqrt(2*0.975*0.025)  // t_{0.975, 2} = 4.3026...
+	t2at90 := 0.9 / math.Sqrt(2*0.95*0.05) // t_{0.95, 2} = 2.9199...
+	for _, tt := range []struct {
+		name   string
+		x      []float64
+		level  float64
+		lo, hi float64
+		notOK  bool
+	}{
+		// mean 2, s = √2, s/√n = 1.
+		{name: "TwoValues", x: []float64{1, 3}, level: 0.95, lo: 2 - t1, hi: 2 + t1},
+		// mean 1, s = 1, s/√n = 1/√3.
+		{name: "ThreeValues", x: []float64{2, 0, 1}, level: 0.95, lo: 1 - t2/math.Sqrt(3), hi: 1 + t2/math.Sqrt(3)},
+		{name: "Level90", x: []float64{2, 0, 1}, level: 0.9, lo: 1 - t2at90/math.Sqrt(3), hi: 1 + t2at90/math.Sqrt(3)},
+		{name: "Constant", x: []float64{0.25, 0.25, 0.25}, level: 0.95, lo: 0.25, hi: 0.25},
+		{name: "OneValue", x: []float64{1}, level: 0.95, notOK: true},
+		{name: "NaN", x: []float64{1, math.NaN()}, level: 0.95, notOK: true},
+		{name: "Level1", x: []float64{1, 2}, level: 1, notOK: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi, ok := stats.MeanCI(tt.x, tt.level)
+			if ok == tt.notOK {
+				t.Fatalf("ok = %v, want %v", ok, !tt.notOK)
+			}
+			if !tt.notOK {
+				checkClose(t, "lo", lo, tt.lo)
+				checkClose(t, "hi", hi, tt.hi)
+			}
+		})
+	}
+	// The interval of the differences excludes 0 exactly when the paired
+	// t-test rejects at 5%.
+	a := []float64{0.71, 0.64, 0.80, 0.55, 0.62, 0.90, 0.47}
+	for _, shift := range []float64{0, 0.01, 0.02, 0.03, 0.05} {
+		b := []float64{0.68 - shift, 0.66 - shift, 0.74 - shift, 0.51 - shift, 0.60 - shift, 0.84 - shift, 0.49 - shift}
+		d := make([]float64, len(a))
+		for i := range a {
+			d[i] = a[i] - b[i]
+		}
+		lo, hi, _ := stats.MeanCI(d, 0.95)
+		pt, _ := stats.PairedT(a, b)
+		if (lo > 0 || hi < 0) != (pt.P < 0.05) {
+			t.Errorf("shift %v: interval [%v, %v], paired t p %v", shift, lo, hi, pt.P)
+		}
+	}
+}
+
 func TestWilcoxonSignedRank(t *testing.T) {
 	// Darwin's cross- minus self-fertilised plant heights (the example in the
 	// scipy.stats.wilcoxon docs), as differences against zero.

@@ -233,21 +233,36 @@ func writeCorrelationsCSV(w io.Writer, mat analysis.Matrix) error {
 // ---- compare ----
 
 func (m *Main) compareCommand() *cobra.Command {
-	var run, variant, jsonOut, plotOut string
+	var run, baseline, variant, jsonOut, plotOut string
 	var patterns []string
 	c := &cobra.Command{
-		Use:   "compare --run NAME [--metrics ...] [--json F] [--plot F.png]",
-		Short: "Compare the systems of a run: mean / best / worst, distributions, significance, win rates",
+		Use:   "compare --run NAME [--baseline RUN] [--metrics ...] [--json F] [--plot F.png]",
+		Short: "Compare the systems of a run, or a run against a baseline run",
 		Long: `compare summarises each system of a run (the dataset's system field) per
 metric: mean, best and worst value with the sample; the factual_accuracy grade
 and answer_class distributions when those metrics were computed. For every
 pair of systems and metric it tests the difference — paired by question
 (Wilcoxon signed-rank and paired t) when both systems answered the same
 questions, else Welch's t — and gives the win rate: the fraction of shared
-questions where the first system scores higher, ties counting one half.`,
-		Example: `  kgeval compare --run wikieval --metrics faithfulness,answer_relevancy --plot systems.png`,
-		Args:    cobra.NoArgs,
+questions where the first system scores higher, ties counting one half.
+
+With --baseline it compares the run with another run instead ("did my
+change help?"): samples paired by id (by question text when the runs share no
+id), per metric the two means, the mean difference run − baseline with its
+95% t interval, paired Wilcoxon signed-rank and t tests, improved / unchanged
+/ regressed counts in the metric's direction and the 10 samples that
+regressed most; it warns when the datasets, scoring settings, models or
+encoders differ or a run is not done.`,
+		Example: `  kgeval compare --run wikieval --metrics faithfulness,answer_relevancy --plot systems.png
+  kgeval compare --run wikieval-v2 --baseline wikieval --metrics faithfulness --json v2.json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if baseline != "" {
+				if plotOut != "" {
+					return kgeval.Errorf(kgeval.EINVALID, "--plot draws the systems of one run: not with --baseline")
+				}
+				return m.compareRuns(cmd, run, baseline, variant, patterns, jsonOut)
+			}
 			rows, err := m.loadRunRows(cmd, run, variant, true)
 			if err != nil {
 				return err
@@ -268,6 +283,7 @@ questions where the first system scores higher, ties counting one half.`,
 	}
 	c.Flags().StringVar(&run, "run", "", "run name")
 	c.Flags().StringVar(&variant, "variant", graphstore.DefaultVariant, "scoring variant (sweeps store several)")
+	c.Flags().StringVar(&baseline, "baseline", "", "compare --run with this run, sample by sample, instead of its systems")
 	c.Flags().StringSliceVar(&patterns, "metrics", nil, "metrics (as for correlate); default all")
 	c.Flags().StringVar(&jsonOut, "json", "", "write the comparison as JSON to this file")
 	c.Flags().StringVar(&plotOut, "plot", "", "write a PNG of the mean per system and metric to this file")

@@ -40,7 +40,15 @@ func main() {
 // errReported marks an error whose details the command already printed.
 var errReported = errors.New("reported")
 
+// exitCode is the process's exit status for err: 1 for a failed gate and
+// any error without a code below (not found, internal); 2 for bad usage
+// (EINVALID, flag errors); 3 when a service is unavailable or refuses the
+// credentials.
 func exitCode(err error) int {
+	var gate *gateFailure
+	if errors.As(err, &gate) {
+		return 1
+	}
 	switch kgeval.ErrorCode(err) {
 	case kgeval.EINVALID:
 		return 2
@@ -113,6 +121,9 @@ and community overlap (Louvain) through Neo4j Graph Data Science.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return kgeval.Errorf(kgeval.EINVALID, "%v (see --help)", err)
+	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&m.configFile, "config", "", "config file (YAML) merged over the defaults")
 	pf.String("neo4j-uri", "", "Neo4j Bolt URI (neo4j.uri)")
@@ -139,6 +150,7 @@ and community overlap (Louvain) through Neo4j Graph Data Science.`,
 		m.cacheCommand(),
 		m.validityCommand(),
 		m.explainCommand(),
+		m.gateCommand(),
 	)
 	return root
 }

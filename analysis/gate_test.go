@@ -1,0 +1,232 @@
+package analysis_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
+)
+
+func TestParseRequirement(t *testing.T) {
+	good := []struct {
+		in   string
+		want analysis.Requirement
+	}{
+		{"faithfulness.support>=0.8", analysis.Requirement{Metric: "faithfulness.support", Op: ">=", Bound: 0.8}},
+		{"faithfulness.contradiction<=0.1", analysis.Requirement{Metric: "faithfulness.contradiction", Op: "<=", Bound: 0.1}},
+		{"  ts_groundedness_avg >  -0.5 ", analysis.Requirement{Metric: "ts_groundedness_avg", Op: ">", Bound: -0.5}},
+		{"ragas_score<70", analysis.Requirement{Metric: "ragas_score", Op: "<", Bound: 70}},
+		{"answer_class==1", analysis.Requirement{Metric: "answer_class", Op: "==", Bound: 1}},
+		{"x-y.z>=1e-2", analysis.Requirement{Metric: "x-y.z", Op: ">=", Bound: 0.01}},
+		{"a\t>=\t+.5", analysis.Requirement{Metric: "a", Op: ">=", Bound: 0.5}},
+	}
+	for _, tc := range good {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := analysis.ParseRequirement(tc.in)
+			if err != nil || got != tc.want {
+				t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+	bad := []struct{ in, want string }{
+		{"", `requirement "" at column 1: want a variable name`},
+		{">=0.8", `requirement ">=0.8" at column 1: want a variable name, found ">"`},
+		{"faithfulness.support", `requirement "faithfulness.support" at column 21: want an operator (>=, <=, ==, > or <), found the end`},
+		{"faithfulness.support=>0.8", `requirement "faithfulness.support=>0.8" at column 21: want an operator (>=, <=, ==, > or <), found "="`},
+		{"faithfulness.support=0.8", `at column 21: want an operator`},
+		{"faithfulness.support!=0.8", `at column 21: want an operator (>=, <=, ==, > or <), found "!"`},
+		{"mean(faithfulness.support)>=0.8", `requirement "mean(faithfulness.support)>=0.8" at column 5: mean(...) is not supported`},
+		{"faithfulness.support>=", `requirement "faithfulness.support>=" at column 23: want a number`},
+		{"faithfulness.support >= high", `at column 25: "high" is not a number`},
+		{"faithfulness.support>=0.8 and x<1", `at column 23: "0.8 and x<1" is not a number`},
+		{"faithfulness.support>=0x1p-1", `at column 23: "0x1p-1" is not a number`},
+		{"faithfulness.support>=NaN", `at column 23: want a finite number, found "NaN"`},
+		{"faithfulness.support>=inf", `at column 23: want a finite number, found "inf"`},
+		{"faithfulness.support>==0.8", `at column 23: "=0.8" is not a number`},
+	}
+	for _, tc := range bad {
+		t.Run("Bad"+tc.in, func(t *testing.T) {
+			_, err := analysis.ParseRequirement(tc.in)
+			if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want EINVALID containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseMaxRegression(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want analysis.MaxRegression
+	}{
+		{"faithfulness.support=0.05", analysis.MaxRegression{Metric: "faithfulness.support", Max: 0.05}},
+		{" faithfulness.contradiction = 0 ", analysis.MaxRegression{Metric: "faithfulness.contradiction", Max: 0}},
+	} {
+		got, err := analysis.ParseMaxRegression(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("%q: got %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"=0.05", `regression bound "=0.05" at column 1: want a variable name`},
+		{"faithfulness.support", `at column 21: want =`},
+		{"faithfulness.support>=0.05", `at column 21: want =`},
+		{"faithfulness.support==0.05", `at column 21: want =`},
+		{"faithfulness.support=", `at column 22: want a number`},
+		{"faithfulness.support=-0.1", `at column 22: want a number >= 0`},
+		{"faithfulness.support=5%", `at column 22: "5%" is not a number`},
+	} {
+		_, err := analysis.ParseMaxRegression(tc.in)
+		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want EINVALID containing %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func mustRequire(t *testing.T, exprs ...string) []analysis.Requirement {
+	t.Helper()
+	var out []analysis.Requirement
+	for _, e := range exprs {
+		r, err := analysis.ParseRequirement(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestGate checks thresholds and regression bounds on hand-computed means:
+// support (higher is better) has mean 0.7 in the run and 0.8 in the
+// baseline; contradiction (lower is better) 0.2 and 0.1.
+func TestGate(t *testing.T) {
+	const sup, con = "faithfulness.support", "faithfulness.contradiction"
+	v := func(s, c *float64) map[string]*float64 { return map[string]*float64{sup: s, con: c} }
+	run := []analysis.Row{
+		mrow("1", "", "q1", v(f(0.6), f(0.1))),
+		mrow("2", "", "q2", v(f(0.8), f(0.3))),
+		mrow("3", "", "q3", v(nil, nil)),
+		mrow("4", "", "q4", map[string]*float64{"ragas_score": nil}),
+	}
+	base := []analysis.Row{
+		mrow("1", "", "q1", v(f(0.7), f(0.1))),
+		mrow("2", "", "q2", v(f(0.9), f(0.1))),
+		mrow("3", "", "q3", v(f(1), f(0))),
+	}
+	names := analysis.RunCompareOptions{Baseline: kgeval.Run{Name: "A", Status: kgeval.RunDone}, Run: kgeval.Run{Name: "B", Status: kgeval.RunDone}}
+	mustMax := func(s string) analysis.MaxRegression {
+		m, err := analysis.ParseMaxRegression(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	type check struct {
+		pass    bool
+		value   float64 // −1: null
+		message string
+	}
+	for _, tc := range []struct {
+		name    string
+		require []string
+		maxReg  []string
+		want    []check
+	}{
+		{"Pass", []string{"faithfulness.support>=0.7", "faithfulness.contradiction<=0.2", "faithfulness.support==0.7", "faithfulness.support>0.69"}, nil,
+			[]check{{true, 0.7, "mean 0.7 over 2 samples"}, {true, 0.2, "mean 0.2 over 2 samples"}, {true, 0.7, "mean 0.7 over 2 samples"}, {true, 0.7, "mean 0.7 over 2 samples"}}},
+		{"Threshold", []string{"faithfulness.support>=0.8", "faithfulness.contradiction<0.2", "faithfulness.support<0.7"}, nil,
+			[]check{{false, 0.7, "mean 0.7 over 2 samples, want >= 0.8"}, {false, 0.2, "mean 0.2 over 2 samples, want < 0.2"}, {false, 0.7, "mean 0.7 over 2 samples, want < 0.7"}}},
+		{"NoValues", []string{"ragas_score>=50", "faithfulness.suport>=0.5"}, nil,
+			[]check{{false, -1, "no values: none of the 4 samples has ragas_score"}, {false, -1, "no values: the run has no variable faithfulness.suport"}}},
+		// Support got worse by 0.1, contradiction by 0.1 (0.1 → 0.2 over the
+		// two pairs with values).
+		{"RegressionPass", nil, []string{"faithfulness.support=0.1", "faithfulness.contradiction=0.15"},
+			[]check{{true, 0.1, "got worse by 0.1 (mean 0.8 → 0.7 over 2 pairs, higher is better)"}, {true, 0.1, "got worse by 0.1 (mean 0.1 → 0.2 over 2 pairs, lower is better)"}}},
+		{"Regression", []string{"faithfulness.support>=0.5"}, []string{"faithfulness.support=0.05", "faithfulness.contradiction=0.05", "ragas_score=1"},
+			[]check{{true, 0.7, "mean 0.7 over 2 samples"},
+				{false, 0.1, "got worse by 0.1 (mean 0.8 → 0.7 over 2 pairs, higher is better), more than 0.05"},
+				{false, 0.1, "got worse by 0.1 (mean 0.1 → 0.2 over 2 pairs, lower is better), more than 0.05"},
+				{false, -1, "no values: the baseline has no such variable (3 samples paired)"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := analysis.GateOptions{Require: mustRequire(t, tc.require...), Compare: names}
+			for _, s := range tc.maxReg {
+				o.MaxRegression = append(o.MaxRegression, mustMax(s))
+			}
+			if o.MaxRegression != nil {
+				o.Baseline = base
+			}
+			res, err := analysis.Gate(run, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed := 0
+			if len(res.Checks) != len(tc.want) {
+				t.Fatalf("%d checks, want %d: %+v", len(res.Checks), len(tc.want), res.Checks)
+			}
+			for i, w := range tc.want {
+				c := res.Checks[i]
+				if !w.pass {
+					failed++
+				}
+				if c.Pass != w.pass || c.Message != w.message || (w.value < 0) != (c.Value == nil) {
+					t.Errorf("check %d %q: pass %v value %v %q; want %v %v %q", i, c.Check, c.Pass, c.Value, c.Message, w.pass, w.value, w.message)
+				} else if w.value >= 0 {
+					near(t, c.Check, c.Value, w.value)
+				}
+			}
+			if res.Pass != (failed == 0) || res.Failed != failed || res.Run != "B" {
+				t.Errorf("pass %v failed %d run %q, want %v %d B", res.Pass, res.Failed, res.Run, failed == 0, failed)
+			}
+			if (res.Comparison != nil) != (tc.maxReg != nil) || tc.maxReg != nil && res.Baseline != "A" {
+				t.Errorf("comparison %v baseline %q", res.Comparison, res.Baseline)
+			}
+		})
+	}
+	t.Run("Checks", func(t *testing.T) {
+		res, err := analysis.Gate(run, analysis.GateOptions{Require: mustRequire(t, "faithfulness.support>=0.5"), MaxRegression: []analysis.MaxRegression{mustMax("faithfulness.support=0.05")}, Baseline: base, Compare: names})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Checks[0]; c.Check != "faithfulness.support >= 0.5" || c.Kind != analysis.CheckThreshold || c.Bound != ">= 0.5" || c.N != 2 {
+			t.Errorf("threshold %+v", c)
+		}
+		if c := res.Checks[1]; c.Check != "faithfulness.support: at most 0.05 worse than the baseline" || c.Kind != analysis.CheckRegression || c.Bound != "<= 0.05" || c.N != 2 {
+			t.Errorf("regression %+v", c)
+		}
+	})
+	t.Run("Improved", func(t *testing.T) {
+		res, err := analysis.Gate(base, analysis.GateOptions{MaxRegression: []analysis.MaxRegression{mustMax("faithfulness.support=0")}, Baseline: run, Compare: names})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Checks[0]; !c.Pass || c.Message != "improved by 0.1 (mean 0.7 → 0.8 over 2 pairs, higher is better)" {
+			t.Errorf("%+v", c)
+		}
+	})
+	t.Run("StatusWarning", func(t *testing.T) {
+		o := analysis.GateOptions{Require: mustRequire(t, "faithfulness.support>=0.5"), Compare: analysis.RunCompareOptions{Run: kgeval.Run{Name: "B", Status: kgeval.RunRunning}}}
+		res, err := analysis.Gate(run, o)
+		if err != nil || len(res.Warnings) != 1 || res.Warnings[0].Kind != "status" || !res.Pass {
+			t.Errorf("%+v %v", res, err)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		o    analysis.GateOptions
+		want string
+	}{
+		{"NoCheck", analysis.GateOptions{}, "a gate needs at least one requirement or regression bound"},
+		{"NoBaseline", analysis.GateOptions{MaxRegression: []analysis.MaxRegression{mustMax("faithfulness.support=0.05")}}, "a regression bound (faithfulness.support=0.05) needs a baseline run"},
+		{"NoOverlap", analysis.GateOptions{MaxRegression: []analysis.MaxRegression{mustMax("faithfulness.support=0.05")}, Compare: names,
+			Baseline: []analysis.Row{mrow("9", "", "q9", nil)}}, "share no sample id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := analysis.Gate(run, tc.o)
+			if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want EINVALID containing %q", err, tc.want)
+			}
+		})
+	}
+}
