@@ -12,6 +12,29 @@ type source struct {
 	passage int
 }
 
+// lookups returns the pairs by name, the samples by id and a cache of
+// prepared texts (a passage shared by many samples is prepared once): what
+// the sentence check and the model check both start from.
+func (e *Evaluator) lookups(samples []kgeval.Sample) (map[string]kgeval.Pair, map[string]*kgeval.Sample, func(string) *lexical.Text) {
+	pairs := map[string]kgeval.Pair{}
+	for _, p := range e.Pairs {
+		pairs[p.Name] = p
+	}
+	byID := map[string]*kgeval.Sample{}
+	for i := range samples {
+		byID[samples[i].ID] = &samples[i]
+	}
+	texts := map[string]*lexical.Text{}
+	return pairs, byID, func(s string) *lexical.Text {
+		t, ok := texts[s]
+		if !ok {
+			t = lexical.NewText(s)
+			texts[s] = t
+		}
+		return t
+	}
+}
+
 // sources returns the context texts of pair p for sample s.
 func sources(s *kgeval.Sample, p kgeval.Pair, prepared func(string) *lexical.Text) []source {
 	switch p.Context {
@@ -38,23 +61,7 @@ func sources(s *kgeval.Sample, p kgeval.Pair, prepared func(string) *lexical.Tex
 // contradicts it. The graph's verdicts stand where the graph decided.
 // Questions (asked facts) are left out.
 func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGResult) {
-	pairs := map[string]kgeval.Pair{}
-	for _, p := range e.Pairs {
-		pairs[p.Name] = p
-	}
-	byID := map[string]*kgeval.Sample{}
-	for i := range samples {
-		byID[samples[i].ID] = &samples[i]
-	}
-	texts := map[string]*lexical.Text{}
-	prepared := func(s string) *lexical.Text {
-		t, ok := texts[s]
-		if !ok {
-			t = lexical.NewText(s)
-			texts[s] = t
-		}
-		return t
-	}
+	pairs, byID, prepared := e.lookups(samples)
 	for i := range results {
 		r := &results[i]
 		p, ok := pairs[r.Pair]

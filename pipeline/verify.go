@@ -21,23 +21,7 @@ const maxEvidence = 2
 // is not_found without asking. A batch the model could not answer leaves
 // the verified scores null with the reason.
 func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results []kgeval.KGResult, rep *Report, progress func(int, int)) error {
-	pairs := map[string]kgeval.Pair{}
-	for _, p := range e.Pairs {
-		pairs[p.Name] = p
-	}
-	byID := map[string]*kgeval.Sample{}
-	for i := range samples {
-		byID[samples[i].ID] = &samples[i]
-	}
-	texts := map[string]*lexical.Text{}
-	prepared := func(s string) *lexical.Text {
-		t, ok := texts[s]
-		if !ok {
-			t = lexical.NewText(s)
-			texts[s] = t
-		}
-		return t
-	}
+	pairs, byID, prepared := e.lookups(samples)
 	type job struct {
 		result int
 		open   []int // indexes into Verdicts, in the order of all
