@@ -306,10 +306,13 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	return "Run " + v.Run.Name, p, nil
 }
 
-// SamplePage is the view model of a sample.
+// SamplePage is the view model of a sample: its texts and scores, the why
+// of its verdict scores per pair and what the grounding check dropped.
 type SamplePage struct {
-	Sample  *graphstore.SampleDetail
-	Metrics []MetricRow
+	Sample    *graphstore.SampleDetail
+	Metrics   []MetricRow
+	Why       []WhyPair
+	Grounding Grounding
 }
 
 // MetricRow is one metric value of a sample with its explanation drawn
@@ -339,12 +342,11 @@ func metricRows(vs []graphstore.MetricValue) []MetricRow {
 }
 
 func (s *Server) samplePage(c *gin.Context) (string, any, error) {
-	d, err := s.getSample(c)
+	v, err := s.sampleOf(c)
 	if err != nil {
 		return "", nil, err
 	}
-	sd := d.(*graphstore.SampleDetail)
-	return "Sample " + sd.ID, SamplePage{Sample: sd, Metrics: metricRows(sd.Metrics)}, nil
+	return "Sample " + v.ID, SamplePage{Sample: v.SampleDetail, Metrics: metricRows(v.Metrics), Why: whyPairs(v), Grounding: groundingOf(v.Grounding)}, nil
 }
 
 // GraphPage is the view model of a pair graph view.
