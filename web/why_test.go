@@ -172,6 +172,37 @@ func TestServer_Why(t *testing.T) {
 		}
 	})
 
+	t.Run("SortByContradiction", func(t *testing.T) {
+		var p graphstore.SamplePage
+		if code := api.getJSON("/api/runs/"+url.PathEscape(r.Name)+"/samples?pair=faithfulness&metric=contradiction&sort=score&order=desc", &p); code != 200 || p.Total != len(r.Samples) {
+			t.Fatalf("%d %+v", code, p)
+		}
+		var got []float64
+		for _, row := range p.Samples {
+			x := row.Scores["faithfulness"]
+			if x == nil {
+				t.Fatalf("%s: no faithfulness score", row.ID)
+			}
+			if x.Contradiction != nil {
+				got = append(got, *x.Contradiction)
+			} else if row.ID != "v09-emptycontext" {
+				t.Errorf("%s: contradiction null (%s)", row.ID, x.ReasonFor(kgeval.MetricContradiction))
+			}
+		}
+		if len(got) != len(r.Samples)-1 || got[0] != 1 || !slices.IsSortedFunc(got, func(a, b float64) int { return int(b*100) - int(a*100) }) ||
+			p.Samples[len(p.Samples)-1].ID != "v09-emptycontext" {
+			t.Errorf("not most contradicted first, null last: %v (last %s)", got, p.Samples[len(p.Samples)-1].ID)
+		}
+		// The run page offers the sort and knows which metrics are per pair
+		// and lower-is-better.
+		_, body := browser.get("/runs/" + url.PathEscape(r.Name))
+		for _, s := range []string{`id="sort-contradiction"`, `<option>contradiction</option>`, `"lower":["contradiction","contradiction_text","contradiction_verified"]`} {
+			if !strings.Contains(body, s) {
+				t.Errorf("run page lacks %s", s)
+			}
+		}
+	})
+
 	t.Run("ENOTFOUND", func(t *testing.T) {
 		if resp, body := browser.get(sample("nope")); resp.StatusCode != 404 || !strings.Contains(body, "no sample") {
 			t.Errorf("%d", resp.StatusCode)
