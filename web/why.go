@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -64,11 +65,32 @@ type WhyLine struct {
 	Class, ModelClass, Label string
 }
 
-// whyPairs groups the why of v by pair, in the run's pair order, for the
-// pairs that have a score with something to show.
+// whyPairs groups the why of v by pair, for the pairs that have a score
+// with something to show: the pair of the first (worst) line first, and so
+// on, then the pairs without a line in the run's order.
 func whyPairs(v *SampleView) []WhyPair {
+	order := map[string]int{}
+	for _, l := range v.Why {
+		if _, ok := order[l.Pair]; !ok {
+			order[l.Pair] = len(order)
+		}
+	}
+	pairs := slices.Clone(v.Pairs)
+	slices.SortStableFunc(pairs, func(a, b graphstore.PairDetail) int {
+		i, oka := order[a.Pair.Name]
+		j, okb := order[b.Pair.Name]
+		switch {
+		case oka && okb:
+			return i - j
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
 	var out []WhyPair
-	for _, p := range v.Pairs {
+	for _, p := range pairs {
 		if p.Score == nil {
 			continue
 		}
