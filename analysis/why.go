@@ -36,11 +36,16 @@ func (t SampleTexts) Text(kind kgeval.Text, passage int) string {
 // VerdictLine is one input triplet's verdict with its evidence: the "why"
 // behind support, contradiction and slot_coverage (SPEC §4b, §4c).
 type VerdictLine struct {
-	Pair     string `json:"pair"`
-	Node     int    `json:"node"`
-	Triplet  string `json:"triplet"`
-	Asked    bool   `json:"asked,omitempty"`
+	Pair    string `json:"pair"`
+	Node    int    `json:"node"`
+	Triplet string `json:"triplet"`
+	Asked   bool   `json:"asked,omitempty"`
+	// Verdict is the graph's verdict, or, when the graph found nothing and
+	// the sentence check decided, the sentence check's followed by
+	// SentenceSuffix ("supported (sentence)"); Text is then that raw
+	// verdict, and the evidence is the sentence (no triplet).
 	Verdict  string `json:"verdict"`
+	Text     string `json:"text,omitempty"`
 	Conflict bool   `json:"conflict,omitempty"`
 	// Model and ModelReason are the model check's verdict (verify: llm).
 	Model       string `json:"model,omitempty"`
@@ -58,15 +63,29 @@ type VerdictLine struct {
 // ContextChars is how much text VerdictLine shows around an evidence span.
 const ContextChars = 160
 
-// verdictRank orders lines: contradictions first, then conflicts and the
-// model's contradictions, then what was not found, then the rest.
+// SentenceSuffix marks a verdict of the sentence check (VerdictLine.Verdict).
+const SentenceSuffix = " (sentence)"
+
+// Outcome is the verdict that stands for the line: the sentence check's
+// where the graph found nothing and it decided, else the graph's (one of
+// the kgeval Verdict constants).
+func (l VerdictLine) Outcome() string {
+	if l.Text != "" {
+		return l.Text
+	}
+	return l.Verdict
+}
+
+// verdictRank orders lines: the graph's contradictions first, then
+// conflicts and the contradictions of the model or the sentence check, then
+// what was not found, then the rest.
 func verdictRank(l VerdictLine) int {
 	switch {
 	case l.Verdict == kgeval.VerdictContradicted:
 		return 0
-	case l.Conflict || l.Model == kgeval.VerdictContradicted:
+	case l.Conflict || l.Model == kgeval.VerdictContradicted || l.Text == kgeval.VerdictContradicted:
 		return 1
-	case l.Verdict == kgeval.VerdictNotFound || l.Verdict == kgeval.VerdictUnanswered:
+	case l.Outcome() == kgeval.VerdictNotFound || l.Verdict == kgeval.VerdictUnanswered:
 		return 2
 	}
 	return 3
@@ -77,7 +96,8 @@ func Triplet(s, r, o string) string { return "(" + s + "; " + r + "; " + o + ")"
 
 // WhyLines returns the verdict of every input triplet of the sample's pair
 // graphs (pairs in order, results by pair name) with its evidence sentence,
-// contradictions first.
+// contradictions first. Where the graph found nothing, the sentence check's
+// verdict (TripletVerdict.Text) stands, with its sentence as evidence.
 func WhyLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeval.KGResult) []VerdictLine {
 	var out []VerdictLine
 	for _, p := range pairs {
@@ -85,17 +105,26 @@ func WhyLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeval.
 		if !ok {
 			continue
 		}
+		sentence := func(l *VerdictLine, e *kgeval.Evidence) {
+			l.Source = string(p.Context)
+			if p.Context == kgeval.TextContexts {
+				l.Source = fmt.Sprintf("contexts passage %d", e.Passage+1)
+			}
+			l.Before, l.Sentence, l.After = Excerpt(texts.Text(p.Context, e.Passage), e.Start, e.End, ContextChars)
+		}
 		for _, v := range r.Verdicts {
 			l := VerdictLine{Pair: p.Name, Node: v.Node, Triplet: Triplet(v.Subject, v.Relation, v.Object), Asked: v.Asked,
 				Verdict: v.Verdict, Conflict: v.Conflict, Model: v.Model, ModelReason: v.ModelReason}
-			if e := v.Evidence; e != nil {
+			switch {
+			case v.Evidence != nil:
+				e := v.Evidence
 				l.Evidence = Triplet(e.Subject, e.Relation, e.Object)
-				l.Source = string(p.Context)
-				passage := e.Passage
-				if p.Context == kgeval.TextContexts {
-					l.Source = fmt.Sprintf("contexts passage %d", e.Passage+1)
+				sentence(&l, e)
+			case v.Verdict == kgeval.VerdictNotFound && v.Text != "":
+				l.Text, l.Verdict = v.Text, v.Text+SentenceSuffix
+				if v.TextEvidence != nil {
+					sentence(&l, v.TextEvidence)
 				}
-				l.Before, l.Sentence, l.After = Excerpt(texts.Text(p.Context, passage), e.Start, e.End, ContextChars)
 			}
 			out = append(out, l)
 		}

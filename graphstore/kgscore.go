@@ -86,7 +86,6 @@ type StoredScore struct {
 // ENOTFOUND when none are stored.
 func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string) (StoredScore, error) {
 	var st StoredScore
-	r := kgeval.KGResult{Sample: sample, Pair: pair}
 	recs, err := db.read(ctx, cypher.MustGet("kgscore_read"), map[string]any{"uid": GraphID(run, sample, pair) + "\x1f" + variant})
 	if err != nil {
 		return st, mapError(err, "read KG scores")
@@ -95,19 +94,11 @@ func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string
 		return st, kgeval.Errorf(kgeval.ENOTFOUND, "no %s scores for sample %q pair %s in run %q", variant, sample, pair, run)
 	}
 	m := recs[0].AsMap()
-	get := func(k string) *float64 {
-		if f, ok := m[k].(float64); ok {
-			return &f
-		}
-		return nil
-	}
-	for _, name := range kgeval.KGMetricNames {
-		r.SetValue(name, get(name))
-	}
-	r.Reason = asString(m["reason"])
-	decodeJSONText(m["reasons"], &r.Reasons)
-	decodeJSONText(m["verdicts"], &r.Verdicts)
-	return StoredScore{KGResult: r, Engine: asString(m["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
+	score, _ := m["score"].(map[string]any)
+	r := kgResultFrom(sample, score)
+	r.Pair = pair
+	decodeJSONText(score["verdicts"], &r.Verdicts)
+	return StoredScore{KGResult: r, Engine: asString(score["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
 }
 
 // kgResultFrom decodes a PairScore map projection (the queries return

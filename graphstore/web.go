@@ -23,7 +23,8 @@ const sep = "\x1f"
 // WebQueries names the queries of the dashboard, for the test that checks
 // they take parameters and splice no values.
 var WebQueries = []string{"web_samples_page", "web_scores_by_uid", "web_sample_get", "web_run_scores", "web_run_systems",
-	"web_metrics_by_uid", "web_sample_metrics", "web_run_metric_values", "web_run_metric_reasons", "web_run_sweep"}
+	"web_metrics_by_uid", "web_sample_metrics", "web_run_metric_values", "web_run_metric_reasons", "web_run_sweep",
+	"web_sample_verdicts"}
 
 // RunSettings are the parts of a run's recorded configuration that the
 // dashboard needs to show its scores.
@@ -335,11 +336,16 @@ type SampleDetail struct {
 	// Metrics are the sample's other metric values (triplet similarity,
 	// encoder and LLM-judged metrics) with their explanations.
 	Metrics []MetricValue `json:"metrics"`
+	// Grounding is the grounding check of the sample's extracted texts (SPEC
+	// §2b), per text and passage: triplets kept and dropped with the
+	// reason; empty when no text was extracted with the check on.
+	Grounding []kgeval.Grounding `json:"grounding"`
 }
 
-// GetSample reads one sample of a run with its scores, the triplets of
-// every pair graph, the best path of every input entity and its other
-// metric values with their explanations. Errors: ENOTFOUND.
+// GetSample reads one sample of a run with its scores and triplet verdicts,
+// the triplets of every pair graph, the best path of every input entity,
+// its other metric values with their explanations and its grounding check.
+// Errors: ENOTFOUND.
 func (db *DB) GetSample(ctx context.Context, run, id, variant string, settings RunSettings) (*SampleDetail, error) {
 	if variant == "" {
 		variant = DefaultVariant
@@ -361,6 +367,10 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, settings R
 	if h := asString(m["human"]); h != "" && h != "null" {
 		_ = json.Unmarshal([]byte(h), &d.Human) // labels are optional; a bad one is not worth failing the page
 	}
+	decodeJSONText(m["grounding"], &d.Grounding)
+	if d.Grounding == nil {
+		d.Grounding = []kgeval.Grounding{}
+	}
 	var uids []any
 	for _, p := range settings.Pairs {
 		uids = append(uids, GraphID(run, id, p.Name)+sep+variant)
@@ -372,6 +382,9 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, settings R
 	byPair := map[string]*WebScore{}
 	for i := range scores {
 		byPair[scores[i].Pair] = &scores[i]
+	}
+	if err := db.readVerdicts(ctx, uids, byPair); err != nil {
+		return nil, err
 	}
 	for _, p := range settings.Pairs {
 		pd := PairDetail{Pair: p, Score: byPair[p.Name], Input: []TripletRow{}, Context: []TripletRow{}, Paths: []kgeval.EntityPath{}}
@@ -392,6 +405,25 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, settings R
 		return nil, err
 	}
 	return d, nil
+}
+
+// readVerdicts fills the Verdicts of the scores of byPair (by pair name)
+// from the PairScores of uids; the sample lists leave them out.
+func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*WebScore) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	recs, err := db.read(ctx, cypher.MustGet("web_sample_verdicts"), map[string]any{"uids": uids})
+	if err != nil {
+		return mapError(err, "read verdicts")
+	}
+	for _, r := range recs {
+		m := r.AsMap()
+		if s := byPair[asString(m["pair"])]; s != nil {
+			decodeJSONText(m["verdicts"], &s.Verdicts)
+		}
+	}
+	return nil
 }
 
 // Triplets recovers the triplets of each side of g from its relation nodes:

@@ -3,6 +3,7 @@ package graphstore_test
 import (
 	"context"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -265,6 +266,107 @@ func TestDB_GetSample(t *testing.T) {
 	t.Run("ENOTFOUND", func(t *testing.T) {
 		if _, err := db.GetSample(ctx, r.Name, "nope", "", r.Settings); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 			t.Errorf("err %v, want ENOTFOUND", err)
+		}
+	})
+}
+
+// TestDB_GetSample_Verdicts reads the triplet verdicts and the grounding
+// check of a sample back as they were stored, and sorts a sample list by a
+// verdict score.
+func TestDB_GetSample_Verdicts(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	r := graphstoretest.MustVerdictRun(t, db)
+	t.Run("OK", func(t *testing.T) {
+		contradicted := 0
+		for _, s := range r.Samples {
+			d, err := db.GetSample(ctx, r.Name, s.ID, "", r.Settings)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pd := range d.Pairs {
+				want := r.Results[s.ID][pd.Pair.Name]
+				if pd.Score == nil || len(want.Verdicts) == 0 && pd.Pair.Name == "faithfulness" && s.ID != "v09-emptycontext" {
+					t.Fatalf("%s %s: score %+v, verdicts %+v", s.ID, pd.Pair.Name, pd.Score, want.Verdicts)
+				}
+				if !reflect.DeepEqual(pd.Score.Verdicts, want.Verdicts) {
+					t.Errorf("%s %s verdicts:\n got %+v\nwant %+v", s.ID, pd.Pair.Name, pd.Score.Verdicts, want.Verdicts)
+				}
+				for _, v := range pd.Score.Verdicts {
+					if v.Verdict == kgeval.VerdictContradicted {
+						contradicted++
+					}
+				}
+				st, err := db.ReadKGScore(ctx, r.Name, s.ID, pd.Pair.Name, graphstore.DefaultVariant)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(st.Verdicts, want.Verdicts) {
+					t.Errorf("%s %s ReadKGScore verdicts: %+v, want %+v", s.ID, pd.Pair.Name, st.Verdicts, want.Verdicts)
+				}
+				for _, m := range kgeval.KGMetricNames {
+					if !sameFloat(st.Value(m), want.Value(m)) || !sameFloat(pd.Score.Value(m), want.Value(m)) {
+						t.Errorf("%s %s %s: ReadKGScore %v, GetSample %v, want %v", s.ID, pd.Pair.Name, m, st.Value(m), pd.Score.Value(m), want.Value(m))
+					}
+				}
+			}
+			if len(d.Grounding) != 2 || d.Grounding[0].Text != kgeval.TextAnswer || len(d.Grounding[0].Dropped) != 1 ||
+				d.Grounding[0].Dropped[0].Reason == "" || d.Grounding[1].Text != kgeval.TextContexts {
+				t.Errorf("%s grounding: %+v", s.ID, d.Grounding)
+			}
+		}
+		if contradicted < 3 {
+			t.Errorf("%d contradicted triplets in the run", contradicted)
+		}
+		// The sentence check stored by evaluate is read back too.
+		if st, _ := db.ReadKGScore(ctx, r.Name, "v03-relationmismatch", "faithfulness", graphstore.DefaultVariant); st.SupportText == nil || *st.SupportText != 1 ||
+			st.Verdicts[0].Text != kgeval.VerdictSupported || st.Verdicts[0].TextEvidence == nil {
+			t.Errorf("sentence check: support_text %v, verdicts %+v", st.SupportText, st.Verdicts)
+		}
+	})
+	t.Run("NoGrounding", func(t *testing.T) {
+		w := graphstoretest.MustWebRun(t, db, 1)
+		d, err := db.GetSample(ctx, w.Name, "s00", "", w.Settings)
+		if err != nil || d.Grounding == nil || len(d.Grounding) != 0 {
+			t.Errorf("a sample without a grounding check: %+v %v", d, err)
+		}
+	})
+	t.Run("SortByContradiction", func(t *testing.T) {
+		val := func(id string) *float64 { return r.Results[id]["faithfulness"].Contradiction }
+		for _, desc := range []bool{true, false} {
+			p, err := db.ListSamples(ctx, graphstore.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: kgeval.MetricContradiction, Sort: "score", Desc: desc, Limit: 100}, r.Settings.Pairs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, got []string
+			for _, s := range r.Samples {
+				want = append(want, s.ID)
+			}
+			sort.SliceStable(want, func(i, j int) bool {
+				a, b := val(want[i]), val(want[j])
+				if (a == nil) != (b == nil) {
+					return b == nil // nulls last
+				}
+				if a == nil || *a == *b {
+					return false
+				}
+				return (*a < *b) != desc
+			})
+			for _, row := range p.Samples {
+				got = append(got, row.ID)
+				if x := row.Scores["faithfulness"]; x == nil || !sameFloat(x.Contradiction, val(row.ID)) || x.Verdicts != nil {
+					t.Errorf("%s row: %+v (want its contradiction, no verdicts in a list)", row.ID, x)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("desc=%v: got %v, want %v", desc, got, want)
+			}
+			if first := val(got[0]); desc && (first == nil || *first != 1) {
+				t.Errorf("most contradicted first: %s has %v", got[0], first)
+			}
+			if last := val(got[len(got)-1]); last != nil {
+				t.Errorf("null last: %s has %v", got[len(got)-1], *last)
+			}
 		}
 	})
 }

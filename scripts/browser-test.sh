@@ -3,7 +3,8 @@
 # sample whose question and system hold HTML) into a fresh run with no LLM
 # call (KG scores, triplet similarity and the encoder metrics), stores
 # made-up factual_accuracy and answer_class values for it (web/e2e/judged,
-# for the grade and class charts), sweeps it over tau 0.7,0.8 and delta
+# for the grade and class charts) and a grounding check that dropped one
+# invented triplet of sample acme-why (web/e2e/grounding, for the Why), sweeps it over tau 0.7,0.8 and delta
 # 0.3,0.5, runs `kgeval sensitivity` on testdata/sensitivity.jsonl (three
 # more runs, no LLM call), starts `kgeval serve` on a free port with a fresh state directory (so it
 # prints a first-start admin token), runs web/e2e/browser-test.mjs in
@@ -41,6 +42,15 @@ cp testdata/triplets.jsonl "$tmp/data.jsonl"
 cat >> "$tmp/data.jsonl" <<'JSONL'
 {"id": "xss", "question": "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss = 2\"> What is Erica vagans?", "contexts": ["Erica vagans is a <b>heath</b>."], "answer": "A heath </p><script>window.__xss = 3</script>", "reference": "A heath", "system": "<img src=x onerror=\"window.__xss = 5\">xss", "human": {"<img src=x onerror=\"window.__xss = 4\">": 1}, "triplets": {"question": [["Erica vagans", "is", "<script>x</script>"]], "answer": [["Erica vagans", "is", "heath"]], "reference": [["Erica vagans", "is", "heath"]], "contexts": [[["Erica vagans", "is a", "heath"]]]}}
 JSONL
+# Two samples for the sample page's Why: acme-why answers with a founding
+# year the contexts and the reference contradict (and a fact only a context
+# sentence states); long-why's evidence sentence holds a 10,000-character
+# word, which must not widen the page.
+cat >> "$tmp/data.jsonl" <<'JSONL'
+{"id": "acme-why", "question": "When was Acme founded, and what does it make?", "contexts": ["Acme Corporation was founded in 2010 in Ohio. It makes anvils and rocket skates.", "Acme employs 40 people in its Ohio works."], "answer": "Acme was founded in 2014. Acme makes anvils and employs 40 people.", "reference": "Acme was founded in 2010 and makes anvils.", "system": "why", "triplets": {"question": [["Acme", "was founded in", "?"]], "answer": [["Acme", "was founded in", "2014"], ["Acme", "makes", "anvils"], ["Acme", "employs", "40 people"]], "reference": [["Acme", "was founded in", "2010"], ["Acme", "makes", "anvils"]], "contexts": [[["Acme Corporation", "is based in", "Ohio"], ["Acme Corporation", "makes", "rocket skates"]], [["Acme", "employs", "40 people"]]]}}
+JSONL
+long=$(head -c 10000 /dev/zero | tr '\0' W)
+echo '{"id": "long-why", "question": "What does Acme make?", "contexts": ["Acme makes anvils '"$long"'."], "answer": "Acme makes anvils.", "reference": "Anvils.", "system": "why", "triplets": {"question": [["Acme", "makes", "?"]], "answer": [["Acme", "makes", "anvils"]], "reference": [["Acme", "makes", "anvils"]], "contexts": [[["Acme", "is based in", "Ohio"]]]}}' >> "$tmp/data.jsonl"
 bin/kgeval evaluate --dataset "$tmp/data.jsonl" --run "$run" --engine native >"$tmp/evaluate.log" 2>&1 ||
   { cat "$tmp/evaluate.log"; echo "browser-test: evaluate failed" >&2; exit 1; }
 # Sweep variants for the run dashboard's sweep curves (no model or
@@ -51,6 +61,10 @@ bin/kgeval sweep --run "$run" --tau 0.7,0.8 --delta 0.3,0.5 >"$tmp/sweep.log" 2>
 # LLM-judged values without a model, for the systems' grade and class charts.
 go run ./web/e2e/judged --run "$run" >"$tmp/judged.log" 2>&1 ||
   { cat "$tmp/judged.log"; echo "browser-test: judged failed" >&2; exit 1; }
+# A grounding check for acme-why (given triplets are not checked): one
+# invented answer triplet dropped, for the sample page's struck-through list.
+go run ./web/e2e/grounding --run "$run" --sample acme-why --invented 'Acme|is sold on|the Moon' >"$tmp/grounding.log" 2>&1 ||
+  { cat "$tmp/grounding.log"; echo "browser-test: grounding failed" >&2; exit 1; }
 # A sensitivity experiment (runs $run-sens, -reference_as_answer and
 # -wrong_answer); the page must show the numbers the command printed.
 bin/kgeval sensitivity --dataset testdata/sensitivity.jsonl --run "$run-sens" --dir "$tmp/sens" --engine native >"$tmp/sens.log" 2>&1 ||
@@ -70,5 +84,5 @@ echo "browser-test: kgeval serve at $url, run $run"
 
 mkdir -p docs/screenshots
 (cd web && KGEVAL_URL="$url" KGEVAL_TOKEN="$token" KGEVAL_RUN="$run" KGEVAL_SAMPLE=erica-ungrounded \
-  KGEVAL_XSS_SAMPLE=xss KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
+  KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
   KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)

@@ -304,12 +304,21 @@ func (s *Server) sweepOf(ctx context.Context, r kgeval.Run, st graphstore.RunSet
 }
 
 func (s *Server) getSample(c *gin.Context) (any, error) {
+	return s.sampleOf(c)
+}
+
+// sampleOf reads the sample named in the path with its why.
+func (s *Server) sampleOf(c *gin.Context) (*SampleView, error) {
 	ctx := c.Request.Context()
 	_, st, err := s.run(ctx, c.Param("run"))
 	if err != nil {
 		return nil, err
 	}
-	return s.store.GetSample(ctx, c.Param("run"), c.Param("id"), variantOf(c), st)
+	d, err := s.store.GetSample(ctx, c.Param("run"), c.Param("id"), variantOf(c), st)
+	if err != nil {
+		return nil, err
+	}
+	return sampleView(d), nil
 }
 
 // GraphNode is a pair-graph node for drawing.

@@ -235,6 +235,30 @@ type RunPage struct {
 	// Sensitivity is the prefix of the sensitivity experiment the run
 	// belongs to, if any.
 	Sensitivity string
+	// KGMetrics tells the sample list which metrics are read per pair.
+	KGMetrics KGMetricInfo
+}
+
+// KGMetricInfo lists the KG metrics (read per pair), the graph scores among
+// them (shown in the pair columns) and the lower-is-better ones (sorted
+// highest first by default).
+type KGMetricInfo struct {
+	Metrics []string `json:"metrics"`
+	Graph   []string `json:"graph"`
+	Lower   []string `json:"lower"`
+}
+
+func kgMetricInfo() KGMetricInfo {
+	info := KGMetricInfo{Metrics: kgeval.KGMetricNames}
+	for _, m := range kgeval.KGMetricNames {
+		if kgeval.GraphMetric(m) {
+			info.Graph = append(info.Graph, m)
+		}
+		if kgeval.LowerIsBetter(m) {
+			info.Lower = append(info.Lower, m)
+		}
+	}
+	return info
 }
 
 // MetricFamily is a metric family and its metrics present in a run.
@@ -296,7 +320,8 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: sw}
+	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: sw,
+		KGMetrics: kgMetricInfo()}
 	p.Sensitivity, _ = sensitivityPrefix(runNames(runs), r.Name)
 	for _, pr := range v.Settings.Pairs {
 		for _, m := range v.Settings.Metrics {
@@ -306,10 +331,13 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	return "Run " + v.Run.Name, p, nil
 }
 
-// SamplePage is the view model of a sample.
+// SamplePage is the view model of a sample: its texts and scores, the why
+// of its verdict scores per pair and what the grounding check dropped.
 type SamplePage struct {
-	Sample  *graphstore.SampleDetail
-	Metrics []MetricRow
+	Sample    *graphstore.SampleDetail
+	Metrics   []MetricRow
+	Why       []WhyPair
+	Grounding Grounding
 }
 
 // MetricRow is one metric value of a sample with its explanation drawn
@@ -339,12 +367,11 @@ func metricRows(vs []graphstore.MetricValue) []MetricRow {
 }
 
 func (s *Server) samplePage(c *gin.Context) (string, any, error) {
-	d, err := s.getSample(c)
+	v, err := s.sampleOf(c)
 	if err != nil {
 		return "", nil, err
 	}
-	sd := d.(*graphstore.SampleDetail)
-	return "Sample " + sd.ID, SamplePage{Sample: sd, Metrics: metricRows(sd.Metrics)}, nil
+	return "Sample " + v.ID, SamplePage{Sample: v.SampleDetail, Metrics: metricRows(v.Metrics), Why: whyPairs(v), Grounding: groundingOf(v.Grounding)}, nil
 }
 
 // GraphPage is the view model of a pair graph view.

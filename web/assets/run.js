@@ -7,7 +7,13 @@
   const stats = kg.data('stats-data');
   const pairs = kg.data('pairs-data') || [];
   const sweep = kg.data('sweep-data');
-  const kgMetrics = new Set(['multihop', 'community_overlap', 'community_coverage']);
+  // Every KG metric is read per pair: the graph scores, shown in the pair
+  // columns, and the verdict scores, shown in a column of their own when
+  // picked; contradiction and its kin are lower-is-better.
+  const kgInfo = kg.data('kg-metrics-data') || { metrics: [], graph: [], lower: [] };
+  const kgMetrics = new Set(kgInfo.metrics);
+  const graphMetrics = new Set(kgInfo.graph);
+  const lowerIsBetter = new Set(kgInfo.lower);
 
   function binLabels(lo, hi, bins) {
     const w = (hi - lo) / bins;
@@ -300,12 +306,54 @@
   let offset = 0, total = 0;
   const run = form ? form.dataset.run : '';
 
-  // A KG metric is read per pair; any other metric has no pair.
+  // A KG metric is read per pair; any other metric has no pair. Every
+  // metric but the graph scores (in the pair columns) gets a column.
   function syncForm() {
     const m = form.elements.metric.value;
     form.elements.pair.disabled = !kgMetrics.has(m);
-    column.hidden = kgMetrics.has(m);
-    column.replaceChildren(m, el('br'), el('span', { class: 'muted' }, 'value'));
+    column.hidden = graphMetrics.has(m);
+    column.replaceChildren(kgMetrics.has(m) ? form.elements.pair.value + ' ' + m : m, el('br'),
+      el('span', { class: 'muted' }, lowerIsBetter.has(m) ? 'value (lower is better)' : 'value'));
+  }
+  // Picking a lower-is-better metric sorts the worst (highest) first.
+  function defaultOrder() {
+    form.elements.order.value = lowerIsBetter.has(form.elements.metric.value) ? 'desc' : 'asc';
+  }
+  // The most contradicted samples first, for the chosen pair when its input
+  // is not a question (a question has no contradiction), else the first
+  // such pair.
+  function mostContradicted() {
+    const chosen = pairs.find((p) => p.name === form.elements.pair.value);
+    const pair = chosen && chosen.input !== 'question' ? chosen : pairs.find((p) => p.input !== 'question');
+    if (pair) form.elements.pair.value = pair.name;
+    form.elements.metric.value = 'contradiction';
+    form.elements.sort.value = 'score';
+    form.elements.order.value = 'desc';
+    syncForm();
+    toAddress();
+    offset = 0;
+    load();
+  }
+  // The filter in the address, so that a sorted list can be linked.
+  const filterKeys = ['pair', 'metric', 'min', 'max', 'null', 'reason', 'system', 'sort', 'order'];
+  function toAddress() {
+    const f = new FormData(form);
+    const q = new URLSearchParams();
+    for (const k of filterKeys) {
+      const v = f.get(k);
+      if (v !== null && v !== '') q.set(k, v);
+    }
+    history.replaceState(null, '', location.pathname + '?' + q.toString());
+  }
+  function fromAddress() {
+    const q = new URLSearchParams(location.search);
+    for (const k of filterKeys) {
+      const v = q.get(k);
+      const f = form.elements[k];
+      if (v === null || !f) continue;
+      if (f.tagName === 'SELECT' && ![...f.options].some((o) => o.value === v)) continue;
+      f.value = v;
+    }
   }
 
   let seq = 0;
@@ -314,12 +362,14 @@
     const f = new FormData(form);
     const metric = f.get('metric');
     const other = metric && !kgMetrics.has(metric);
+    const verdictMetric = metric && kgMetrics.has(metric) && !graphMetrics.has(metric);
+    const pairName = f.get('pair');
     const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
-    for (const k of ['pair', 'metric', 'min', 'max', 'null', 'reason', 'system', 'sort', 'order']) {
+    for (const k of filterKeys) {
       const v = f.get(k);
       if (v !== null && v !== '') q.set(k, v);
     }
-    const cols = 3 + pairs.length + (other ? 1 : 0);
+    const cols = 3 + pairs.length + (other || verdictMetric ? 1 : 0);
     try {
       const page = await api('/api/runs/' + encodeURIComponent(run) + '/samples?' + q.toString());
       if (mine !== seq) return; // a later load replaced this one
@@ -334,7 +384,8 @@
           if (x.multihop === null) return el('td', { class: 'muted', title: x.reason || '' }, 'null: ' + (x.reason || ''));
           return el('td', { class: 'n' }, fmt(x.multihop) + ' / ' + fmt(x.community_overlap) + ' / ' + fmt(x.community_coverage));
         }),
-        other ? metricCell(s.metrics && s.metrics[metric]) : null)));
+        other ? metricCell(s.metrics && s.metrics[metric]) : null,
+        verdictMetric ? kgCell(s.scores[pairName], metric) : null)));
       info.textContent = total === 0 ? 'no sample matches' : (offset + 1) + '–' + Math.min(offset + limit, total) + ' of ' + total;
       tbody.dataset.query = q.toString(); // what the rows show, for tests
     } catch (e) {
@@ -342,6 +393,16 @@
       tbody.replaceChildren(el('tr', {}, el('td', { colspan: String(cols), class: 'error' }, e.message)));
       info.textContent = '';
     }
+  }
+  // kgCell shows a verdict score of one pair, or why it is null.
+  function kgCell(x, metric) {
+    if (!x) return el('td', { class: 'muted metric-cell' }, '—');
+    const v = x[metric];
+    if (v === null || v === undefined) {
+      const why = (x.reasons && x.reasons[metric]) || x.reason || '';
+      return el('td', { class: 'muted metric-cell', title: why }, 'null: ' + why);
+    }
+    return el('td', { class: 'n metric-cell' }, fmt(v));
   }
   function metricCell(m) {
     if (!m) return el('td', { class: 'muted' }, '—');
@@ -352,8 +413,11 @@
   showMetrics();
   showSweep();
   if (!form) return;
-  form.elements.metric.addEventListener('change', syncForm);
-  form.addEventListener('submit', (ev) => { ev.preventDefault(); offset = 0; load(); });
+  form.elements.metric.addEventListener('change', () => { defaultOrder(); syncForm(); });
+  form.elements.pair.addEventListener('change', syncForm);
+  form.addEventListener('submit', (ev) => { ev.preventDefault(); toAddress(); offset = 0; load(); });
+  document.getElementById('sort-contradiction').addEventListener('click', mostContradicted);
+  fromAddress();
   document.getElementById('prev').addEventListener('click', () => { if (offset > 0) { offset = Math.max(0, offset - limit); load(); } });
   document.getElementById('next').addEventListener('click', () => { if (offset + limit < total) { offset += limit; load(); } });
   syncForm();

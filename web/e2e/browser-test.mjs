@@ -7,11 +7,17 @@
 // holding HTML is shown as text; see the systems compared (grade and class
 // charts, tests and win rates, against the API) and a sensitivity
 // experiment's page with the numbers `kgeval sensitivity` printed and
-// wrote; screenshots go to docs/screenshots/.
+// wrote; sort the samples by contradiction and open the worst one's Why
+// (contradiction first, evidence sentence marked, dropped triplets struck
+// through, a 10,000-character word that does not widen the page);
+// screenshots go to docs/screenshots/.
 // Started by scripts/browser-test.sh, which provides:
 //   KGEVAL_URL (server base), KGEVAL_TOKEN (API token), KGEVAL_RUN (run name),
 //   KGEVAL_SAMPLE (sample whose graph to draw), KGEVAL_XSS_SAMPLE (sample
-//   whose question holds <script>), KGEVAL_SENS (run prefix of a sensitivity
+//   whose question holds <script>), KGEVAL_WHY_SAMPLE (sample with a
+//   contradicted answer triplet and a dropped one), KGEVAL_LONG_SAMPLE
+//   (sample whose evidence sentence holds a 10,000-character word),
+//   KGEVAL_SENS (run prefix of a sensitivity
 //   experiment), KGEVAL_SENS_JSON (the report it wrote), KGEVAL_SENS_LOG
 //   (what it printed), KGEVAL_SHOTS (screenshot folder).
 import { chromium } from 'playwright-core';
@@ -23,6 +29,8 @@ const token = process.env.KGEVAL_TOKEN;
 const run = process.env.KGEVAL_RUN;
 const sample = process.env.KGEVAL_SAMPLE;
 const xssSample = process.env.KGEVAL_XSS_SAMPLE;
+const whySample = process.env.KGEVAL_WHY_SAMPLE;
+const longSample = process.env.KGEVAL_LONG_SAMPLE;
 const shots = process.env.KGEVAL_SHOTS || 'docs/screenshots';
 const pair = 'faithfulness';
 const enc = encodeURIComponent;
@@ -213,6 +221,34 @@ try {
     await page.locator('#sweep-section').screenshot({ path: `${shots}/sweep.png` });
   });
 
+  let worstHref = null;
+  await step('SortByContradiction', async () => {
+    // Picking contradiction (a KG metric: read per pair) orders highest
+    // first; "most contradicted first" for factual_correctness: the list
+    // reads the pair's contradiction, highest first, nulls last, as the API
+    // sorts it.
+    await page.selectOption('#sample-filter select[name=metric]', 'contradiction');
+    assert.equal(await page.inputValue('#sample-filter select[name=order]'), 'desc', 'lower-is-better: descending by default');
+    await page.selectOption('#sample-filter select[name=pair]', 'factual_correctness');
+    await page.click('#sort-contradiction');
+    await page.waitForFunction(() => {
+      const q = document.querySelector('#samples tbody').dataset.query || '';
+      return q.includes('metric=contradiction') && q.includes('pair=factual_correctness') && q.includes('order=desc');
+    });
+    assert.match(page.url(), /[?&]metric=contradiction(&|$)/, 'the sort is in the address');
+    assert.equal(await page.inputValue('#sample-filter select[name=sort]'), 'score');
+    assert.ok(await page.isVisible('#metric-column'), 'a contradiction column');
+    const want = await api(`/api/runs/${enc(run)}/samples?pair=factual_correctness&metric=contradiction&sort=score&order=desc&limit=25`);
+    const ids = await page.locator('#samples tbody a.sample-link').allTextContents();
+    assert.deepEqual(ids, want.samples.map((x) => x.id), 'rows in the API order');
+    const cells = await page.locator('#samples tbody td.metric-cell').allTextContents();
+    assert.deepEqual(cells.map((c) => (c.startsWith('null') ? null : Number(c))),
+      want.samples.map((x) => (x.scores.factual_correctness.contradiction === null ? null : Number(x.scores.factual_correctness.contradiction.toFixed(3)))));
+    assert.equal(ids[0], whySample, 'the contradicted sample first');
+    assert.ok(Number(cells[0]) > 0, `its contradiction ${cells[0]}`);
+    worstHref = await page.getAttribute('#samples tbody tr:first-child a.sample-link', 'href');
+  });
+
   await step('OpenSample', async () => {
     await Promise.all([page.waitForURL(`**/samples/${enc(sample)}`), page.click(`#samples a.sample-link:text-is("${sample}")`)]);
     assert.equal(await page.textContent('#sample-id'), sample);
@@ -276,6 +312,35 @@ try {
     assert.ok(q.includes('<script>'), 'the question is shown with its <script> text');
     assert.equal(await page.locator('#text-question script, #text-question img').count(), 0, 'no element made from sample text');
     assert.equal(await page.evaluate(() => window.__xss), undefined, 'sample text did not run');
+  });
+
+  await step('WhyTable', async () => {
+    // The worst sample's Why: every input triplet of every pair, the pair
+    // with the contradiction first and the contradiction its first row;
+    // the evidence sentences marked; the dropped triplet struck through.
+    const why = (await api(`/api/runs/${enc(run)}/samples/${enc(whySample)}`)).why;
+    await page.goto(base + worstHref);
+    await page.waitForSelector('#why table.why-table');
+    assert.equal(await page.locator('#why tr.why-line').count(), why.length, 'a row per input triplet');
+    const first = page.locator('#why tr.why-line').first();
+    assert.equal(await first.getAttribute('data-verdict'), 'contradicted', 'the contradiction first');
+    assert.equal(why[0].verdict, 'contradicted');
+    assert.equal((await first.locator('td.why-triplet').textContent()).trim(), why[0].triplet);
+    assert.equal(await first.locator('.badge').first().evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(197, 48, 48)', 'red badge');
+    const marked = why.filter((l) => l.sentence);
+    assert.ok(marked.length >= 1, 'an evidence sentence');
+    assert.deepEqual((await page.locator('#why mark').allTextContents()).sort(), marked.map((l) => l.sentence).sort(), 'evidence sentences marked');
+    assert.deepEqual(await page.locator('#dropped del').allTextContents(), ['(Acme; is sold on; the Moon)'], 'the dropped triplet struck through');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no wider than the viewport');
+    await page.locator('#why').screenshot({ path: `${shots}/sample-why.png` });
+
+    // A 10,000-character word in the evidence sentence wraps.
+    await page.goto(`${base}/runs/${enc(run)}/samples/${enc(longSample)}`);
+    await page.waitForSelector('#why mark');
+    const mark = await page.locator('#why mark').first().evaluate((e) => ({ n: e.textContent.length, right: e.getBoundingClientRect().right }));
+    assert.ok(mark.n > 10000, `the long sentence is shown whole (${mark.n} characters)`);
+    const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
+    assert.ok(width.scroll <= width.view && mark.right <= width.view, `page ${width.scroll}px, mark to ${mark.right}px, viewport ${width.view}px`);
   });
 
   await step('CypherConsole', async () => {

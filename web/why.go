@@ -1,0 +1,162 @@
+package web
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/graphstore"
+)
+
+// SampleView is one sample as the API returns it: the stored detail with
+// its triplet verdicts and grounding check, and the why: every input
+// triplet's verdict with its evidence sentence, contradictions first
+// (analysis.WhyLines, as `kgeval explain` prints it).
+type SampleView struct {
+	*graphstore.SampleDetail
+	Why []analysis.VerdictLine `json:"why"`
+}
+
+// sampleView builds the why of a stored sample.
+func sampleView(d *graphstore.SampleDetail) *SampleView {
+	var pairs []kgeval.Pair
+	results := map[string]kgeval.KGResult{}
+	for _, p := range d.Pairs {
+		if p.Score != nil {
+			pairs = append(pairs, p.Pair)
+			results[p.Pair.Name] = p.Score.KGResult
+		}
+	}
+	texts := analysis.SampleTexts{Question: d.Question, Answer: d.Answer, Reference: d.Reference, Contexts: d.Contexts}
+	v := &SampleView{SampleDetail: d, Why: analysis.WhyLines(texts, pairs, results)}
+	if v.Why == nil {
+		v.Why = []analysis.VerdictLine{}
+	}
+	return v
+}
+
+// WhyPair is one pair of the sample page's "why": its verdict scores and
+// the verdict of every input triplet, contradictions first.
+type WhyPair struct {
+	Pair   kgeval.Pair
+	Scores []WhyScore
+	Lines  []WhyLine
+	// Reason says why the pair has no verdict (no triplet on a side).
+	Reason string
+}
+
+// WhyScore is a verdict score of a pair; Reason says why a null one is
+// null. Scores that do not apply to the pair are left out.
+type WhyScore struct {
+	Metric string
+	Value  *float64
+	Reason string
+	// Lower marks a score whose smaller value is the better one.
+	Lower bool
+}
+
+// WhyLine is a verdict line as the page draws it: Class names its colour
+// (contradicted, conflict, not_found, supported, answered, unanswered) and
+// ModelClass the model verdict's; Label is the verdict in words.
+type WhyLine struct {
+	analysis.VerdictLine
+	Class, ModelClass, Label string
+}
+
+// whyPairs groups the why of v by pair, for the pairs that have a score
+// with something to show: the pair of the first (worst) line first, and so
+// on, then the pairs without a line in the run's order.
+func whyPairs(v *SampleView) []WhyPair {
+	order := map[string]int{}
+	for _, l := range v.Why {
+		if _, ok := order[l.Pair]; !ok {
+			order[l.Pair] = len(order)
+		}
+	}
+	pairs := slices.Clone(v.Pairs)
+	slices.SortStableFunc(pairs, func(a, b graphstore.PairDetail) int {
+		i, oka := order[a.Pair.Name]
+		j, okb := order[b.Pair.Name]
+		switch {
+		case oka && okb:
+			return i - j
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	var out []WhyPair
+	for _, p := range pairs {
+		if p.Score == nil {
+			continue
+		}
+		wp := WhyPair{Pair: p.Pair}
+		for _, m := range kgeval.KGMetricNames {
+			if kgeval.GraphMetric(m) {
+				continue
+			}
+			val, why := p.Score.Value(m), p.Score.ReasonFor(m)
+			if val != nil || why != "" && !kgeval.NotApplicable(why) {
+				wp.Scores = append(wp.Scores, WhyScore{Metric: m, Value: val, Reason: why, Lower: kgeval.LowerIsBetter(m)})
+			}
+		}
+		for _, l := range v.Why {
+			if l.Pair == p.Pair.Name {
+				wp.Lines = append(wp.Lines, whyLine(l))
+			}
+		}
+		if len(wp.Lines) == 0 {
+			wp.Reason = p.Score.Reason
+		}
+		if len(wp.Lines) > 0 || len(wp.Scores) > 0 {
+			out = append(out, wp)
+		}
+	}
+	return out
+}
+
+func whyLine(l analysis.VerdictLine) WhyLine {
+	w := WhyLine{VerdictLine: l, Class: l.Outcome(), Label: strings.ReplaceAll(l.Verdict, "_", " ")}
+	if l.Conflict {
+		w.Class, w.Label = "conflict", w.Label+" · conflict"
+	}
+	if l.Model != "" {
+		w.ModelClass = l.Model
+	}
+	return w
+}
+
+// DroppedRow is a triplet the grounding check dropped: the text it was
+// extracted from ("answer", "contexts passage 2"), the triplet and why.
+type DroppedRow struct {
+	Text    string
+	Triplet string
+	Reason  string
+}
+
+// Grounding is the sample page's summary of the grounding check: whether
+// one was stored, how many triplets it kept, and those it dropped.
+type Grounding struct {
+	Checked bool
+	Kept    int
+	Dropped []DroppedRow
+}
+
+func groundingOf(gs []kgeval.Grounding) Grounding {
+	out := Grounding{Checked: len(gs) > 0}
+	for _, g := range gs {
+		out.Kept += g.Kept
+		where := string(g.Text)
+		if g.Text == kgeval.TextContexts {
+			where = fmt.Sprintf("contexts passage %d", g.Passage+1)
+		}
+		for _, t := range g.Dropped {
+			out.Dropped = append(out.Dropped, DroppedRow{Text: where, Triplet: analysis.Triplet(t.Subject, t.Relation, t.Object), Reason: t.Reason})
+		}
+	}
+	return out
+}

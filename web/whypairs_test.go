@@ -1,0 +1,52 @@
+package web
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+)
+
+// TestWhyPairs: the pair with the worst line comes first, pairs without a
+// line last, in the run's order; scores that do not apply are left out.
+func TestWhyPairs(t *testing.T) {
+	na := kgeval.ReasonNotApplicable + "only against the reference"
+	score := func(pair string, vs ...kgeval.TripletVerdict) *graphstore.WebScore {
+		return &graphstore.WebScore{KGResult: kgeval.KGResult{Pair: pair, Support: kgeval.Float(0.5), Verdicts: vs,
+			Reasons: map[string]string{kgeval.MetricRecall: na, kgeval.MetricF1: na}}}
+	}
+	pair := func(name string, input kgeval.Text, s *graphstore.WebScore) graphstore.PairDetail {
+		return graphstore.PairDetail{Pair: kgeval.Pair{Name: name, Input: input, Context: kgeval.TextContexts}, Score: s}
+	}
+	d := &graphstore.SampleDetail{ID: "s", Answer: "a", Contexts: []string{"c"}, Pairs: []graphstore.PairDetail{
+		pair("context_relevancy", kgeval.TextQuestion, score("context_relevancy", kgeval.TripletVerdict{Subject: "q", Relation: "r", Object: "?", Asked: true, Verdict: kgeval.VerdictUnanswered})),
+		pair("faithfulness", kgeval.TextAnswer, score("faithfulness",
+			kgeval.TripletVerdict{Node: 1, Subject: "a", Relation: "r", Object: "b", Verdict: kgeval.VerdictSupported},
+			kgeval.TripletVerdict{Node: 2, Subject: "a", Relation: "s", Object: "c", Verdict: kgeval.VerdictContradicted})),
+		pair("factual_correctness", kgeval.TextAnswer, score("factual_correctness")),
+		pair("answer_relevancy", kgeval.TextQuestion, nil),
+	}}
+	got := whyPairs(sampleView(d))
+	var names []string
+	for _, p := range got {
+		names = append(names, p.Pair.Name)
+	}
+	if want := []string{"faithfulness", "context_relevancy", "factual_correctness"}; !slices.Equal(names, want) {
+		t.Fatalf("pairs %v, want %v", names, want)
+	}
+	if l := got[0].Lines; len(l) != 2 || l[0].Class != kgeval.VerdictContradicted || l[0].Label != "contradicted" || l[1].Class != kgeval.VerdictSupported {
+		t.Errorf("faithfulness lines: %+v", l)
+	}
+	for _, s := range got[0].Scores {
+		if s.Metric == kgeval.MetricRecall || s.Metric == kgeval.MetricF1 {
+			t.Errorf("%s shown, which does not apply", s.Metric)
+		}
+	}
+	if s := got[0].Scores; len(s) == 0 || s[0].Metric != kgeval.MetricSupport || *s[0].Value != 0.5 {
+		t.Errorf("scores: %+v", s)
+	}
+	if p := got[2]; len(p.Lines) != 0 || len(p.Scores) == 0 {
+		t.Errorf("a pair with scores and no line: %+v", p)
+	}
+}
