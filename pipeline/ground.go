@@ -61,24 +61,55 @@ func groundSample(s kgeval.Sample, st *kgeval.SampleTriplets, extracted func(kge
 		out = append(out, g)
 		return kept
 	}
-	if extracted(kgeval.TextQuestion) && st.Question != nil {
-		st.Question = check(kgeval.TextQuestion, -1, st.Question, question, question)
-	}
-	if extracted(kgeval.TextAnswer) && st.Answer != nil {
-		a := lexical.NewText(s.Answer)
-		st.Answer = check(kgeval.TextAnswer, -1, st.Answer, a, a, question)
-	}
-	if extracted(kgeval.TextReference) && st.Reference != nil {
-		r := lexical.NewText(s.Reference)
-		st.Reference = check(kgeval.TextReference, -1, st.Reference, r, r, question)
-	}
-	if extracted(kgeval.TextContexts) {
-		for pi := range st.Contexts {
-			if pi >= len(s.Contexts) || st.Contexts[pi] == nil {
-				continue
+	// A dataset's own triplets are not checked, but get the span of the
+	// sentence that states them, as evidence.
+	locate := func(ts []kgeval.Triplet, own *lexical.Text) []kgeval.Triplet {
+		for i, t := range ts {
+			subj, obj := t.Subject, t.Object
+			if kgeval.IsSlot(subj) {
+				subj = ""
 			}
-			p := lexical.NewText(s.Contexts[pi])
+			if kgeval.IsSlot(obj) {
+				obj = ""
+			}
+			if sp, found := own.Locate(subj, obj); found && t.End == 0 {
+				ts[i].Start, ts[i].End = sp.Start, sp.End
+			}
+		}
+		return ts
+	}
+	if st.Question != nil {
+		if extracted(kgeval.TextQuestion) {
+			st.Question = check(kgeval.TextQuestion, -1, st.Question, question, question)
+		} else {
+			st.Question = locate(st.Question, question)
+		}
+	}
+	if st.Answer != nil {
+		a := lexical.NewText(s.Answer)
+		if extracted(kgeval.TextAnswer) {
+			st.Answer = check(kgeval.TextAnswer, -1, st.Answer, a, a, question)
+		} else {
+			st.Answer = locate(st.Answer, a)
+		}
+	}
+	if st.Reference != nil {
+		r := lexical.NewText(s.Reference)
+		if extracted(kgeval.TextReference) {
+			st.Reference = check(kgeval.TextReference, -1, st.Reference, r, r, question)
+		} else {
+			st.Reference = locate(st.Reference, r)
+		}
+	}
+	for pi := range st.Contexts {
+		if pi >= len(s.Contexts) || st.Contexts[pi] == nil {
+			continue
+		}
+		p := lexical.NewText(s.Contexts[pi])
+		if extracted(kgeval.TextContexts) {
 			st.Contexts[pi] = check(kgeval.TextContexts, pi, st.Contexts[pi], p, p)
+		} else {
+			st.Contexts[pi] = locate(st.Contexts[pi], p)
 		}
 	}
 	return out

@@ -103,9 +103,11 @@ func explain(ctx context.Context, w io.Writer, db *graphstore.DB, run, sample st
 			}
 			if l.Evidence != "" {
 				fmt.Fprintf(w, "  %-13s evidence %s [%s]\n", "", l.Evidence, l.Source)
-				if l.Sentence != "" {
-					fmt.Fprintf(w, "  %-13s %q\n", "", l.Sentence)
-				}
+			} else if l.Sentence != "" {
+				fmt.Fprintf(w, "  %-13s evidence sentence [%s]\n", "", l.Source)
+			}
+			if l.Sentence != "" {
+				fmt.Fprintf(w, "  %-13s %q\n", "", l.Sentence)
 			}
 		}
 	}
