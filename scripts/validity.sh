@@ -14,6 +14,8 @@
 #                             and <run>-sens-wrong_answer
 #   KGEVAL_VALIDITY_METRICS   metrics to compute (default kg,ts,semantic_similarity,bert_score_f1:
 #                             what the bundled snapshot covers)
+#   KGEVAL_VALIDITY_VERIFY    1 (default): also run <run>-verify with scoring.verify llm (the
+#                             model check of what the graph left open) and report it; 0: skip
 #   KGEVAL_VALIDITY_OUT       report prefix (default docs/results/validity-wikieval50: .md and .json)
 #   KGEVAL_VALIDITY_GOOD, KGEVAL_VALIDITY_BAD_FAITHFULNESS, KGEVAL_VALIDITY_BAD_RELEVANCE
 #                             systems (default wikieval_grounded, wikieval_ungrounded, wikieval_poor)
@@ -37,6 +39,7 @@ out=${KGEVAL_VALIDITY_OUT:-docs/results/validity-wikieval50}
 good=${KGEVAL_VALIDITY_GOOD:-wikieval_grounded}
 badf=${KGEVAL_VALIDITY_BAD_FAITHFULNESS:-wikieval_ungrounded}
 badr=${KGEVAL_VALIDITY_BAD_RELEVANCE:-wikieval_poor}
+verify=${KGEVAL_VALIDITY_VERIFY:-1}
 bin=bin/kgeval
 
 started_neo4j=0 started_llm=0
@@ -85,15 +88,26 @@ $bin evaluate --dataset "$dataset" --run "$run" --replace "${flags[@]}" || exit 
 step "sensitivity experiment on the $good answers as runs $sens*"
 $bin sensitivity --dataset "$dataset" --system "$good" --run "$sens" --dir "$KGEVAL_STATE_DIR/validity/$sens" --replace "${flags[@]}" || exit 1
 
+runs=(--run "$run" --run "$sens" --run "$sens-reference_as_answer" --run "$sens-wrong_answer")
+if [ "$verify" = 1 ]; then
+  step "evaluate $dataset as run $run-verify with scoring.verify llm"
+  KGEVAL_SCORING_VERIFY=llm $bin evaluate --dataset "$dataset" --run "$run-verify" --replace "${flags[@]}" || exit 1
+  runs+=(--run "$run-verify")
+fi
+
 if [ "$mode" = snapshot ]; then
-  step "export the cache entries of the four runs to $snapshot"
+  step "export the cache entries of the runs to $snapshot"
   mkdir -p "$(dirname "$snapshot")"
-  $bin cache export --no-time --out "$snapshot" --run "$run" --run "$sens" --run "$sens-reference_as_answer" --run "$sens-wrong_answer" || exit 1
+  $bin cache export --no-time --out "$snapshot" "${runs[@]}" || exit 1
 fi
 
 step "validity report"
 mkdir -p "$(dirname "$out")"
 $bin validity --run "$run" --sensitivity-run "$sens" --good "$good" --bad-faithfulness "$badf" --bad-relevance "$badr" \
   --md "$out.md" --json "$out.json" || exit 1
+if [ "$verify" = 1 ]; then
+  $bin validity --run "$run-verify" --good "$good" --bad-faithfulness "$badf" --bad-relevance "$badr" \
+    --md "$out-verify.md" --json "$out-verify.json" || exit 1
+fi
 echo
-echo "validity: wrote $out.md and $out.json in $((SECONDS - t0)) s"
+echo "validity: wrote $out.md and $out.json (and $out-verify.*) in $((SECONDS - t0)) s"
