@@ -50,7 +50,7 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 	var runs, kinds []string
 	var noTime bool
 	c := &cobra.Command{
-		Use:   "export --out FILE [--run NAME ...] [--kind extract,embed,judge] [--no-time]",
+		Use:   "export --out FILE [--run NAME ...] [--kind extract,embed,judge,verify] [--no-time]",
 		Short: "Write cache entries (all, or those some runs used) to a snapshot file",
 		Long: `export writes the cache entries to FILE (gzip JSON Lines; see ` + "`kgeval cache --help`" + `):
 with --run, only the entries those runs used (evaluate records every run on
@@ -82,7 +82,7 @@ header's export time is its last field, and --no-time leaves it out.`,
 	}
 	c.Flags().StringVar(&out, "out", "", "snapshot file to write (.jsonl.gz)")
 	c.Flags().StringArrayVar(&runs, "run", nil, "only entries this run used (repeat for several runs)")
-	c.Flags().StringSliceVar(&kinds, "kind", nil, "only these kinds (extract, embed, judge)")
+	c.Flags().StringSliceVar(&kinds, "kind", nil, "only these kinds (extract, embed, judge, verify)")
 	c.Flags().BoolVar(&noTime, "no-time", false, "leave the export time out of the header (byte-identical files from the same store)")
 	return c
 }
