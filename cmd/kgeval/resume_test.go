@@ -118,7 +118,7 @@ func TestEvaluate_KillResume(t *testing.T) {
 		b, _ := json.Marshal(s)
 		lines = append(lines, string(b))
 		q := s["question"].(string)
-		items = append(items, llm.ExtractItem{Text: q}, llm.ExtractItem{Text: s["answer"].(string), Question: q},
+		items = append(items, llm.ExtractItem{Text: q, Asked: true}, llm.ExtractItem{Text: s["answer"].(string), Question: q},
 			llm.ExtractItem{Text: s["reference"].(string), Question: q})
 	}
 	data := filepath.Join(dir, "resume.jsonl")
