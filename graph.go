@@ -55,6 +55,10 @@ type Node struct {
 	Label string `json:"label"`
 	// Passage is the context passage of a relation node's triplet (-1: none).
 	Passage int `json:"passage"`
+	// NonAnswer marks an entity whose label only says a value is not known
+	// ("currently unknown", "not provided"): it fills no slot of an asked
+	// fact (SPEC §4c).
+	NonAnswer bool `json:"non_answer,omitempty"`
 	// Start and End are the byte span of a relation node's triplet in its
 	// text (its passage for the contexts): the window it was extracted from,
 	// or the sentence that states it when grounding found one. 0, 0: unknown.

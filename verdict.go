@@ -132,7 +132,8 @@ func (x tripletEnds) get(r int) (head, tail int, ok bool) {
 //
 //	support:    (h~h' and t~t') or (h~t' and t~h')
 //	contradict: (h~h' and t≠t') or (t~t' and h≠h') or (h~t' and t≠h') or (t~h' and h≠t')
-//	answer:     an asked fact's known end k (the other is a slot): k~h' or k~t'
+//	answer:     an asked fact's known end k (the other is a slot): k~h' and t' is
+//	            no non-answer ("unknown"), or k~t' and h' is no non-answer
 //
 // It is the native engine's half of the verdicts; the GDS engine asks the
 // same of the stored graph in cypher/kgscore_verdicts.cypher.
@@ -164,9 +165,9 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 			m := VerdictMatch{In: r, Ctx: c}
 			switch {
 			case g.Nodes[h].Kind == KindSlot:
-				m.Answer = sim[pair{t, h2}] || sim[pair{t, t2}]
+				m.Answer = sim[pair{t, h2}] && !g.Nodes[t2].NonAnswer || sim[pair{t, t2}] && !g.Nodes[h2].NonAnswer
 			case g.Nodes[t].Kind == KindSlot:
-				m.Answer = sim[pair{h, h2}] || sim[pair{h, t2}]
+				m.Answer = sim[pair{h, h2}] && !g.Nodes[t2].NonAnswer || sim[pair{h, t2}] && !g.Nodes[h2].NonAnswer
 			default:
 				m.Support = (sim[pair{h, h2}] && sim[pair{t, t2}]) || (sim[pair{h, t2}] && sim[pair{t, h2}])
 				m.Contradict = (sim[pair{h, h2}] && conf[pair{t, t2}]) || (sim[pair{t, t2}] && conf[pair{h, h2}]) ||

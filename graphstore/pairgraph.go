@@ -50,6 +50,9 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 			switch n.Kind {
 			case kgeval.KindEntity:
 				row["key"] = n.Key
+				if n.NonAnswer {
+					row["non_answer"] = true
+				}
 				ents = append(ents, row)
 			case kgeval.KindSlot:
 				// A slot is stored as an entity node marked slot (it is in
@@ -178,6 +181,7 @@ func nodeFrom(m map[string]any) kgeval.Node {
 		n.Kind = kgeval.KindSlot
 	default:
 		n.Kind = kgeval.KindEntity
+		n.NonAnswer = m["non_answer"] == true
 	}
 	return n
 }

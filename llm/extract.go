@@ -23,7 +23,7 @@ var prompts embed.FS
 // each is part of every cache key, so a new prompt never reuses old answers.
 const (
 	ExtractPromptVersion = "extract_triplets.v4"
-	AskedPromptVersion   = "extract_asked_facts.v1"
+	AskedPromptVersion   = "extract_asked_facts.v2"
 )
 
 // PromptVersions returns the version of every prompt the Extractor sends;

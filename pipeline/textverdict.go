@@ -123,8 +123,9 @@ func textVerdict(srcs []source, subject, object string) (string, *kgeval.Evidenc
 // answeredText computes slot_coverage_text (kgeval.MetricSlotCoverageText)
 // of a question's pair graph: an asked fact the graph left unanswered is
 // answered by a context sentence that states its known end and its
-// relation (the relation's words, by the occurrence rule of SPEC §2b); a
-// full triplet of the question, by a sentence that states both its ends.
+// relation (the relation's words, by the occurrence rule of SPEC §2b) and
+// does not say the value is unknown; a full triplet of the question, by a
+// sentence that states both its ends.
 func answeredText(r *kgeval.KGResult, srcs []source) {
 	answered := 0
 	for k := range r.Verdicts {
@@ -137,11 +138,15 @@ func answeredText(r *kgeval.KGResult, srcs []source) {
 			case kgeval.IsSlot(b):
 				b = v.Relation
 			}
+		sources:
 			for _, src := range srcs {
-				if ms := src.text.Mentions(a, b); len(ms) > 0 && ms[0].Both {
-					v.Text = kgeval.VerdictAnswered
-					v.TextEvidence = &kgeval.Evidence{Node: -1, Passage: src.passage, Start: ms[0].Span.Start, End: ms[0].Span.End}
-					break
+				for _, m := range src.text.Mentions(a, b) {
+					// A sentence that says the value is unknown answers nothing.
+					if m.Both && !lexical.SaysUnknown(m.Text) {
+						v.Text = kgeval.VerdictAnswered
+						v.TextEvidence = &kgeval.Evidence{Node: -1, Passage: src.passage, Start: m.Span.Start, End: m.Span.End}
+						break sources
+					}
 				}
 			}
 		}

@@ -177,7 +177,7 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 			return id
 		}
 		id := len(g.Nodes)
-		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: k, Label: label, Passage: -1})
+		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: k, Label: label, Passage: -1, NonAnswer: lexical.NonAnswer(label)})
 		se.ids[k] = id
 		se.order = append(se.order, k)
 		return id

@@ -456,3 +456,47 @@ func groundPart(part, label string, texts []*Text) string {
 	}
 	return r
 }
+
+// nonAnswers are phrases that say a value is not known: a label made of one
+// ("currently unknown", "have not been provided") fills no slot of an asked
+// fact (SPEC §4c): the answer takes no position.
+var nonAnswers = []string{
+	"unknown", "not known", "not provided", "not been provided", "not available", "not specified", "not mentioned",
+	"not disclosed", "not stated", "no information", "unclear", "not clear", "don't know", "do not know",
+	"cannot determine", "cannot be determined", "not determined", "n/a", "none", "unspecified", "undisclosed",
+}
+
+// SaysUnknown reports whether a text holds a non-answer phrase anywhere
+// ("The taxonomy of X is currently unknown.").
+func SaysUnknown(text string) bool {
+	k := " " + strings.Join(strings.FieldsFunc(normFold(text), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '/')
+	}), " ") + " "
+	for _, p := range nonAnswers {
+		if strings.Contains(k, " "+p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// NonAnswer reports whether a label says only that a value is not known:
+// it holds one of the non-answer phrases and at most two other words.
+func NonAnswer(label string) bool {
+	k := " " + strings.Join(strings.FieldsFunc(normFold(label), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '/')
+	}), " ") + " "
+	for _, p := range nonAnswers {
+		if i := strings.Index(k, " "+p+" "); i >= 0 {
+			rest := strings.Fields(k[:i] + " " + k[i+len(p)+2:])
+			var content int
+			for _, w := range rest {
+				if !stopWords[w] {
+					content++
+				}
+			}
+			return content <= 2
+		}
+	}
+	return false
+}

@@ -135,3 +135,16 @@ func TestText_Contradiction(t *testing.T) {
 		}
 	}
 }
+
+func TestNonAnswer(t *testing.T) {
+	for label, want := range map[string]bool{
+		"unknown": true, "currently unknown": true, "have not been provided": true, "Not available.": true,
+		"no information": true, "N/A": true, "is not known at this time": true,
+		"Threatened – Nationally Critical": false, "2001": false, "known for its rich history": false,
+		"unknown soldier memorial in the city centre": false, "Shen Tong": false, "": false,
+	} {
+		if got := NonAnswer(label); got != want {
+			t.Errorf("NonAnswer(%q) = %v, want %v", label, got, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring/lexical"
 )
 
 // RelSim is a SIMILAR edge from input relation In to context relation Ctx
@@ -35,7 +36,7 @@ func VerdictGraph(name string, input, context kgeval.Text, in, ctx [][3]string, 
 			return id
 		}
 		id := len(g.Nodes)
-		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: label, Label: label, Passage: -1})
+		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: label, Label: label, Passage: -1, NonAnswer: lexical.NonAnswer(label)})
 		ids[k] = id
 		return id
 	}
@@ -167,6 +168,14 @@ func VerdictCases() []VerdictCase {
 			[]RelSim{{0, 0, 1}, {1, 1, 0.95}}, nil),
 			Verdicts: []string{ans, ans, una}, Evidence: []int{0, 1, -1},
 			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(2.0 / 3)}},
+		// A non-answer fills no slot: "the taxonomy is currently unknown"
+		// takes no position on the taxonomy.
+		{Name: "AskedNonAnswer", Graph: VerdictGraph("v-nonanswer", kgeval.TextQuestion, A,
+			[][3]string{{"Dasypoda radchenkoi", "taxonomy", "?"}, {"Dasypoda radchenkoi", "related to", "?"}},
+			[][3]string{{"Dasypoda radchenkoi", "has taxonomy", "currently unknown"}, {"Dasypoda morotei", "is related to", "Dasypoda radchenkoi"}},
+			[]Sim{{"Dasypoda radchenkoi", "Dasypoda radchenkoi", 1}}, []RelSim{{0, 0, 0.9}, {1, 1, 0.9}}, nil),
+			Verdicts: []string{una, ans}, Evidence: []int{-1, 1},
+			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
 		// Against the reference: precision = support, recall = reference
 		// triplets the answer supports, F1.
 		{Name: "ReferenceF1", Graph: VerdictGraph("v-ref", A, kgeval.TextReference,
