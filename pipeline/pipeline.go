@@ -308,10 +308,22 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	begin("embed")
 	var keys []string
 	seen := map[string]bool{}
+	// The context side of a question's pair also needs its triplets'
+	// phrases (scoring.PhraseKeys: what asked facts are compared with).
+	phrases := map[kgeval.Text]bool{}
+	for _, p := range e.Pairs {
+		if p.Input == kgeval.TextQuestion {
+			phrases[p.Context] = true
+		}
+	}
 	for si := range samples {
 		for _, t := range []kgeval.Text{kgeval.TextQuestion, kgeval.TextAnswer, kgeval.TextReference, kgeval.TextContexts} {
 			ts, _ := tri[si].Triplets(t)
-			for _, k := range scoring.LabelKeys(ts) {
+			ks := scoring.LabelKeys(ts)
+			if phrases[t] {
+				ks = append(ks, scoring.AnswerPhraseKeys(ts)...)
+			}
+			for _, k := range ks {
 				if !seen[k] {
 					seen[k] = true
 					keys = append(keys, k)

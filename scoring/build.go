@@ -55,6 +55,32 @@ func LabelKeys(sides ...[]kgeval.Triplet) []string {
 	return out
 }
 
+// PhraseKeys returns the keys of a context triplet's relation joined to its
+// object and to its subject: what an asked fact's relation is also compared
+// with (Build).
+// The parts are keyed one by one, so that any label of a merged entity gives
+// the same key.
+func PhraseKeys(subject, relation, object string) []string {
+	s, r, o := kgeval.Key(subject), kgeval.Key(relation), kgeval.Key(object)
+	return []string{r + " " + o, s + " " + r}
+}
+
+// AnswerPhraseKeys returns the PhraseKeys of every triplet of ts, distinct:
+// the extra strings to embed for a pair whose input is a question.
+func AnswerPhraseKeys(ts []kgeval.Triplet) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range ts {
+		for _, k := range PhraseKeys(t.Subject, t.Relation, t.Object) {
+			if k != "" && !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
 // Vectors maps a label key to its L2-normalised embedding.
 type Vectors map[string][]float32
 
@@ -133,6 +159,25 @@ func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.
 			}
 			return l
 		}
+		ends := map[int][2]int{} // relation node -> head, tail
+		for _, e := range g.Edges {
+			if e.Type != kgeval.EdgeStructural {
+				continue
+			}
+			if g.Nodes[e.To].Kind == kgeval.KindRelation {
+				x := ends[e.To]
+				x[0] = e.From
+				ends[e.To] = x
+			} else {
+				x := ends[e.From]
+				x[1] = e.To
+				ends[e.From] = x
+			}
+		}
+		asked := func(r int) bool {
+			x := ends[r]
+			return g.Nodes[x[0]].Kind == kgeval.KindSlot || g.Nodes[x[1]].Kind == kgeval.KindSlot
+		}
 		for _, i := range inRel {
 			ni := g.Nodes[i]
 			vi, err := vector(ni.Key, "relation")
@@ -150,7 +195,29 @@ func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.
 				if ni.Key != nj.Key {
 					c = Cosine(vi, vj)
 				}
-				if ok, w := lexical.Match(a, rlabel(nj.Key, nj.Label), c, p.TauRel); ok {
+				// An asked fact's relation may name the kind of value
+				// asked ("conservation status"), which an answer states
+				// with its object ("is listed as Threatened"): it is also
+				// compared with the context triplet's relation joined to
+				// its object, and to its subject (SPEC-NOTES §4c).
+				if asked(i) && c < 1 {
+					x := ends[j]
+					for _, k := range PhraseKeys(g.Nodes[x[0]].Label, nj.Label, g.Nodes[x[1]].Label) {
+						vk, err := vector(k, "relation phrase")
+						if err != nil {
+							return nil, err
+						}
+						c = max(c, Cosine(vi, vk))
+					}
+				}
+				b := rlabel(nj.Key, nj.Label)
+				ok, w := lexical.Match(a, b, c, p.TauRel)
+				if !ok && lexical.Compare(a, b) != lexical.Conflict && lexical.SharesWord(a, b) {
+					// One predicate in other words ("completion" /
+					// "was completed in"): a match at the threshold.
+					ok, w = true, max(c, p.TauRel)
+				}
+				if ok {
 					g.Edges = append(g.Edges, kgeval.Edge{From: i, To: j, Type: kgeval.EdgeSimilar, Weight: w, Cost: 1 - w})
 				}
 			}

@@ -111,7 +111,11 @@ func (m *Main) sweep(ctx context.Context, cfg *Config, run string, taus, deltas 
 			switch {
 			case g != nil:
 				it.in, it.cx = scoring.Triplets(g)
-				for _, k := range scoring.LabelKeys(it.in, it.cx) {
+				ks := scoring.LabelKeys(it.in, it.cx)
+				if it.pair.Input == kgeval.TextQuestion {
+					ks = append(ks, scoring.AnswerPhraseKeys(it.cx)...)
+				}
+				for _, k := range ks {
 					if !seen[k] {
 						seen[k] = true
 						keys = append(keys, k)

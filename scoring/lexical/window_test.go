@@ -148,3 +148,24 @@ func TestNonAnswer(t *testing.T) {
 		}
 	}
 }
+
+func TestSharesWord(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"completion", "was completed in", true},
+		{"expansion over the years", "expanded", false}, // "expans" / "expand": no shared root
+		{"expanded in", "has been expanded", true},
+		{"founded in", "was founded by", true},
+		{"is located in", "location", true},
+		{"has capital", "is the capital of", true},
+		{"was born in", "died in", false},
+		{"is in", "is a", false}, // stop words never count
+		{"director of", "directed", false},
+	} {
+		if got := SharesWord(NewLabel(c.a), NewLabel(c.b)); got != c.want {
+			t.Errorf("SharesWord(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
