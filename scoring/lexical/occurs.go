@@ -481,13 +481,17 @@ func SaysUnknown(text string) bool {
 }
 
 // NonAnswer reports whether a label says only that a value is not known:
-// it holds one of the non-answer phrases and at most two other words.
+// it holds one of the non-answer phrases and at most two other words, or
+// ends with one ("the schedule date and time is not provided").
 func NonAnswer(label string) bool {
 	k := " " + strings.Join(strings.FieldsFunc(normFold(label), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '/')
 	}), " ") + " "
 	for _, p := range nonAnswers {
 		if i := strings.Index(k, " "+p+" "); i >= 0 {
+			if strings.HasSuffix(k, " "+p+" ") {
+				return true
+			}
 			rest := strings.Fields(k[:i] + " " + k[i+len(p)+2:])
 			var content int
 			for _, w := range rest {

@@ -142,6 +142,7 @@ func TestNonAnswer(t *testing.T) {
 		"no information": true, "N/A": true, "is not known at this time": true,
 		"Threatened – Nationally Critical": false, "2001": false, "known for its rich history": false,
 		"unknown soldier memorial in the city centre": false, "Shen Tong": false, "": false,
+		"the schedule date and time is not provided": true,
 	} {
 		if got := NonAnswer(label); got != want {
 			t.Errorf("NonAnswer(%q) = %v, want %v", label, got, want)
