@@ -152,11 +152,22 @@ func (t *Text) occurs(l Label) (bool, []Literal) {
 // states reports whether the text holds a literal Equal to x.
 func (t *Text) states(x Literal) bool {
 	for _, y := range t.literals {
-		if eq, _ := Equal(x, y); eq {
+		if eq, _ := Equal(x, y); eq && asPrecise(y, x) {
 			return true
 		}
 	}
 	return false
+}
+
+// asPrecise reports whether text literal y states at least what label
+// literal x states: "2022" agrees with "April 5, 2022" (Equal: dates at the
+// precision both state), but a text that says only 2022 does not state
+// April 5, 2022.
+func asPrecise(y, x Literal) bool {
+	if x.Kind != KindDate || y.Kind != KindDate {
+		return true
+	}
+	return (x.Month == 0 || y.Month != 0) && (x.Day == 0 || y.Day != 0) && (x.Decade || !y.Decade)
 }
 
 // contains is compact containment on word boundaries; the label's missing
@@ -322,7 +333,7 @@ func (t *Text) sentencesOf(l Label) []bool {
 	out := make([]bool, len(t.spans))
 	for _, x := range l.Literals {
 		for _, y := range t.literals {
-			if eq, _ := Equal(x, y); eq {
+			if eq, _ := Equal(x, y); eq && asPrecise(y, x) {
 				if i := t.sentenceAt(y.Start); i >= 0 {
 					out[i] = true
 				}

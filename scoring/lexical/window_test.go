@@ -170,3 +170,19 @@ func TestSharesWord(t *testing.T) {
 		}
 	}
 }
+
+// A text that says only the year does not state a full date of that year
+// (it agrees with it, which is another thing): occurrence, sentence evidence
+// and contradictions all need the day where the label gives one.
+func TestText_DatePrecision(t *testing.T) {
+	x := NewText("The 2022 Hormozgan earthquakes were a pair of doublet earthquakes that struck southern Iran on 1 July, 2022.")
+	if x.Occurs("April 5, 2022") {
+		t.Errorf("April 5, 2022 occurs in a text that says 2022 and 1 July 2022")
+	}
+	if !x.Occurs("1 July 2022") || !x.Occurs("July 2022") || !x.Occurs("2022") {
+		t.Errorf("the dates the text states at their precision must occur")
+	}
+	if m, ok := x.Contradiction("The 2022 Hormozgan earthquakes", "April 5, 2022"); !ok || !strings.Contains(m.Text, "1 July, 2022") {
+		t.Errorf("Contradiction = %q, %v; want the sentence that says 1 July 2022", m.Text, ok)
+	}
+}
