@@ -34,7 +34,7 @@ func (db *DB) WriteGrounding(ctx context.Context, run string, gs []kgeval.Ground
 		if err != nil {
 			return kgeval.Wrap(kgeval.EINTERNAL, err, "encode grounding of %s", id)
 		}
-		rows = append(rows, map[string]any{"uid": run + "\x1f" + id, "grounding": string(b), "kept": kept, "dropped": dropped})
+		rows = append(rows, map[string]any{"uid": kgeval.JoinKey(run, id), "grounding": string(b), "kept": kept, "dropped": dropped})
 	}
 	for lo := 0; lo < len(rows); lo += 1000 {
 		if _, err := db.write(ctx, cypher.MustGet("sample_grounding_write"), map[string]any{"rows": rows[lo:min(lo+1000, len(rows))]}); err != nil {
@@ -47,7 +47,7 @@ func (db *DB) WriteGrounding(ctx context.Context, run string, gs []kgeval.Ground
 // SampleGrounding reads the grounding check stored for one sample of run
 // (nil when none was stored). Errors: ENOTFOUND for an unknown sample.
 func (db *DB) SampleGrounding(ctx context.Context, run, sample string) ([]kgeval.Grounding, error) {
-	recs, err := db.read(ctx, cypher.MustGet("sample_grounding_read"), map[string]any{"uid": run + "\x1f" + sample})
+	recs, err := db.read(ctx, cypher.MustGet("sample_grounding_read"), map[string]any{"uid": kgeval.JoinKey(run, sample)})
 	if err != nil {
 		return nil, mapError(err, "read grounding")
 	}

@@ -21,7 +21,7 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 	for _, r := range results {
 		gid := GraphID(run, r.Sample, r.Pair)
 		row := map[string]any{
-			"uid": gid + "\x1f" + variant, "graph": gid, "run": run, "sample": r.Sample, "pair": r.Pair,
+			"uid": kgeval.JoinKey(gid, variant), "graph": gid, "run": run, "sample": r.Sample, "pair": r.Pair,
 			"variant": variant, "engine": engine, "tau": p.Tau, "delta": p.Delta, "tau_rel": p.TauRel, "reason": r.Reason,
 			"reasons": jsonText(r.Reasons), "verdicts": jsonText(r.Verdicts),
 		}
@@ -86,7 +86,7 @@ type StoredScore struct {
 // ENOTFOUND when none are stored.
 func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string) (StoredScore, error) {
 	var st StoredScore
-	recs, err := db.read(ctx, cypher.MustGet("kgscore_read"), map[string]any{"uid": GraphID(run, sample, pair) + "\x1f" + variant})
+	recs, err := db.read(ctx, cypher.MustGet("kgscore_read"), map[string]any{"uid": kgeval.JoinKey(GraphID(run, sample, pair), variant)})
 	if err != nil {
 		return st, mapError(err, "read KG scores")
 	}

@@ -12,7 +12,7 @@ import (
 func (db *DB) WriteMetricScores(ctx context.Context, run string, scores []kgeval.MetricScore) error {
 	rows := make([]any, 0, len(scores))
 	for _, s := range scores {
-		rows = append(rows, map[string]any{"uid": run + "\x1f" + s.Sample + "\x1f" + s.Metric, "run": run, "sample": s.Sample,
+		rows = append(rows, map[string]any{"uid": kgeval.JoinKey(run, s.Sample, s.Metric), "run": run, "sample": s.Sample,
 			"metric": s.Metric, "family": s.Family, "value": optional(s.Value), "reason": s.Reason, "explanation": string(s.Explanation)})
 	}
 	for lo := 0; lo < len(rows); lo += 2000 {

@@ -9,14 +9,10 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// GraphID is the id of a stored pair graph: run, sample and pair joined by
-// the ASCII unit separator, which no dataset id or name contains in practice
-// and which keeps "a|b"+"c" apart from "a"+"b|c".
-func GraphID(run, sample, pair string) string {
-	return run + "\x1f" + sample + "\x1f" + pair
-}
+// GraphID is kgeval.GraphID: the id of a stored pair graph.
+func GraphID(run, sample, pair string) string { return kgeval.GraphID(run, sample, pair) }
 
-func nodeUID(graph string, nid int) string { return fmt.Sprintf("%s\x1f%d", graph, nid) }
+func nodeUID(graph string, nid int) string { return kgeval.NodeID(graph, nid) }
 
 // writeBatchSize is how many pair graphs go into one write transaction.
 const writeBatchSize = 200

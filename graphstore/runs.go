@@ -55,7 +55,7 @@ func (db *DB) RunCounts(ctx context.Context, run string) (map[string]int, error)
 }
 
 // ScoredGraphs returns the (sample, pair) pairs of run that have scores of
-// variant, keyed by sample + "\x1f" + pair. Graphs left null because a text
+// variant, keyed by kgeval.JoinKey(sample, pair). Graphs left null because a text
 // could not be extracted (reason kgeval.ReasonExtractionFailed...) are not
 // included: a resumed run tries them again.
 func (db *DB) ScoredGraphs(ctx context.Context, run, variant string) (map[string]bool, error) {
@@ -66,7 +66,7 @@ func (db *DB) ScoredGraphs(ctx context.Context, run, variant string) (map[string
 	out := make(map[string]bool, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out[asString(m["sample"])+"\x1f"+asString(m["pair"])] = true
+		out[kgeval.JoinKey(asString(m["sample"]), asString(m["pair"]))] = true
 	}
 	return out, nil
 }
@@ -80,7 +80,7 @@ func (db *DB) WriteSamples(ctx context.Context, run string, samples []kgeval.Sam
 		for i, c := range s.Contexts {
 			ctxs[i] = c
 		}
-		rows = append(rows, map[string]any{"uid": run + "\x1f" + s.ID, "run": run, "id": s.ID, "record": s.Record,
+		rows = append(rows, map[string]any{"uid": kgeval.JoinKey(run, s.ID), "run": run, "id": s.ID, "record": s.Record,
 			"question": s.Question, "answer": s.Answer, "reference": s.Reference, "contexts": ctxs,
 			"system": s.System, "human": string(human)})
 	}

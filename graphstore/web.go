@@ -17,9 +17,6 @@ import (
 // sample lists, one sample with its explanations, and a run's score
 // distributions. Every query is a cypher/web_*.cypher file.
 
-// sep joins the parts of stored uids (see GraphID).
-const sep = "\x1f"
-
 // WebQueries names the queries of the dashboard, for the test that checks
 // they take parameters and splice no values.
 var WebQueries = []string{"web_samples_page", "web_scores_by_uid", "web_sample_get", "web_run_scores", "web_run_systems",
@@ -144,7 +141,7 @@ func (db *DB) ListSamples(ctx context.Context, q SampleQuery, pairs []kgeval.Pai
 		return nil, kgeval.Errorf(kgeval.EINVALID, "a score filter or sort needs a metric (and a pair for a KG metric)")
 	}
 	params := map[string]any{
-		"run": q.Run, "variant": q.Variant, "sep": sep, "pair": nil, "score": nil, "field": nil,
+		"run": q.Run, "variant": q.Variant, "sep": kgeval.KeySep, "pair": nil, "score": nil, "field": nil,
 		"min": optional(q.Min), "max": optional(q.Max), "null": nil, "reason": nil, "system": nil,
 		"by": nil, "desc": q.Desc, "offset": int64(q.Offset), "limit": int64(q.Limit),
 	}
@@ -236,7 +233,7 @@ func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []Samp
 		rows[i].Scores = map[string]*kgeval.KGResult{}
 		index[rows[i].ID] = i
 		for _, p := range pairs {
-			uids = append(uids, run+sep+rows[i].ID+sep+p.Name+sep+variant)
+			uids = append(uids, kgeval.JoinKey(run, rows[i].ID, p.Name, variant))
 		}
 	}
 	scores, err := db.scoresByUID(ctx, uids)
@@ -255,7 +252,7 @@ func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []Samp
 	for i := range rows {
 		rows[i].Metrics = map[string]*MetricValue{}
 		for _, m := range metrics {
-			muids = append(muids, run+sep+rows[i].ID+sep+m)
+			muids = append(muids, kgeval.JoinKey(run, rows[i].ID, m))
 		}
 	}
 	values, err := db.metricsByUID(ctx, muids)
@@ -350,7 +347,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, settings R
 	if variant == "" {
 		variant = DefaultVariant
 	}
-	recs, err := db.read(ctx, cypher.MustGet("web_sample_get"), map[string]any{"uid": run + sep + id})
+	recs, err := db.read(ctx, cypher.MustGet("web_sample_get"), map[string]any{"uid": kgeval.JoinKey(run, id)})
 	if err != nil {
 		return nil, mapError(err, "read sample")
 	}
@@ -373,7 +370,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, settings R
 	}
 	var uids []any
 	for _, p := range settings.Pairs {
-		uids = append(uids, GraphID(run, id, p.Name)+sep+variant)
+		uids = append(uids, kgeval.JoinKey(GraphID(run, id, p.Name), variant))
 	}
 	scores, err := db.scoresByUID(ctx, uids)
 	if err != nil {
@@ -528,7 +525,7 @@ func (db *DB) RunStats(ctx context.Context, run, variant string, settings RunSet
 	if variant == "" {
 		variant = DefaultVariant
 	}
-	recs, err := db.read(ctx, cypher.MustGet("web_run_scores"), map[string]any{"run": run, "variant": variant, "sep": sep})
+	recs, err := db.read(ctx, cypher.MustGet("web_run_scores"), map[string]any{"run": run, "variant": variant, "sep": kgeval.KeySep})
 	if err != nil {
 		return nil, mapError(err, "read run scores")
 	}

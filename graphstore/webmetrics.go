@@ -49,7 +49,7 @@ func metricLess(famA, a, famB, b string) bool {
 // sampleMetrics reads every metric value of one sample with its
 // explanation, in family then name order.
 func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]MetricValue, error) {
-	recs, err := db.read(ctx, cypher.MustGet("web_sample_metrics"), map[string]any{"prefix": run + sep + id + sep, "run": run, "sample": id})
+	recs, err := db.read(ctx, cypher.MustGet("web_sample_metrics"), map[string]any{"prefix": kgeval.JoinKey(run, id, ""), "run": run, "sample": id})
 	if err != nil {
 		return nil, mapError(err, "read metric values")
 	}

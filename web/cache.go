@@ -1,8 +1,7 @@
 package web
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 	"sync"
 	"time"
 
@@ -37,7 +36,7 @@ func (c *runCache) key(r kgeval.Run, parts ...string) (string, bool) {
 	if r.Status != kgeval.RunDone {
 		return "", false
 	}
-	return fmt.Sprintf("%s\x1f%d\x1f%d\x1f%s", r.Name, r.Started.UnixNano(), r.Finished.UnixNano(), strings.Join(parts, "\x1f")), true
+	return kgeval.JoinKey(append([]string{r.Name, strconv.FormatInt(r.Started.UnixNano(), 10), strconv.FormatInt(r.Finished.UnixNano(), 10)}, parts...)...), true
 }
 
 func (c *runCache) get(key string) (any, bool) {

@@ -211,7 +211,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		}
 	}
 	if done != nil {
-		ev.Done = func(sample, pair string) bool { return done[sample+"\x1f"+pair] }
+		ev.Done = func(sample, pair string) bool { return done[kgeval.JoinKey(sample, pair)] }
 		ev.MetricsDone = func(sample string) bool {
 			for _, name := range ev.Metrics {
 				if !metricsDone[sample][name] {
