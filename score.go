@@ -5,57 +5,6 @@ import (
 	"strings"
 )
 
-// Metric names of the KG scores.
-const (
-	MetricMultihop          = "multihop"
-	MetricCommunityOverlap  = "community_overlap"
-	MetricCommunityCoverage = "community_coverage"
-	// Triplet-level verdicts (SPEC §4b): shares of the input triplets that
-	// the context side supports or contradicts; against the reference also
-	// recall (reference triplets the answer supports) and F1, with support
-	// as precision.
-	MetricSupport       = "support"
-	MetricContradiction = "contradiction"
-	MetricRecall        = "recall"
-	MetricF1            = "f1"
-	// MetricSlotCoverage is the share of a question's asked facts that the
-	// context side answers (SPEC §4c).
-	MetricSlotCoverage = "slot_coverage"
-	// Support and contradiction after the model checked what the graph left
-	// open (scoring.verify: llm): graph verdicts where the graph decided,
-	// model verdicts for the rest. Null when verify is off.
-	MetricSupportVerified       = "support_verified"
-	MetricContradictionVerified = "contradiction_verified"
-	// Support and contradiction with sentence evidence: the graph's verdict
-	// where it decided; for a triplet the graph did not find, a context
-	// sentence that states both its ends supports it, and one that states
-	// one end with another value of the other's literal contradicts it.
-	MetricSupportText       = "support_text"
-	MetricContradictionText = "contradiction_text"
-	// MetricSlotCoverageText is slot_coverage with sentence evidence: an
-	// asked fact the graph left unanswered is answered by a context
-	// sentence that states its known end and its relation's words.
-	MetricSlotCoverageText = "slot_coverage_text"
-)
-
-// KGMetricNames are the per-pair KG metrics, in display order.
-var KGMetricNames = []string{MetricMultihop, MetricCommunityOverlap, MetricCommunityCoverage,
-	MetricSupport, MetricContradiction, MetricRecall, MetricF1, MetricSlotCoverage,
-	MetricSupportText, MetricContradictionText, MetricSlotCoverageText, MetricSupportVerified, MetricContradictionVerified}
-
-// GraphMetric reports whether a KG metric is one of the paper's graph
-// scores (multihop, community_overlap, community_coverage) rather than a
-// verdict score.
-func GraphMetric(metric string) bool {
-	return metric == MetricMultihop || metric == MetricCommunityOverlap || metric == MetricCommunityCoverage
-}
-
-// LowerIsBetter reports whether a smaller value of the KG metric is the
-// better one (contradiction); every other KG metric is higher-is-better.
-func LowerIsBetter(metric string) bool {
-	return metric == MetricContradiction || metric == MetricContradictionVerified || metric == MetricContradictionText
-}
-
 // Score is one metric value for one sample (and pair, for KG scores). A nil
 // Value means the metric could not be computed; Reason says why.
 type Score struct {
@@ -235,11 +184,3 @@ type MetricScore struct {
 	Reason      string   `json:"reason,omitempty"`
 	Explanation []byte   `json:"explanation,omitempty"`
 }
-
-// Metric families, as --metrics accepts them besides single metric names.
-const (
-	FamilyKG    = "kg"    // multihop, community_overlap, community_coverage per pair
-	FamilyTS    = "ts"    // triplet-embedding similarity (SPEC §5)
-	FamilyLLM   = "llm"   // LLM-driven metrics and their validations (SPEC §6)
-	FamilyRAGAS = "ragas" // RAGAS-style metrics (SPEC §7), 0-100
-)

@@ -5,14 +5,9 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/stats"
-)
-
-// Metric names whose explanations Compare reads.
-const (
-	MetricFactualAccuracy = metrics.MetricFactualAccuracy
-	MetricAnswerClass     = "answer_class"
 )
 
 // Comparison is the per-system report of a run.
@@ -171,10 +166,10 @@ func grade(r Row) (string, bool) {
 	var e struct {
 		Grade string `json:"grade"`
 	}
-	if b := r.Explanations[MetricFactualAccuracy]; len(b) > 0 && json.Unmarshal(b, &e) == nil && e.Grade != "" {
+	if b := r.Explanations[kgeval.MetricFactualAccuracy]; len(b) > 0 && json.Unmarshal(b, &e) == nil && e.Grade != "" {
 		return e.Grade, true
 	}
-	if m, ok := r.Metrics[MetricFactualAccuracy]; ok && m.Value != nil {
+	if m, ok := r.Metrics[kgeval.MetricFactualAccuracy]; ok && m.Value != nil {
 		return metrics.Grade(*m.Value), true
 	}
 	return "", false
@@ -185,7 +180,7 @@ func class(r Row) (string, bool) {
 	var e struct {
 		Class string `json:"class"`
 	}
-	if b := r.Explanations[MetricAnswerClass]; len(b) > 0 && json.Unmarshal(b, &e) == nil && e.Class != "" {
+	if b := r.Explanations[kgeval.MetricAnswerClass]; len(b) > 0 && json.Unmarshal(b, &e) == nil && e.Class != "" {
 		return e.Class, true
 	}
 	return "", false

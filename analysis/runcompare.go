@@ -10,7 +10,6 @@ import (
 	"unicode"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -128,7 +127,7 @@ type SampleChange struct {
 // (stats.MeanCI, the interval of the paired t-test; null for fewer than 2
 // pairs), the paired Wilcoxon signed-rank and t tests, the counts of improved,
 // unchanged and regressed pairs in the metric's direction
-// (metrics.ValidityOf) and the most regressed pairs.
+// (kgeval.ValidityOf) and the most regressed pairs.
 //
 // Errors: EINVALID when both records name the same run, when either run has
 // no sample, or when no sample pairs, with the reason.
@@ -239,7 +238,7 @@ func pairUnique(a, b []Row, ia, ib []int, key func(Row) string) (pairs [][2]int,
 }
 
 func compareMetric(name string, baseline, run []Row, pairs [][2]int, xa, xb []*float64, o RunCompareOptions) RunMetric {
-	dir := metrics.ValidityOf(name).Direction
+	dir := kgeval.ValidityOf(name).Direction
 	m := RunMetric{Metric: name, Direction: dir.String(), Reasons: map[string]string{}, TopRegressions: []SampleChange{}}
 	at := func(x []*float64, i int) (float64, bool) {
 		if x == nil || x[i] == nil || !isFinite(*x[i]) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/metrics"
 )
 
 // WinRate is a paired comparison of a good and a bad system on one metric,
@@ -38,7 +37,7 @@ const (
 // question i; nil is null): a win when good is better in direction dir, a
 // tie when equal, else a loss. The interval is Bootstrap's with resamples
 // and seed.
-func PairedWinRate(good, bad []*float64, dir metrics.Direction, resamples int, seed uint64) WinRate {
+func PairedWinRate(good, bad []*float64, dir kgeval.Direction, resamples int, seed uint64) WinRate {
 	var w WinRate
 	var outcomes []float64
 	for i := range good {
@@ -54,7 +53,7 @@ func PairedWinRate(good, bad []*float64, dir metrics.Direction, resamples int, s
 			continue
 		}
 		d := *g - *b
-		if dir == metrics.LowerIsBetter {
+		if dir == kgeval.LowerIsBetter {
 			d = -d
 		}
 		switch {
@@ -154,8 +153,8 @@ type ValidityReport struct {
 }
 
 // validityOrder is the order of the types in a report.
-var validityOrder = []string{metrics.TypeFaithfulness, metrics.TypeRelevance, metrics.TypeReference, metrics.TypeOther,
-	metrics.TypeUnclassified, metrics.TypeNoAnswer}
+var validityOrder = []string{kgeval.TypeFaithfulness, kgeval.TypeRelevance, kgeval.TypeReference, kgeval.TypeOther,
+	kgeval.TypeUnclassified, kgeval.TypeNoAnswer}
 
 // Validity compares, for each named variable of v (one value per row), the
 // Good system with the bad system(s) its type calls for (ValidityOf),
@@ -202,12 +201,12 @@ func Validity(rows []Row, v Vectors, names []string, o ValidityOptions) (Validit
 		sens[s.Metric] = s
 	}
 	for _, name := range names {
-		c := metrics.ValidityOf(name)
+		c := kgeval.ValidityOf(name)
 		against := []string{o.BadFaithfulness, o.BadRelevance}
 		switch c.Type {
-		case metrics.TypeFaithfulness:
+		case kgeval.TypeFaithfulness:
 			against = against[:1]
-		case metrics.TypeRelevance:
+		case kgeval.TypeRelevance:
 			against = against[1:]
 		}
 		for _, bad := range against {
@@ -223,7 +222,7 @@ func Validity(rows []Row, v Vectors, names []string, o ValidityOptions) (Validit
 			}
 			if s, ok := sens[name]; ok {
 				r.AUROC, r.CohensD = s.AUROC, s.CohensD
-				if c.Direction == metrics.LowerIsBetter {
+				if c.Direction == kgeval.LowerIsBetter {
 					if r.AUROC != nil {
 						r.AUROC = ptr(1 - *r.AUROC)
 					}

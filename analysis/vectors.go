@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/metrics"
 )
 
 // Row is one sample of a run with its scores, as the graph store exports it.
@@ -111,9 +110,9 @@ func group(name string) int {
 		return 4
 	case IsKG(name):
 		return 0
-	case metrics.Family(name) == kgeval.FamilyTS:
+	case kgeval.MetricFamily(name) == kgeval.FamilyTS:
 		return 1
-	case metrics.Family(name) == kgeval.FamilyLLM:
+	case kgeval.MetricFamily(name) == kgeval.FamilyLLM:
 		return 2
 	}
 	return 3
@@ -125,7 +124,7 @@ func IsKG(name string) bool {
 		return false
 	}
 	i := strings.LastIndexByte(name, '.')
-	return i > 0 && metrics.Family(name[i+1:]) == kgeval.FamilyKG
+	return i > 0 && kgeval.MetricFamily(name[i+1:]) == kgeval.FamilyKG
 }
 
 // Present returns the names whose vectors hold at least one value, and
@@ -167,7 +166,7 @@ func (v Vectors) Select(patterns []string) ([]string, error) {
 		if p == "" {
 			continue
 		}
-		expanded, _ := metrics.Expand([]string{p})
+		expanded, _ := kgeval.ExpandMetrics([]string{p})
 		n := 0
 		for _, name := range all {
 			if matches(name, p, expanded) {
@@ -209,19 +208,14 @@ func matches(name, p string, expanded []string) bool {
 }
 
 // Range returns the fixed scale of a variable, the range its histogram
-// covers: [0, 100] for the RAGAS-style metrics (SPEC §7), [−1, 1] for the
-// cosine metrics (triplet similarity, llm_response_relevancy), [0, 1] for
-// the KG scores, answer_class, the other LLM metrics and human labels.
+// covers: the registry's (kgeval.MetricRange: [0, 100] for the RAGAS-style
+// metrics but answer_class, [−1, 1] for the cosine metrics) for a metric,
+// [0, 1] for the KG scores and human labels.
 func Range(name string) (lo, hi float64) {
-	switch {
-	case name == "answer_class" || strings.HasPrefix(name, HumanPrefix) || IsKG(name):
+	if strings.HasPrefix(name, HumanPrefix) || IsKG(name) {
 		return 0, 1
-	case metrics.Family(name) == kgeval.FamilyRAGAS:
-		return 0, 100
-	case metrics.Family(name) == kgeval.FamilyTS || name == "llm_response_relevancy":
-		return -1, 1
 	}
-	return 0, 1
+	return kgeval.MetricRange(name)
 }
 
 // values returns the present, finite values of x.

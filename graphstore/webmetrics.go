@@ -25,19 +25,8 @@ type MetricValue struct {
 	Explanation json.RawMessage `json:"explanation,omitempty"`
 }
 
-// familyRank orders metric families on the dashboard.
-var familyRank = map[string]int{kgeval.FamilyKG: 0, kgeval.FamilyTS: 1, kgeval.FamilyRAGAS: 2, kgeval.FamilyLLM: 3}
-
 func metricLess(famA, a, famB, b string) bool {
-	ra, oka := familyRank[famA]
-	rb, okb := familyRank[famB]
-	if !oka {
-		ra = len(familyRank)
-	}
-	if !okb {
-		rb = len(familyRank)
-	}
-	if ra != rb {
+	if ra, rb := kgeval.FamilyRank(famA), kgeval.FamilyRank(famB); ra != rb {
 		return ra < rb
 	}
 	if famA != famB {

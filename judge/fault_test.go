@@ -142,31 +142,31 @@ func TestJudge_Evaluate_Garbage(t *testing.T) {
 		if !r.Value.IsNull() {
 			t.Errorf("%s = %s from a model that never answered JSON", m, r.Value)
 		}
-		if m != metrics.MetricRagasScore && !strings.Contains(r.Value.Reason, noJSON) {
+		if m != kgeval.MetricRagasScore && !strings.Contains(r.Value.Reason, noJSON) {
 			t.Errorf("%s: reason %q lacks %q", m, r.Value.Reason, noJSON)
 		}
 	}
 	for m, prefix := range map[string]string{
-		MetricResponseRelevancy:           "questions from contexts: response_questions.v1: ",
-		MetricFaithfulness:                "facts of answer: answer_facts.v1: ",
-		MetricFaithfulnessValidation:      "facts of answer: answer_facts.v1: ",
-		MetricFactualCorrectness:          "facts of answer: answer_facts.v1: ",
-		MetricRagasFaithfulness:           "claims of answer: ragas_claims.v1: ",
-		metrics.MetricContextPrecision:    "relevance of passages: passage 1: ragas_context_relevance.v1: ",
-		MetricContextRecall:               "attribution of reference statements: ragas_context_recall.v1: ",
-		MetricAnswerRelevance:             "questions from answer: ragas_answer_questions.v1: ",
-		metrics.MetricFactualAccuracy:     "GEval sub-scores: geval.v1: ",
-		MetricAnswerClass:                 "answer class: answer_class.v1: ",
-		metrics.MetricContextPrecisionAtK: "relevance of passages: passage 1: ",
+		kgeval.MetricResponseRelevancy:      "questions from contexts: response_questions.v1: ",
+		kgeval.MetricFaithfulness:           "facts of answer: answer_facts.v1: ",
+		kgeval.MetricFaithfulnessValidation: "facts of answer: answer_facts.v1: ",
+		kgeval.MetricFactualCorrectness:     "facts of answer: answer_facts.v1: ",
+		kgeval.MetricRagasFaithfulness:      "claims of answer: ragas_claims.v1: ",
+		kgeval.MetricContextPrecision:       "relevance of passages: passage 1: ragas_context_relevance.v1: ",
+		kgeval.MetricContextRecall:          "attribution of reference statements: ragas_context_recall.v1: ",
+		kgeval.MetricAnswerRelevance:        "questions from answer: ragas_answer_questions.v1: ",
+		kgeval.MetricFactualAccuracy:        "GEval sub-scores: geval.v1: ",
+		kgeval.MetricAnswerClass:            "answer class: answer_class.v1: ",
+		kgeval.MetricContextPrecisionAtK:    "relevance of passages: passage 1: ",
 	} {
 		if r := got[m].Value.Reason; !strings.HasPrefix(r, prefix) {
 			t.Errorf("%s: reason %q, want prefix %q", m, r, prefix)
 		}
 	}
-	if r := got[MetricAnswerRelevance].Value.Reason; !strings.Contains(r, "; rubric: ragas_answer_rubric.v1: ") {
+	if r := got[kgeval.MetricAnswerRelevance].Value.Reason; !strings.Contains(r, "; rubric: ragas_answer_rubric.v1: ") {
 		t.Errorf("answer relevance did not fall back to the rubric: %q", r)
 	}
-	NullValue(t, "ragas_score", got[metrics.MetricRagasScore].Value,
+	NullValue(t, "ragas_score", got[kgeval.MetricRagasScore].Value,
 		"faithfulness, context precision, context recall and answer relevance are all null")
 
 	// One ask per prompt (2 requests: the answer and one repair), shared by
@@ -190,7 +190,7 @@ func TestJudge_Evaluate_Garbage(t *testing.T) {
 	}
 
 	// Failures are not cached: the next Evaluate asks again.
-	if _, err := j.Evaluate(context.Background(), sample(), []string{MetricAnswerClass}); err != nil {
+	if _, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricAnswerClass}); err != nil {
 		t.Fatal(err)
 	}
 	if n := srv.count()["answer_class.v1"]; n != 4 {
@@ -215,12 +215,12 @@ func equalCounts(a, b map[string]int) bool {
 func TestJudge_Evaluate_RagasScoreParts(t *testing.T) {
 	srv := newFaultServer(t, garbage)
 	j := MustFaultJudge(t, srv)
-	rs, err := j.Evaluate(context.Background(), sample(), []string{metrics.MetricRagasScore, MetricRagasFaithfulness,
-		metrics.MetricContextPrecision, MetricContextRecall, MetricAnswerRelevance, metrics.MetricContextPrecisionAtK})
+	rs, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricRagasScore, kgeval.MetricRagasFaithfulness,
+		kgeval.MetricContextPrecision, kgeval.MetricContextRecall, kgeval.MetricAnswerRelevance, kgeval.MetricContextPrecisionAtK})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 6 || rs[0].Metric != metrics.MetricRagasScore || rs[5].Metric != metrics.MetricContextPrecisionAtK {
+	if len(rs) != 6 || rs[0].Metric != kgeval.MetricRagasScore || rs[5].Metric != kgeval.MetricContextPrecisionAtK {
 		t.Fatalf("results %+v", rs)
 	}
 	x, ok := rs[0].Explanation.(RagasScoreExplanation)
@@ -246,7 +246,7 @@ func TestJudge_Evaluate_OutOfRange(t *testing.T) {
 		garbage(w, p)
 	})
 	j := MustFaultJudge(t, srv)
-	rs, err := j.Evaluate(context.Background(), sample(), []string{MetricFaithfulness, MetricFaithfulnessValidation})
+	rs, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricFaithfulness, kgeval.MetricFaithfulnessValidation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestJudge_Evaluate_OutOfRange(t *testing.T) {
 func TestJudge_Evaluate_RateLimited(t *testing.T) {
 	srv := newFaultServer(t, tooMany)
 	j := MustFaultJudge(t, srv)
-	rs, err := j.Evaluate(context.Background(), sample(), []string{metrics.MetricFactualAccuracy})
+	rs, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricFactualAccuracy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,8 +302,8 @@ func TestJudge_Evaluate_MissingInputs(t *testing.T) {
 	t.Run("EmptyAnswer", func(t *testing.T) {
 		s := sample()
 		s.Answer = "  "
-		got := eval(s, MetricFaithfulness, MetricFaithfulnessValidation, MetricFactualCorrectness, MetricFactualCorrectnessValidation,
-			MetricRagasFaithfulness, MetricAnswerRelevance, metrics.MetricFactualAccuracy, MetricAnswerClass)
+		got := eval(s, kgeval.MetricFaithfulness, kgeval.MetricFaithfulnessValidation, kgeval.MetricFactualCorrectness, kgeval.MetricFactualCorrectnessValidation,
+			kgeval.MetricRagasFaithfulness, kgeval.MetricAnswerRelevance, kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass)
 		for m, r := range got {
 			NullValue(t, m, r.Value, "empty answer")
 		}
@@ -311,22 +311,22 @@ func TestJudge_Evaluate_MissingInputs(t *testing.T) {
 	t.Run("NoContexts", func(t *testing.T) {
 		s := sample()
 		s.Contexts = nil
-		got := eval(s, MetricResponseRelevancy, MetricFaithfulness, MetricFaithfulnessValidation,
-			metrics.MetricContextPrecision, metrics.MetricContextPrecisionAtK, MetricContextRecall)
-		for _, m := range []string{MetricResponseRelevancy, MetricFaithfulness, MetricFaithfulnessValidation,
-			metrics.MetricContextPrecision, metrics.MetricContextPrecisionAtK} {
+		got := eval(s, kgeval.MetricResponseRelevancy, kgeval.MetricFaithfulness, kgeval.MetricFaithfulnessValidation,
+			kgeval.MetricContextPrecision, kgeval.MetricContextPrecisionAtK, kgeval.MetricContextRecall)
+		for _, m := range []string{kgeval.MetricResponseRelevancy, kgeval.MetricFaithfulness, kgeval.MetricFaithfulnessValidation,
+			kgeval.MetricContextPrecision, kgeval.MetricContextPrecisionAtK} {
 			NullValue(t, m, got[m].Value, "no contexts")
 		}
 		// SPEC §7: no contexts -> context recall 0.
-		ExactValue(t, MetricContextRecall, got[MetricContextRecall].Value, 0)
-		if x, ok := got[MetricContextRecall].Explanation.(RecallExplanation); !ok || x.Note != "no contexts: no statement can be attributed" {
-			t.Errorf("explanation %+v", got[MetricContextRecall].Explanation)
+		ExactValue(t, kgeval.MetricContextRecall, got[kgeval.MetricContextRecall].Value, 0)
+		if x, ok := got[kgeval.MetricContextRecall].Explanation.(RecallExplanation); !ok || x.Note != "no contexts: no statement can be attributed" {
+			t.Errorf("explanation %+v", got[kgeval.MetricContextRecall].Explanation)
 		}
 	})
 	t.Run("NoReference", func(t *testing.T) {
 		s := sample()
 		s.Reference = ""
-		got := eval(s, MetricFactualCorrectness, MetricFactualCorrectnessValidation, MetricContextRecall, metrics.MetricFactualAccuracy, MetricAnswerClass)
+		got := eval(s, kgeval.MetricFactualCorrectness, kgeval.MetricFactualCorrectnessValidation, kgeval.MetricContextRecall, kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass)
 		for m, r := range got {
 			NullValue(t, m, r.Value, "no reference")
 		}
@@ -334,7 +334,7 @@ func TestJudge_Evaluate_MissingInputs(t *testing.T) {
 	t.Run("EmptyQuestion", func(t *testing.T) {
 		s := sample()
 		s.Question = ""
-		got := eval(s, MetricResponseRelevancy, MetricAnswerRelevance)
+		got := eval(s, kgeval.MetricResponseRelevancy, kgeval.MetricAnswerRelevance)
 		for m, r := range got {
 			NullValue(t, m, r.Value, "empty question")
 		}
@@ -342,21 +342,21 @@ func TestJudge_Evaluate_MissingInputs(t *testing.T) {
 	t.Run("NothingToJudgePassagesAgainst", func(t *testing.T) {
 		s := sample()
 		s.Reference, s.Answer = "", ""
-		got := eval(s, metrics.MetricContextPrecision)
-		NullValue(t, "precision", got[metrics.MetricContextPrecision].Value, "no reference and empty answer: nothing to judge the passages against")
+		got := eval(s, kgeval.MetricContextPrecision)
+		NullValue(t, "precision", got[kgeval.MetricContextPrecision].Value, "no reference and empty answer: nothing to judge the passages against")
 	})
 	t.Run("DontKnow", func(t *testing.T) {
 		s := sample()
 		s.Answer, s.Reference = "I don't know.", "" // DONT_KNOW needs no reference
-		r := eval(s, MetricAnswerClass)[MetricAnswerClass]
+		r := eval(s, kgeval.MetricAnswerClass)[kgeval.MetricAnswerClass]
 		ExactValue(t, "answer_class", r.Value, 0)
 		if c, _ := ClassOf(r); c != metrics.ClassDontKnow || r.Explanation.(ClassExplanation).Phrase != "i don't know" {
 			t.Errorf("explanation %+v", r.Explanation)
 		}
 	})
 	t.Run("AllRagasPartsNull", func(t *testing.T) {
-		got := eval(kgeval.Sample{ID: "empty", Question: "Why?"}, metrics.MetricRagasScore)
-		r := got[metrics.MetricRagasScore]
+		got := eval(kgeval.Sample{ID: "empty", Question: "Why?"}, kgeval.MetricRagasScore)
+		r := got[kgeval.MetricRagasScore]
 		NullValue(t, "ragas_score", r.Value, "faithfulness, context precision, context recall and answer relevance are all null")
 		x := r.Explanation.(RagasScoreExplanation)
 		if x.Faithfulness.Reason != "empty answer" || x.ContextPrecision.Reason != "no contexts" || x.ContextRecall.Reason != "no reference" ||
@@ -381,7 +381,7 @@ func TestJudge_Evaluate_InvalidCachedAnswer(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := j.Evaluate(context.Background(), s, []string{MetricAnswerClass})
+	rs, err := j.Evaluate(context.Background(), s, []string{kgeval.MetricAnswerClass})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +393,7 @@ func TestJudge_Evaluate_InvalidCachedAnswer(t *testing.T) {
 func TestJudge_Evaluate_EINVALID(t *testing.T) {
 	srv := newFaultServer(t, garbage)
 	j := MustFaultJudge(t, srv)
-	_, err := j.Evaluate(context.Background(), sample(), []string{MetricFaithfulness, "ragas_faithfullness"})
+	_, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricFaithfulness, "ragas_faithfullness"})
 	if kgeval.ErrorCode(err) != kgeval.EINVALID {
 		t.Errorf("error %v, want EINVALID", err)
 	}
@@ -416,7 +416,7 @@ func TestJudge_Evaluate_EUNAVAILABLE(t *testing.T) {
 	srv := newFaultServer(t, garbage)
 	j := MustFaultJudge(t, srv)
 	j.Cache = brokenCache{}
-	_, err := j.Evaluate(context.Background(), sample(), []string{MetricAnswerClass, MetricFaithfulness})
+	_, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricAnswerClass, kgeval.MetricFaithfulness})
 	if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE {
 		t.Errorf("error %v, want EUNAVAILABLE", err)
 	}

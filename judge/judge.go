@@ -69,27 +69,13 @@ import (
 	"github.com/kgeval/kgeval/metrics"
 )
 
-// Metric names (SPEC §6, §7). ragas_context_precision, its rank-aware
-// variant, ragas_score and factual_accuracy are named in package metrics.
-const (
-	MetricResponseRelevancy            = "llm_response_relevancy"
-	MetricFaithfulness                 = "llm_faithfulness"
-	MetricFactualCorrectness           = "llm_factual_correctness"
-	MetricFaithfulnessValidation       = "faithfulness_validation"
-	MetricFactualCorrectnessValidation = "factual_correctness_validation"
-	MetricRagasFaithfulness            = "ragas_faithfulness"
-	MetricContextRecall                = "ragas_context_recall"
-	MetricAnswerRelevance              = "ragas_answer_relevance"
-	MetricAnswerClass                  = "answer_class"
-)
-
 // Metrics lists every metric Evaluate computes, in SPEC order.
 var Metrics = []string{
-	MetricResponseRelevancy, MetricFaithfulness, MetricFactualCorrectness,
-	MetricFaithfulnessValidation, MetricFactualCorrectnessValidation,
-	MetricRagasFaithfulness, metrics.MetricContextPrecision, metrics.MetricContextPrecisionAtK,
-	MetricContextRecall, MetricAnswerRelevance, metrics.MetricRagasScore,
-	metrics.MetricFactualAccuracy, MetricAnswerClass,
+	kgeval.MetricResponseRelevancy, kgeval.MetricFaithfulness, kgeval.MetricFactualCorrectness,
+	kgeval.MetricFaithfulnessValidation, kgeval.MetricFactualCorrectnessValidation,
+	kgeval.MetricRagasFaithfulness, kgeval.MetricContextPrecision, kgeval.MetricContextPrecisionAtK,
+	kgeval.MetricContextRecall, kgeval.MetricAnswerRelevance, kgeval.MetricRagasScore,
+	kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass,
 }
 
 // Judge computes model-judged metrics. It is safe for concurrent use; one
@@ -218,29 +204,29 @@ func (e *eval) metric(name string) Result {
 	var v metrics.Value
 	var x any
 	switch name {
-	case MetricResponseRelevancy:
+	case kgeval.MetricResponseRelevancy:
 		v, x = e.responseRelevancy()
-	case MetricFaithfulness:
+	case kgeval.MetricFaithfulness:
 		v, x = e.faithfulness()
-	case MetricFaithfulnessValidation:
+	case kgeval.MetricFaithfulnessValidation:
 		v, x = e.faithfulnessValidation()
-	case MetricFactualCorrectness:
+	case kgeval.MetricFactualCorrectness:
 		v, x = e.factualCorrectness()
-	case MetricFactualCorrectnessValidation:
+	case kgeval.MetricFactualCorrectnessValidation:
 		v, x = e.factualCorrectnessValidation()
-	case MetricRagasFaithfulness:
+	case kgeval.MetricRagasFaithfulness:
 		v, x = e.ragasFaithfulness()
-	case metrics.MetricContextPrecision, metrics.MetricContextPrecisionAtK:
-		v, x = e.contextPrecision(name == metrics.MetricContextPrecisionAtK)
-	case MetricContextRecall:
+	case kgeval.MetricContextPrecision, kgeval.MetricContextPrecisionAtK:
+		v, x = e.contextPrecision(name == kgeval.MetricContextPrecisionAtK)
+	case kgeval.MetricContextRecall:
 		v, x = e.contextRecall()
-	case MetricAnswerRelevance:
+	case kgeval.MetricAnswerRelevance:
 		v, x = e.answerRelevance()
-	case metrics.MetricRagasScore:
+	case kgeval.MetricRagasScore:
 		v, x = e.ragasScore()
-	case metrics.MetricFactualAccuracy:
+	case kgeval.MetricFactualAccuracy:
 		v, x = e.factualAccuracy()
-	case MetricAnswerClass:
+	case kgeval.MetricAnswerClass:
 		v, x = e.answerClass()
 	}
 	r := Result{Metric: name, Value: v, Explanation: x}

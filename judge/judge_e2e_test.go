@@ -160,9 +160,9 @@ func TestJudge_EndToEnd(t *testing.T) {
 		}
 		lo, hi := 0.0, 100.0
 		switch r.Metric {
-		case MetricResponseRelevancy:
+		case kgeval.MetricResponseRelevancy:
 			lo, hi = -1, 1
-		case MetricFaithfulness, MetricFactualCorrectness, MetricFaithfulnessValidation, MetricFactualCorrectnessValidation, MetricAnswerClass:
+		case kgeval.MetricFaithfulness, kgeval.MetricFactualCorrectness, kgeval.MetricFaithfulnessValidation, kgeval.MetricFactualCorrectnessValidation, kgeval.MetricAnswerClass:
 			lo, hi = 0, 1
 		}
 		if v < lo || v > hi {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metrics"
 )
 
@@ -406,10 +407,10 @@ func scoreAnswerRelevance(qs []GeneratedQuestion) metrics.Value {
 // metrics within the Evaluate call) and combines them.
 func (e *eval) ragasScore() (metrics.Value, any) {
 	x := RagasScoreExplanation{
-		Faithfulness:     e.metric(MetricRagasFaithfulness).Value,
-		ContextPrecision: e.metric(metrics.MetricContextPrecision).Value,
-		ContextRecall:    e.metric(MetricContextRecall).Value,
-		AnswerRelevance:  e.metric(MetricAnswerRelevance).Value,
+		Faithfulness:     e.metric(kgeval.MetricRagasFaithfulness).Value,
+		ContextPrecision: e.metric(kgeval.MetricContextPrecision).Value,
+		ContextRecall:    e.metric(kgeval.MetricContextRecall).Value,
+		AnswerRelevance:  e.metric(kgeval.MetricAnswerRelevance).Value,
 	}
 	return metrics.RagasScore(x.Faithfulness, x.ContextPrecision, x.ContextRecall, x.AnswerRelevance), x
 }

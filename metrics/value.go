@@ -7,16 +7,6 @@ import (
 	"github.com/kgeval/kgeval"
 )
 
-// Metric names of the SPEC §7 values computed in this package.
-const (
-	MetricRagasScore          = "ragas_score"
-	MetricContextPrecision    = "ragas_context_precision"
-	MetricContextPrecisionAtK = "ragas_context_precision_at_k"
-	MetricFactualAccuracy     = "factual_accuracy"
-	MetricSemanticSimilarity  = "semantic_similarity"
-	MetricBERTScoreF1         = "bert_score_f1"
-)
-
 // Value is one metric value: V is nil when the metric could not be computed,
 // and Reason then says why. A non-null Value has an empty Reason.
 type Value struct {

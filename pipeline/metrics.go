@@ -20,17 +20,17 @@ type Judge interface {
 // tsPairs are the query and candidate texts of each triplet-similarity
 // metric (SPEC §5).
 var tsPairs = map[string][2]kgeval.Text{
-	"ts_context_relevancy": {kgeval.TextQuestion, kgeval.TextContexts},
-	"ts_groundedness":      {kgeval.TextAnswer, kgeval.TextContexts},
-	"ts_completeness":      {kgeval.TextContexts, kgeval.TextAnswer},
-	"ts_answer_relevancy":  {kgeval.TextQuestion, kgeval.TextAnswer},
+	kgeval.MetricTSContextRelevancy: {kgeval.TextQuestion, kgeval.TextContexts},
+	kgeval.MetricTSGroundedness:     {kgeval.TextAnswer, kgeval.TextContexts},
+	kgeval.MetricTSCompleteness:     {kgeval.TextContexts, kgeval.TextAnswer},
+	kgeval.MetricTSAnswerRelevancy:  {kgeval.TextQuestion, kgeval.TextAnswer},
 }
 
 // splitMetrics sorts the requested metric names into triplet-similarity
 // base names, encoder metrics and judge metrics.
 func splitMetrics(names []string) (ts, enc, judge []string) {
 	for _, n := range names {
-		switch f := metrics.Family(n); {
+		switch f := kgeval.MetricFamily(n); {
 		case f == kgeval.FamilyKG || f == "":
 		case f == kgeval.FamilyTS:
 			for base := range tsPairs {
@@ -38,7 +38,7 @@ func splitMetrics(names []string) (ts, enc, judge []string) {
 					ts = append(ts, base)
 				}
 			}
-		case slices.Contains(metrics.EncoderMetrics, n):
+		case slices.Contains(kgeval.EncoderMetricNames, n):
 			enc = append(enc, n)
 		default:
 			judge = append(judge, n)
@@ -54,7 +54,7 @@ func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, t
 	ts, enc, _ := splitMetrics(e.Metrics)
 	var out []kgeval.MetricScore
 	null := func(sample, metric, reason string) {
-		out = append(out, kgeval.MetricScore{Sample: sample, Metric: metric, Family: metrics.Family(metric), Reason: reason})
+		out = append(out, kgeval.MetricScore{Sample: sample, Metric: metric, Family: kgeval.MetricFamily(metric), Reason: reason})
 	}
 	// Every distinct text to embed: triplet texts and, for
 	// semantic_similarity, whole answers and references.
@@ -79,7 +79,7 @@ func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, t
 				}
 			}
 		}
-		if slices.Contains(enc, metrics.MetricSemanticSimilarity) && s.Answer != "" && s.Reference != "" {
+		if slices.Contains(enc, kgeval.MetricSemanticSimilarity) && s.Answer != "" && s.Reference != "" {
 			want(s.Answer)
 			want(s.Reference)
 		}
@@ -99,13 +99,13 @@ func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, t
 		for _, base := range ts {
 			q, c := tsPairs[base][0], tsPairs[base][1]
 			if msg, bad := failed[si][q]; bad {
-				for _, a := range metrics.Aggregates {
+				for _, a := range kgeval.TSAggregates {
 					null(s.ID, base+"_"+a, kgeval.ReasonExtractionFailed+string(q)+" failed: "+msg)
 				}
 				continue
 			}
 			if msg, bad := failed[si][c]; bad {
-				for _, a := range metrics.Aggregates {
+				for _, a := range kgeval.TSAggregates {
 					null(s.ID, base+"_"+a, kgeval.ReasonExtractionFailed+string(c)+" failed: "+msg)
 				}
 				continue
@@ -140,13 +140,13 @@ func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, t
 				continue
 			}
 			switch m {
-			case metrics.MetricSemanticSimilarity:
+			case kgeval.MetricSemanticSimilarity:
 				v, err := metrics.SemanticSimilarity(vec[s.Answer], vec[s.Reference])
 				if err != nil {
 					return nil, err
 				}
 				out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyRAGAS, Value: v.V, Reason: v.Reason})
-			case metrics.MetricBERTScoreF1:
+			case kgeval.MetricBERTScoreF1:
 				r, err := metrics.BERTScore(e.Tokens, s.Answer, s.Reference)
 				if err != nil {
 					return nil, fmt.Errorf("BERTScore of sample %s: %w", s.ID, err)

@@ -61,7 +61,7 @@ type Evaluator struct {
 	// Progress, if set, is told about each stage's progress.
 	Progress func(stage string, done, total int)
 	// Metrics are the per-sample metrics to compute beside the KG scores
-	// (triplet similarity, encoder and judge metrics; see metrics.Expand).
+	// (triplet similarity, encoder and judge metrics; see kgeval.ExpandMetrics).
 	Metrics []string
 	// Tokens gives contextual token vectors for bert_score_f1 (nil: the
 	// metric is null).
@@ -459,7 +459,7 @@ func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.S
 			var got []kgeval.MetricScore
 			if e.Judge == nil {
 				for _, m := range names {
-					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metrics.Family(m), Reason: "no LLM judge configured"})
+					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.MetricFamily(m), Reason: "no LLM judge configured"})
 				}
 			} else {
 				var err error

@@ -13,7 +13,6 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
-	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -123,7 +122,7 @@ func TestEvaluate_Metrics(t *testing.T) {
 	ctx := context.Background()
 	run := fmt.Sprintf("test-metrics-%d", time.Now().UnixNano())
 	t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
-	names, _ := metrics.Expand([]string{"ts", "semantic_similarity", "bert_score_f1", "ragas_faithfulness"})
+	names, _ := kgeval.ExpandMetrics([]string{"ts", "semantic_similarity", "bert_score_f1", "ragas_faithfulness"})
 	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: encoder{m}, Store: db, Engine: &scoring.Native{Seed: 42},
 		Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), Metrics: names, Tokens: m}
 	rep, err := ev.Evaluate(ctx, run, res.Samples)

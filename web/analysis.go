@@ -115,7 +115,7 @@ func analysed[T any](ctx context.Context, s *Server, r kgeval.Run, kind, variant
 		}
 		var expl map[string]map[string][]byte
 		if explain {
-			if expl, err = s.store.MetricExplanations(ctx, r.Name, []string{analysis.MetricFactualAccuracy, analysis.MetricAnswerClass}); err != nil {
+			if expl, err = s.store.MetricExplanations(ctx, r.Name, []string{kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass}); err != nil {
 				return zero, err
 			}
 		}

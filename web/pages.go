@@ -254,7 +254,7 @@ func kgMetricInfo() KGMetricInfo {
 		if kgeval.GraphMetric(m) {
 			info.Graph = append(info.Graph, m)
 		}
-		if kgeval.LowerIsBetter(m) {
+		if kgeval.IsLowerBetter(m) {
 			info.Lower = append(info.Lower, m)
 		}
 	}

@@ -101,7 +101,7 @@ func whyPairs(v *SampleView) []WhyPair {
 			}
 			val, why := p.Score.Value(m), p.Score.ReasonFor(m)
 			if val != nil || why != "" && !kgeval.NotApplicable(why) {
-				wp.Scores = append(wp.Scores, WhyScore{Metric: m, Value: val, Reason: why, Lower: kgeval.LowerIsBetter(m)})
+				wp.Scores = append(wp.Scores, WhyScore{Metric: m, Value: val, Reason: why, Lower: kgeval.IsLowerBetter(m)})
 			}
 		}
 		for _, l := range v.Why {

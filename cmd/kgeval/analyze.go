@@ -68,7 +68,7 @@ func runRows(ctx context.Context, db *graphstore.DB, run, variant string, explai
 	}
 	var expl map[string]map[string][]byte
 	if explain {
-		if expl, err = db.MetricExplanations(ctx, run, []string{analysis.MetricFactualAccuracy, analysis.MetricAnswerClass}); err != nil {
+		if expl, err = db.MetricExplanations(ctx, run, []string{kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass}); err != nil {
 			return nil, err
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
-	"github.com/kgeval/kgeval/metrics"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 )
@@ -99,7 +98,7 @@ func (c *Config) GraphParams() kgeval.GraphParams {
 // Metrics returns the metric names scoring.metrics selects (families and
 // triplet-similarity base names expanded).
 func (c *Config) Metrics() []string {
-	names, _ := metrics.Expand(c.Scoring.Metrics)
+	names, _ := kgeval.ExpandMetrics(c.Scoring.Metrics)
 	return names
 }
 
@@ -314,8 +313,8 @@ func (c *Config) Validate() error {
 		}
 	}
 	for _, m := range c.Scoring.Metrics {
-		if _, unknown := metrics.Expand([]string{m}); len(unknown) > 0 {
-			return bad("scoring.metrics", m, "unknown metric (known: "+strings.Join(metrics.Known(), ", ")+")")
+		if _, unknown := kgeval.ExpandMetrics([]string{m}); len(unknown) > 0 {
+			return bad("scoring.metrics", m, "unknown metric (known: "+strings.Join(kgeval.KnownMetrics(), ", ")+")")
 		}
 	}
 	if c.Dataset.MaxTextChars < 0 {

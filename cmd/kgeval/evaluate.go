@@ -22,7 +22,6 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/judge"
 	"github.com/kgeval/kgeval/llm"
-	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -376,7 +375,7 @@ func groundingLine(mode string, kept, dropped map[kgeval.Text]int) string {
 func nonKG(names []string) []string {
 	var out []string
 	for _, n := range names {
-		if metrics.Family(n) != kgeval.FamilyKG {
+		if kgeval.MetricFamily(n) != kgeval.FamilyKG {
 			out = append(out, n)
 		}
 	}
@@ -673,7 +672,7 @@ func (a judgeAdapter) Judge(ctx context.Context, s kgeval.Sample, names []string
 	}
 	out := make([]kgeval.MetricScore, 0, len(res))
 	for _, r := range res {
-		ms := kgeval.MetricScore{Sample: s.ID, Metric: r.Metric, Family: metrics.Family(r.Metric), Value: r.Value.V, Reason: r.Value.Reason}
+		ms := kgeval.MetricScore{Sample: s.ID, Metric: r.Metric, Family: kgeval.MetricFamily(r.Metric), Value: r.Value.V, Reason: r.Value.Reason}
 		if r.Explanation != nil {
 			if ms.Explanation, err = json.Marshal(r.Explanation); err != nil {
 				return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "explanation of %s", r.Metric)

@@ -10,7 +10,6 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
-	"github.com/kgeval/kgeval/metrics"
 	"github.com/spf13/cobra"
 )
 
@@ -30,8 +29,8 @@ func (m *Main) validityCommand() *cobra.Command {
 good system, one that answers without support in the contexts, and one that
 answers off the question) and asks of every metric stored in the run (KG
 scores of every pair, every other metric; new metrics appear by themselves)
-whether it prefers the good answer. Each metric has a type in one table
-(metrics.ValidityTable): a faithfulness-type metric is scored by the win rate
+whether it prefers the good answer. Each metric has a type in kgeval's metric
+registry (kgeval.ValidityOf): a faithfulness-type metric is scored by the win rate
 of --good over --bad-faithfulness, a relevance-type one of --good over
 --bad-relevance; reference-based metrics, metrics that do not read the answer
 and the others are listed apart, against both. The win rate is the share of
@@ -151,13 +150,13 @@ type validitySection struct {
 
 func validitySections(rep validityOut) []validitySection {
 	return []validitySection{
-		{fmt.Sprintf("Faithfulness-type metrics: %s over %s", rep.Good, rep.BadFaithfulness), []string{metrics.TypeFaithfulness}, false},
-		{fmt.Sprintf("Relevance-type metrics: %s over %s", rep.Good, rep.BadRelevance), []string{metrics.TypeRelevance}, false},
+		{fmt.Sprintf("Faithfulness-type metrics: %s over %s", rep.Good, rep.BadFaithfulness), []string{kgeval.TypeFaithfulness}, false},
+		{fmt.Sprintf("Relevance-type metrics: %s over %s", rep.Good, rep.BadRelevance), []string{kgeval.TypeRelevance}, false},
 		{"Reference-based metrics (they compare the answer with the reference; on WikiEval the reference is the grounded answer, so a high win rate is by construction)",
-			[]string{metrics.TypeReference}, true},
-		{"Other metrics (they read the answer but measure neither type alone)", []string{metrics.TypeOther}, true},
-		{"Unclassified metrics (add them to metrics.ValidityTable)", []string{metrics.TypeUnclassified}, true},
-		{"Metrics that do not read the answer (answers to one question with the same contexts tie by construction)", []string{metrics.TypeNoAnswer}, true},
+			[]string{kgeval.TypeReference}, true},
+		{"Other metrics (they read the answer but measure neither type alone)", []string{kgeval.TypeOther}, true},
+		{"Unclassified metrics (give them a validity type in the metric registry, metric.go)", []string{kgeval.TypeUnclassified}, true},
+		{"Metrics that do not read the answer (answers to one question with the same contexts tie by construction)", []string{kgeval.TypeNoAnswer}, true},
 	}
 }
 
@@ -194,7 +193,7 @@ func noteReason(r analysis.ValidityRow) string {
 }
 
 func better(r analysis.ValidityRow) string {
-	if r.Direction == metrics.LowerIsBetter.String() {
+	if r.Direction == kgeval.LowerIsBetter.String() {
 		return "lower"
 	}
 	return "higher"
