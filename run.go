@@ -1,6 +1,9 @@
 package kgeval
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Run statuses.
 const (
@@ -12,26 +15,177 @@ const (
 	RunInterrupted = "interrupted"
 )
 
-// Run is one evaluation of a dataset, as recorded in the store.
+// DefaultVariant names the KG scores computed with the run's own
+// parameters; sweeps store other variants beside it ("tau=0.6,delta=0.3").
+const DefaultVariant = "default"
+
+// Run is one evaluation of a dataset, as recorded in the store. The store
+// decodes the record once, when it reads it: the typed fields below are the
+// contract between the commands, the dashboard and the store.
 type Run struct {
-	Name        string    `json:"name"`
-	Dataset     string    `json:"dataset"`
-	Fingerprint string    `json:"fingerprint"` // sha256 of the dataset file
-	Config      string    `json:"config"`      // the configuration in force, JSON
-	LLM         string    `json:"llm"`         // endpoint#model
-	Encoder     string    `json:"encoder"`
-	Engine      string    `json:"engine"`
-	Status      string    `json:"status"`
-	Error       string    `json:"error,omitempty"`
-	Samples     int       `json:"samples"`
-	Rejected    int       `json:"rejected"`
-	Resumes     int       `json:"resumes"` // how many times --resume continued it
-	Started     time.Time `json:"started"`
-	Finished    time.Time `json:"finished,omitempty"`
-	// Stages holds seconds per stage; Calls the model-call accounting; both JSON.
-	Stages string `json:"stages,omitempty"`
-	Calls  string `json:"calls,omitempty"`
+	Name        string `json:"name"`
+	Dataset     string `json:"dataset"`
+	Fingerprint string `json:"fingerprint"` // sha256 of the dataset file
+	// Config is the configuration in force, JSON with secrets redacted, as
+	// recorded; Settings is its scoring section (nil when it has none).
+	Config   string       `json:"config"`
+	Settings *RunSettings `json:"-"`
+	LLM      string       `json:"llm"` // endpoint#model
+	Encoder  string       `json:"encoder"`
+	Engine   string       `json:"engine"`
+	Status   string       `json:"status"`
+	Error    string       `json:"error,omitempty"`
+	Samples  int          `json:"samples"`
+	Rejected int          `json:"rejected"`
+	Resumes  int          `json:"resumes"` // how many times --resume continued it
+	Started  time.Time    `json:"started"`
+	Finished time.Time    `json:"finished,omitempty"`
+	// Stages holds seconds per stage, Calls the model-call accounting of
+	// all attempts; nil until recorded.
+	Stages Stages `json:"stages,omitempty"`
+	Calls  *Calls `json:"calls,omitempty"`
 	// Texts counts the distinct texts sent to extraction by kind, with the
-	// bound of 4 per sample + 1 per distinct passage; JSON.
-	Texts string `json:"texts,omitempty"`
+	// bound of 4 per sample + 1 per distinct passage; nil until recorded.
+	Texts *TextCounts `json:"texts,omitempty"`
+	// Grounding counts the triplets the grounding check kept and dropped
+	// per text kind; nil until recorded (or with the check off).
+	Grounding *GroundingCounts `json:"grounding,omitempty"`
+}
+
+// RunSettings are the scoring settings of a run: the scoring section of the
+// configuration (scoring.* keys), recorded with the run so that a resume,
+// a sweep, an export and the dashboard use the run's own.
+type RunSettings struct {
+	Engine           string   `mapstructure:"engine"`
+	Tau              float64  `mapstructure:"tau"`
+	TauRel           float64  `mapstructure:"tau_rel"`
+	Verify           string   `mapstructure:"verify"`
+	VerifyPairs      []string `mapstructure:"verify_pairs"`
+	Delta            float64  `mapstructure:"delta"`
+	StructuralWeight float64  `mapstructure:"structural_weight"`
+	StructuralCost   float64  `mapstructure:"structural_cost"`
+	Directed         bool     `mapstructure:"directed"`
+	EmptyAsZero      bool     `mapstructure:"empty_as_zero"`
+	Seed             int64    `mapstructure:"seed"`
+	Pairs            []Pair   `mapstructure:"pairs"`
+	Metrics          []string `mapstructure:"metrics"`
+}
+
+// GraphParams returns the pair-graph and scoring parameters of s.
+func (s RunSettings) GraphParams() GraphParams {
+	return GraphParams{Tau: s.Tau, Delta: s.Delta, StructuralWeight: s.StructuralWeight, StructuralCost: s.StructuralCost,
+		Directed: s.Directed, EmptyAsZero: s.EmptyAsZero, TauRel: s.TauRel}
+}
+
+// DecodeRunSettings returns the scoring section of a recorded configuration
+// (JSON: {"Scoring": {"Tau": 0.7, ...}, ...}); nil for an empty
+// configuration or one without a scoring section. Errors: EINVALID when it
+// is not JSON of that shape.
+func DecodeRunSettings(config string) (*RunSettings, error) {
+	if config == "" {
+		return nil, nil
+	}
+	var c struct{ Scoring *RunSettings }
+	if err := json.Unmarshal([]byte(config), &c); err != nil {
+		return nil, Wrap(EINVALID, err, "recorded configuration")
+	}
+	return c.Scoring, nil
+}
+
+// Stages holds the seconds each stage of an evaluation took, added up over
+// all attempts (extract, ground, embed, store, score, verify, metrics).
+type Stages map[string]float64
+
+// Calls is the model-call accounting of an evaluation or of one model
+// client. All fields are totals.
+type Calls struct {
+	Calls     int64 `json:"calls"`     // requests that got an answer or failed on their own
+	Cancelled int64 `json:"cancelled"` // requests abandoned by the caller (interrupted run)
+	Failures  int64 `json:"failures"`
+	Retries   int64 `json:"retries"`
+	Repairs   int64 `json:"repairs"`
+	CacheHits int64 `json:"cache_hits"`
+	// Refused counts requests a cache-only client stopped before the
+	// endpoint.
+	Refused          int64         `json:"refused,omitempty"`
+	PromptTokens     int64         `json:"prompt_tokens"`
+	CompletionTokens int64         `json:"completion_tokens"`
+	Latency          time.Duration `json:"latency_ns"`
+}
+
+// Add returns the sum of c and o (a resumed run adds the accounting of the
+// processes that worked on it).
+func (c Calls) Add(o Calls) Calls {
+	return Calls{Calls: c.Calls + o.Calls, Cancelled: c.Cancelled + o.Cancelled, Failures: c.Failures + o.Failures, Retries: c.Retries + o.Retries,
+		Repairs: c.Repairs + o.Repairs, CacheHits: c.CacheHits + o.CacheHits, Refused: c.Refused + o.Refused, PromptTokens: c.PromptTokens + o.PromptTokens,
+		CompletionTokens: c.CompletionTokens + o.CompletionTokens, Latency: c.Latency + o.Latency}
+}
+
+// TextCounts counts the distinct texts an evaluation sent to extraction,
+// by kind, and the bound 4 per sample + 1 per distinct passage.
+type TextCounts struct {
+	Answer    int `json:"answer"`
+	Bound     int `json:"bound"`
+	Contexts  int `json:"contexts"`
+	Question  int `json:"question"`
+	Reference int `json:"reference"`
+	Total     int `json:"total"`
+}
+
+// GroundingCounts are the triplets the grounding check (SPEC §2b) kept and
+// dropped, per text kind, in extraction.grounding mode Mode.
+type GroundingCounts struct {
+	Dropped map[Text]int `json:"dropped"`
+	Kept    map[Text]int `json:"kept"`
+	Mode    string       `json:"mode"`
+}
+
+// RunUpdate changes fields of a run's record; nil fields stay as they are.
+type RunUpdate struct {
+	Status    *string
+	Error     *string
+	Samples   *int
+	Rejected  *int
+	Resumes   *int
+	Finished  *time.Time
+	Stages    Stages
+	Calls     *Calls
+	Texts     *TextCounts
+	Grounding *GroundingCounts
+}
+
+// Variant is one stored scoring variant of a run: DefaultVariant, or a
+// grid point of a sweep.
+type Variant struct {
+	Name       string
+	Tau, Delta float64
+	Scores     int
+}
+
+// PairSummary is the stored scores of one pair of a run, aggregated: Means
+// maps each KG metric (KGMetricNames) to its mean, nil when no graph has a
+// value.
+type PairSummary struct {
+	Pair           string
+	Graphs, Scored int
+	Means          map[string]*float64
+}
+
+// SystemCount is a system of a run and how many samples it answered.
+type SystemCount struct {
+	System  string `json:"system"`
+	Samples int    `json:"samples"`
+}
+
+// VariantMeans is one pair's mean KG scores under one sweep variant.
+type VariantMeans struct {
+	Variant           string   `json:"variant"`
+	Pair              string   `json:"pair"`
+	Tau               float64  `json:"tau"`
+	Delta             float64  `json:"delta"`
+	Graphs            int      `json:"graphs"`
+	Scored            int      `json:"scored"`
+	Multihop          *float64 `json:"multihop"`
+	CommunityOverlap  *float64 `json:"community_overlap"`
+	CommunityCoverage *float64 `json:"community_coverage"`
 }

@@ -19,14 +19,13 @@ import (
 // Run is then a write transaction, one per batch of keys; it locks only the
 // entries that lack the run.
 //
-// When Run and RunFields are set, every Put also sets RunFields() on that
-// run's record in the same transaction: evaluate keeps its call accounting
-// there, so a process killed right after an answer is cached cannot lose
-// the count of the call that produced it.
+// When Run and Calls are set, every Put also records Calls() as the run's
+// call accounting in the same transaction: a process killed right after an
+// answer is cached cannot lose the count of the call that produced it.
 type Cache struct {
-	DB        *DB
-	Run       string
-	RunFields func() map[string]any
+	DB    *DB
+	Run   string
+	Calls func() kgeval.Calls
 }
 
 var _ kgeval.Cache = (*Cache)(nil)
@@ -93,8 +92,12 @@ func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
 		batches = append(batches, rows)
 	}
 	var fields map[string]any
-	if c.Run != "" && c.RunFields != nil {
-		fields = c.RunFields()
+	if c.Run != "" && c.Calls != nil {
+		calls := c.Calls()
+		var err error
+		if fields, err = runFields(kgeval.RunUpdate{Calls: &calls}); err != nil {
+			return err
+		}
 	}
 	if len(batches) == 0 && fields == nil {
 		return nil

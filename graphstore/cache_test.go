@@ -11,10 +11,10 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 )
 
-// TestCache_PutWithRunFields stores answers and a run's fields together:
+// TestCache_PutWithRunCalls stores answers and a run's call accounting together:
 // after Put both are there, after Delete the answers are gone and the run
-// keeps the last fields written.
-func TestCache_PutWithRunFields(t *testing.T) {
+// keeps the last accounting written.
+func TestCache_PutWithRunCalls(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	name := fmt.Sprintf("test-cache-run-%d", time.Now().UnixNano())
@@ -23,9 +23,9 @@ func TestCache_PutWithRunFields(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = db.DeleteRun(context.Background(), name) })
 	n := 0
-	c := &graphstore.Cache{DB: db, Run: name, RunFields: func() map[string]any {
+	c := &graphstore.Cache{DB: db, Run: name, Calls: func() kgeval.Calls {
 		n++
-		return map[string]any{"calls": fmt.Sprintf(`{"calls":%d}`, n)}
+		return kgeval.Calls{Calls: int64(n)}
 	}}
 	keys := make([]string, 0, 2500)
 	entries := map[string][]byte{}
@@ -49,8 +49,8 @@ func TestCache_PutWithRunFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Calls != `{"calls":1}` {
-		t.Errorf("run calls = %q after one Put, want {\"calls\":1}", rec.Calls)
+	if rec.Calls == nil || *rec.Calls != (kgeval.Calls{Calls: 1}) {
+		t.Errorf("run calls = %+v after one Put, want 1 call", rec.Calls)
 	}
 	if err := c.Delete(ctx, keys[:10]); err != nil {
 		t.Fatal(err)
@@ -63,8 +63,8 @@ func TestCache_PutWithRunFields(t *testing.T) {
 	if err := plain.Put(ctx, map[string][]byte{keys[0]: []byte("x")}); err != nil {
 		t.Fatal(err)
 	}
-	if rec, _ := db.GetRun(ctx, name); rec.Calls != `{"calls":1}` || n != 1 {
-		t.Errorf("plain Put changed the run: calls %q, RunFields called %d times", rec.Calls, n)
+	if rec, _ := db.GetRun(ctx, name); rec.Calls == nil || rec.Calls.Calls != 1 || n != 1 {
+		t.Errorf("plain Put changed the run: calls %+v, Calls called %d times", rec.Calls, n)
 	}
 }
 

@@ -3,6 +3,7 @@ package graphstore
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"time"
 
 	"github.com/kgeval/kgeval"
@@ -23,20 +24,49 @@ func (db *DB) CreateRun(ctx context.Context, r kgeval.Run) error {
 	return err
 }
 
-// FinishRun records a run's outcome.
-func (db *DB) FinishRun(ctx context.Context, name, status, errMsg string, stages, calls any) error {
-	st, _ := json.Marshal(stages)
-	cl, _ := json.Marshal(calls)
-	_, err := db.write(ctx, cypher.MustGet("run_update"), map[string]any{"name": name, "fields": map[string]any{
-		"status": status, "error": errMsg, "finished": time.Now().UTC(), "stages": string(st), "calls": string(cl),
-	}})
+// UpdateRun sets the fields of a run's record that u sets.
+func (db *DB) UpdateRun(ctx context.Context, name string, u kgeval.RunUpdate) error {
+	fields, err := runFields(u)
+	if err != nil {
+		return err
+	}
+	_, err = db.write(ctx, cypher.MustGet("run_update"), map[string]any{"name": name, "fields": fields})
 	return mapError(err, "update run "+name)
 }
 
-// UpdateRun sets fields of a run's record (status, stages, calls, ...).
-func (db *DB) UpdateRun(ctx context.Context, name string, fields map[string]any) error {
-	_, err := db.write(ctx, cypher.MustGet("run_update"), map[string]any{"name": name, "fields": fields})
-	return mapError(err, "update run "+name)
+// runFields encodes a run update as the properties of the Run node; the
+// stages, calls, texts and grounding are JSON text.
+func runFields(u kgeval.RunUpdate) (map[string]any, error) {
+	f := map[string]any{}
+	if u.Status != nil {
+		f["status"] = *u.Status
+	}
+	if u.Error != nil {
+		f["error"] = *u.Error
+	}
+	if u.Samples != nil {
+		f["samples"] = *u.Samples
+	}
+	if u.Rejected != nil {
+		f["rejected"] = *u.Rejected
+	}
+	if u.Resumes != nil {
+		f["resumes"] = *u.Resumes
+	}
+	if u.Finished != nil {
+		f["finished"] = *u.Finished
+	}
+	for key, v := range map[string]any{"stages": u.Stages, "calls": u.Calls, "texts": u.Texts, "grounding": u.Grounding} {
+		if reflect.ValueOf(v).IsNil() {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "encode run %s", key)
+		}
+		f[key] = string(b)
+	}
+	return f, nil
 }
 
 // RunCounts returns how many samples, entities, relations, edges and scores
@@ -102,7 +132,7 @@ func (db *DB) GetRun(ctx context.Context, name string) (kgeval.Run, error) {
 		return kgeval.Run{}, kgeval.Errorf(kgeval.ENOTFOUND, "no run %q (see `kgeval runs list`)", name)
 	}
 	m, _ := recs[0].Get("run")
-	return runFrom(m.(map[string]any)), nil
+	return runFrom(m.(map[string]any))
 }
 
 // ListRuns returns every run, newest first.
@@ -114,7 +144,11 @@ func (db *DB) ListRuns(ctx context.Context) ([]kgeval.Run, error) {
 	out := make([]kgeval.Run, 0, len(recs))
 	for _, r := range recs {
 		m, _ := r.Get("run")
-		out = append(out, runFrom(m.(map[string]any)))
+		run, err := runFrom(m.(map[string]any))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, run)
 	}
 	return out, nil
 }
@@ -165,7 +199,9 @@ func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]PairSummar
 	return out, nil
 }
 
-func runFrom(m map[string]any) kgeval.Run {
+// runFrom decodes a Run node. Errors: EINTERNAL when a JSON property of
+// the record does not decode.
+func runFrom(m map[string]any) (kgeval.Run, error) {
 	t := func(k string) time.Time {
 		switch v := m[k].(type) {
 		case time.Time:
@@ -175,8 +211,20 @@ func runFrom(m map[string]any) kgeval.Run {
 		}
 		return time.Time{}
 	}
-	return kgeval.Run{Name: asString(m["name"]), Dataset: asString(m["dataset"]), Fingerprint: asString(m["fingerprint"]),
+	r := kgeval.Run{Name: asString(m["name"]), Dataset: asString(m["dataset"]), Fingerprint: asString(m["fingerprint"]),
 		Config: asString(m["config"]), LLM: asString(m["llm"]), Encoder: asString(m["encoder"]), Engine: asString(m["engine"]),
 		Status: asString(m["status"]), Error: asString(m["error"]), Samples: int(asInt(m["samples"])), Rejected: int(asInt(m["rejected"])), Resumes: int(asInt(m["resumes"])),
-		Started: t("started"), Finished: t("finished"), Stages: asString(m["stages"]), Calls: asString(m["calls"]), Texts: asString(m["texts"])}
+		Started: t("started"), Finished: t("finished")}
+	var err error
+	if r.Settings, err = kgeval.DecodeRunSettings(r.Config); err != nil {
+		return r, kgeval.Wrap(kgeval.EINTERNAL, err, "run %q: stored configuration", r.Name)
+	}
+	for key, dst := range map[string]any{"stages": &r.Stages, "calls": &r.Calls, "texts": &r.Texts, "grounding": &r.Grounding} {
+		if s := asString(m[key]); s != "" {
+			if err := json.Unmarshal([]byte(s), dst); err != nil {
+				return r, kgeval.Wrap(kgeval.EINTERNAL, err, "run %q: stored %s", r.Name, key)
+			}
+		}
+	}
+	return r, nil
 }

@@ -41,11 +41,12 @@ func TestDB_Runs(t *testing.T) {
 	if err := db.WriteKGResults(ctx, name, graphstore.DefaultVariant, "gds", c.Params, res); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.FinishRun(ctx, name, kgeval.RunDone, "", map[string]float64{"score": 1.5}, map[string]int{"calls": 3}); err != nil {
+	done, none, finished := kgeval.RunDone, "", time.Now().UTC()
+	if err := db.UpdateRun(ctx, name, kgeval.RunUpdate{Status: &done, Error: &none, Finished: &finished, Stages: kgeval.Stages{"score": 1.5}, Calls: &kgeval.Calls{Calls: 3}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.GetRun(ctx, name)
-	if err != nil || got.Status != kgeval.RunDone || got.Fingerprint != "abc" || got.Stages != `{"score":1.5}` || got.Started.IsZero() || got.Finished.IsZero() {
+	if err != nil || got.Status != kgeval.RunDone || got.Fingerprint != "abc" || got.Stages["score"] != 1.5 || got.Calls == nil || got.Calls.Calls != 3 || got.Started.IsZero() || got.Finished.IsZero() {
 		t.Errorf("GetRun: %+v %v", got, err)
 	}
 	runs, err := db.ListRuns(ctx)

@@ -33,27 +33,15 @@ type RunSettings struct {
 }
 
 // Settings reads the pairs, delta, tau and metrics from a run's recorded
-// configuration, with the SPEC defaults for what it lacks.
+// scoring settings, with the SPEC defaults for a run recorded without them.
 func Settings(r kgeval.Run) RunSettings {
-	var cfg struct {
-		Scoring struct {
-			Pairs   []kgeval.Pair
-			Delta   *float64
-			Tau     *float64
-			Metrics []string
-		}
-	}
-	_ = json.Unmarshal([]byte(r.Config), &cfg) // a run recorded without a config gets the defaults
 	def := kgeval.DefaultGraphParams()
-	s := RunSettings{Pairs: cfg.Scoring.Pairs, Delta: def.Delta, Tau: def.Tau, Metrics: cfg.Scoring.Metrics}
+	s := RunSettings{Delta: def.Delta, Tau: def.Tau}
+	if r.Settings != nil {
+		s.Pairs, s.Delta, s.Tau, s.Metrics = r.Settings.Pairs, r.Settings.Delta, r.Settings.Tau, r.Settings.Metrics
+	}
 	if len(s.Pairs) == 0 {
 		s.Pairs = kgeval.DefaultPairs()
-	}
-	if cfg.Scoring.Delta != nil {
-		s.Delta = *cfg.Scoring.Delta
-	}
-	if cfg.Scoring.Tau != nil {
-		s.Tau = *cfg.Scoring.Tau
 	}
 	// scoring.metrics names metric families (kg, ts, ...) or, in older runs,
 	// KG metrics; the dashboard's pair scores are the KG metrics either way.

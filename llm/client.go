@@ -47,29 +47,6 @@ type Config struct {
 	CacheOnly bool
 }
 
-// Stats counts the client's work. All fields are totals since creation.
-type Stats struct {
-	Calls     int64 `json:"calls"`     // requests that got an answer or failed on their own
-	Cancelled int64 `json:"cancelled"` // requests abandoned by the caller (interrupted run)
-	Failures  int64 `json:"failures"`
-	Retries   int64 `json:"retries"`
-	Repairs   int64 `json:"repairs"`
-	CacheHits int64 `json:"cache_hits"`
-	// Refused counts requests CacheOnly stopped before the endpoint.
-	Refused          int64         `json:"refused,omitempty"`
-	PromptTokens     int64         `json:"prompt_tokens"`
-	CompletionTokens int64         `json:"completion_tokens"`
-	Latency          time.Duration `json:"latency_ns"`
-}
-
-// Add returns the sum of s and o (a resumed run adds the accounting of the
-// processes that worked on it).
-func (s Stats) Add(o Stats) Stats {
-	return Stats{Calls: s.Calls + o.Calls, Cancelled: s.Cancelled + o.Cancelled, Failures: s.Failures + o.Failures, Retries: s.Retries + o.Retries,
-		Repairs: s.Repairs + o.Repairs, CacheHits: s.CacheHits + o.CacheHits, Refused: s.Refused + o.Refused, PromptTokens: s.PromptTokens + o.PromptTokens,
-		CompletionTokens: s.CompletionTokens + o.CompletionTokens, Latency: s.Latency + o.Latency}
-}
-
 // Client is an OpenAI-compatible chat client. It is safe for concurrent use.
 type Client struct {
 	cfg    Config
@@ -111,9 +88,9 @@ func (c *Client) Model() string { return c.cfg.Model }
 // Endpoint identifies the endpoint and model, for run records.
 func (c *Client) Endpoint() string { return c.cfg.BaseURL + "#" + c.cfg.Model }
 
-// Stats returns the counters.
-func (c *Client) Stats() Stats {
-	return Stats{Calls: c.calls.Load(), Cancelled: c.cancelled.Load(), Failures: c.failures.Load(), Retries: c.retries.Load(), Repairs: c.repairs.Load(),
+// Stats returns the client's accounting: totals since creation.
+func (c *Client) Stats() kgeval.Calls {
+	return kgeval.Calls{Calls: c.calls.Load(), Cancelled: c.cancelled.Load(), Failures: c.failures.Load(), Retries: c.retries.Load(), Repairs: c.repairs.Load(),
 		CacheHits: c.hits.Load(), Refused: c.refused.Load(), PromptTokens: c.ptok.Load(), CompletionTokens: c.ctok.Load(), Latency: time.Duration(c.lat.Load())}
 }
 

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -42,8 +41,8 @@ type RunView struct {
 	Settings graphstore.RunSettings   `json:"settings"`
 	Summary  []graphstore.PairSummary `json:"summary"`
 	Systems  []graphstore.SystemCount `json:"systems"`
-	Stages   json.RawMessage          `json:"stages,omitempty"`
-	Calls    json.RawMessage          `json:"calls,omitempty"`
+	Stages   kgeval.Stages            `json:"stages,omitempty"`
+	Calls    *kgeval.Calls            `json:"calls,omitempty"`
 }
 
 func (s *Server) me(c *gin.Context) (any, error) {
@@ -93,14 +92,7 @@ func (s *Server) buildRunView(ctx context.Context, r kgeval.Run, st graphstore.R
 	if sum == nil {
 		sum = []graphstore.PairSummary{}
 	}
-	v := &RunView{Run: runRow(r), Settings: st, Summary: sum, Systems: systems}
-	if json.Valid([]byte(r.Stages)) {
-		v.Stages = json.RawMessage(r.Stages)
-	}
-	if json.Valid([]byte(r.Calls)) {
-		v.Calls = json.RawMessage(r.Calls)
-	}
-	return v, nil
+	return &RunView{Run: runRow(r), Settings: st, Summary: sum, Systems: systems, Stages: r.Stages, Calls: r.Calls}, nil
 }
 
 func variantOf(c *gin.Context) string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -96,13 +95,11 @@ func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f
 		}
 		hr := cachefile.Run{Name: r.Name, Dataset: r.Dataset, Fingerprint: r.Fingerprint, LLM: r.LLM, Encoder: r.Encoder, Status: r.Status}
 		hr.Model = modelOf(r.LLM)
-		var was Config
-		if json.Unmarshal([]byte(r.Config), &was) == nil {
-			hr.Metrics = was.Scoring.Metrics
+		if r.Settings != nil {
+			hr.Metrics = r.Settings.Metrics
 		}
-		var calls llm.Stats
-		if json.Unmarshal([]byte(r.Calls), &calls) == nil {
-			hr.ModelCalls, hr.Failed = calls.Calls, calls.Failures
+		if r.Calls != nil {
+			hr.ModelCalls, hr.Failed = r.Calls.Calls, r.Calls.Failures
 		}
 		h.Runs = append(h.Runs, hr)
 	}

@@ -95,7 +95,7 @@ func TestCache_ExportImport(t *testing.T) {
 		Encoder: "enc-a", Engine: "native", Status: kgeval.RunDone, Started: time.Now().UTC()}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.UpdateRun(ctx, run, map[string]any{"calls": `{"calls":7,"failures":2}`}); err != nil {
+	if err := db.UpdateRun(ctx, run, kgeval.RunUpdate{Calls: &kgeval.Calls{Calls: 7, Failures: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	key := func(i int) string { return fmt.Sprintf("%s:%02d", kind, i) }
@@ -423,8 +423,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 			t.Errorf("sample %s: faithfulness %+v", r.ID, s)
 		}
 	}
-	var calls llm.Stats
-	if rec, err := db.GetRun(context.Background(), run2); err != nil || rec.Status != kgeval.RunDone || json.Unmarshal([]byte(rec.Calls), &calls) != nil || calls.Refused != 1 || calls.Calls != 0 {
+	if rec, err := db.GetRun(context.Background(), run2); err != nil || rec.Status != kgeval.RunDone || rec.Calls == nil || rec.Calls.Refused != 1 || rec.Calls.Calls != 0 {
 		t.Errorf("run with a refused request: %+v %v, want done with 1 refused and 0 calls recorded", rec, err)
 	}
 }

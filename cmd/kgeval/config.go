@@ -52,21 +52,8 @@ type Config struct {
 		APIKey    string `mapstructure:"api_key"`
 		BatchSize int    `mapstructure:"batch_size"`
 	} `mapstructure:"embedding"`
-	Scoring struct {
-		Engine           string        `mapstructure:"engine"`
-		Tau              float64       `mapstructure:"tau"`
-		TauRel           float64       `mapstructure:"tau_rel"`
-		Verify           string        `mapstructure:"verify"`
-		VerifyPairs      []string      `mapstructure:"verify_pairs"`
-		Delta            float64       `mapstructure:"delta"`
-		StructuralWeight float64       `mapstructure:"structural_weight"`
-		StructuralCost   float64       `mapstructure:"structural_cost"`
-		Directed         bool          `mapstructure:"directed"`
-		EmptyAsZero      bool          `mapstructure:"empty_as_zero"`
-		Seed             int64         `mapstructure:"seed"`
-		Pairs            []kgeval.Pair `mapstructure:"pairs"`
-		Metrics          []string      `mapstructure:"metrics"`
-	} `mapstructure:"scoring"`
+	// Scoring is recorded with every run (kgeval.Run.Settings).
+	Scoring kgeval.RunSettings `mapstructure:"scoring"`
 	Dataset struct {
 		MaxTextChars  int  `mapstructure:"max_text_chars"`
 		MaxLabelChars int  `mapstructure:"max_label_chars"`
@@ -87,13 +74,7 @@ type Config struct {
 }
 
 // GraphParams returns the scoring parameters of c.
-func (c *Config) GraphParams() kgeval.GraphParams {
-	return kgeval.GraphParams{
-		Tau: c.Scoring.Tau, Delta: c.Scoring.Delta,
-		StructuralWeight: c.Scoring.StructuralWeight, StructuralCost: c.Scoring.StructuralCost,
-		Directed: c.Scoring.Directed, EmptyAsZero: c.Scoring.EmptyAsZero, TauRel: c.Scoring.TauRel,
-	}
-}
+func (c *Config) GraphParams() kgeval.GraphParams { return c.Scoring.GraphParams() }
 
 // Metrics returns the metric names scoring.metrics selects (families and
 // triplet-similarity base names expanded).

@@ -133,8 +133,8 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		Started: time.Now().UTC()}
 
 	// The run record: new, replaced, or resumed.
-	var prevCalls llm.Stats
-	prevStages := map[string]float64{}
+	var prevCalls kgeval.Calls
+	prevStages := kgeval.Stages{}
 	var done map[string]bool
 	var metricsDone map[string]map[string]bool
 	old, err := db.GetRun(ctx, run)
@@ -156,16 +156,20 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		if err := resumable(old, record, cfg); err != nil {
 			return err
 		}
-		_ = json.Unmarshal([]byte(old.Calls), &prevCalls)
-		_ = json.Unmarshal([]byte(old.Stages), &prevStages)
+		if old.Calls != nil {
+			prevCalls = *old.Calls
+		}
+		for k, s := range old.Stages {
+			prevStages[k] = s
+		}
 		if done, err = db.ScoredGraphs(ctx, run, graphstore.DefaultVariant); err != nil {
 			return err
 		}
 		if metricsDone, err = db.MetricsDone(ctx, run); err != nil {
 			return err
 		}
-		if err := db.UpdateRun(ctx, run, map[string]any{"status": kgeval.RunRunning, "error": "", "samples": len(res.Samples),
-			"rejected": len(res.Rejected), "resumes": old.Resumes + 1}); err != nil {
+		status, none, samples, rejected, resumes := kgeval.RunRunning, "", len(res.Samples), len(res.Rejected), old.Resumes+1
+		if err := db.UpdateRun(ctx, run, kgeval.RunUpdate{Status: &status, Error: &none, Samples: &samples, Rejected: &rejected, Resumes: &resumes}); err != nil {
 			return err
 		}
 		fmt.Fprintf(m.Stderr, "evaluate: resuming run %q (status %s): %d pair graphs already scored\n", run, old.Status, len(done))
@@ -194,7 +198,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	// The run record keeps the texts of the whole evaluation: a resume sees
 	// only what its unfinished samples still need, so it does not replace
 	// a count an earlier attempt recorded.
-	keepTexts := o.resume && old.Texts != ""
+	keepTexts := o.resume && old.Texts != nil
 	ev.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
 		total := 0
 		for _, n := range byKind {
@@ -203,10 +207,10 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		bound := 4*len(res.Samples) + passages
 		fmt.Fprintf(m.Stderr, "extract: %d distinct texts for %d samples: %d questions, %d answers, %d references, %d context passages (at most %d: 4 per sample + 1 per distinct passage)\n",
 			total, len(res.Samples), byKind[kgeval.TextQuestion], byKind[kgeval.TextAnswer], byKind[kgeval.TextReference], byKind[kgeval.TextContexts], bound)
-		b, _ := json.Marshal(map[string]int{"question": byKind[kgeval.TextQuestion], "answer": byKind[kgeval.TextAnswer],
-			"reference": byKind[kgeval.TextReference], "contexts": byKind[kgeval.TextContexts], "total": total, "bound": bound})
+		texts := kgeval.TextCounts{Question: byKind[kgeval.TextQuestion], Answer: byKind[kgeval.TextAnswer],
+			Reference: byKind[kgeval.TextReference], Contexts: byKind[kgeval.TextContexts], Total: total, Bound: bound}
 		if !keepTexts {
-			_ = db.UpdateRun(ctx, run, map[string]any{"texts": string(b)})
+			_ = db.UpdateRun(ctx, run, kgeval.RunUpdate{Texts: &texts})
 		}
 	}
 	if done != nil {
@@ -225,20 +229,17 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	// The call accounting reaches the run record in the same transaction as
 	// every cached answer, and after every failed call, so a killed process
 	// loses none of it.
-	calls := func() llm.Stats {
+	calls := func() kgeval.Calls {
 		return prevCalls.Add(client.Stats()).Add(judgeClient.Stats()).Add(verifyClient.Stats())
 	}
-	cache.Run, cache.RunFields = run, func() map[string]any {
-		cl, _ := json.Marshal(calls())
-		return map[string]any{"calls": string(cl)}
-	}
+	cache.Run, cache.Calls = run, calls
 	var flushed int64
 	progress := ev.Progress
 	ev.Progress = func(stage string, d, total int) {
 		if st := client.Stats().Add(judgeClient.Stats()).Add(verifyClient.Stats()); st.Calls+st.Failures != flushed {
 			flushed = st.Calls + st.Failures
-			cl, _ := json.Marshal(calls())
-			_ = db.UpdateRun(ctx, run, map[string]any{"calls": string(cl)})
+			cl := calls()
+			_ = db.UpdateRun(ctx, run, kgeval.RunUpdate{Calls: &cl})
 		}
 		progress(stage, d, total)
 	}
@@ -257,7 +258,8 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 				stages[k] += d.Seconds()
 			}
 		}
-		if ferr := db.FinishRun(context.WithoutCancel(ctx), run, status, msg, stages, calls()); ferr != nil && err == nil {
+		cl, finished := calls(), time.Now().UTC()
+		if ferr := db.UpdateRun(context.WithoutCancel(ctx), run, kgeval.RunUpdate{Status: &status, Error: &msg, Finished: &finished, Stages: stages, Calls: &cl}); ferr != nil && err == nil {
 			err = ferr
 		}
 		if status == kgeval.RunInterrupted {
@@ -279,9 +281,8 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	}
 	if line := groundingLine(cfg.Extraction.Grounding, rep.Kept, rep.Dropped); line != "" {
 		fmt.Fprintln(m.Stdout, line)
-		b, _ := json.Marshal(map[string]any{"mode": cfg.Extraction.Grounding, "kept": rep.Kept, "dropped": rep.Dropped})
 		if !o.resume {
-			_ = db.UpdateRun(ctx, run, map[string]any{"grounding": string(b)})
+			_ = db.UpdateRun(ctx, run, kgeval.RunUpdate{Grounding: &kgeval.GroundingCounts{Mode: cfg.Extraction.Grounding, Kept: rep.Kept, Dropped: rep.Dropped}})
 		}
 	}
 	fmt.Fprintf(m.Stdout, "extraction: model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
@@ -484,13 +485,16 @@ func resumable(old, now kgeval.Run, cfg *Config) error {
 			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: %s was %s, now %s; use --replace or another --run", old.Name, f.name, f.was, f.is)
 		}
 	}
-	var was Config
-	if err := json.Unmarshal([]byte(old.Config), &was); err == nil {
+	if old.Config != "" {
 		// Metrics may change: a resumed run computes the ones a sample lacks.
-		now := *cfg
-		was.Scoring.Metrics, now.Scoring.Metrics = nil, nil
-		a, _ := json.Marshal(was.Scoring)
-		b, _ := json.Marshal(now.Scoring)
+		var was kgeval.RunSettings
+		if old.Settings != nil {
+			was = *old.Settings
+		}
+		now := cfg.Scoring
+		was.Metrics, now.Metrics = nil, nil
+		a, _ := json.Marshal(was)
+		b, _ := json.Marshal(now)
 		if string(a) != string(b) {
 			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: the scoring settings changed (was %s, now %s); use --replace or another --run", old.Name, a, b)
 		}

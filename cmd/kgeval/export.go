@@ -39,9 +39,8 @@ func (m *Main) exportCommand() *cobra.Command {
 			}
 			// The pair columns are the run's own pairs, not today's config.
 			pairs := cfg.Scoring.Pairs
-			var was Config
-			if json.Unmarshal([]byte(rec.Config), &was) == nil && len(was.Scoring.Pairs) > 0 {
-				pairs = was.Scoring.Pairs
+			if rec.Settings != nil && len(rec.Settings.Pairs) > 0 {
+				pairs = rec.Settings.Pairs
 			}
 			rows, err := db.RunScores(cmd.Context(), run, variant)
 			if err != nil {

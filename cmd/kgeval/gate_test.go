@@ -157,7 +157,8 @@ func TestCompare_Baseline(t *testing.T) {
 	}
 
 	t.Run("Unfinished", func(t *testing.T) {
-		if err := db.UpdateRun(context.Background(), run, map[string]any{"status": kgeval.RunInterrupted}); err != nil {
+		interrupted := kgeval.RunInterrupted
+		if err := db.UpdateRun(context.Background(), run, kgeval.RunUpdate{Status: &interrupted}); err != nil {
 			t.Fatal(err)
 		}
 		out, err := runMain(t, append([]string{"compare", "--run", run, "--baseline", base, "--metrics", "faithfulness.support"}, args...)...)

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 
 	"fmt"
-	"github.com/kgeval/kgeval"
 	"text/tabwriter"
 	"time"
+
+	"github.com/kgeval/kgeval"
 
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/spf13/cobra"
@@ -48,7 +51,7 @@ func (m *Main) runsCommand() *cobra.Command {
 			}
 			fmt.Fprintf(m.Stdout, "run %s: %s\ndataset %s (sha256 %s), %d samples, %d rejected\nllm %s, encoder %s, engine %s\nstarted %s, finished %s\nstages (s) %s\ncalls %s\ntexts %s\nresumed %d times\n",
 				r.Name, r.Status, r.Dataset, r.Fingerprint, r.Samples, r.Rejected, r.LLM, r.Encoder, r.Engine,
-				r.Started.Format(time.DateTime), r.Finished.Format(time.DateTime), r.Stages, r.Calls, r.Texts, r.Resumes)
+				r.Started.Format(time.DateTime), r.Finished.Format(time.DateTime), jsonOrEmpty(r.Stages), jsonOrEmpty(r.Calls), jsonOrEmpty(r.Texts), r.Resumes)
 			if r.Error != "" {
 				fmt.Fprintf(m.Stdout, "error %s\n", r.Error)
 			}
@@ -94,6 +97,16 @@ func (m *Main) runsCommand() *cobra.Command {
 		},
 	})
 	return c
+}
+
+// jsonOrEmpty renders a recorded part of a run as JSON, "" when it was
+// never recorded.
+func jsonOrEmpty[T any](v T) string {
+	if reflect.ValueOf(v).IsNil() {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func opt(v *float64) string {

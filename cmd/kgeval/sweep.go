@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -79,12 +78,15 @@ func (m *Main) sweep(ctx context.Context, cfg *Config, run string, taus, deltas 
 		return err
 	}
 	// The run's own settings, except tau and delta.
-	var was Config
-	if err := json.Unmarshal([]byte(rec.Config), &was); err != nil {
-		return kgeval.Wrap(kgeval.EINTERNAL, err, "run %q: stored configuration", run)
+	if rec.Config == "" {
+		return kgeval.Errorf(kgeval.EINTERNAL, "run %q: no stored configuration", run)
+	}
+	var was kgeval.RunSettings
+	if rec.Settings != nil {
+		was = *rec.Settings
 	}
 	base := was.GraphParams()
-	pairs := was.Scoring.Pairs
+	pairs := was.Pairs
 	start := time.Now()
 	graphs, err := db.ReadRunGraphs(ctx, run)
 	if err != nil {
@@ -145,7 +147,7 @@ func (m *Main) sweep(ctx context.Context, cfg *Config, run string, taus, deltas 
 	fmt.Fprintf(m.Stderr, "sweep: run %q, %d pair graphs, %d label embeddings from the cache (%s), %d grid points\n",
 		run, len(items), len(keys), time.Since(start).Round(time.Millisecond), len(taus)*len(deltas))
 
-	engine := &scoring.Native{Seed: uint64(was.Scoring.Seed)}
+	engine := &scoring.Native{Seed: uint64(was.Seed)}
 	progress := m.progressPrinter()
 	var points []sweepPoint
 	total, done := len(taus)*len(deltas), 0
