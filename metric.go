@@ -295,6 +295,18 @@ func FamilyRank(family string) int {
 	return 4
 }
 
+// MetricLess orders metrics for display: by family (FamilyRank), then
+// name.
+func MetricLess(famA, a, famB, b string) bool {
+	if ra, rb := FamilyRank(famA), FamilyRank(famB); ra != rb {
+		return ra < rb
+	}
+	if famA != famB {
+		return famA < famB
+	}
+	return a < b
+}
+
 // ExpandMetrics turns --metrics values (metric names, ts base names, family
 // names kg, ts, llm, ragas, or all) into the list of metric names, sorted.
 // The second result lists the values it did not know.

@@ -86,3 +86,115 @@ type Rejection struct {
 	ID     string `json:"id,omitempty"`
 	Reason string `json:"reason"`
 }
+
+// SampleSorts are the Sample properties a sample list can be sorted on,
+// besides a score.
+var SampleSorts = map[string]bool{"record": true, "id": true, "system": true}
+
+// MaxPageSize caps SampleQuery.Limit.
+const MaxPageSize = 500
+
+// SampleQuery selects a page of a run's samples.
+type SampleQuery struct {
+	Run     string
+	Variant string // empty: DefaultVariant
+	// Metric names the score that Min, Max, Null and Reason filter and that
+	// Sort "score" sorts on: a KG metric of Pair, or any other metric (a
+	// MetricScore such as ts_groundedness_avg), for which Pair is ignored.
+	Pair, Metric string
+	Min, Max     *float64
+	// Null keeps only samples whose score is null (true) or is not (false).
+	Null   *bool
+	Reason *string // exact null reason
+	System *string
+	// Sort is "record" (default), "id", "system" or "score".
+	Sort   string
+	Desc   bool
+	Offset int
+	Limit  int
+}
+
+// SampleRow is one sample of a list with its scores per pair and, when the
+// list is filtered or sorted by another metric, that metric's value.
+type SampleRow struct {
+	ID     string               `json:"id"`
+	Record int                  `json:"record"`
+	System string               `json:"system,omitempty"`
+	Scores map[string]*KGResult `json:"scores"`
+	// Metrics maps metric name to value (without explanation); a metric the
+	// sample has no value of is absent.
+	Metrics map[string]*MetricValue `json:"metrics,omitempty"`
+}
+
+// SamplePage is one page of a sample list.
+type SamplePage struct {
+	Total   int         `json:"total"`
+	Offset  int         `json:"offset"`
+	Limit   int         `json:"limit"`
+	Samples []SampleRow `json:"samples"`
+}
+
+// OtherMetric returns []string{metric} when metric names a metric other
+// than the KG ones (a MetricScore), else nil: what a sample list shows
+// beside the KG scores.
+func OtherMetric(metric string) []string {
+	if metric == "" || MetricFamily(metric) == FamilyKG {
+		return nil
+	}
+	return []string{metric}
+}
+
+// TripletRow is one stored triplet of a pair graph side, as the sample
+// detail lists it (Passage -1 on the input side).
+type TripletRow struct {
+	Subject  string `json:"subject"`
+	Relation string `json:"relation"`
+	Object   string `json:"object"`
+	Passage  int    `json:"passage"`
+}
+
+// TripletRows turns triplets into rows.
+func TripletRows(ts []Triplet) []TripletRow {
+	out := make([]TripletRow, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, TripletRow{Subject: t.Subject, Relation: t.Relation, Object: t.Object, Passage: t.Passage})
+	}
+	return out
+}
+
+// PairDetail is one pair of a sample: its scores, its triplets per side and
+// each input entity's best path with labels.
+type PairDetail struct {
+	Pair    Pair         `json:"pair"`
+	Score   *StoredScore `json:"score"`
+	Input   []TripletRow `json:"input_triplets"`
+	Context []TripletRow `json:"context_triplets"`
+	Paths   []EntityPath `json:"paths"`
+	Nodes   int          `json:"nodes"`
+	Edges   int          `json:"edges"`
+	Stored  bool         `json:"stored"`
+}
+
+// SampleDetail is one sample with its texts, scores and explanations.
+type SampleDetail struct {
+	Run       string         `json:"run"`
+	ID        string         `json:"id"`
+	Record    int            `json:"record"`
+	System    string         `json:"system,omitempty"`
+	Question  string         `json:"question"`
+	Answer    string         `json:"answer"`
+	Reference string         `json:"reference"`
+	Contexts  []string       `json:"contexts"`
+	Human     map[string]any `json:"human,omitempty"`
+	// Delta is the run's multihop threshold, for showing the paths.
+	Delta float64      `json:"delta"`
+	Pairs []PairDetail `json:"pairs"`
+	// Metrics are the sample's other metric values (triplet similarity,
+	// encoder and LLM-judged metrics) with their explanations, in family
+	// (FamilyRank) then name order.
+	Metrics []MetricValue `json:"metrics"`
+	// Grounding is the grounding check of the sample's extracted texts (SPEC
+	// §2b), per text and passage: triplets kept and dropped with the
+	// reason; empty when no text was extracted with the check on.
+	Grounding []Grounding `json:"grounding"`
+}

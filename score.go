@@ -1,7 +1,7 @@
 package kgeval
 
 import (
-	"context"
+	"encoding/json"
 	"strings"
 )
 
@@ -128,36 +128,8 @@ func (r *KGResult) Scores() []Score {
 	return out
 }
 
-// Embedder turns texts into L2-normalised vectors.
-type Embedder interface {
-	// Name identifies the model, for cache keys and run records.
-	Name() string
-	// Embed returns one vector per text, in order. Errors: EUNAVAILABLE when
-	// the model cannot be reached or loaded, EINVALID for bad input.
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-}
-
-// KGEngine computes the KG scores of pair graphs.
-type KGEngine interface {
-	// Name is "gds" or "native".
-	Name() string
-	// Score computes multihop and community scores for each graph, in order.
-	// Errors: EUNAVAILABLE when the engine's backend cannot be reached.
-	Score(ctx context.Context, run string, graphs []*PairGraph, p GraphParams) ([]KGResult, error)
-}
-
 // Float returns a pointer to v, for optional values.
 func Float(v float64) *float64 { return &v }
-
-// Cache is a persistent key-value store for model answers and embeddings,
-// shared by a team (kgeval keeps it in Neo4j).
-type Cache interface {
-	// Get returns the values stored under keys; missing keys are absent from
-	// the map. Errors: EUNAVAILABLE when the store cannot be reached.
-	Get(ctx context.Context, keys []string) (map[string][]byte, error)
-	// Put stores values; an existing key is overwritten.
-	Put(ctx context.Context, entries map[string][]byte) error
-}
 
 // ReasonNotApplicable starts the reason of a KG metric that does not apply
 // to a pair ("n/a: only against the reference"): summaries leave such
@@ -183,4 +155,66 @@ type MetricScore struct {
 	Value       *float64 `json:"value"`
 	Reason      string   `json:"reason,omitempty"`
 	Explanation []byte   `json:"explanation,omitempty"`
+}
+
+// StoredScore is a pair graph's stored KG scores: the KGResult (without
+// paths and communities, which are on the stored graph's nodes), the engine
+// and parameters that computed it, and how many nodes carry its
+// explanation (entity nodes with a community, input entities with a best
+// path cost).
+type StoredScore struct {
+	KGResult
+	Engine              string   `json:"engine,omitempty"`
+	Tau                 *float64 `json:"tau,omitempty"`
+	Delta               *float64 `json:"delta,omitempty"`
+	Explained, WithCost int      `json:"-"`
+}
+
+// SampleScores is one sample of a run with its KG scores per pair (of one
+// variant) and its other metric values, without explanations: a row of
+// `kgeval export` and of every analysis.
+type SampleScores struct {
+	ID     string
+	Record int
+	System string
+	// Question groups the answers of several systems to one question;
+	// Human is the sample's human labels as stored (JSON, "null" if none).
+	Question, Human string
+	// Scores maps pair name to that pair's result (no explanation).
+	Scores map[string]KGResult
+	// Metrics maps metric name to the sample's other metric values (no
+	// explanation).
+	Metrics map[string]MetricScore
+}
+
+// MetricValue is one stored metric value of a sample as the dashboard shows
+// it: a nil Value is null and Reason says why; Explanation is the stored
+// JSON (absent from lists, and when none was stored or it is not JSON).
+type MetricValue struct {
+	Metric      string          `json:"metric"`
+	Family      string          `json:"family"`
+	Value       *float64        `json:"value"`
+	Reason      string          `json:"reason,omitempty"`
+	Explanation json.RawMessage `json:"explanation,omitempty"`
+}
+
+// SystemScore is one stored KG score of a run with the system of its
+// sample (a run statistic's input row).
+type SystemScore struct {
+	System string
+	Score  KGResult
+}
+
+// MetricGroup is the values of one metric over one system's samples of a
+// run: Values holds the non-null ones, N counts the null ones too.
+type MetricGroup struct {
+	Metric, Family, System string
+	Values                 []float64
+	N                      int
+}
+
+// ReasonCount is how many null values of a metric give one reason.
+type ReasonCount struct {
+	Metric, Reason string
+	N              int
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // Row is one JSONL line: the KG scores per pair, the other metric values
@@ -47,7 +46,7 @@ type PairScore struct {
 }
 
 // RowOf returns the JSONL line of one sample.
-func RowOf(r graphstore.SampleScores) Row {
+func RowOf(r kgeval.SampleScores) Row {
 	row := Row{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]PairScore{}}
 	for pair, s := range r.Scores {
 		row.Scores[pair] = PairScore{Multihop: s.Multihop, CommunityOverlap: s.CommunityOverlap, CommunityCoverage: s.CommunityCoverage,
@@ -67,7 +66,7 @@ func RowOf(r graphstore.SampleScores) Row {
 }
 
 // WriteJSONL writes one JSON object (a Row) per sample and line.
-func WriteJSONL(w io.Writer, rows []graphstore.SampleScores) error {
+func WriteJSONL(w io.Writer, rows []kgeval.SampleScores) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
 		if err := enc.Encode(RowOf(r)); err != nil {
@@ -91,7 +90,7 @@ type CSVOptions struct {
 // community_coverage and reason; then a value and a reason column for every
 // other metric any sample has, sorted by name. A null is an empty cell;
 // numbers are written in the shortest form that reads back exactly.
-func WriteCSV(w io.Writer, rows []graphstore.SampleScores, pairs []kgeval.Pair, o CSVOptions) error {
+func WriteCSV(w io.Writer, rows []kgeval.SampleScores, pairs []kgeval.Pair, o CSVOptions) error {
 	text := func(s string) string { return s }
 	if o.GuardFormulas {
 		text = guard

@@ -8,15 +8,14 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/export"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // rows are samples with a pair score missing, null scores with reasons,
 // metric values and nulls, text that a spreadsheet would run as a formula,
 // a reason holding quotes and a newline, and a sample without any score.
-func rows() []graphstore.SampleScores {
+func rows() []kgeval.SampleScores {
 	f := kgeval.Float
-	return []graphstore.SampleScores{
+	return []kgeval.SampleScores{
 		{ID: "s1", Record: 1, System: "grounded", Scores: map[string]kgeval.KGResult{
 			"faithfulness":     {Multihop: f(0.5), CommunityOverlap: f(0.25)},
 			"answer_relevancy": {Reason: "no triplets extracted from answer"}},
@@ -82,7 +81,7 @@ func TestWrite_Error(t *testing.T) {
 // sample has a value, in KG metric order, and only then.
 func TestWriteCSV_VerdictColumns(t *testing.T) {
 	f := kgeval.Float
-	rows := []graphstore.SampleScores{
+	rows := []kgeval.SampleScores{
 		{ID: "a", Record: 1, Scores: map[string]kgeval.KGResult{
 			"faithfulness":        {Multihop: f(1), Support: f(0.5), Contradiction: f(0.25)},
 			"factual_correctness": {Multihop: f(1), Support: f(1), Recall: f(0.5), F1: f(2.0 / 3)}}},

@@ -13,16 +13,16 @@ import (
 // ExportScores' lookup per sample grows with its square: on a 10,001-sample
 // run with 19 metric values per sample ExportScores exceeded the 2-minute
 // query timeout, and `kgeval compare` over this read took 14 s in all.
-func (db *DB) RunScores(ctx context.Context, run, variant string) ([]SampleScores, error) {
+func (db *DB) RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
 	recs, err := db.read(ctx, cypher.MustGet("analysis_samples"), map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read samples")
 	}
-	out := make([]SampleScores, 0, len(recs))
+	out := make([]kgeval.SampleScores, 0, len(recs))
 	index := make(map[string]int, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		row := SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
+		row := kgeval.SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
 			Question: asString(m["question"]), Human: asString(m["human"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
 		index[row.ID] = len(out)
 		out = append(out, row)

@@ -28,7 +28,17 @@ type Cache struct {
 	Calls func() kgeval.Calls
 }
 
-var _ kgeval.Cache = (*Cache)(nil)
+var (
+	_ kgeval.Cache        = (*Cache)(nil)
+	_ kgeval.CacheService = (*Cache)(nil)
+)
+
+// RunCache returns the cache of one evaluation: c recording run on the
+// entries it reads and writes, and calls() as the run's call accounting
+// with every Put.
+func (c *Cache) RunCache(run string, calls func() kgeval.Calls) kgeval.Cache {
+	return &Cache{DB: c.DB, Run: run, Calls: calls}
+}
 
 const cacheBatch = 1000
 
@@ -142,15 +152,8 @@ func (c *Cache) Delete(ctx context.Context, keys []string) error {
 	return mapError(err, "delete cache entries")
 }
 
-// CacheFilter selects cache entries: by kind, the key's prefix up to the
-// first ':' ("extract", "embed", "judge"), and by the runs that used them
-// (see Cache). An empty list selects all.
-type CacheFilter struct {
-	Kinds []string
-	Runs  []string
-}
-
-func (f CacheFilter) params() map[string]any {
+// cacheParams are the query parameters of a filter.
+func cacheParams(f kgeval.CacheFilter) map[string]any {
 	prefixes, runs := make([]any, len(f.Kinds)), make([]any, len(f.Runs))
 	for i, k := range f.Kinds {
 		prefixes[i] = k + ":"
@@ -161,28 +164,20 @@ func (f CacheFilter) params() map[string]any {
 	return map[string]any{"prefixes": prefixes, "runs": runs}
 }
 
-// CacheEntry is one stored answer or vector, with the runs that used it
-// (read by Entries; Import ignores them).
-type CacheEntry struct {
-	Key   string
-	Value string
-	Runs  []string
-}
-
 // Entries returns at most limit entries that f selects, in key order,
 // starting after the key after ("" for the first page): page through the
 // cache with the last key of each page.
-func (c *Cache) Entries(ctx context.Context, f CacheFilter, after string, limit int) ([]CacheEntry, error) {
-	p := f.params()
+func (c *Cache) Entries(ctx context.Context, f kgeval.CacheFilter, after string, limit int) ([]kgeval.CacheEntry, error) {
+	p := cacheParams(f)
 	p["after"], p["limit"] = after, limit
 	recs, err := c.DB.read(ctx, cypher.MustGet("cache_entries"), p)
 	if err != nil {
 		return nil, mapError(err, "read cache entries")
 	}
-	out := make([]CacheEntry, 0, len(recs))
+	out := make([]kgeval.CacheEntry, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		e := CacheEntry{Key: asString(m["key"])}
+		e := kgeval.CacheEntry{Key: asString(m["key"])}
 		if rs, ok := m["runs"].([]any); ok {
 			for _, r := range rs {
 				e.Runs = append(e.Runs, asString(r))
@@ -199,26 +194,13 @@ func (c *Cache) Entries(ctx context.Context, f CacheFilter, after string, limit 
 	return out, nil
 }
 
-// CacheImport counts what an Import did: keys Created; keys that existed
-// and were Kept as they were; keys Overwritten with another value. Differing
-// counts the existing keys whose stored value differs from the imported
-// one (kept, or overwritten with overwrite).
-type CacheImport struct {
-	Created, Kept, Overwritten, Differing int
-}
-
-// Add returns the sum of i and o.
-func (i CacheImport) Add(o CacheImport) CacheImport {
-	return CacheImport{i.Created + o.Created, i.Kept + o.Kept, i.Overwritten + o.Overwritten, i.Differing + o.Differing}
-}
-
 // Import stores entries (distinct keys) with MERGE, one transaction per
 // batch of 1000: a new key is created; an existing key keeps its value
 // unless overwrite is set. Importing the same entries again changes nothing,
 // so an interrupted import is finished by running it again. Entries are
 // recorded with no run (the runs of another store mean nothing here).
-func (c *Cache) Import(ctx context.Context, entries []CacheEntry, overwrite bool) (CacheImport, error) {
-	var n CacheImport
+func (c *Cache) Import(ctx context.Context, entries []kgeval.CacheEntry, overwrite bool) (kgeval.CacheImport, error) {
+	var n kgeval.CacheImport
 	for lo := 0; lo < len(entries); lo += cacheBatch {
 		part := entries[lo:min(lo+cacheBatch, len(entries))]
 		rows := make([]any, len(part))
@@ -230,7 +212,7 @@ func (c *Cache) Import(ctx context.Context, entries []CacheEntry, overwrite bool
 			return n, mapError(err, "import cache entries")
 		}
 		m := recs[0].AsMap()
-		b := CacheImport{Created: int(asInt(m["created"])), Differing: int(asInt(m["differing"]))}
+		b := kgeval.CacheImport{Created: int(asInt(m["created"])), Differing: int(asInt(m["differing"]))}
 		if overwrite {
 			b.Overwritten = b.Differing
 		}
@@ -240,31 +222,19 @@ func (c *Cache) Import(ctx context.Context, entries []CacheEntry, overwrite bool
 	return n, nil
 }
 
-// CacheKindStats describes the entries of one kind: how many, the
-// characters of their values, and how many some run used.
-type CacheKindStats struct {
-	Kind    string
-	Entries int
-	Chars   int64
-	Used    int
-}
-
-// NoKind is the kind of a key without ':'.
-const NoKind = "(none)"
-
 // Stats counts the entries f selects (by run; f.Kinds is not used) per
 // kind, sorted by kind.
-func (c *Cache) Stats(ctx context.Context, f CacheFilter) ([]CacheKindStats, error) {
-	p := f.params()
-	p["sep"], p["none"] = ":", NoKind
+func (c *Cache) Stats(ctx context.Context, f kgeval.CacheFilter) ([]kgeval.CacheKindStats, error) {
+	p := cacheParams(f)
+	p["sep"], p["none"] = ":", kgeval.NoKind
 	recs, err := c.DB.read(ctx, cypher.MustGet("cache_stats"), p)
 	if err != nil {
 		return nil, mapError(err, "count cache entries")
 	}
-	out := make([]CacheKindStats, 0, len(recs))
+	out := make([]kgeval.CacheKindStats, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, CacheKindStats{Kind: asString(m["kind"]), Entries: int(asInt(m["entries"])), Chars: asInt(m["chars"]), Used: int(asInt(m["used"]))})
+		out = append(out, kgeval.CacheKindStats{Kind: asString(m["kind"]), Entries: int(asInt(m["entries"])), Chars: asInt(m["chars"]), Used: int(asInt(m["used"]))})
 	}
 	return out, nil
 }

@@ -87,8 +87,8 @@ func TestCache_RunTagging(t *testing.T) {
 	}
 	plain := &graphstore.Cache{DB: db}
 	t.Cleanup(func() { _ = plain.Delete(context.Background(), keys) })
-	only := graphstore.CacheFilter{Kinds: []string{kind}}
-	entries := func(f graphstore.CacheFilter) map[string][]string {
+	only := kgeval.CacheFilter{Kinds: []string{kind}}
+	entries := func(f kgeval.CacheFilter) map[string][]string {
 		t.Helper()
 		f.Kinds = only.Kinds
 		got := map[string][]string{}
@@ -129,13 +129,13 @@ func TestCache_RunTagging(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{key(0): {run(1)}, key(1): {run(1), run(2)}, key(2): {run(1), run(2)}}
-	if got := entries(graphstore.CacheFilter{}); fmt.Sprint(got) != fmt.Sprint(want) {
+	if got := entries(kgeval.CacheFilter{}); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("entries %v\nwant %v", got, want)
 	}
-	if got := entries(graphstore.CacheFilter{Runs: []string{run(2)}}); len(got) != 2 || got[key(0)] != nil {
+	if got := entries(kgeval.CacheFilter{Runs: []string{run(2)}}); len(got) != 2 || got[key(0)] != nil {
 		t.Errorf("entries used by run 2: %v, want keys 1 and 2", got)
 	}
-	if got := entries(graphstore.CacheFilter{Runs: []string{run(2), run(1)}}); len(got) != 3 {
+	if got := entries(kgeval.CacheFilter{Runs: []string{run(2), run(1)}}); len(got) != 3 {
 		t.Errorf("entries used by run 1 or 2: %v, want 3", got)
 	}
 
@@ -159,7 +159,7 @@ func TestCache_RunTagging(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	for k, rs := range entries(graphstore.CacheFilter{}) {
+	for k, rs := range entries(kgeval.CacheFilter{}) {
 		if n3, n4 := count(rs, run(3)), count(rs, run(4)); n3 != 1 || n4 != 1 {
 			t.Errorf("%s: runs %v, want runs 3 and 4 once each", k, rs)
 		}
@@ -167,22 +167,22 @@ func TestCache_RunTagging(t *testing.T) {
 
 	// Import: 2 new, 1 kept as it was, 1 kept though it differs; again
 	// with overwrite: that one overwritten, nothing new.
-	imp := []graphstore.CacheEntry{{Key: key(0), Value: "a"}, {Key: key(1), Value: "B"}, {Key: key(3), Value: "d"}, {Key: key(4), Value: "e"}}
+	imp := []kgeval.CacheEntry{{Key: key(0), Value: "a"}, {Key: key(1), Value: "B"}, {Key: key(3), Value: "d"}, {Key: key(4), Value: "e"}}
 	n, err := plain.Import(ctx, imp, false)
-	if err != nil || n != (graphstore.CacheImport{Created: 2, Kept: 2, Differing: 1}) {
+	if err != nil || n != (kgeval.CacheImport{Created: 2, Kept: 2, Differing: 1}) {
 		t.Fatalf("import: %+v %v", n, err)
 	}
 	if got, _ := plain.Get(ctx, []string{key(1)}); string(got[key(1)]) != "b" {
 		t.Errorf("import without overwrite changed %s to %s", key(1), got[key(1)])
 	}
 	n, err = plain.Import(ctx, imp, true)
-	if err != nil || n != (graphstore.CacheImport{Kept: 3, Overwritten: 1, Differing: 1}) {
+	if err != nil || n != (kgeval.CacheImport{Kept: 3, Overwritten: 1, Differing: 1}) {
 		t.Fatalf("import --overwrite: %+v %v", n, err)
 	}
 	if got, _ := plain.Get(ctx, []string{key(1)}); string(got[key(1)]) != "B" {
 		t.Errorf("import with overwrite left %s = %s", key(1), got[key(1)])
 	}
-	if got := entries(graphstore.CacheFilter{}); len(got) != 5 || got[key(3)] != nil || count(got[key(1)], run(1)) != 1 {
+	if got := entries(kgeval.CacheFilter{}); len(got) != 5 || got[key(3)] != nil || count(got[key(1)], run(1)) != 1 {
 		t.Errorf("after import: %v (imported entries have no run; existing ones keep theirs)", got)
 	}
 
@@ -193,15 +193,15 @@ func TestCache_RunTagging(t *testing.T) {
 	if err := db.DeleteRun(ctx, run(1)); err != nil {
 		t.Fatal(err)
 	}
-	got := entries(graphstore.CacheFilter{})
+	got := entries(kgeval.CacheFilter{})
 	if len(got) != 5 || count(got[key(0)], run(1)) != 0 || count(got[key(1)], run(2)) != 1 {
 		t.Errorf("after DeleteRun(run 1): %v", got)
 	}
-	st, err := plain.Stats(ctx, graphstore.CacheFilter{Runs: []string{run(3)}})
+	st, err := plain.Stats(ctx, kgeval.CacheFilter{Runs: []string{run(3)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st) != 1 || st[0] != (graphstore.CacheKindStats{Kind: kind, Entries: 3, Chars: 3, Used: 3}) {
+	if len(st) != 1 || st[0] != (kgeval.CacheKindStats{Kind: kind, Entries: 3, Chars: 3, Used: 3}) {
 		t.Errorf("stats of run 3: %+v", st)
 	}
 }

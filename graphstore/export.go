@@ -7,7 +7,7 @@ import (
 	"github.com/kgeval/kgeval/cypher"
 )
 
-// SampleScores is one exported row: a sample and its KG scores per pair.
+// kgeval.SampleScores is one exported row: a sample and its KG scores per pair.
 type SampleScores struct {
 	ID     string
 	Record int
@@ -26,15 +26,15 @@ type SampleScores struct {
 // scores of variant, in one query. Its per-sample lookups grow with the
 // square of the run's size: commands use RunScores, and tests use this one
 // as an independent check of it.
-func (db *DB) ExportScores(ctx context.Context, run, variant string) ([]SampleScores, error) {
+func (db *DB) ExportScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
 	recs, err := db.read(ctx, cypher.MustGet("export_scores"), map[string]any{"run": run, "variant": variant})
 	if err != nil {
 		return nil, mapError(err, "export scores")
 	}
-	out := make([]SampleScores, 0, len(recs))
+	out := make([]kgeval.SampleScores, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		row := SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
+		row := kgeval.SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
 			Question: asString(m["question"]), Human: asString(m["human"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
 		ms, _ := m["metrics"].([]any)
 		for _, x := range ms {
@@ -62,15 +62,15 @@ func (db *DB) ExportScores(ctx context.Context, run, variant string) ([]SampleSc
 	return out, nil
 }
 
-// GraphExplanation is a stored pair graph with its explanation: each node's
+// kgeval.GraphExplanation is a stored pair graph with its explanation: each node's
 // community, and each input entity's best cost, path and verdict.
 type GraphExplanation struct {
 	*kgeval.PairGraph
-	Communities []*int                `json:"communities"`
-	Paths       map[int]ExplainedPath `json:"paths"`
+	Communities []*int                       `json:"communities"`
+	Paths       map[int]kgeval.ExplainedPath `json:"paths"`
 }
 
-// ExplainedPath is one input entity's multihop explanation.
+// kgeval.ExplainedPath is one input entity's multihop explanation.
 type ExplainedPath struct {
 	Cost   *float64 `json:"cost"`
 	Path   []int    `json:"path"`
@@ -79,12 +79,12 @@ type ExplainedPath struct {
 
 // ReadGraphExplanation reads a stored pair graph with its explanation.
 // Errors: ENOTFOUND.
-func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error) {
+func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*kgeval.GraphExplanation, error) {
 	g, recs, err := db.readPairGraph(ctx, run, sample, pair)
 	if err != nil {
 		return nil, err
 	}
-	ex := &GraphExplanation{PairGraph: g, Communities: make([]*int, len(g.Nodes)), Paths: map[int]ExplainedPath{}}
+	ex := &kgeval.GraphExplanation{PairGraph: g, Communities: make([]*int, len(g.Nodes)), Paths: map[int]kgeval.ExplainedPath{}}
 	for i, r := range recs {
 		m := r.AsMap()
 		if c, ok := m["community"].(int64); ok {
@@ -94,7 +94,7 @@ func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string
 		if g.Nodes[i].Kind != kgeval.KindEntity || g.Nodes[i].Side != kgeval.SideInput || m["passed"] == nil {
 			continue
 		}
-		ep := ExplainedPath{Passed: m["passed"] == true}
+		ep := kgeval.ExplainedPath{Passed: m["passed"] == true}
 		if c, ok := m["best_cost"].(float64); ok {
 			ep.Cost = &c
 		}
@@ -107,7 +107,7 @@ func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string
 	return ex, nil
 }
 
-// Variant is one stored scoring variant of a run.
+// kgeval.Variant is one stored scoring variant of a run.
 type Variant struct {
 	Name       string
 	Tau, Delta float64
@@ -116,15 +116,15 @@ type Variant struct {
 
 // Variants lists the scoring variants stored for run: "default" and one
 // per sweep grid point.
-func (db *DB) Variants(ctx context.Context, run string) ([]Variant, error) {
+func (db *DB) Variants(ctx context.Context, run string) ([]kgeval.Variant, error) {
 	recs, err := db.read(ctx, cypher.MustGet("run_variants"), map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "list variants")
 	}
-	out := make([]Variant, 0, len(recs))
+	out := make([]kgeval.Variant, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, Variant{Name: asString(m["variant"]), Tau: asFloat(m["tau"]), Delta: asFloat(m["delta"]), Scores: int(asInt(m["scores"]))})
+		out = append(out, kgeval.Variant{Name: asString(m["variant"]), Tau: asFloat(m["tau"]), Delta: asFloat(m["delta"]), Scores: int(asInt(m["scores"]))})
 	}
 	return out, nil
 }

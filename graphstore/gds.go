@@ -168,7 +168,7 @@ func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGra
 	matches := make([][]kgeval.VerdictMatch, len(graphs))
 	ids := make([]any, 0, len(graphs))
 	for i, g := range graphs {
-		id := GraphID(run, g.Sample, g.Pair)
+		id := kgeval.GraphID(run, g.Sample, g.Pair)
 		byID[id] = i
 		ids = append(ids, id)
 	}
@@ -203,7 +203,7 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 	for k, i := range idx {
 		g := graphs[i]
 		offsets[k] = next
-		params[k] = map[string]any{"graph": GraphID(run, g.Sample, g.Pair), "offset": next}
+		params[k] = map[string]any{"graph": kgeval.GraphID(run, g.Sample, g.Pair), "offset": next}
 		next += int64(len(g.Nodes))
 	}
 	owner := func(id int64) (k int, v int) {

@@ -55,10 +55,10 @@ func TestGDS_VerdictCases(t *testing.T) {
 			}
 			scoringtest.CheckVerdicts(t, c, r[0])
 			// Stored and read back with the verdicts.
-			if err := db.WriteKGResults(ctx, run, graphstore.DefaultVariant, "gds", kgeval.DefaultGraphParams(), r); err != nil {
+			if err := db.WriteKGResults(ctx, run, kgeval.DefaultVariant, "gds", kgeval.DefaultGraphParams(), r); err != nil {
 				t.Fatal(err)
 			}
-			back, err := db.ReadKGScore(ctx, run, c.Graph.Sample, c.Graph.Pair, graphstore.DefaultVariant)
+			back, err := db.ReadKGScore(ctx, run, c.Graph.Sample, c.Graph.Pair, kgeval.DefaultVariant)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,10 +91,10 @@ func TestGDS_Cases(t *testing.T) {
 			}
 			checkCase(t, c, r[0])
 			// The scores and their explanation are stored and read back.
-			if err := db.WriteKGResults(ctx, run, graphstore.DefaultVariant, "gds", c.Params, r); err != nil {
+			if err := db.WriteKGResults(ctx, run, kgeval.DefaultVariant, "gds", c.Params, r); err != nil {
 				t.Fatal(err)
 			}
-			back, err := db.ReadKGScore(ctx, run, c.Graph.Sample, c.Graph.Pair, graphstore.DefaultVariant)
+			back, err := db.ReadKGScore(ctx, run, c.Graph.Sample, c.Graph.Pair, kgeval.DefaultVariant)
 			if err != nil || back.Engine != "gds" {
 				t.Fatalf("read back: %v (engine %q)", err, back.Engine)
 			}

@@ -34,6 +34,14 @@ type DB struct {
 	cfg    Config
 }
 
+var (
+	_ kgeval.RunService       = (*DB)(nil)
+	_ kgeval.SampleService    = (*DB)(nil)
+	_ kgeval.ScoreService     = (*DB)(nil)
+	_ kgeval.PairGraphService = (*DB)(nil)
+	_ kgeval.Console          = (*DB)(nil)
+)
+
 // Open creates a driver for cfg and verifies connectivity. Errors:
 // EUNAVAILABLE when Neo4j does not answer, EUNAUTHORIZED on bad credentials.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
@@ -115,13 +123,13 @@ func (db *DB) Info(ctx context.Context) (ServerInfo, error) {
 			info.Edition, _ = e.(string)
 		}
 	}
-	info.GDSVersion, err = db.GDSVersion(ctx)
+	info.GDSVersion, err = db.gdsVersion(ctx)
 	return info, err
 }
 
-// GDSVersion returns gds.version(). Errors: EUNAVAILABLE when the Graph Data
+// gdsVersion returns gds.version(). Errors: EUNAVAILABLE when the Graph Data
 // Science library is not installed.
-func (db *DB) GDSVersion(ctx context.Context) (string, error) {
+func (db *DB) gdsVersion(ctx context.Context) (string, error) {
 	recs, err := db.read(ctx, cypher.MustGet("gds_version"), nil)
 	if err != nil {
 		if strings.Contains(err.Error(), "Unknown function") {

@@ -8,7 +8,7 @@ import (
 	"github.com/kgeval/kgeval/cypher"
 )
 
-// DefaultVariant names the scores computed with the run's own parameters;
+// kgeval.DefaultVariant names the scores computed with the run's own parameters;
 // sweeps store other variants beside it.
 const DefaultVariant = "default"
 
@@ -19,7 +19,7 @@ const DefaultVariant = "default"
 func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p kgeval.GraphParams, results []kgeval.KGResult) error {
 	var scores, ents, rels, verdicts []any
 	for _, r := range results {
-		gid := GraphID(run, r.Sample, r.Pair)
+		gid := kgeval.GraphID(run, r.Sample, r.Pair)
 		row := map[string]any{
 			"uid": kgeval.JoinKey(gid, variant), "graph": gid, "run": run, "sample": r.Sample, "pair": r.Pair,
 			"variant": variant, "engine": engine, "tau": p.Tau, "delta": p.Delta, "tau_rel": p.TauRel, "reason": r.Reason,
@@ -29,7 +29,7 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 			row[m] = optional(r.Value(m))
 		}
 		scores = append(scores, row)
-		if variant == DefaultVariant {
+		if variant == kgeval.DefaultVariant {
 			for _, v := range r.Verdicts {
 				ev := any(nil)
 				if v.Evidence != nil {
@@ -38,7 +38,7 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 				verdicts = append(verdicts, map[string]any{"uid": nodeUID(gid, v.Node), "verdict": v.Verdict, "evidence": ev, "model": v.Model})
 			}
 		}
-		if variant != DefaultVariant || r.Communities == nil {
+		if variant != kgeval.DefaultVariant || r.Communities == nil {
 			continue
 		}
 		input := map[int]kgeval.EntityPath{}
@@ -73,7 +73,7 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 	return nil
 }
 
-// StoredScore is a pair graph's stored KG scores and what explains them.
+// kgeval.StoredScore is a pair graph's stored KG scores and what explains them.
 type StoredScore struct {
 	kgeval.KGResult
 	Engine string
@@ -84,9 +84,9 @@ type StoredScore struct {
 
 // ReadKGScore reads the stored scores of one pair graph and variant. Errors:
 // ENOTFOUND when none are stored.
-func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string) (StoredScore, error) {
-	var st StoredScore
-	recs, err := db.read(ctx, cypher.MustGet("kgscore_read"), map[string]any{"uid": kgeval.JoinKey(GraphID(run, sample, pair), variant)})
+func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string) (kgeval.StoredScore, error) {
+	var st kgeval.StoredScore
+	recs, err := db.read(ctx, cypher.MustGet("kgscore_read"), map[string]any{"uid": kgeval.JoinKey(kgeval.GraphID(run, sample, pair), variant)})
 	if err != nil {
 		return st, mapError(err, "read KG scores")
 	}
@@ -98,7 +98,7 @@ func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string
 	r := kgResultFrom(sample, score)
 	r.Pair = pair
 	decodeJSONText(score["verdicts"], &r.Verdicts)
-	return StoredScore{KGResult: r, Engine: asString(score["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
+	return kgeval.StoredScore{KGResult: r, Engine: asString(score["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
 }
 
 // kgResultFrom decodes a PairScore map projection (the queries return

@@ -9,9 +9,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// GraphID is kgeval.GraphID: the id of a stored pair graph.
-func GraphID(run, sample, pair string) string { return kgeval.GraphID(run, sample, pair) }
-
 func nodeUID(graph string, nid int) string { return kgeval.NodeID(graph, nid) }
 
 // writeBatchSize is how many pair graphs go into one write transaction.
@@ -36,7 +33,7 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 	var ids []any
 	var ents, rels, heads, tails, sims, relSims, conflicts []any
 	for _, g := range graphs {
-		gid := GraphID(run, g.Sample, g.Pair)
+		gid := kgeval.GraphID(run, g.Sample, g.Pair)
 		ids = append(ids, gid)
 		for _, n := range g.Nodes {
 			row := map[string]any{
@@ -118,7 +115,7 @@ func (db *DB) ReadPairGraph(ctx context.Context, run, sample, pair string) (*kge
 }
 
 func (db *DB) readPairGraph(ctx context.Context, run, sample, pair string) (*kgeval.PairGraph, []*neo4j.Record, error) {
-	recs, err := db.read(ctx, cypher.MustGet("pairgraph_read"), map[string]any{"graph": GraphID(run, sample, pair)})
+	recs, err := db.read(ctx, cypher.MustGet("pairgraph_read"), map[string]any{"graph": kgeval.GraphID(run, sample, pair)})
 	if err != nil {
 		return nil, nil, mapError(err, "read pair graph")
 	}
@@ -139,7 +136,7 @@ func (db *DB) readPairGraph(ctx context.Context, run, sample, pair string) (*kge
 }
 
 // ReadRunGraphs reads every stored pair graph of run, keyed by
-// GraphID(run, sample, pair). Graphs without any node (both sides empty) are
+// kgeval.GraphID(run, sample, pair). Graphs without any node (both sides empty) are
 // not stored and so not returned.
 func (db *DB) ReadRunGraphs(ctx context.Context, run string) (map[string]*kgeval.PairGraph, error) {
 	recs, err := db.read(ctx, cypher.MustGet("pairgraph_read_run"), map[string]any{"run": run})
@@ -150,7 +147,7 @@ func (db *DB) ReadRunGraphs(ctx context.Context, run string) (map[string]*kgeval
 	for _, r := range recs {
 		m := r.AsMap()
 		sample, pair := asString(m["sample"]), asString(m["pair"])
-		id := GraphID(run, sample, pair)
+		id := kgeval.GraphID(run, sample, pair)
 		g := out[id]
 		if g == nil {
 			g = &kgeval.PairGraph{Sample: sample, Pair: pair}

@@ -166,7 +166,7 @@ func (db *DB) DeleteRun(ctx context.Context, name string) error {
 	return db.deleteInBatches(ctx, name, "cache_untag_run", "run_delete_samples", "run_delete_record")
 }
 
-// PairSummary is the stored scores of one pair of a run, aggregated: Means
+// kgeval.PairSummary is the stored scores of one pair of a run, aggregated: Means
 // maps each KG metric (kgeval.KGMetricNames) to its mean, nil when no
 // graph has a value.
 type PairSummary struct {
@@ -176,12 +176,12 @@ type PairSummary struct {
 }
 
 // RunSummary aggregates a run's stored scores per pair.
-func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]PairSummary, error) {
+func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]kgeval.PairSummary, error) {
 	recs, err := db.read(ctx, cypher.MustGet("run_summary"), map[string]any{"run": run, "variant": variant})
 	if err != nil {
 		return nil, mapError(err, "summarise run")
 	}
-	var out []PairSummary
+	var out []kgeval.PairSummary
 	for _, r := range recs {
 		m := r.AsMap()
 		f := func(k string) *float64 {
@@ -190,7 +190,7 @@ func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]PairSummar
 			}
 			return nil
 		}
-		ps := PairSummary{Pair: asString(m["pair"]), Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])), Means: map[string]*float64{}}
+		ps := kgeval.PairSummary{Pair: asString(m["pair"]), Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])), Means: map[string]*float64{}}
 		for _, name := range kgeval.KGMetricNames {
 			ps.Means[name] = f(name)
 		}

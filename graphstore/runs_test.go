@@ -38,7 +38,7 @@ func TestDB_Runs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.WriteKGResults(ctx, name, graphstore.DefaultVariant, "gds", c.Params, res); err != nil {
+	if err := db.WriteKGResults(ctx, name, kgeval.DefaultVariant, "gds", c.Params, res); err != nil {
 		t.Fatal(err)
 	}
 	done, none, finished := kgeval.RunDone, "", time.Now().UTC()
@@ -57,11 +57,11 @@ func TestDB_Runs(t *testing.T) {
 	if err != nil || !found {
 		t.Errorf("ListRuns: %v, found %v", err, found)
 	}
-	sum, err := db.RunSummary(ctx, name, graphstore.DefaultVariant)
+	sum, err := db.RunSummary(ctx, name, kgeval.DefaultVariant)
 	if err != nil || len(sum) != 1 || sum[0].Scored != 1 || sum[0].Means[kgeval.MetricMultihop] == nil || *sum[0].Means[kgeval.MetricMultihop] != 1 {
 		t.Errorf("RunSummary: %+v %v", sum, err)
 	}
-	rows, err := db.ExportScores(ctx, name, graphstore.DefaultVariant)
+	rows, err := db.ExportScores(ctx, name, kgeval.DefaultVariant)
 	if err != nil || len(rows) != 1 || rows[0].ID != "s1" {
 		t.Fatalf("ExportScores: %+v %v", rows, err)
 	}
@@ -89,7 +89,7 @@ func TestDB_Runs(t *testing.T) {
 	if _, err := db.ReadPairGraph(ctx, name, c.Graph.Sample, c.Graph.Pair); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 		t.Errorf("graph of the deleted run: %v", err)
 	}
-	if sum, _ := db.RunSummary(ctx, name, graphstore.DefaultVariant); len(sum) != 0 {
+	if sum, _ := db.RunSummary(ctx, name, kgeval.DefaultVariant); len(sum) != 0 {
 		t.Errorf("scores of the deleted run remain: %+v", sum)
 	}
 	if g, err := db.ReadPairGraph(ctx, other, c.Graph.Sample, c.Graph.Pair); err != nil || len(g.Nodes) != len(c.Graph.Nodes) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/cypher"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
@@ -20,7 +21,7 @@ func TestDB_ListSamples(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	r := graphstoretest.MustWebRun(t, db, 12)
-	list := func(t *testing.T, q graphstore.SampleQuery) *graphstore.SamplePage {
+	list := func(t *testing.T, q kgeval.SampleQuery) *kgeval.SamplePage {
 		t.Helper()
 		q.Run = r.Name
 		p, err := db.ListSamples(ctx, q, r.Settings.Pairs)
@@ -29,7 +30,7 @@ func TestDB_ListSamples(t *testing.T) {
 		}
 		return p
 	}
-	ids := func(p *graphstore.SamplePage) []string {
+	ids := func(p *kgeval.SamplePage) []string {
 		var out []string
 		for _, s := range p.Samples {
 			out = append(out, s.ID)
@@ -39,7 +40,7 @@ func TestDB_ListSamples(t *testing.T) {
 	mh := func(id string) *float64 { return r.Results[id]["faithfulness"].Multihop }
 
 	t.Run("OK", func(t *testing.T) {
-		p := list(t, graphstore.SampleQuery{Limit: 5})
+		p := list(t, kgeval.SampleQuery{Limit: 5})
 		if p.Total != 12 || len(p.Samples) != 5 || p.Samples[0].ID != "s00" || p.Samples[4].ID != "s04" {
 			t.Fatalf("first page: total %d, %v", p.Total, ids(p))
 		}
@@ -51,16 +52,16 @@ func TestDB_ListSamples(t *testing.T) {
 		if p.Samples[1].Scores["answer_relevancy"] == nil {
 			t.Error("s01: no answer_relevancy score")
 		}
-		if p := list(t, graphstore.SampleQuery{Offset: 10, Limit: 5}); p.Total != 12 || !slices.Equal(ids(p), []string{"s10", "s11"}) {
+		if p := list(t, kgeval.SampleQuery{Offset: 10, Limit: 5}); p.Total != 12 || !slices.Equal(ids(p), []string{"s10", "s11"}) {
 			t.Errorf("last page: %d %v", p.Total, ids(p))
 		}
-		if p := list(t, graphstore.SampleQuery{Offset: 50, Limit: 5}); p.Total != 12 || len(p.Samples) != 0 {
+		if p := list(t, kgeval.SampleQuery{Offset: 50, Limit: 5}); p.Total != 12 || len(p.Samples) != 0 {
 			t.Errorf("past the end: %d %v", p.Total, ids(p))
 		}
 	})
 	t.Run("SortByScore", func(t *testing.T) {
 		for _, desc := range []bool{false, true} {
-			p := list(t, graphstore.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Sort: "score", Desc: desc, Limit: 100})
+			p := list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Sort: "score", Desc: desc, Limit: 100})
 			var want []string
 			for _, s := range r.Samples {
 				want = append(want, s.ID)
@@ -79,14 +80,14 @@ func TestDB_ListSamples(t *testing.T) {
 				t.Errorf("desc=%v: got %v, want %v", desc, ids(p), want)
 			}
 		}
-		p := list(t, graphstore.SampleQuery{Sort: "id", Desc: true, Limit: 3})
+		p := list(t, kgeval.SampleQuery{Sort: "id", Desc: true, Limit: 3})
 		if !slices.Equal(ids(p), []string{"s11", "s10", "s09"}) {
 			t.Errorf("id desc: %v", ids(p))
 		}
 	})
 	t.Run("Filters", func(t *testing.T) {
 		lo, hi := 0.4, 1.0
-		p := list(t, graphstore.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Min: &lo, Max: &hi, Limit: 100})
+		p := list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Min: &lo, Max: &hi, Limit: 100})
 		var want []string
 		for _, s := range r.Samples {
 			if v := mh(s.ID); v != nil && *v >= lo && *v <= hi {
@@ -97,7 +98,7 @@ func TestDB_ListSamples(t *testing.T) {
 			t.Errorf("range [%v, %v]: got %v (total %d), want %v", lo, hi, ids(p), p.Total, want)
 		}
 		yes := true
-		p = list(t, graphstore.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Null: &yes, Limit: 100})
+		p = list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Null: &yes, Limit: 100})
 		want = nil
 		reason := ""
 		for _, s := range r.Samples {
@@ -109,12 +110,12 @@ func TestDB_ListSamples(t *testing.T) {
 		if len(want) == 0 || !slices.Equal(ids(p), want) {
 			t.Errorf("null: got %v, want %v", ids(p), want)
 		}
-		p = list(t, graphstore.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Reason: &reason, Limit: 100})
+		p = list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Reason: &reason, Limit: 100})
 		if reason == "" || !slices.Equal(ids(p), want) {
 			t.Errorf("reason %q: got %v, want %v", reason, ids(p), want)
 		}
 		sys := "b"
-		p = list(t, graphstore.SampleQuery{System: &sys, Limit: 100})
+		p = list(t, kgeval.SampleQuery{System: &sys, Limit: 100})
 		if p.Total != 6 || p.Samples[0].ID != "s01" || p.Samples[0].System != "b" {
 			t.Errorf("system b: %d %v", p.Total, ids(p))
 		}
@@ -124,7 +125,7 @@ func TestDB_ListSamples(t *testing.T) {
 		val := func(id string) *float64 { return r.Metrics[id][m].Value }
 		for _, desc := range []bool{false, true} {
 			// A pair is ignored for a metric other than the KG ones.
-			p := list(t, graphstore.SampleQuery{Pair: "faithfulness", Metric: m, Sort: "score", Desc: desc, Limit: 100})
+			p := list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: m, Sort: "score", Desc: desc, Limit: 100})
 			var want []string
 			for _, s := range r.Samples {
 				want = append(want, s.ID)
@@ -159,10 +160,10 @@ func TestDB_ListSamples(t *testing.T) {
 				nulls = append(nulls, s.ID)
 			}
 		}
-		if p := list(t, graphstore.SampleQuery{Metric: m, Null: &yes, Limit: 100}); len(nulls) == 0 || !slices.Equal(ids(p), nulls) {
+		if p := list(t, kgeval.SampleQuery{Metric: m, Null: &yes, Limit: 100}); len(nulls) == 0 || !slices.Equal(ids(p), nulls) {
 			t.Errorf("null: got %v, want %v", ids(p), nulls)
 		}
-		if p := list(t, graphstore.SampleQuery{Metric: m, Reason: &reason, Limit: 100}); !slices.Equal(ids(p), nulls) {
+		if p := list(t, kgeval.SampleQuery{Metric: m, Reason: &reason, Limit: 100}); !slices.Equal(ids(p), nulls) {
 			t.Errorf("reason: got %v, want %v", ids(p), nulls)
 		}
 		lo := 0.5
@@ -172,19 +173,19 @@ func TestDB_ListSamples(t *testing.T) {
 				high = append(high, s.ID)
 			}
 		}
-		if p := list(t, graphstore.SampleQuery{Metric: m, Min: &lo, Limit: 100}); len(high) == 0 || !slices.Equal(ids(p), high) {
+		if p := list(t, kgeval.SampleQuery{Metric: m, Min: &lo, Limit: 100}); len(high) == 0 || !slices.Equal(ids(p), high) {
 			t.Errorf("min %v: got %v, want %v", lo, ids(p), high)
 		}
-		if p := list(t, graphstore.SampleQuery{Metric: "bert_score_f1", Min: kgeval.Float(50), Limit: 100}); p.Total == 0 || p.Total == len(r.Samples) {
+		if p := list(t, kgeval.SampleQuery{Metric: "bert_score_f1", Min: kgeval.Float(50), Limit: 100}); p.Total == 0 || p.Total == len(r.Samples) {
 			t.Errorf("bert_score_f1 >= 50 (0-100 scale): %d samples", p.Total)
 		}
-		if p := list(t, graphstore.SampleQuery{Metric: "no_such_metric", Null: &yes, Limit: 100}); p.Total != len(r.Samples) {
+		if p := list(t, kgeval.SampleQuery{Metric: "no_such_metric", Null: &yes, Limit: 100}); p.Total != len(r.Samples) {
 			t.Errorf("a metric no sample has is null everywhere: %d", p.Total)
 		}
 	})
 	t.Run("EINVALID", func(t *testing.T) {
-		for _, q := range []graphstore.SampleQuery{
-			{Sort: "question"}, {Sort: "score"}, {Metric: "n.x"}, {Metric: "x' OR 1=1"}, {Limit: graphstore.MaxPageSize + 1}, {Offset: -1},
+		for _, q := range []kgeval.SampleQuery{
+			{Sort: "question"}, {Sort: "score"}, {Metric: "n.x"}, {Metric: "x' OR 1=1"}, {Limit: kgeval.MaxPageSize + 1}, {Offset: -1},
 			{Min: kgeval.Float(0.5)}, {Metric: kgeval.MetricMultihop, Sort: "score"},
 		} {
 			q.Run = r.Name
@@ -200,12 +201,12 @@ func TestDB_GetSample(t *testing.T) {
 	ctx := context.Background()
 	r := graphstoretest.MustWebRun(t, db, 3)
 	t.Run("OK", func(t *testing.T) {
-		d, err := db.GetSample(ctx, r.Name, "s01", "", r.Settings)
+		d, err := db.GetSample(ctx, r.Name, "s01", "", r.Settings.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := r.Samples[1]
-		if d.Question != s.Question || d.Answer != s.Answer || !slices.Equal(d.Contexts, s.Contexts) || d.System != "b" || d.Delta != 0.5 {
+		if d.Question != s.Question || d.Answer != s.Answer || !slices.Equal(d.Contexts, s.Contexts) || d.System != "b" {
 			t.Errorf("texts: %+v", d)
 		}
 		if len(d.Pairs) != 2 {
@@ -245,7 +246,7 @@ func TestDB_GetSample(t *testing.T) {
 	})
 	t.Run("Metrics", func(t *testing.T) {
 		for _, id := range []string{"s01", "s02"} {
-			d, err := db.GetSample(ctx, r.Name, id, "", r.Settings)
+			d, err := db.GetSample(ctx, r.Name, id, "", r.Settings.Pairs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,7 +265,7 @@ func TestDB_GetSample(t *testing.T) {
 		}
 	})
 	t.Run("ENOTFOUND", func(t *testing.T) {
-		if _, err := db.GetSample(ctx, r.Name, "nope", "", r.Settings); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+		if _, err := db.GetSample(ctx, r.Name, "nope", "", r.Settings.Pairs); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 			t.Errorf("err %v, want ENOTFOUND", err)
 		}
 	})
@@ -280,7 +281,7 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		contradicted := 0
 		for _, s := range r.Samples {
-			d, err := db.GetSample(ctx, r.Name, s.ID, "", r.Settings)
+			d, err := db.GetSample(ctx, r.Name, s.ID, "", r.Settings.Pairs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,7 +298,7 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 						contradicted++
 					}
 				}
-				st, err := db.ReadKGScore(ctx, r.Name, s.ID, pd.Pair.Name, graphstore.DefaultVariant)
+				st, err := db.ReadKGScore(ctx, r.Name, s.ID, pd.Pair.Name, kgeval.DefaultVariant)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -319,14 +320,14 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 			t.Errorf("%d contradicted triplets in the run", contradicted)
 		}
 		// The sentence check stored by evaluate is read back too.
-		if st, _ := db.ReadKGScore(ctx, r.Name, "v03-relationmismatch", "faithfulness", graphstore.DefaultVariant); st.SupportText == nil || *st.SupportText != 1 ||
+		if st, _ := db.ReadKGScore(ctx, r.Name, "v03-relationmismatch", "faithfulness", kgeval.DefaultVariant); st.SupportText == nil || *st.SupportText != 1 ||
 			st.Verdicts[0].Text != kgeval.VerdictSupported || st.Verdicts[0].TextEvidence == nil {
 			t.Errorf("sentence check: support_text %v, verdicts %+v", st.SupportText, st.Verdicts)
 		}
 	})
 	t.Run("NoGrounding", func(t *testing.T) {
 		w := graphstoretest.MustWebRun(t, db, 1)
-		d, err := db.GetSample(ctx, w.Name, "s00", "", w.Settings)
+		d, err := db.GetSample(ctx, w.Name, "s00", "", w.Settings.Pairs)
 		if err != nil || d.Grounding == nil || len(d.Grounding) != 0 {
 			t.Errorf("a sample without a grounding check: %+v %v", d, err)
 		}
@@ -334,7 +335,7 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 	t.Run("SortByContradiction", func(t *testing.T) {
 		val := func(id string) *float64 { return r.Results[id]["faithfulness"].Contradiction }
 		for _, desc := range []bool{true, false} {
-			p, err := db.ListSamples(ctx, graphstore.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: kgeval.MetricContradiction, Sort: "score", Desc: desc, Limit: 100}, r.Settings.Pairs)
+			p, err := db.ListSamples(ctx, kgeval.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: kgeval.MetricContradiction, Sort: "score", Desc: desc, Limit: 100}, r.Settings.Pairs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -375,7 +376,7 @@ func TestDB_RunStats(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	r := graphstoretest.MustWebRun(t, db, 10)
-	st, err := db.RunStats(ctx, r.Name, "", r.Settings)
+	st, err := analysis.LoadRunStats(ctx, db, r.Name, "", r.Settings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +398,7 @@ func TestDB_RunStats(t *testing.T) {
 	}
 	for _, h := range st.Histograms {
 		n, nulls, sum := 0, 0, 0.0
-		counts := make([]int, graphstore.HistogramBins)
+		counts := make([]int, analysis.HistogramBins)
 		for _, s := range r.Samples {
 			res := r.Results[s.ID][h.Pair]
 			v := res.Value(h.Metric)
@@ -407,7 +408,7 @@ func TestDB_RunStats(t *testing.T) {
 			}
 			n++
 			sum += *v
-			counts[min(int(*v*graphstore.HistogramBins), graphstore.HistogramBins-1)]++
+			counts[min(int(*v*analysis.HistogramBins), analysis.HistogramBins-1)]++
 		}
 		if !slices.Equal(h.Counts, counts) || h.Nulls != nulls || (n > 0 && (h.Mean == nil || math.Abs(*h.Mean-sum/float64(n)) > 1e-12)) {
 			t.Errorf("%s.%s: got %v nulls %d mean %v, want %v nulls %d mean %v", h.Pair, h.Metric, h.Counts, h.Nulls, h.Mean, counts, nulls, sum/float64(n))
@@ -417,7 +418,7 @@ func TestDB_RunStats(t *testing.T) {
 		t.Errorf("systems: %+v", st.Systems)
 	}
 	systems, err := db.RunSystems(ctx, r.Name)
-	if err != nil || len(systems) != 2 || systems[1] != (graphstore.SystemCount{System: "b", Samples: 5}) {
+	if err != nil || len(systems) != 2 || systems[1] != (kgeval.SystemCount{System: "b", Samples: 5}) {
 		t.Errorf("RunSystems: %+v %v", systems, err)
 	}
 
@@ -430,7 +431,7 @@ func TestDB_RunStats(t *testing.T) {
 		if ms.Metric == "bert_score_f1" {
 			hi = 100
 		}
-		counts := make([]int, graphstore.HistogramBins)
+		counts := make([]int, analysis.HistogramBins)
 		nulls, n, sum := 0, 0, 0.0
 		reasons := map[string]int{}
 		sys := map[string][]float64{}
@@ -443,7 +444,7 @@ func TestDB_RunStats(t *testing.T) {
 			}
 			n++
 			sum += *m.Value
-			counts[min(int((*m.Value-lo)/(hi-lo)*graphstore.HistogramBins), graphstore.HistogramBins-1)]++
+			counts[min(int((*m.Value-lo)/(hi-lo)*analysis.HistogramBins), analysis.HistogramBins-1)]++
 			sys[s.System] = append(sys[s.System], *m.Value)
 		}
 		if ms.Lo != lo || ms.Hi != hi || !slices.Equal(ms.Counts, counts) || ms.Nulls != nulls || ms.Scored != n {

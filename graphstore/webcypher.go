@@ -31,7 +31,7 @@ import (
 //  3. A transaction timeout, a row cap and a response-size cap bound what it
 //     costs.
 
-// ConsoleLimits bound a console query.
+// kgeval.ConsoleLimits bound a console query.
 type ConsoleLimits struct {
 	Timeout time.Duration
 	MaxRows int
@@ -41,14 +41,14 @@ type ConsoleLimits struct {
 	MaxBytes int
 }
 
-// ConsoleNode is a node in a console result.
+// kgeval.ConsoleNode is a node in a console result.
 type ConsoleNode struct {
 	ID         string         `json:"id"`
 	Labels     []string       `json:"labels"`
 	Properties map[string]any `json:"properties"`
 }
 
-// ConsoleRel is a relationship in a console result.
+// kgeval.ConsoleRel is a relationship in a console result.
 type ConsoleRel struct {
 	ID         string         `json:"id"`
 	Type       string         `json:"type"`
@@ -57,7 +57,7 @@ type ConsoleRel struct {
 	Properties map[string]any `json:"properties"`
 }
 
-// ConsoleResult is what a console query returned: the rows as JSON values
+// kgeval.ConsoleResult is what a console query returned: the rows as JSON values
 // (nodes, relationships and paths as objects with a "_kind"), and every node
 // and relationship met in them, for drawing.
 type ConsoleResult struct {
@@ -65,10 +65,10 @@ type ConsoleResult struct {
 	Rows      [][]any  `json:"rows"`
 	Truncated bool     `json:"truncated"`
 	// TruncatedBy says which limit cut the rows: "rows" or "bytes".
-	TruncatedBy string        `json:"truncated_by,omitempty"`
-	Nodes       []ConsoleNode `json:"nodes"`
-	Rels        []ConsoleRel  `json:"relationships"`
-	Millis      int64         `json:"ms"`
+	TruncatedBy string               `json:"truncated_by,omitempty"`
+	Nodes       []kgeval.ConsoleNode `json:"nodes"`
+	Rels        []kgeval.ConsoleRel  `json:"relationships"`
+	Millis      int64                `json:"ms"`
 	// Plan is Neo4j's plan as text, for a query that starts with EXPLAIN
 	// (which runs nothing) or PROFILE (which runs it and counts).
 	Plan string `json:"plan,omitempty"`
@@ -83,11 +83,11 @@ var modeRE = regexp.MustCompile(`(?is)^(?:\s|//[^\n]*|/\*.*?\*/)*(EXPLAIN|PROFIL
 // rows. Errors: EINVALID when the plan check refuses the query (the message
 // starts with "refused:") or Neo4j rejects it, EUNAVAILABLE on timeout or
 // when Neo4j does not answer, EINTERNAL when the plan cannot be read.
-func (db *DB) RunConsole(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error) {
+func (db *DB) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
 	return db.runConsole(ctx, query, lim, true)
 }
 
-func (db *DB) runConsole(ctx context.Context, query string, lim ConsoleLimits, guard bool) (*ConsoleResult, error) {
+func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits, guard bool) (*kgeval.ConsoleResult, error) {
 	if lim.Timeout <= 0 {
 		lim.Timeout = 10 * time.Second
 	}
@@ -130,7 +130,7 @@ func (db *DB) runConsole(ctx context.Context, query string, lim ConsoleLimits, g
 	}
 	if mode == "EXPLAIN" {
 		text, _ := plan.Args["string-representation"].(string)
-		return &ConsoleResult{Columns: []string{}, Rows: [][]any{}, Nodes: []ConsoleNode{}, Rels: []ConsoleRel{},
+		return &kgeval.ConsoleResult{Columns: []string{}, Rows: [][]any{}, Nodes: []kgeval.ConsoleNode{}, Rels: []kgeval.ConsoleRel{},
 			Millis: time.Since(start).Milliseconds(), Plan: text}, nil
 	}
 
@@ -147,7 +147,7 @@ func (db *DB) runConsole(ctx context.Context, query string, lim ConsoleLimits, g
 		if err != nil {
 			return nil, err
 		}
-		r := &ConsoleResult{Columns: keys, Rows: [][]any{}, Nodes: []ConsoleNode{}, Rels: []ConsoleRel{}}
+		r := &kgeval.ConsoleResult{Columns: keys, Rows: [][]any{}, Nodes: []kgeval.ConsoleNode{}, Rels: []kgeval.ConsoleRel{}}
 		g := &consoleGraph{r: r, nodes: map[string]bool{}, rels: map[string]bool{}}
 		size := 0
 		for res.Next(ctx) {
@@ -195,14 +195,14 @@ func (db *DB) runConsole(ctx context.Context, query string, lim ConsoleLimits, g
 		}
 		return nil, consoleError(err)
 	}
-	r := out.(*ConsoleResult)
+	r := out.(*kgeval.ConsoleResult)
 	r.Millis = time.Since(start).Milliseconds()
 	return r, nil
 }
 
 // jsonSize returns how many bytes a row and the graph elements it added
 // take in the response.
-func jsonSize(row []any, nodes []ConsoleNode, rels []ConsoleRel) (int, error) {
+func jsonSize(row []any, nodes []kgeval.ConsoleNode, rels []kgeval.ConsoleRel) (int, error) {
 	n := 0
 	for _, v := range []any{row, nodes, rels} {
 		b, err := json.Marshal(v)
@@ -233,7 +233,7 @@ func consoleError(err error) error {
 }
 
 type consoleGraph struct {
-	r           *ConsoleResult
+	r           *kgeval.ConsoleResult
 	nodes, rels map[string]bool
 }
 
@@ -303,7 +303,7 @@ func (g *consoleGraph) node(n dbtype.Node) {
 		return
 	}
 	g.nodes[n.ElementId] = true
-	g.r.Nodes = append(g.r.Nodes, ConsoleNode{ID: n.ElementId, Labels: n.Labels, Properties: g.props(n.Props)})
+	g.r.Nodes = append(g.r.Nodes, kgeval.ConsoleNode{ID: n.ElementId, Labels: n.Labels, Properties: g.props(n.Props)})
 }
 
 func (g *consoleGraph) rel(r dbtype.Relationship) {
@@ -311,5 +311,5 @@ func (g *consoleGraph) rel(r dbtype.Relationship) {
 		return
 	}
 	g.rels[r.ElementId] = true
-	g.r.Rels = append(g.r.Rels, ConsoleRel{ID: r.ElementId, Type: r.Type, Start: r.StartElementId, End: r.EndElementId, Properties: g.props(r.Props)})
+	g.r.Rels = append(g.r.Rels, kgeval.ConsoleRel{ID: r.ElementId, Type: r.Type, Start: r.StartElementId, End: r.EndElementId, Properties: g.props(r.Props)})
 }

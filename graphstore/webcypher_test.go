@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // writeCorpus returns write and admin attempts aimed at the sentinels of
@@ -225,7 +224,7 @@ func TestDB_RunConsole_Attacks(t *testing.T) {
 	n0, r0, _ := db.CountsForTest(ctx)
 
 	corpus := append(writeCorpus(tag, proj), escapeCorpus(tag, proj, url)...)
-	lim := graphstore.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 10}
+	lim := kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 10}
 	refusedByPlan := 0
 	for _, q := range corpus {
 		res, err := db.RunConsole(ctx, q, lim)
@@ -298,7 +297,7 @@ func TestDB_RunConsole_Reads(t *testing.T) {
 	}
 	t.Cleanup(func() { db.DeleteSentinelForTest(context.Background(), tag) })
 	s := fmt.Sprintf("(n:WebSentinel {tag: '%s'})", tag)
-	lim := graphstore.ConsoleLimits{Timeout: 10 * time.Second, MaxRows: 100}
+	lim := kgeval.ConsoleLimits{Timeout: 10 * time.Second, MaxRows: 100}
 	for _, tc := range []struct {
 		q    string
 		want string // the rows, printed; "" for any
@@ -371,10 +370,10 @@ func TestDB_RunConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.DeleteSentinelForTest(context.Background(), tag) })
-	lim := graphstore.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1}
+	lim := kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1}
 	t.Run("OK", func(t *testing.T) {
 		q := fmt.Sprintf("MATCH (a:WebSentinel {tag: '%s'})-[r]->(b) RETURN a, r, b, a.score AS score, [a.name, b.name] AS names", tag)
-		res, err := db.RunConsole(ctx, q, graphstore.ConsoleLimits{})
+		res, err := db.RunConsole(ctx, q, kgeval.ConsoleLimits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -397,26 +396,26 @@ func TestDB_RunConsole(t *testing.T) {
 	})
 	t.Run("ByteCap", func(t *testing.T) {
 		// finding 8: one row of a million numbers is refused, not sent.
-		_, err := db.RunConsole(ctx, "RETURN range(1, 1000000) AS r", graphstore.ConsoleLimits{Timeout: 10 * time.Second})
+		_, err := db.RunConsole(ctx, "RETURN range(1, 1000000) AS r", kgeval.ConsoleLimits{Timeout: 10 * time.Second})
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "refused: the first row alone") {
 			t.Errorf("a 7 MB row: err %v, want a refusal", err)
 		}
 		// Many rows are cut at the byte cap, with the graph elements of
 		// the rows kept only.
 		res, err := db.RunConsole(ctx, "UNWIND range(1, 1000) AS x RETURN x, '"+strings.Repeat("x", 100)+"' AS pad",
-			graphstore.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1000, MaxBytes: 10000})
+			kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1000, MaxBytes: 10000})
 		if err != nil || !res.Truncated || res.TruncatedBy != "bytes" || len(res.Rows) < 50 || len(res.Rows) > 100 {
 			t.Errorf("byte cap: %d rows, truncated %v by %q, %v", len(res.Rows), res.Truncated, res.TruncatedBy, err)
 		}
 		q := fmt.Sprintf("MATCH (a:WebSentinel {tag: '%s'}) RETURN a, '%s' AS pad ORDER BY a.name", tag, strings.Repeat("y", 300))
-		res, err = db.RunConsole(ctx, q, graphstore.ConsoleLimits{Timeout: 5 * time.Second, MaxBytes: 700})
+		res, err = db.RunConsole(ctx, q, kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxBytes: 700})
 		if err != nil || len(res.Rows) != 1 || len(res.Nodes) != 1 || res.TruncatedBy != "bytes" {
 			t.Errorf("byte cap with nodes: %d rows, %d nodes, %q, %v", len(res.Rows), len(res.Nodes), res.TruncatedBy, err)
 		}
 	})
 	t.Run("Timeout", func(t *testing.T) {
 		start := time.Now()
-		_, err := db.RunConsole(ctx, "UNWIND range(1, 300000000) AS x WITH x WHERE x = -1 RETURN count(x)", graphstore.ConsoleLimits{Timeout: time.Second, MaxRows: 1})
+		_, err := db.RunConsole(ctx, "UNWIND range(1, 300000000) AS x WITH x WHERE x = -1 RETURN count(x)", kgeval.ConsoleLimits{Timeout: time.Second, MaxRows: 1})
 		if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE || time.Since(start) > 8*time.Second {
 			t.Errorf("err %v after %v, want EUNAVAILABLE within the limit", err, time.Since(start))
 		}

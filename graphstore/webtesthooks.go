@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -45,7 +46,7 @@ func (db *DB) CountsForTest(ctx context.Context) (nodes, rels int64, err error) 
 // RunConsoleUnguardedForTest runs a console query without the plan check,
 // so that a test can show what the READ transaction refuses on its own, and
 // what it lets through (LOAD CSV, procedures) that the plan check must stop.
-func (db *DB) RunConsoleUnguardedForTest(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error) {
+func (db *DB) RunConsoleUnguardedForTest(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
 	return db.runConsole(ctx, query, lim, false)
 }
 
@@ -54,7 +55,7 @@ func (db *DB) RunConsoleUnguardedForTest(ctx context.Context, query string, lim 
 // literal-conflict edges on main). A type added there must be added here, or
 // the snapshot counts what parallel tests write.
 var (
-	kgevalLabels = []any{"Run", "Sample", "Entity", "Relation", "PairScore", "MetricScore", "CacheEntry", "WebSentinel"}
+	kgevalLabels = []any{"Run", "Sample", "Entity", "Relation", "PairScore", "MetricScore", "kgeval.CacheEntry", "WebSentinel"}
 	kgevalTypes  = []any{"REL", "SIMILAR", "CONFLICTS", "WEB_SENTINEL"}
 )
 

@@ -90,7 +90,7 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 		}
 		t.Logf("%s: faithfulness multihop grounded %.3f ungrounded %.3f; community_coverage %.3f vs %.3f",
 			engine.Name(), *g.Multihop, *u.Multihop, *g.CommunityCoverage, *u.CommunityCoverage)
-		stored, err := db.ReadKGScore(ctx, run, "erica-grounded", "faithfulness", graphstore.DefaultVariant)
+		stored, err := db.ReadKGScore(ctx, run, "erica-grounded", "faithfulness", kgeval.DefaultVariant)
 		if err != nil || stored.Multihop == nil || *stored.Multihop != *g.Multihop {
 			t.Errorf("%s: stored score %+v err %v", engine.Name(), stored, err)
 		}

@@ -280,10 +280,3 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 // Cosine returns the cosine similarity of a and b, clamped to [-1, 1]
 // (kgeval.Cosine).
 func Cosine(a, b []float32) float64 { return kgeval.Cosine(a, b) }
-
-// Triplets recovers the triplets of both sides from a built pair graph: one
-// per relation node, its subject the entity with an edge into it and its
-// object the entity it points to, with the stored labels and passage. Build
-// on the recovered sides gives the same nodes again, so sweeps rebuild
-// stored graphs under other parameters without the original extraction.
-func Triplets(g *kgeval.PairGraph) (in, ctx []kgeval.Triplet) { return g.Triplets() }

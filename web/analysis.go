@@ -9,7 +9,6 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // CorrelationView is the correlation of every pair of a run's variables
@@ -29,7 +28,7 @@ type CorrelationView struct {
 
 // analysisRows turns exported rows into the rows package analysis reads,
 // with the explanations expl holds per sample (nil for none).
-func analysisRows(xs []graphstore.SampleScores, expl map[string]map[string][]byte) []analysis.Row {
+func analysisRows(xs []kgeval.SampleScores, expl map[string]map[string][]byte) []analysis.Row {
 	rows := make([]analysis.Row, len(xs))
 	for i, x := range xs {
 		rows[i] = analysis.Row{ID: x.ID, System: x.System, Question: x.Question, Human: x.Human, Scores: x.Scores, Metrics: x.Metrics,
@@ -246,7 +245,7 @@ func (s *Server) sensitivityOf(ctx context.Context, prefix string, bins int) (*S
 		var groups []analysis.Group
 		all := analysis.Vectors{}
 		for i, variant := range SensitivityVariants {
-			xs, err := s.store.RunScores(ctx, runs[i].Name, graphstore.DefaultVariant)
+			xs, err := s.store.RunScores(ctx, runs[i].Name, kgeval.DefaultVariant)
 			if err != nil {
 				return nil, err
 			}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/export"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // RunRow is a run as the runs list shows it.
@@ -37,12 +37,12 @@ func runRow(r kgeval.Run) RunRow {
 
 // RunView is one run with its settings, summary and systems.
 type RunView struct {
-	Run      RunRow                   `json:"run"`
-	Settings graphstore.RunSettings   `json:"settings"`
-	Summary  []graphstore.PairSummary `json:"summary"`
-	Systems  []graphstore.SystemCount `json:"systems"`
-	Stages   kgeval.Stages            `json:"stages,omitempty"`
-	Calls    *kgeval.Calls            `json:"calls,omitempty"`
+	Run      RunRow               `json:"run"`
+	Settings analysis.Display     `json:"settings"`
+	Summary  []kgeval.PairSummary `json:"summary"`
+	Systems  []kgeval.SystemCount `json:"systems"`
+	Stages   kgeval.Stages        `json:"stages,omitempty"`
+	Calls    *kgeval.Calls        `json:"calls,omitempty"`
 }
 
 func (s *Server) me(c *gin.Context) (any, error) {
@@ -62,12 +62,12 @@ func (s *Server) listRuns(c *gin.Context) (any, error) {
 }
 
 // run reads the run named in the path and its settings.
-func (s *Server) run(ctx context.Context, name string) (kgeval.Run, graphstore.RunSettings, error) {
+func (s *Server) run(ctx context.Context, name string) (kgeval.Run, analysis.Display, error) {
 	r, err := s.store.GetRun(ctx, name)
 	if err != nil {
-		return r, graphstore.RunSettings{}, err
+		return r, analysis.Display{}, err
 	}
-	return r, graphstore.Settings(r), nil
+	return r, analysis.DisplayOf(r), nil
 }
 
 func (s *Server) runView(ctx context.Context, name, variant string) (*RunView, error) {
@@ -79,7 +79,7 @@ func (s *Server) runView(ctx context.Context, name, variant string) (*RunView, e
 	return cached(s.cache, key, ok, func() (*RunView, error) { return s.buildRunView(ctx, r, st, variant) })
 }
 
-func (s *Server) buildRunView(ctx context.Context, r kgeval.Run, st graphstore.RunSettings, variant string) (*RunView, error) {
+func (s *Server) buildRunView(ctx context.Context, r kgeval.Run, st analysis.Display, variant string) (*RunView, error) {
 	name := r.Name
 	sum, err := s.store.RunSummary(ctx, name, variant)
 	if err != nil {
@@ -90,7 +90,7 @@ func (s *Server) buildRunView(ctx context.Context, r kgeval.Run, st graphstore.R
 		return nil, err
 	}
 	if sum == nil {
-		sum = []graphstore.PairSummary{}
+		sum = []kgeval.PairSummary{}
 	}
 	return &RunView{Run: runRow(r), Settings: st, Summary: sum, Systems: systems, Stages: r.Stages, Calls: r.Calls}, nil
 }
@@ -99,7 +99,7 @@ func variantOf(c *gin.Context) string {
 	if v := c.Query("variant"); v != "" {
 		return v
 	}
-	return graphstore.DefaultVariant
+	return kgeval.DefaultVariant
 }
 
 func (s *Server) getRun(c *gin.Context) (any, error) {
@@ -115,14 +115,14 @@ func (s *Server) runStats(c *gin.Context) (any, error) {
 	return s.runStatsOf(ctx, r, st, variantOf(c))
 }
 
-func (s *Server) runStatsOf(ctx context.Context, r kgeval.Run, st graphstore.RunSettings, variant string) (*graphstore.RunStats, error) {
+func (s *Server) runStatsOf(ctx context.Context, r kgeval.Run, st analysis.Display, variant string) (*analysis.RunStats, error) {
 	key, ok := s.cache.key(r, "stats", variant)
-	return cached(s.cache, key, ok, func() (*graphstore.RunStats, error) { return s.store.RunStats(ctx, r.Name, variant, st) })
+	return cached(s.cache, key, ok, func() (*analysis.RunStats, error) { return analysis.LoadRunStats(ctx, s.store, r.Name, variant, st) })
 }
 
 // sampleQuery parses the sample list's query string. Errors: EINVALID.
-func sampleQuery(c *gin.Context) (graphstore.SampleQuery, error) {
-	q := graphstore.SampleQuery{Run: c.Param("run"), Variant: variantOf(c), Pair: c.Query("pair"), Metric: c.Query("metric"), Sort: c.Query("sort")}
+func sampleQuery(c *gin.Context) (kgeval.SampleQuery, error) {
+	q := kgeval.SampleQuery{Run: c.Param("run"), Variant: variantOf(c), Pair: c.Query("pair"), Metric: c.Query("metric"), Sort: c.Query("sort")}
 	num := func(key string) (*float64, error) {
 		v := c.Query(key)
 		if v == "" {
@@ -200,23 +200,23 @@ func (s *Server) listSamples(c *gin.Context) (any, error) {
 	if q.Limit == 0 {
 		q.Limit = 50
 	}
-	if q.Limit < 0 || q.Limit > graphstore.MaxPageSize || q.Offset < 0 {
+	if q.Limit < 0 || q.Limit > kgeval.MaxPageSize || q.Offset < 0 {
 		return s.store.ListSamples(ctx, q, st.Pairs) // reports the bad page
 	}
-	order, err := cached(s.cache, key, ok, func() ([]graphstore.SampleRow, error) { return s.store.SampleOrder(ctx, q) })
+	order, err := cached(s.cache, key, ok, func() ([]kgeval.SampleRow, error) { return s.store.SampleOrder(ctx, q) })
 	if err != nil {
 		return nil, err
 	}
 	lo, hi := min(q.Offset, len(order)), min(q.Offset+q.Limit, len(order))
-	page := &graphstore.SamplePage{Total: len(order), Offset: q.Offset, Limit: q.Limit, Samples: append([]graphstore.SampleRow(nil), order[lo:hi]...)}
-	if err := s.store.SampleScores(ctx, r.Name, q.Variant, page.Samples, st.Pairs, graphstore.OtherMetric(q.Metric)); err != nil {
+	page := &kgeval.SamplePage{Total: len(order), Offset: q.Offset, Limit: q.Limit, Samples: append([]kgeval.SampleRow(nil), order[lo:hi]...)}
+	if err := s.store.SampleScores(ctx, r.Name, q.Variant, page.Samples, st.Pairs, kgeval.OtherMetric(q.Metric)); err != nil {
 		return nil, err
 	}
 	return page, nil
 }
 
 // filterKey is a sample query without its page, for cache keys.
-func filterKey(q graphstore.SampleQuery) string {
+func filterKey(q kgeval.SampleQuery) string {
 	str := func(p *string) string {
 		if p == nil {
 			return "-"
@@ -241,13 +241,13 @@ func filterKey(q graphstore.SampleQuery) string {
 // point (tau, delta) stored by `kgeval sweep`, beside the run's own tau and
 // delta. Points is empty when the run was never swept.
 type SweepView struct {
-	Run    string                  `json:"run"`
-	Tau    float64                 `json:"tau"`
-	Delta  float64                 `json:"delta"`
-	Taus   []float64               `json:"taus"`
-	Deltas []float64               `json:"deltas"`
-	Pairs  []string                `json:"pairs"`
-	Points []graphstore.SweepPoint `json:"points"`
+	Run    string                `json:"run"`
+	Tau    float64               `json:"tau"`
+	Delta  float64               `json:"delta"`
+	Taus   []float64             `json:"taus"`
+	Deltas []float64             `json:"deltas"`
+	Pairs  []string              `json:"pairs"`
+	Points []kgeval.VariantMeans `json:"points"`
 }
 
 func (s *Server) runSweep(c *gin.Context) (any, error) {
@@ -259,7 +259,7 @@ func (s *Server) runSweep(c *gin.Context) (any, error) {
 	return s.sweepOf(ctx, r, st)
 }
 
-func (s *Server) sweepOf(ctx context.Context, r kgeval.Run, st graphstore.RunSettings) (*SweepView, error) {
+func (s *Server) sweepOf(ctx context.Context, r kgeval.Run, st analysis.Display) (*SweepView, error) {
 	key, ok := s.cache.key(r, "sweep")
 	return cached(s.cache, key, ok, func() (*SweepView, error) {
 		pts, err := s.store.RunSweep(ctx, r.Name)
@@ -306,10 +306,11 @@ func (s *Server) sampleOf(c *gin.Context) (*SampleView, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.store.GetSample(ctx, c.Param("run"), c.Param("id"), variantOf(c), st)
+	d, err := s.store.GetSample(ctx, c.Param("run"), c.Param("id"), variantOf(c), st.Pairs)
 	if err != nil {
 		return nil, err
 	}
+	d.Delta = st.Delta
 	return sampleView(d), nil
 }
 

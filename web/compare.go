@@ -7,7 +7,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // CompareMetric is one pair and metric's mean in two runs.
@@ -57,11 +56,11 @@ func (s *Server) compareView(ctx context.Context, a, b, pair, metric string) (*C
 	if err != nil {
 		return nil, err
 	}
-	xa, err := s.store.RunScores(ctx, a, graphstore.DefaultVariant)
+	xa, err := s.store.RunScores(ctx, a, kgeval.DefaultVariant)
 	if err != nil {
 		return nil, err
 	}
-	xb, err := s.store.RunScores(ctx, b, graphstore.DefaultVariant)
+	xb, err := s.store.RunScores(ctx, b, kgeval.DefaultVariant)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +69,7 @@ func (s *Server) compareView(ctx context.Context, a, b, pair, metric string) (*C
 	}
 	v := &CompareView{A: runRow(ra), B: runRow(rb), Pair: pair, Metric: metric, Metrics: []CompareMetric{}, Samples: []CompareSample{}}
 	pick := func(r kgeval.KGResult, m string) *float64 { return r.Value(m) }
-	mean := func(rows []graphstore.SampleScores, p, m string) (*float64, int) {
+	mean := func(rows []kgeval.SampleScores, p, m string) (*float64, int) {
 		sum, n := 0.0, 0
 		for _, r := range rows {
 			if x := pick(r.Scores[p], m); x != nil {
@@ -97,7 +96,7 @@ func (s *Server) compareView(ctx context.Context, a, b, pair, metric string) (*C
 			v.Metrics = append(v.Metrics, cm)
 		}
 	}
-	byID := map[string]graphstore.SampleScores{}
+	byID := map[string]kgeval.SampleScores{}
 	for _, r := range xa {
 		byID[r.ID] = r
 	}

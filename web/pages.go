@@ -12,7 +12,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/analysis"
 )
 
 // pageNames are the dashboard's pages; each is templates/NAME.html inside
@@ -223,7 +223,7 @@ func (s *Server) runsPage(c *gin.Context) (string, any, error) {
 // RunPage is the view model of a run's dashboard.
 type RunPage struct {
 	View    *RunView
-	Stats   *graphstore.RunStats
+	Stats   *analysis.RunStats
 	Metrics []string
 	// Keys are "pair.metric" in table order.
 	Keys []string
@@ -267,7 +267,7 @@ type MetricFamily struct {
 	Metrics []string
 }
 
-func metricFamilies(ms []graphstore.MetricStat) []MetricFamily {
+func metricFamilies(ms []analysis.MetricStat) []MetricFamily {
 	var out []MetricFamily
 	for _, m := range ms {
 		if len(out) == 0 || out[len(out)-1].Family != m.Family {
@@ -278,7 +278,7 @@ func metricFamilies(ms []graphstore.MetricStat) []MetricFamily {
 	return out
 }
 
-func nullReasons(st *graphstore.RunStats) []string {
+func nullReasons(st *analysis.RunStats) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(r string) {
@@ -300,7 +300,7 @@ func nullReasons(st *graphstore.RunStats) []string {
 
 func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	ctx := c.Request.Context()
-	v, err := s.runView(ctx, c.Param("run"), graphstore.DefaultVariant)
+	v, err := s.runView(ctx, c.Param("run"), kgeval.DefaultVariant)
 	if err != nil {
 		return "", nil, err
 	}
@@ -308,7 +308,7 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	st, err := s.runStatsOf(ctx, r, v.Settings, graphstore.DefaultVariant)
+	st, err := s.runStatsOf(ctx, r, v.Settings, kgeval.DefaultVariant)
 	if err != nil {
 		return "", nil, err
 	}
@@ -334,7 +334,7 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 // SamplePage is the view model of a sample: its texts and scores, the why
 // of its verdict scores per pair and what the grounding check dropped.
 type SamplePage struct {
-	Sample    *graphstore.SampleDetail
+	Sample    *kgeval.SampleDetail
 	Metrics   []MetricRow
 	Why       []WhyPair
 	Grounding Grounding
@@ -345,12 +345,12 @@ type SamplePage struct {
 // explanation (the three aggregates of a triplet-similarity metric), which
 // is then drawn once.
 type MetricRow struct {
-	graphstore.MetricValue
+	kgeval.MetricValue
 	Explained *Explanation
 	SameAs    string
 }
 
-func metricRows(vs []graphstore.MetricValue) []MetricRow {
+func metricRows(vs []kgeval.MetricValue) []MetricRow {
 	out := make([]MetricRow, 0, len(vs))
 	shown := -1 // the row whose explanation is drawn
 	for i, v := range vs {

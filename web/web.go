@@ -23,7 +23,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // Health reports on the services kgeval depends on.
@@ -32,44 +31,15 @@ type Health interface {
 	Check(ctx context.Context) (map[string]string, error)
 }
 
-// Store is what the dashboard reads. *graphstore.DB implements it.
+// Store is what the dashboard reads: the domain's storage services
+// (graphstore implements them on Neo4j).
 type Store interface {
-	// ListRuns returns every run, newest first.
-	ListRuns(ctx context.Context) ([]kgeval.Run, error)
-	// GetRun reads one run. Errors: ENOTFOUND.
-	GetRun(ctx context.Context, name string) (kgeval.Run, error)
-	// RunSummary aggregates a run's scores per pair.
-	RunSummary(ctx context.Context, run, variant string) ([]graphstore.PairSummary, error)
-	// RunStats returns a run's distributions, per-system means and null
-	// reasons, of the KG scores and of the other metrics.
-	RunStats(ctx context.Context, run, variant string, s graphstore.RunSettings) (*graphstore.RunStats, error)
-	// RunSystems lists a run's systems.
-	RunSystems(ctx context.Context, run string) ([]graphstore.SystemCount, error)
-	// ListSamples returns a page of samples. Errors: EINVALID.
-	ListSamples(ctx context.Context, q graphstore.SampleQuery, pairs []kgeval.Pair) (*graphstore.SamplePage, error)
-	// GetSample reads one sample with its explanations. Errors: ENOTFOUND.
-	GetSample(ctx context.Context, run, id, variant string, s graphstore.RunSettings) (*graphstore.SampleDetail, error)
-	// ReadGraphExplanation reads one pair graph. Errors: ENOTFOUND.
-	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*graphstore.GraphExplanation, error)
-	// RunScores returns one row per sample with its KG scores and other
-	// metric values (ExportScores' rows, read with three scans of the run).
-	RunScores(ctx context.Context, run, variant string) ([]graphstore.SampleScores, error)
-	// SampleOrder returns every sample a query selects, in order, without
-	// scores. Errors: EINVALID.
-	SampleOrder(ctx context.Context, q graphstore.SampleQuery) ([]graphstore.SampleRow, error)
-	// SampleScores fills the scores of rows, and the values of the named
-	// other metrics.
-	SampleScores(ctx context.Context, run, variant string, rows []graphstore.SampleRow, pairs []kgeval.Pair, metrics []string) error
-	// MetricExplanations returns, per sample of run, the stored
-	// explanations (JSON) of the named metrics.
-	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)
-	// RunSweep returns the mean scores per pair of a run's sweep variants.
-	RunSweep(ctx context.Context, run string) ([]graphstore.SweepPoint, error)
-	// RunConsole runs a read-only query. Errors: EINVALID, EUNAVAILABLE.
-	RunConsole(ctx context.Context, query string, lim graphstore.ConsoleLimits) (*graphstore.ConsoleResult, error)
+	kgeval.RunService
+	kgeval.SampleService
+	kgeval.ScoreService
+	kgeval.PairGraphService
+	kgeval.Console
 }
-
-var _ Store = (*graphstore.DB)(nil)
 
 // Config configures the server.
 type Config struct {
@@ -77,7 +47,7 @@ type Config struct {
 	Auth    AuthConfig
 	// Console bounds Cypher console queries (defaults: 10s, 1000 rows,
 	// 2 MiB).
-	Console graphstore.ConsoleLimits
+	Console kgeval.ConsoleLimits
 	// TrustedProxies are the addresses or CIDRs of reverse proxies whose
 	// X-Forwarded-For names the client (for the sign-in rate limit); by
 	// default none, and the client is the connection's peer.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/web"
@@ -288,7 +289,7 @@ func TestServer_API(t *testing.T) {
 		if code := c.getJSON(run, &v); code != 200 || v.Run.Name != r.Name || len(v.Summary) != 2 || len(v.Systems) != 2 || len(v.Settings.Pairs) != 2 {
 			t.Errorf("run: %d %+v", code, v)
 		}
-		var st graphstore.RunStats
+		var st analysis.RunStats
 		if code := c.getJSON(run+"/stats", &st); code != 200 || len(st.Histograms) != 9 || len(st.Systems) != 2 || len(st.Metrics) != 3 {
 			t.Errorf("stats: %d %+v", code, st)
 		}
@@ -358,11 +359,11 @@ func TestServer_API(t *testing.T) {
 		}
 	})
 	t.Run("Samples", func(t *testing.T) {
-		var p graphstore.SamplePage
+		var p kgeval.SamplePage
 		if code := c.getJSON(run+"/samples?pair=faithfulness&metric=multihop&sort=score&order=desc&limit=3&offset=1", &p); code != 200 || p.Total != 8 || len(p.Samples) != 3 {
 			t.Fatalf("%d %+v", code, p)
 		}
-		want, _ := db.ListSamples(context.Background(), graphstore.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: "multihop", Sort: "score", Desc: true, Limit: 3, Offset: 1}, r.Settings.Pairs)
+		want, _ := db.ListSamples(context.Background(), kgeval.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: "multihop", Sort: "score", Desc: true, Limit: 3, Offset: 1}, r.Settings.Pairs)
 		for i := range p.Samples {
 			if p.Samples[i].ID != want.Samples[i].ID {
 				t.Errorf("row %d: %s, want %s", i, p.Samples[i].ID, want.Samples[i].ID)
@@ -395,8 +396,8 @@ func TestServer_API(t *testing.T) {
 		}
 	})
 	t.Run("Sample", func(t *testing.T) {
-		var d graphstore.SampleDetail
-		if code := c.getJSON(run+"/samples/s03", &d); code != 200 || d.ID != "s03" || d.Question != r.Samples[3].Question || len(d.Pairs) != 2 {
+		var d kgeval.SampleDetail
+		if code := c.getJSON(run+"/samples/s03", &d); code != 200 || d.ID != "s03" || d.Question != r.Samples[3].Question || len(d.Pairs) != 2 || d.Delta != 0.5 {
 			t.Fatalf("%d %+v", code, d)
 		}
 		if len(d.Metrics) != 3 || d.Metrics[0].Metric != "ts_groundedness_avg" || d.Metrics[0].Value != nil || d.Metrics[0].Reason != "no triplets extracted from answer" {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // SampleView is one sample as the API returns it: the stored detail with
@@ -15,12 +14,12 @@ import (
 // triplet's verdict with its evidence sentence, contradictions first
 // (analysis.WhyLines, as `kgeval explain` prints it).
 type SampleView struct {
-	*graphstore.SampleDetail
+	*kgeval.SampleDetail
 	Why []analysis.VerdictLine `json:"why"`
 }
 
 // sampleView builds the why of a stored sample.
-func sampleView(d *graphstore.SampleDetail) *SampleView {
+func sampleView(d *kgeval.SampleDetail) *SampleView {
 	var pairs []kgeval.Pair
 	results := map[string]kgeval.KGResult{}
 	for _, p := range d.Pairs {
@@ -76,7 +75,7 @@ func whyPairs(v *SampleView) []WhyPair {
 		}
 	}
 	pairs := slices.Clone(v.Pairs)
-	slices.SortStableFunc(pairs, func(a, b graphstore.PairDetail) int {
+	slices.SortStableFunc(pairs, func(a, b kgeval.PairDetail) int {
 		i, oka := order[a.Pair.Name]
 		j, okb := order[b.Pair.Name]
 		switch {

@@ -173,7 +173,7 @@ func TestServer_Why(t *testing.T) {
 	})
 
 	t.Run("SortByContradiction", func(t *testing.T) {
-		var p graphstore.SamplePage
+		var p kgeval.SamplePage
 		if code := api.getJSON("/api/runs/"+url.PathEscape(r.Name)+"/samples?pair=faithfulness&metric=contradiction&sort=score&order=desc", &p); code != 200 || p.Total != len(r.Samples) {
 			t.Fatalf("%d %+v", code, p)
 		}

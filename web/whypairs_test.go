@@ -5,21 +5,20 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // TestWhyPairs: the pair with the worst line comes first, pairs without a
 // line last, in the run's order; scores that do not apply are left out.
 func TestWhyPairs(t *testing.T) {
 	na := kgeval.ReasonNotApplicable + "only against the reference"
-	score := func(pair string, vs ...kgeval.TripletVerdict) *graphstore.WebScore {
-		return &graphstore.WebScore{KGResult: kgeval.KGResult{Pair: pair, Support: kgeval.Float(0.5), Verdicts: vs,
+	score := func(pair string, vs ...kgeval.TripletVerdict) *kgeval.StoredScore {
+		return &kgeval.StoredScore{KGResult: kgeval.KGResult{Pair: pair, Support: kgeval.Float(0.5), Verdicts: vs,
 			Reasons: map[string]string{kgeval.MetricRecall: na, kgeval.MetricF1: na}}}
 	}
-	pair := func(name string, input kgeval.Text, s *graphstore.WebScore) graphstore.PairDetail {
-		return graphstore.PairDetail{Pair: kgeval.Pair{Name: name, Input: input, Context: kgeval.TextContexts}, Score: s}
+	pair := func(name string, input kgeval.Text, s *kgeval.StoredScore) kgeval.PairDetail {
+		return kgeval.PairDetail{Pair: kgeval.Pair{Name: name, Input: input, Context: kgeval.TextContexts}, Score: s}
 	}
-	d := &graphstore.SampleDetail{ID: "s", Answer: "a", Contexts: []string{"c"}, Pairs: []graphstore.PairDetail{
+	d := &kgeval.SampleDetail{ID: "s", Answer: "a", Contexts: []string{"c"}, Pairs: []kgeval.PairDetail{
 		pair("context_relevancy", kgeval.TextQuestion, score("context_relevancy", kgeval.TripletVerdict{Subject: "q", Relation: "r", Object: "?", Asked: true, Verdict: kgeval.VerdictUnanswered})),
 		pair("faithfulness", kgeval.TextAnswer, score("faithfulness",
 			kgeval.TripletVerdict{Node: 1, Subject: "a", Relation: "r", Object: "b", Verdict: kgeval.VerdictSupported},

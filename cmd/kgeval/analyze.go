@@ -57,7 +57,7 @@ func runRows(ctx context.Context, db *graphstore.DB, run, variant string, explai
 	if len(scores) == 0 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "run %q has no sample", run)
 	}
-	if variant != graphstore.DefaultVariant {
+	if variant != kgeval.DefaultVariant {
 		stored := false
 		for _, s := range scores {
 			stored = stored || len(s.Scores) > 0
@@ -145,7 +145,7 @@ with the reason.`,
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run name")
-	c.Flags().StringVar(&variant, "variant", graphstore.DefaultVariant, "scoring variant (sweeps store several)")
+	c.Flags().StringVar(&variant, "variant", kgeval.DefaultVariant, "scoring variant (sweeps store several)")
 	c.Flags().StringSliceVar(&patterns, "metrics", nil, "variables: names (faithfulness.multihop), pairs (faithfulness), KG metrics (multihop), families (kg, ts, llm, ragas) or ts base names; default all")
 	c.Flags().BoolVar(&human, "human", false, "add the dataset's human labels")
 	c.Flags().StringVar(&jsonOut, "json", "", "write the matrix as JSON to this file")
@@ -282,7 +282,7 @@ encoders differ or a run is not done.`,
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run name")
-	c.Flags().StringVar(&variant, "variant", graphstore.DefaultVariant, "scoring variant (sweeps store several)")
+	c.Flags().StringVar(&variant, "variant", kgeval.DefaultVariant, "scoring variant (sweeps store several)")
 	c.Flags().StringVar(&baseline, "baseline", "", "compare --run with this run, sample by sample, instead of its systems")
 	c.Flags().StringSliceVar(&patterns, "metrics", nil, "metrics (as for correlate); default all")
 	c.Flags().StringVar(&jsonOut, "json", "", "write the comparison as JSON to this file")
@@ -604,7 +604,7 @@ func sensitivitySeparations(ctx context.Context, db *graphstore.DB, runs map[str
 	var groups []analysis.Group
 	all := analysis.Vectors{}
 	for _, variant := range sensitivityVariants {
-		rows, err := runRows(ctx, db, runs[variant], graphstore.DefaultVariant, false)
+		rows, err := runRows(ctx, db, runs[variant], kgeval.DefaultVariant, false)
 		if err != nil {
 			return nil, err
 		}
@@ -792,8 +792,8 @@ func sweepReport(ctx context.Context, db *graphstore.DB, run, against string, sy
 	// The default variant first, then the grid by tau and delta.
 	sort.SliceStable(variants, func(i, j int) bool {
 		a, b := variants[i], variants[j]
-		if (a.Name == graphstore.DefaultVariant) != (b.Name == graphstore.DefaultVariant) {
-			return a.Name == graphstore.DefaultVariant
+		if (a.Name == kgeval.DefaultVariant) != (b.Name == kgeval.DefaultVariant) {
+			return a.Name == kgeval.DefaultVariant
 		}
 		if a.Tau != b.Tau {
 			return a.Tau < b.Tau
@@ -1115,7 +1115,7 @@ func sweepPNG(w io.Writer, rep sweepReportOut) error {
 	var deltas []float64
 	seen := map[float64]bool{}
 	for _, pt := range rep.Points {
-		if pt.Variant != graphstore.DefaultVariant && !seen[pt.Delta] {
+		if pt.Variant != kgeval.DefaultVariant && !seen[pt.Delta] {
 			seen[pt.Delta] = true
 			deltas = append(deltas, pt.Delta)
 		}
@@ -1130,7 +1130,7 @@ func sweepPNG(w io.Writer, rep sweepReportOut) error {
 		for i, d := range deltas {
 			var xys plotter.XYs
 			for _, pt := range rep.Points {
-				if pt.Variant == graphstore.DefaultVariant || pt.Delta != d {
+				if pt.Variant == kgeval.DefaultVariant || pt.Delta != d {
 					continue
 				}
 				if v := get(pt.Metrics[k]); v != nil {

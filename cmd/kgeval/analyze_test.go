@@ -151,7 +151,7 @@ func TestCorrelate(t *testing.T) {
 	})
 	run := mustRunName(t, db, "corr")
 	mustEvaluate(t, path, run, args)
-	sameAsExport(t, db, run, graphstore.DefaultVariant)
+	sameAsExport(t, db, run, kgeval.DefaultVariant)
 
 	dir := t.TempDir()
 	jsonPath, csvPath, pngPath := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.csv"), filepath.Join(dir, "c.png")
@@ -177,12 +177,12 @@ func TestCorrelate(t *testing.T) {
 	system := []string{"grounded", "ungrounded", "poor", "grounded", "ungrounded", "poor"}
 	vec := map[string][]*float64{}
 	for _, name := range []string{"multihop", "community_overlap"} {
-		m := exported(t, db, run, graphstore.DefaultVariant, "faithfulness", name)
+		m := exported(t, db, run, kgeval.DefaultVariant, "faithfulness", name)
 		for _, id := range ids {
 			vec["faithfulness."+name] = append(vec["faithfulness."+name], m[id])
 		}
 	}
-	sem := exported(t, db, run, graphstore.DefaultVariant, "", "semantic_similarity")
+	sem := exported(t, db, run, kgeval.DefaultVariant, "", "semantic_similarity")
 	for i, id := range ids {
 		vec["semantic_similarity"] = append(vec["semantic_similarity"], sem[id])
 		u := map[string]float64{"Useful": 1, "Partially useful": 0.5, "Not useful at all": 0}[usefulness[system[i]]]
@@ -279,7 +279,7 @@ func TestCompare(t *testing.T) {
 	if err := db.WriteMetricScores(ctx, run, judged); err != nil {
 		t.Fatal(err)
 	}
-	sameAsExport(t, db, run, graphstore.DefaultVariant)
+	sameAsExport(t, db, run, kgeval.DefaultVariant)
 	dir := t.TempDir()
 	out, err := runMain(t, append([]string{"compare", "--run", run, "--metrics", "faithfulness.multihop,semantic_similarity,factual_accuracy",
 		"--json", filepath.Join(dir, "c.json"), "--plot", filepath.Join(dir, "c.png")}, args...)...)
@@ -297,7 +297,7 @@ func TestCompare(t *testing.T) {
 	if len(rep.Systems) != 3 || rep.Systems[0].System != "grounded" || len(rep.Differences) != 9 {
 		t.Fatalf("%d systems, %d differences", len(rep.Systems), len(rep.Differences))
 	}
-	mh := exported(t, db, run, graphstore.DefaultVariant, "faithfulness", "multihop")
+	mh := exported(t, db, run, kgeval.DefaultVariant, "faithfulness", "multihop")
 	g := rep.Systems[0].Metrics[0] // KG scores come first
 	if g.Metric != "faithfulness.multihop" || g.N != 3 || !closeTo(*g.Mean, *mh["erica-grounded-1"]) || g.Best.Sample != "erica-grounded-1" {
 		t.Errorf("grounded multihop %+v (stored %v)", g, *mh["erica-grounded-1"])
@@ -417,7 +417,7 @@ func TestSensitivity(t *testing.T) {
 	}
 	vals := func(run, pair, metric string) []float64 {
 		var out []float64
-		for _, v := range exported(t, db, run, graphstore.DefaultVariant, pair, metric) {
+		for _, v := range exported(t, db, run, kgeval.DefaultVariant, pair, metric) {
 			if v != nil {
 				out = append(out, *v)
 			}
@@ -493,7 +493,7 @@ func TestSweepReport(t *testing.T) {
 	}
 	var rep sweepReportOut
 	readJSON(t, filepath.Join(dir, "s.json"), &rep)
-	if len(rep.Points) != 5 || rep.Points[0].Variant != graphstore.DefaultVariant || len(rep.Metrics) != 26 {
+	if len(rep.Points) != 5 || rep.Points[0].Variant != kgeval.DefaultVariant || len(rep.Metrics) != 26 {
 		t.Fatalf("%d points (first %q), metrics %v", len(rep.Points), rep.Points[0].Variant, rep.Metrics)
 	}
 	k := -1

@@ -76,7 +76,7 @@ header's export time is its last field, and --no-time leaves it out.`,
 				return err
 			}
 			defer db.Close(context.WithoutCancel(cmd.Context()))
-			return m.cacheExport(cmd.Context(), db, out, graphstore.CacheFilter{Kinds: kinds, Runs: runs}, noTime)
+			return m.cacheExport(cmd.Context(), db, out, kgeval.CacheFilter{Kinds: kinds, Runs: runs}, noTime)
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "snapshot file to write (.jsonl.gz)")
@@ -86,7 +86,7 @@ header's export time is its last field, and --no-time leaves it out.`,
 	return c
 }
 
-func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f graphstore.CacheFilter, noTime bool) error {
+func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f kgeval.CacheFilter, noTime bool) error {
 	h := cachefile.Header{Kgeval: version + " (commit " + commit + ")", Kinds: nonNil(f.Kinds), Runs: []cachefile.Run{}, Prompts: currentPrompts()}
 	for _, name := range f.Runs {
 		r, err := db.GetRun(ctx, name)
@@ -164,7 +164,7 @@ func kindCounts(c map[string]int) string {
 	for _, k := range sortedKeys(c) {
 		name := k
 		if name == "" {
-			name = graphstore.NoKind
+			name = kgeval.NoKind
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", name, c[k]))
 	}
@@ -251,11 +251,11 @@ func (m *Main) warnSnapshot(file string, h cachefile.Header, cfg *Config) {
 
 func (m *Main) cacheImport(ctx context.Context, db *graphstore.DB, file string, r *cachefile.Reader, overwrite bool) error {
 	cache := &graphstore.Cache{DB: db}
-	var n graphstore.CacheImport
+	var n kgeval.CacheImport
 	sink := func(ctx context.Context, batch []cachefile.Entry) error {
-		es := make([]graphstore.CacheEntry, len(batch))
+		es := make([]kgeval.CacheEntry, len(batch))
 		for i, e := range batch {
-			es[i] = graphstore.CacheEntry{Key: e.Key, Value: e.Value}
+			es[i] = kgeval.CacheEntry{Key: e.Key, Value: e.Value}
 		}
 		b, err := cache.Import(ctx, es, overwrite)
 		n = n.Add(b)
@@ -303,7 +303,7 @@ func (m *Main) cacheStatsCommand() *cobra.Command {
 					return err
 				}
 			}
-			st, err := (&graphstore.Cache{DB: db}).Stats(cmd.Context(), graphstore.CacheFilter{Runs: runs})
+			st, err := (&graphstore.Cache{DB: db}).Stats(cmd.Context(), kgeval.CacheFilter{Runs: runs})
 			if err != nil {
 				return err
 			}
@@ -315,7 +315,7 @@ func (m *Main) cacheStatsCommand() *cobra.Command {
 	return c
 }
 
-func printCacheStats(w io.Writer, st []graphstore.CacheKindStats, runs []string) {
+func printCacheStats(w io.Writer, st []kgeval.CacheKindStats, runs []string) {
 	scope := "all cache entries"
 	if len(runs) > 0 {
 		scope = "cache entries used by run " + strings.Join(runs, ", ")
@@ -323,7 +323,7 @@ func printCacheStats(w io.Writer, st []graphstore.CacheKindStats, runs []string)
 	fmt.Fprintf(w, "%s, per kind (used: some run recorded on the entry):\n", scope)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "kind\tentries\tused\tMB\t")
-	var total graphstore.CacheKindStats
+	var total kgeval.CacheKindStats
 	for _, s := range st {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t\n", s.Kind, s.Entries, s.Used, float64(s.Chars)/1e6)
 		total.Entries, total.Used, total.Chars = total.Entries+s.Entries, total.Used+s.Used, total.Chars+s.Chars

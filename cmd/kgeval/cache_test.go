@@ -60,7 +60,7 @@ func writeGz(t *testing.T, path string, lines []string) {
 func cacheKind(t *testing.T, db *graphstore.DB, kind string) {
 	t.Cleanup(func() {
 		c := &graphstore.Cache{DB: db}
-		es, err := c.Entries(context.Background(), graphstore.CacheFilter{Kinds: []string{kind}}, "", 100000)
+		es, err := c.Entries(context.Background(), kgeval.CacheFilter{Kinds: []string{kind}}, "", 100000)
 		if err != nil {
 			t.Error(err)
 			return
@@ -356,7 +356,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	// The label vectors this run computes and caches are the test's own
 	// (every label holds tok): delete them with the run.
 	t.Cleanup(func() {
-		es, err := cache.Entries(context.Background(), graphstore.CacheFilter{Kinds: []string{"embed"}, Runs: []string{run}}, "", 100000)
+		es, err := cache.Entries(context.Background(), kgeval.CacheFilter{Kinds: []string{"embed"}, Runs: []string{run}}, "", 100000)
 		if err != nil {
 			t.Error(err)
 			return
@@ -374,7 +374,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	if !strings.Contains(o, "cache-only: model calls 0; 0 requests not in the cache (refused)") || !strings.Contains(o, "6 from the cache") {
 		t.Errorf("evaluate --cache-only output:\n%s", o)
 	}
-	rows, err := db.ExportScores(context.Background(), run, graphstore.DefaultVariant)
+	rows, err := db.ExportScores(context.Background(), run, kgeval.DefaultVariant)
 	if err != nil || len(rows) != 2 || rows[0].Scores["faithfulness"].Multihop == nil {
 		t.Errorf("replayed scores: %+v %v", rows, err)
 	}
@@ -413,7 +413,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 		!strings.Contains(o, "--cache-only: 1 model requests were not in the cache; their values are null") {
 		t.Errorf("evaluate --cache-only with a text the cache lacks: %v\n%s", err, o)
 	}
-	rows, err = db.ExportScores(context.Background(), run2, graphstore.DefaultVariant)
+	rows, err = db.ExportScores(context.Background(), run2, kgeval.DefaultVariant)
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("rows %+v %v", rows, err)
 	}

@@ -162,7 +162,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 		for k, s := range old.Stages {
 			prevStages[k] = s
 		}
-		if done, err = db.ScoredGraphs(ctx, run, graphstore.DefaultVariant); err != nil {
+		if done, err = db.ScoredGraphs(ctx, run, kgeval.DefaultVariant); err != nil {
 			return err
 		}
 		if metricsDone, err = db.MetricsDone(ctx, run); err != nil {
@@ -324,7 +324,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	for _, e := range rep.Errors {
 		fmt.Fprintf(m.Stdout, "sample %s: %s not extracted: %s\n", e.Sample, e.Text, e.Error)
 	}
-	rows, err := db.RunScores(ctx, run, graphstore.DefaultVariant)
+	rows, err := db.RunScores(ctx, run, kgeval.DefaultVariant)
 	if err != nil {
 		return err
 	}

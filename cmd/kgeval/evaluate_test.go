@@ -85,7 +85,7 @@ func TestEvaluate_BrokenRecords(t *testing.T) {
 			t.Errorf("output does not match %q:\n%s", want, out)
 		}
 	}
-	rows, err := db.ExportScores(context.Background(), run, graphstore.DefaultVariant)
+	rows, err := db.ExportScores(context.Background(), run, kgeval.DefaultVariant)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestSweep(t *testing.T) {
 		}
 		return m
 	}
-	def := scores(graphstore.DefaultVariant)
+	def := scores(kgeval.DefaultVariant)
 	same := scores(SweepVariant(0.7, 0.5))
 	looseTau := scores(SweepVariant(0, 0.5))
 	looseDelta := scores(SweepVariant(0.7, 1))

@@ -48,8 +48,8 @@ func explain(ctx context.Context, w io.Writer, db *graphstore.DB, run, sample st
 	if err != nil {
 		return err
 	}
-	settings := graphstore.Settings(rec)
-	d, err := db.GetSample(ctx, run, sample, graphstore.DefaultVariant, settings)
+	settings := analysis.DisplayOf(rec)
+	d, err := db.GetSample(ctx, run, sample, kgeval.DefaultVariant, settings.Pairs)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func explain(ctx context.Context, w io.Writer, db *graphstore.DB, run, sample st
 		if len(only) > 0 && !contains(only, p.Name) {
 			continue
 		}
-		st, err := db.ReadKGScore(ctx, run, sample, p.Name, graphstore.DefaultVariant)
+		st, err := db.ReadKGScore(ctx, run, sample, p.Name, kgeval.DefaultVariant)
 		if kgeval.ErrorCode(err) == kgeval.ENOTFOUND {
 			continue
 		} else if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/export"
-	"github.com/kgeval/kgeval/graphstore"
 	"github.com/spf13/cobra"
 )
 
@@ -57,7 +56,7 @@ func (m *Main) exportCommand() *cobra.Command {
 	c.Flags().StringVar(&run, "run", "", "run name")
 	c.Flags().StringVar(&format, "format", "jsonl", "jsonl or csv")
 	c.Flags().StringVar(&out, "out", "", "output file (default: standard output)")
-	c.Flags().StringVar(&variant, "variant", graphstore.DefaultVariant, "scoring variant (sweeps store several)")
+	c.Flags().StringVar(&variant, "variant", kgeval.DefaultVariant, "scoring variant (sweeps store several)")
 
 	var gRun, sample, pair, gOut string
 	graph := &cobra.Command{

@@ -9,7 +9,6 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/graphstore"
 	"github.com/spf13/cobra"
 )
 
@@ -99,7 +98,7 @@ unavailable or refusing the credentials.`,
 	f := c.Flags()
 	f.StringVar(&run, "run", "", "the run to check")
 	f.StringVar(&baseline, "baseline", "", "a run to compare with (needed by --max-regression)")
-	f.StringVar(&variant, "variant", graphstore.DefaultVariant, "scoring variant (sweeps store several)")
+	f.StringVar(&variant, "variant", kgeval.DefaultVariant, "scoring variant (sweeps store several)")
 	f.StringArrayVar(&require, "require", nil, "a threshold on the run's mean, VAR OP NUMBER with OP one of >= <= == > < (repeatable)")
 	f.StringArrayVar(&maxRegression, "max-regression", nil, "VAR=D: fail when VAR's mean got worse than the baseline's by more than D (repeatable)")
 	f.StringVar(&mdOut, "markdown", "", "write a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")

@@ -56,7 +56,7 @@ func mustBaselinePair(t *testing.T, db *graphstore.DB, args []string) (baseline,
 		baseline bool
 		tau      float64
 	}{{baseline, true, 0.7}, {run, false, 0.8}} {
-		rows, err := db.RunScores(ctx, r.name, graphstore.DefaultVariant)
+		rows, err := db.RunScores(ctx, r.name, kgeval.DefaultVariant)
 		if err != nil || len(rows) != 9 {
 			t.Fatalf("run %s: %d rows, %v", r.name, len(rows), err)
 		}
@@ -72,7 +72,7 @@ func mustBaselinePair(t *testing.T, db *graphstore.DB, args []string) (baseline,
 		}
 		p := kgeval.DefaultGraphParams()
 		p.Tau = r.tau
-		if err := db.WriteKGResults(ctx, r.name, graphstore.DefaultVariant, "gds", p, results); err != nil {
+		if err := db.WriteKGResults(ctx, r.name, kgeval.DefaultVariant, "gds", p, results); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -142,8 +142,8 @@ func TestCompare_Baseline(t *testing.T) {
 		t.Errorf("contradiction %+v", con)
 	}
 	// multihop as stored: the mean difference over the samples with values.
-	mhA := exported(t, db, base, graphstore.DefaultVariant, "faithfulness", "multihop")
-	mhB := exported(t, db, run, graphstore.DefaultVariant, "faithfulness", "multihop")
+	mhA := exported(t, db, base, kgeval.DefaultVariant, "faithfulness", "multihop")
+	mhB := exported(t, db, run, kgeval.DefaultVariant, "faithfulness", "multihop")
 	var sum float64
 	n := 0
 	for id, a := range mhA {

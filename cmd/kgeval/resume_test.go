@@ -298,11 +298,11 @@ func TestEvaluate_KillResume(t *testing.T) {
 	if got["samples"] != 2 || got["scores"] != 8 {
 		t.Errorf("resumed run counts %v, want 2 samples and 8 scores", got)
 	}
-	a, err := db.ExportScores(ctx, run, graphstore.DefaultVariant)
+	a, err := db.ExportScores(ctx, run, kgeval.DefaultVariant)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := db.ExportScores(ctx, ref, graphstore.DefaultVariant)
+	b, err := db.ExportScores(ctx, ref, kgeval.DefaultVariant)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func (m *Main) runsCommand() *cobra.Command {
 			if r.Error != "" {
 				fmt.Fprintf(m.Stdout, "error %s\n", r.Error)
 			}
-			sum, err := db.RunSummary(cmd.Context(), r.Name, graphstore.DefaultVariant)
+			sum, err := db.RunSummary(cmd.Context(), r.Name, kgeval.DefaultVariant)
 			if err != nil {
 				return err
 			}

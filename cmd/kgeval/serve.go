@@ -152,7 +152,7 @@ func (m *Main) serve(ctx context.Context, cfg *Config) error {
 	s, err := web.NewServer(web.Config{
 		Version:        version,
 		Auth:           auth,
-		Console:        graphstore.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
+		Console:        kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
 		TrustedProxies: cfg.Web.TrustedProxies,
 	}, &graphstore.Health{DB: db}, db)
 	if err != nil {

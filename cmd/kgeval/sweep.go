@@ -92,7 +92,7 @@ func (m *Main) sweep(ctx context.Context, cfg *Config, run string, taus, deltas 
 	if err != nil {
 		return err
 	}
-	stored, err := db.RunScores(ctx, run, graphstore.DefaultVariant)
+	stored, err := db.RunScores(ctx, run, kgeval.DefaultVariant)
 	if err != nil {
 		return err
 	}
@@ -109,10 +109,10 @@ func (m *Main) sweep(ctx context.Context, cfg *Config, run string, taus, deltas 
 	for _, row := range stored {
 		for _, p := range pairs {
 			it := item{sample: row.ID, pair: p}
-			g := graphs[graphstore.GraphID(run, row.ID, p.Name)]
+			g := graphs[kgeval.GraphID(run, row.ID, p.Name)]
 			switch {
 			case g != nil:
-				it.in, it.cx = scoring.Triplets(g)
+				it.in, it.cx = g.Triplets()
 				ks := scoring.LabelKeys(it.in, it.cx)
 				if it.pair.Input == kgeval.TextQuestion {
 					ks = append(ks, scoring.AnswerPhraseKeys(it.cx)...)

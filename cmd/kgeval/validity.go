@@ -65,7 +65,7 @@ No model is called. See docs/VALIDITY.md.`,
 	}
 	f := c.Flags()
 	f.StringVar(&o.run, "run", "", "run name")
-	f.StringVar(&o.variant, "variant", graphstore.DefaultVariant, "scoring variant of the KG scores")
+	f.StringVar(&o.variant, "variant", kgeval.DefaultVariant, "scoring variant of the KG scores")
 	f.StringVar(&o.good, "good", "wikieval_grounded", "the system that answers well")
 	f.StringVar(&o.badFaith, "bad-faithfulness", "wikieval_ungrounded", "the system faithfulness-type metrics should rank below --good")
 	f.StringVar(&o.badRel, "bad-relevance", "wikieval_poor", "the system relevance-type metrics should rank below --good")

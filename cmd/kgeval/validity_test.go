@@ -11,7 +11,6 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 )
 
@@ -120,7 +119,7 @@ func TestValidity(t *testing.T) {
 		t.Errorf("faithfulness.contradiction: %+v", r)
 	}
 	// A KG score, against the stored values.
-	mh := exported(t, db, run, graphstore.DefaultVariant, "faithfulness", "multihop")
+	mh := exported(t, db, run, kgeval.DefaultVariant, "faithfulness", "multihop")
 	w := 0
 	for k := 1; k <= 4; k++ {
 		if *mh[fmt.Sprintf("erica-grounded-%d", k)] > *mh[fmt.Sprintf("erica-ungrounded-%d", k)] {

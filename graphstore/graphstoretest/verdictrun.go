@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/lexical"
@@ -82,7 +83,7 @@ func MustVerdictRun(tb testing.TB, db *graphstore.DB) *WebRun {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r := &WebRun{Name: name, Settings: graphstore.Settings(run), Results: map[string]map[string]kgeval.KGResult{}}
+	r := &WebRun{Name: name, Settings: analysis.DisplayOf(run), Results: map[string]map[string]kgeval.KGResult{}}
 
 	var graphs []*kgeval.PairGraph
 	var grounding []kgeval.Grounding
@@ -157,7 +158,7 @@ func MustVerdictRun(tb testing.TB, db *graphstore.DB) *WebRun {
 	for i := range res {
 		sentenceVerdicts(&res[i], byID[res[i].Sample])
 	}
-	if err := db.WriteKGResults(ctx, name, graphstore.DefaultVariant, "native", kgeval.DefaultGraphParams(), res); err != nil {
+	if err := db.WriteKGResults(ctx, name, kgeval.DefaultVariant, "native", kgeval.DefaultGraphParams(), res); err != nil {
 		tb.Fatal(err)
 	}
 	if err := db.WriteGrounding(ctx, name, grounding); err != nil {

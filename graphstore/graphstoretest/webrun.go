@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
@@ -18,7 +19,7 @@ import (
 // engine computed for it.
 type WebRun struct {
 	Name     string
-	Settings graphstore.RunSettings
+	Settings analysis.Display
 	Samples  []kgeval.Sample
 	Results  map[string]map[string]kgeval.KGResult // sample -> pair -> result
 	// Metrics are the stored metric values: sample -> metric -> value.
@@ -58,7 +59,7 @@ func MustWebRun(tb testing.TB, db *graphstore.DB, n int) *WebRun {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r.Settings = graphstore.Settings(run)
+	r.Settings = analysis.DisplayOf(run)
 	cases := scoringtest.Cases()
 	var graphs []*kgeval.PairGraph
 	for i := range n {
@@ -82,7 +83,7 @@ func MustWebRun(tb testing.TB, db *graphstore.DB, n int) *WebRun {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := db.WriteKGResults(ctx, name, graphstore.DefaultVariant, "native", kgeval.DefaultGraphParams(), res); err != nil {
+	if err := db.WriteKGResults(ctx, name, kgeval.DefaultVariant, "native", kgeval.DefaultGraphParams(), res); err != nil {
 		tb.Fatal(err)
 	}
 	for _, x := range res {

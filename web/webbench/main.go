@@ -205,7 +205,7 @@ func store(ctx context.Context, db *graphstore.DB, name string, n int) error {
 	if err := db.WriteSamples(ctx, name, samples); err != nil {
 		return err
 	}
-	if err := db.WriteKGResults(ctx, name, graphstore.DefaultVariant, "native", kgeval.DefaultGraphParams(), scores); err != nil {
+	if err := db.WriteKGResults(ctx, name, kgeval.DefaultVariant, "native", kgeval.DefaultGraphParams(), scores); err != nil {
 		return err
 	}
 	if err := db.WriteMetricScores(ctx, name, metricValues(samples)); err != nil {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/scoring/lexical"
@@ -49,7 +50,7 @@ func ground(ctx context.Context, run, sample, invented string) error {
 	if err != nil {
 		return err
 	}
-	d, err := db.GetSample(ctx, run, sample, graphstore.DefaultVariant, graphstore.Settings(r))
+	d, err := db.GetSample(ctx, run, sample, kgeval.DefaultVariant, analysis.DisplayOf(r).Pairs)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func judge(ctx context.Context, run string) error {
 		return err
 	}
 	defer db.Close(ctx)
-	rows, err := db.RunScores(ctx, run, graphstore.DefaultVariant)
+	rows, err := db.RunScores(ctx, run, kgeval.DefaultVariant)
 	if err != nil {
 		return err
 	}
