@@ -42,12 +42,12 @@ func TestSchema(t *testing.T) {
 // every query but a few fixed reads takes parameters.
 func TestQueries_Parameters(t *testing.T) {
 	allowed := map[string]bool{"'ctx'": true, "'in'": true, "'cost'": true, "'weight'": true, "'*'": true, "'Neo4j Kernel'": true, "''": true,
-		// run_counts names its rows.
+		// test_run_counts names its rows.
 		"'samples'": true, "'entities'": true, "'relations'": true, "'similar_edges'": true, "'head_edges'": true, "'tail_edges'": true, "'scores'": true,
 		"'relation_similar_edges'": true, "'conflict_edges'": true}
 	fixed := map[string]bool{"server_info": true, "gds_version": true, "schema_constraints": true, "schema_indexes": true,
-		"test_drop_relation_run_index": true, "web_test_counts": true, "run_list": true,
-		"web_test_snapshot_schema": true, "web_test_snapshot_users": true}
+		"test_drop_relation_run_index": true, "test_counts": true, "run_list": true,
+		"test_console_snapshot_schema": true, "test_console_snapshot_users": true}
 	lit := regexp.MustCompile(`'[^']*'`)
 	if len(cypher.Names()) < 40 {
 		t.Fatalf("%d queries: the embedded files are missing", len(cypher.Names()))
@@ -66,6 +66,31 @@ func TestQueries_Parameters(t *testing.T) {
 			}
 		}
 		if !strings.Contains(q, "$") && !fixed[name] {
+			t.Errorf("%s takes no parameter", name)
+		}
+	}
+}
+
+// TestStrictQueries_Parameters guards the queries behind the dashboard's
+// reads and the console tests' sentinels more strictly: no string literal
+// at all, and at least one parameter (the console's one query is user
+// text, guarded by its EXPLAIN plan instead).
+func TestStrictQueries_Parameters(t *testing.T) {
+	lit := regexp.MustCompile(`'[^']*'|"[^"]*"`)
+	for _, name := range []string{"sample_page", "kgscore_by_uid", "sample_get", "kgscore_with_system", "sample_systems",
+		"metricscore_by_uid", "metricscore_sample", "metricscore_groups", "metricscore_null_reasons", "kgscore_sweep_means",
+		"kgscore_verdicts_by_uid", "test_sentinel_create", "test_sentinel_state", "test_sentinel_delete"} {
+		var code []string
+		for _, line := range strings.Split(cypher.MustGet(name), "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "//") {
+				code = append(code, line)
+			}
+		}
+		q := strings.Join(code, "\n")
+		if l := lit.FindString(q); l != "" {
+			t.Errorf("%s: literal %s in query text", name, l)
+		}
+		if !strings.Contains(q, "$") {
 			t.Errorf("%s takes no parameter", name)
 		}
 	}

@@ -9,6 +9,17 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
+// Queries, resolved when the package loads.
+var (
+	qCacheGetRun  = statement("cache_get_run")
+	qCacheGet     = statement("cache_get")
+	qCachePut     = statement("cache_put")
+	qCacheDelete  = statement("cache_delete")
+	qCacheEntries = statement("cache_entries")
+	qCacheImport  = statement("cache_import")
+	qCacheStats   = statement("cache_stats")
+)
+
 // Cache keeps model answers and embeddings in Neo4j as (:CacheEntry {key,
 // value}) nodes: the database a team already shares, so no text is ever sent
 // to a model twice, across runs and across people.
@@ -61,9 +72,9 @@ func (c *Cache) Get(ctx context.Context, keys []string) (map[string][]byte, erro
 		var recs []*neo4j.Record
 		var err error
 		if c.Run != "" {
-			recs, err = c.DB.write(ctx, cypher.MustGet("cache_get_run"), map[string]any{"keys": ks, "run": c.Run})
+			recs, err = c.DB.write(ctx, qCacheGetRun, map[string]any{"keys": ks, "run": c.Run})
 		} else {
-			recs, err = c.DB.read(ctx, cypher.MustGet("cache_get"), map[string]any{"keys": ks})
+			recs, err = c.DB.read(ctx, qCacheGet, map[string]any{"keys": ks})
 		}
 		if err != nil {
 			return nil, mapError(err, "read cache")
@@ -120,12 +131,12 @@ func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
 			run = c.Run
 		}
 		for _, b := range batches {
-			if err := runConsume(ctx, tx, cypher.MustGet("cache_put"), map[string]any{"rows": b, "run": run}); err != nil {
+			if err := runConsume(ctx, tx, qCachePut, map[string]any{"rows": b, "run": run}); err != nil {
 				return nil, err
 			}
 		}
 		if fields != nil {
-			return nil, runConsume(ctx, tx, cypher.MustGet("run_update"), map[string]any{"name": c.Run, "fields": fields})
+			return nil, runConsume(ctx, tx, qRunUpdate, map[string]any{"name": c.Run, "fields": fields})
 		}
 		return nil, nil
 	}, neo4j.WithTxTimeout(c.DB.cfg.QueryTimeout))
@@ -133,8 +144,8 @@ func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
 }
 
 // runConsume runs one statement in tx and discards its result.
-func runConsume(ctx context.Context, tx neo4j.ManagedTransaction, q string, params map[string]any) error {
-	res, err := tx.Run(ctx, q, params)
+func runConsume(ctx context.Context, tx neo4j.ManagedTransaction, q cypher.Statement, params map[string]any) error {
+	res, err := tx.Run(ctx, q.Query, params)
 	if err != nil {
 		return err
 	}
@@ -148,7 +159,7 @@ func (c *Cache) Delete(ctx context.Context, keys []string) error {
 	for i, k := range keys {
 		ks[i] = k
 	}
-	_, err := c.DB.write(ctx, cypher.MustGet("cache_delete"), map[string]any{"keys": ks})
+	_, err := c.DB.write(ctx, qCacheDelete, map[string]any{"keys": ks})
 	return mapError(err, "delete cache entries")
 }
 
@@ -170,7 +181,7 @@ func cacheParams(f kgeval.CacheFilter) map[string]any {
 func (c *Cache) Entries(ctx context.Context, f kgeval.CacheFilter, after string, limit int) ([]kgeval.CacheEntry, error) {
 	p := cacheParams(f)
 	p["after"], p["limit"] = after, limit
-	recs, err := c.DB.read(ctx, cypher.MustGet("cache_entries"), p)
+	recs, err := c.DB.read(ctx, qCacheEntries, p)
 	if err != nil {
 		return nil, mapError(err, "read cache entries")
 	}
@@ -207,7 +218,7 @@ func (c *Cache) Import(ctx context.Context, entries []kgeval.CacheEntry, overwri
 		for i, e := range part {
 			rows[i] = map[string]any{"key": e.Key, "value": e.Value}
 		}
-		recs, err := c.DB.write(ctx, cypher.MustGet("cache_import"), map[string]any{"rows": rows, "overwrite": overwrite})
+		recs, err := c.DB.write(ctx, qCacheImport, map[string]any{"rows": rows, "overwrite": overwrite})
 		if err != nil {
 			return n, mapError(err, "import cache entries")
 		}
@@ -227,7 +238,7 @@ func (c *Cache) Import(ctx context.Context, entries []kgeval.CacheEntry, overwri
 func (c *Cache) Stats(ctx context.Context, f kgeval.CacheFilter) ([]kgeval.CacheKindStats, error) {
 	p := cacheParams(f)
 	p["sep"], p["none"] = ":", kgeval.NoKind
-	recs, err := c.DB.read(ctx, cypher.MustGet("cache_stats"), p)
+	recs, err := c.DB.read(ctx, qCacheStats, p)
 	if err != nil {
 		return nil, mapError(err, "count cache entries")
 	}

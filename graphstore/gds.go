@@ -16,6 +16,17 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
+// Queries, resolved when the package loads.
+var (
+	qGdsLeftovers          = statement("gds_leftovers")
+	qGdsDrop               = statement("gds_drop")
+	qKgscoreVerdicts       = statement("kgscore_verdicts")
+	qGdsProjectPaths       = statement("gds_project_paths")
+	qGdsDijkstra           = statement("gds_dijkstra")
+	qGdsProjectCommunities = statement("gds_project_communities")
+	qGdsLouvain            = statement("gds_louvain")
+)
+
 // ProjectionPrefix starts the name of every GDS projection kgeval creates.
 const ProjectionPrefix = "kgeval-"
 
@@ -85,7 +96,7 @@ func (e *GDS) DropLeftovers(ctx context.Context) ([]string, error) {
 	if !strings.HasPrefix(prefix, ProjectionPrefix) {
 		prefix = ProjectionPrefix
 	}
-	recs, err := e.DB.read(ctx, cypher.MustGet("gds_leftovers"), map[string]any{"prefix": prefix, "age": int64(age.Seconds())})
+	recs, err := e.DB.read(ctx, qGdsLeftovers, map[string]any{"prefix": prefix, "age": int64(age.Seconds())})
 	if err != nil {
 		return nil, mapError(err, "list GDS projections")
 	}
@@ -101,7 +112,7 @@ func (e *GDS) DropLeftovers(ctx context.Context) ([]string, error) {
 }
 
 func (e *GDS) drop(ctx context.Context, name string) error {
-	_, err := e.DB.write(ctx, cypher.MustGet("gds_drop"), map[string]any{"name": name})
+	_, err := e.DB.write(ctx, qGdsDrop, map[string]any{"name": name})
 	return mapError(err, "drop projection "+name)
 }
 
@@ -174,7 +185,7 @@ func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGra
 	}
 	const batch = 200
 	for lo := 0; lo < len(ids); lo += batch {
-		recs, err := e.DB.read(ctx, cypher.MustGet("kgscore_verdicts"), map[string]any{"graphs": ids[lo:min(lo+batch, len(ids))]})
+		recs, err := e.DB.read(ctx, qKgscoreVerdicts, map[string]any{"graphs": ids[lo:min(lo+batch, len(ids))]})
 		if err != nil {
 			return mapError(err, "read triplet verdicts")
 		}
@@ -240,9 +251,9 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 		undirected = []any{"*"}
 	}
 	pathsName := e.name("paths")
-	err := e.withProjection(ctx, pathsName, "gds_project_paths", map[string]any{"graphs": params, "undirected": undirected}, &e.stats.ProjectPaths, func() error {
+	err := e.withProjection(ctx, pathsName, qGdsProjectPaths, map[string]any{"graphs": params, "undirected": undirected}, &e.stats.ProjectPaths, func() error {
 		defer e.add(&e.stats.Dijkstra, time.Now())
-		return e.stream(ctx, "gds_dijkstra", map[string]any{"name": pathsName}, func(r *neo4j.Record) error {
+		return e.stream(ctx, qGdsDijkstra, map[string]any{"name": pathsName}, func(r *neo4j.Record) error {
 			m := r.AsMap()
 			node := asInt(m["node"])
 			if node == 0 {
@@ -283,9 +294,9 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 			cparams = append(cparams, map[string]any{"graph": m["graph"], "offset": m["offset"], "label": label})
 		}
 		name := e.name("communities")
-		err = e.withProjection(ctx, name, "gds_project_communities", map[string]any{"graphs": cparams}, &e.stats.ProjectComm, func() error {
+		err = e.withProjection(ctx, name, qGdsProjectCommunities, map[string]any{"graphs": cparams}, &e.stats.ProjectComm, func() error {
 			defer e.add(&e.stats.Louvain, time.Now())
-			return e.stream(ctx, "gds_louvain", map[string]any{"name": name, "labels": labels}, func(r *neo4j.Record) error {
+			return e.stream(ctx, qGdsLouvain, map[string]any{"name": name, "labels": labels}, func(r *neo4j.Record) error {
 				m := r.AsMap()
 				k, v := owner(asInt(m["node"]))
 				comm[k][v] = int(asInt(m["community"]))
@@ -307,10 +318,10 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 
 // withProjection projects a graph, runs fn, and drops the projection
 // whatever happened (also when ctx was cancelled).
-func (e *GDS) withProjection(ctx context.Context, name, query string, params map[string]any, spent *time.Duration, fn func() error) error {
+func (e *GDS) withProjection(ctx context.Context, name string, query cypher.Statement, params map[string]any, spent *time.Duration, fn func() error) error {
 	params["name"] = name
 	t := time.Now()
-	_, err := e.DB.write(ctx, cypher.MustGet(query), params)
+	_, err := e.DB.write(ctx, query, params)
 	e.add(spent, t)
 	defer func() {
 		defer e.add(&e.stats.Drop, time.Now())
@@ -325,11 +336,11 @@ func (e *GDS) withProjection(ctx context.Context, name, query string, params map
 }
 
 // stream runs a read query and calls fn for each record as it arrives.
-func (e *GDS) stream(ctx context.Context, query string, params map[string]any, fn func(*neo4j.Record) error) error {
+func (e *GDS) stream(ctx context.Context, query cypher.Statement, params map[string]any, fn func(*neo4j.Record) error) error {
 	sess := e.DB.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: e.DB.cfg.Database, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(ctx)
 	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, cypher.MustGet(query), params)
+		res, err := tx.Run(ctx, query.Query, params)
 		if err != nil {
 			return nil, err
 		}
@@ -340,5 +351,5 @@ func (e *GDS) stream(ctx context.Context, query string, params map[string]any, f
 		}
 		return nil, res.Err()
 	}, neo4j.WithTxTimeout(e.DB.cfg.QueryTimeout))
-	return mapError(err, query)
+	return mapError(err, query.Name)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
 )
@@ -152,9 +153,7 @@ func TestDB_WritePairGraphs_Idempotent(t *testing.T) {
 func TestGDS_DropLeftovers(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
-	if err := db.ProjectForTest(ctx, graphstore.ProjectionPrefix+"leftover-test"); err != nil {
-		t.Fatal(err)
-	}
+	graphstoretest.MustProjection(t, graphstore.ProjectionPrefix+"leftover-test")
 	time.Sleep(1100 * time.Millisecond)
 	// Only this test's projection: with a 1 s age, other packages' live
 	// projections (tests run in parallel) would be dropped too.
@@ -170,10 +169,7 @@ func TestGDS_DropLeftovers(t *testing.T) {
 		t.Errorf("dropped %v, want the leftover", dropped)
 	}
 	// A young projection (another process's, live) is kept.
-	if err := db.ProjectForTest(ctx, graphstore.ProjectionPrefix+"live-test"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.DropProjectionForTest(context.Background(), graphstore.ProjectionPrefix+"live-test") })
+	graphstoretest.MustProjection(t, graphstore.ProjectionPrefix+"live-test")
 	if names, _ := (&graphstore.GDS{DB: db}).DropLeftovers(ctx); slices.Contains(names, graphstore.ProjectionPrefix+"live-test") {
 		t.Errorf("dropped a live projection: %v", names)
 	}

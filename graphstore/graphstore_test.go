@@ -66,9 +66,7 @@ func TestOpen_Errors(t *testing.T) {
 // once, as parallel test packages or two kgeval processes starting together do.
 func TestDB_Migrate_Concurrent(t *testing.T) {
 	db := MustOpenDB(t)
-	if err := db.DropIndexForTest(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	graphstoretest.DropRelationRunIndex(t)
 	errs := make(chan error, 4)
 	for i := 0; i < 4; i++ {
 		go func() { errs <- db.Migrate(context.Background()) }()

@@ -9,6 +9,23 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
+// Queries, resolved when the package loads.
+var (
+	qPairgraphRead                  = statement("pairgraph_read")
+	qPairgraphReadRun               = statement("pairgraph_read_run")
+	qPairgraphDeleteRelations       = statement("pairgraph_delete_relations")
+	qPairgraphDeleteEntities        = statement("pairgraph_delete_entities")
+	qPairgraphEntities              = statement("pairgraph_entities")
+	qPairgraphRelations             = statement("pairgraph_relations")
+	qPairgraphEdgesHead             = statement("pairgraph_edges_head")
+	qPairgraphEdgesTail             = statement("pairgraph_edges_tail")
+	qPairgraphEdgesSimilar          = statement("pairgraph_edges_similar")
+	qPairgraphEdgesSimilarRelations = statement("pairgraph_edges_similar_relations")
+	qPairgraphEdgesConflicts        = statement("pairgraph_edges_conflicts")
+)
+
+// Entity and Relation nodes: the pair graphs.
+
 func nodeUID(graph string, nid int) string { return kgeval.NodeID(graph, nid) }
 
 // writeBatchSize is how many pair graphs go into one write transaction.
@@ -28,7 +45,6 @@ func (db *DB) WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.
 	}
 	return rows, nil
 }
-
 func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairGraph) (int, error) {
 	var ids []any
 	var ents, rels, heads, tails, sims, relSims, conflicts []any
@@ -74,19 +90,19 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 		}
 	}
 	steps := []struct {
-		query string
+		query cypher.Statement
 		rows  []any
 		key   string
 	}{
-		{"pairgraph_delete_relations", ids, "graphs"},
-		{"pairgraph_delete_entities", ids, "graphs"},
-		{"pairgraph_entities", ents, "rows"},
-		{"pairgraph_relations", rels, "rows"},
-		{"pairgraph_edges_head", heads, "rows"},
-		{"pairgraph_edges_tail", tails, "rows"},
-		{"pairgraph_edges_similar", sims, "rows"},
-		{"pairgraph_edges_similar_relations", relSims, "rows"},
-		{"pairgraph_edges_conflicts", conflicts, "rows"},
+		{qPairgraphDeleteRelations, ids, "graphs"},
+		{qPairgraphDeleteEntities, ids, "graphs"},
+		{qPairgraphEntities, ents, "rows"},
+		{qPairgraphRelations, rels, "rows"},
+		{qPairgraphEdgesHead, heads, "rows"},
+		{qPairgraphEdgesTail, tails, "rows"},
+		{qPairgraphEdgesSimilar, sims, "rows"},
+		{qPairgraphEdgesSimilarRelations, relSims, "rows"},
+		{qPairgraphEdgesConflicts, conflicts, "rows"},
 	}
 	sess := db.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db.cfg.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
@@ -95,8 +111,8 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 			if len(st.rows) == 0 {
 				continue
 			}
-			if err := runConsume(ctx, tx, cypher.MustGet(st.query), map[string]any{st.key: st.rows}); err != nil {
-				return nil, fmt.Errorf("%s: %w", st.query, err)
+			if err := runConsume(ctx, tx, st.query, map[string]any{st.key: st.rows}); err != nil {
+				return nil, fmt.Errorf("%s: %w", st.query.Name, err)
 			}
 		}
 		return nil, nil
@@ -113,9 +129,8 @@ func (db *DB) ReadPairGraph(ctx context.Context, run, sample, pair string) (*kge
 	g, _, err := db.readPairGraph(ctx, run, sample, pair)
 	return g, err
 }
-
 func (db *DB) readPairGraph(ctx context.Context, run, sample, pair string) (*kgeval.PairGraph, []*neo4j.Record, error) {
-	recs, err := db.read(ctx, cypher.MustGet("pairgraph_read"), map[string]any{"graph": kgeval.GraphID(run, sample, pair)})
+	recs, err := db.read(ctx, qPairgraphRead, map[string]any{"graph": kgeval.GraphID(run, sample, pair)})
 	if err != nil {
 		return nil, nil, mapError(err, "read pair graph")
 	}
@@ -139,7 +154,7 @@ func (db *DB) readPairGraph(ctx context.Context, run, sample, pair string) (*kge
 // kgeval.GraphID(run, sample, pair). Graphs without any node (both sides empty) are
 // not stored and so not returned.
 func (db *DB) ReadRunGraphs(ctx context.Context, run string) (map[string]*kgeval.PairGraph, error) {
-	recs, err := db.read(ctx, cypher.MustGet("pairgraph_read_run"), map[string]any{"run": run})
+	recs, err := db.read(ctx, qPairgraphReadRun, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read pair graphs of "+run)
 	}
@@ -163,6 +178,35 @@ func (db *DB) ReadRunGraphs(ctx context.Context, run string) (map[string]*kgeval
 	return out, nil
 }
 
+// ReadGraphExplanation reads a stored pair graph with its explanation.
+// Errors: ENOTFOUND.
+func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*kgeval.GraphExplanation, error) {
+	g, recs, err := db.readPairGraph(ctx, run, sample, pair)
+	if err != nil {
+		return nil, err
+	}
+	ex := &kgeval.GraphExplanation{PairGraph: g, Communities: make([]*int, len(g.Nodes)), Paths: map[int]kgeval.ExplainedPath{}}
+	for i, r := range recs {
+		m := r.AsMap()
+		if c, ok := m["community"].(int64); ok {
+			v := int(c)
+			ex.Communities[i] = &v
+		}
+		if g.Nodes[i].Kind != kgeval.KindEntity || g.Nodes[i].Side != kgeval.SideInput || m["passed"] == nil {
+			continue
+		}
+		ep := kgeval.ExplainedPath{Passed: m["passed"] == true}
+		if c, ok := m["best_cost"].(float64); ok {
+			ep.Cost = &c
+		}
+		ids, _ := m["best_path"].([]any)
+		for _, id := range ids {
+			ep.Path = append(ep.Path, int(asInt(id)))
+		}
+		ex.Paths[i] = ep
+	}
+	return ex, nil
+}
 func nodeFrom(m map[string]any) kgeval.Node {
 	n := kgeval.Node{ID: int(asInt(m["nid"])), Side: asString(m["side"]), Key: asString(m["key"]), Label: asString(m["label"]), Passage: -1}
 	switch {
@@ -178,7 +222,6 @@ func nodeFrom(m map[string]any) kgeval.Node {
 	}
 	return n
 }
-
 func edgesFrom(from int, out any) []kgeval.Edge {
 	var es []kgeval.Edge
 	outs, _ := out.([]any)
@@ -190,29 +233,4 @@ func edgesFrom(from int, out any) []kgeval.Edge {
 		es = append(es, kgeval.Edge{From: from, To: int(asInt(om["to"])), Type: asString(om["type"]), Weight: asFloat(om["weight"]), Cost: asFloat(om["cost"])})
 	}
 	return es
-}
-
-func asInt(x any) int64 {
-	switch v := x.(type) {
-	case int64:
-		return v
-	case float64:
-		return int64(v)
-	}
-	return 0
-}
-
-func asFloat(x any) float64 {
-	switch v := x.(type) {
-	case float64:
-		return v
-	case int64:
-		return float64(v)
-	}
-	return 0
-}
-
-func asString(x any) string {
-	s, _ := x.(string)
-	return s
 }

@@ -374,9 +374,9 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	if !strings.Contains(o, "cache-only: model calls 0; 0 requests not in the cache (refused)") || !strings.Contains(o, "6 from the cache") {
 		t.Errorf("evaluate --cache-only output:\n%s", o)
 	}
-	rows, err := db.ExportScores(context.Background(), run, kgeval.DefaultVariant)
-	if err != nil || len(rows) != 2 || rows[0].Scores["faithfulness"].Multihop == nil {
-		t.Errorf("replayed scores: %+v %v", rows, err)
+	rows := graphstoretest.ExportScores(t, run, kgeval.DefaultVariant)
+	if len(rows) != 2 || rows[0].Scores["faithfulness"].Multihop == nil {
+		t.Errorf("replayed scores: %+v", rows)
 	}
 
 	// The run's entries: the 6 answers it read and the vectors it wrote.
@@ -413,9 +413,9 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 		!strings.Contains(o, "--cache-only: 1 model requests were not in the cache; their values are null") {
 		t.Errorf("evaluate --cache-only with a text the cache lacks: %v\n%s", err, o)
 	}
-	rows, err = db.ExportScores(context.Background(), run2, kgeval.DefaultVariant)
-	if err != nil || len(rows) != 3 {
-		t.Fatalf("rows %+v %v", rows, err)
+	rows = graphstoretest.ExportScores(t, run2, kgeval.DefaultVariant)
+	if len(rows) != 3 {
+		t.Fatalf("rows %+v", rows)
 	}
 	for _, r := range rows {
 		s := r.Scores["faithfulness"]

@@ -85,10 +85,7 @@ func TestEvaluate_BrokenRecords(t *testing.T) {
 			t.Errorf("output does not match %q:\n%s", want, out)
 		}
 	}
-	rows, err := db.ExportScores(context.Background(), run, kgeval.DefaultVariant)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := graphstoretest.ExportScores(t, run, kgeval.DefaultVariant)
 	scores := 0
 	for _, r := range rows {
 		for _, s := range r.Scores {
@@ -115,7 +112,6 @@ func TestEvaluate_BrokenRecords(t *testing.T) {
 // when tau falls (more SIMILAR edges) or delta rises (a looser budget).
 func TestSweep(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
-	ctx := context.Background()
 	run := mustRunName(t, db, "sweep")
 	args := dbArgs(t)
 	if out, err := runMain(t, append([]string{"evaluate", "--dataset", "../../testdata/triplets.jsonl", "--run", run}, args...)...); err != nil {
@@ -129,10 +125,7 @@ func TestSweep(t *testing.T) {
 		t.Errorf("sweep output:\n%s", out)
 	}
 	scores := func(variant string) map[string]*float64 {
-		rows, err := db.ExportScores(ctx, run, variant)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rows := graphstoretest.ExportScores(t, run, variant)
 		m := map[string]*float64{}
 		for _, r := range rows {
 			for pair, s := range r.Scores {

@@ -229,10 +229,7 @@ func TestEvaluate_KillResume(t *testing.T) {
 	// 4. kill -9 after the pair graphs are stored, before they are scored.
 	cmd, out = start(run, []string{"KGEVAL_TEST_KILL_AT=store"}, "--resume")
 	killed(cmd, out, syscall.SIGKILL)
-	counts, err := db.RunCounts(ctx, run)
-	if err != nil {
-		t.Fatal(err)
-	}
+	counts := graphstoretest.RunCounts(t, run)
 	if counts["entities"] == 0 || counts["scores"] != 0 {
 		t.Errorf("after the kill at store: %v, want graphs and no scores", counts)
 	}
@@ -282,14 +279,7 @@ func TestEvaluate_KillResume(t *testing.T) {
 	if d, _ := proxy.counts(); d != delivered {
 		t.Errorf("the reference run made %d model calls, want 0", d-delivered)
 	}
-	got, err := db.RunCounts(ctx, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := db.RunCounts(ctx, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, want := graphstoretest.RunCounts(t, run), graphstoretest.RunCounts(t, ref)
 	for _, k := range []string{"samples", "entities", "relations", "similar_edges", "head_edges", "tail_edges", "scores"} {
 		if got[k] != want[k] {
 			t.Errorf("%s: resumed run %d, clean run %d", k, got[k], want[k])
@@ -298,14 +288,8 @@ func TestEvaluate_KillResume(t *testing.T) {
 	if got["samples"] != 2 || got["scores"] != 8 {
 		t.Errorf("resumed run counts %v, want 2 samples and 8 scores", got)
 	}
-	a, err := db.ExportScores(ctx, run, kgeval.DefaultVariant)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := db.ExportScores(ctx, ref, kgeval.DefaultVariant)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := graphstoretest.ExportScores(t, run, kgeval.DefaultVariant)
+	b := graphstoretest.ExportScores(t, ref, kgeval.DefaultVariant)
 	for i := range a {
 		for pair, r := range a[i].Scores {
 			w := b[i].Scores[pair]

@@ -1,5 +1,6 @@
-// One row per sample of a run with its KG scores per pair (one variant) and
-// its other metric values.
+// Tests only: one row per sample of a run with its KG scores per pair (one
+// variant) and its other metric values, in one query (an independent check
+// of sample_rows, kgscore_run and metricscore_run joined in Go).
 MATCH (s:Sample {run: $run})
 OPTIONAL MATCH (p:PairScore {run: $run, sample: s.id, variant: $variant})
 WITH s, collect(p {.*, verdicts: null}) AS scores

@@ -1,5 +1,5 @@
-// How many nodes and edges of each kind a run holds (runs show, and tests
-// that check a resumed run has no duplicate).
+// Tests only: how many nodes and edges of each kind a run holds (tests that
+// check a resumed run has no duplicate).
 CALL {
   MATCH (s:Sample {run: $run}) RETURN 'samples' AS kind, count(s) AS n
   UNION ALL

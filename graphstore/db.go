@@ -1,11 +1,20 @@
-// Package graphstore stores kgeval's pair graphs, runs and caches in Neo4j and
-// runs the Graph Data Science procedures over them. It is the only package
-// that imports the Neo4j driver. Every query comes from package cypher and
-// every value reaches Neo4j as a parameter.
+// Package graphstore stores kgeval's runs, samples, pair graphs, scores
+// and model cache in Neo4j and runs the Graph Data Science procedures over
+// them. It implements the storage services of package kgeval (RunService,
+// SampleService, ScoreService, PairGraphService, CacheService, Console) and
+// the GDS KG engine, and is the only package that imports the Neo4j driver.
+// It stores and reads: aggregates other than the two the dashboard needs
+// at speed (RunSummary, RunSweep) are computed by package analysis. Every
+// query comes from package cypher, resolved when the package loads, and
+// every value reaches Neo4j as a parameter. One file per node type: run.go
+// (Run), sample.go (Sample), pairgraph.go (Entity, Relation), pairscore.go
+// (PairScore), metricscore.go (MetricScore), cache.go (CacheEntry); gds.go
+// is the engine and console.go the dashboard's read-only Cypher console.
 package graphstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,6 +24,14 @@ import (
 	"github.com/kgeval/kgeval/cypher"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+)
+
+// Queries, resolved when the package loads.
+var (
+	qServerInfo        = statement("server_info")
+	qGdsVersion        = statement("gds_version")
+	qSchemaConstraints = statement("schema_constraints")
+	qSchemaIndexes     = statement("schema_indexes")
 )
 
 // Config is how to reach Neo4j.
@@ -80,10 +97,16 @@ func (db *DB) Close(ctx context.Context) error { return db.driver.Close(ctx) }
 // Database returns the name of the database all queries run against.
 func (db *DB) Database() string { return db.cfg.Database }
 
+// statement returns the query of package cypher called name; it panics
+// when there is none, so that a misspelt name fails when the package loads.
+func statement(name string) cypher.Statement {
+	return cypher.Statement{Name: name, Query: cypher.MustGet(name)}
+}
+
 // query runs one auto-committed statement (retried on transient errors) and
 // returns its records.
-func (db *DB) query(ctx context.Context, q string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) ([]*neo4j.Record, error) {
-	res, err := neo4j.ExecuteQuery(ctx, db.driver, q, params, neo4j.EagerResultTransformer,
+func (db *DB) query(ctx context.Context, q cypher.Statement, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) ([]*neo4j.Record, error) {
+	res, err := neo4j.ExecuteQuery(ctx, db.driver, q.Query, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(db.cfg.Database),
 		routing,
 		neo4j.ExecuteQueryWithTransactionConfig(neo4j.WithTxTimeout(db.cfg.QueryTimeout)))
@@ -92,12 +115,10 @@ func (db *DB) query(ctx context.Context, q string, params map[string]any, routin
 	}
 	return res.Records, nil
 }
-
-func (db *DB) read(ctx context.Context, q string, params map[string]any) ([]*neo4j.Record, error) {
+func (db *DB) read(ctx context.Context, q cypher.Statement, params map[string]any) ([]*neo4j.Record, error) {
 	return db.query(ctx, q, params, neo4j.ExecuteQueryWithReadersRouting())
 }
-
-func (db *DB) write(ctx context.Context, q string, params map[string]any) ([]*neo4j.Record, error) {
+func (db *DB) write(ctx context.Context, q cypher.Statement, params map[string]any) ([]*neo4j.Record, error) {
 	return db.query(ctx, q, params, neo4j.ExecuteQueryWithWritersRouting())
 }
 
@@ -111,7 +132,7 @@ type ServerInfo struct {
 // Info returns the server's version and edition and the GDS version.
 func (db *DB) Info(ctx context.Context) (ServerInfo, error) {
 	var info ServerInfo
-	recs, err := db.read(ctx, cypher.MustGet("server_info"), nil)
+	recs, err := db.read(ctx, qServerInfo, nil)
 	if err != nil {
 		return info, mapError(err, "read server version")
 	}
@@ -130,7 +151,7 @@ func (db *DB) Info(ctx context.Context) (ServerInfo, error) {
 // gdsVersion returns gds.version(). Errors: EUNAVAILABLE when the Graph Data
 // Science library is not installed.
 func (db *DB) gdsVersion(ctx context.Context) (string, error) {
-	recs, err := db.read(ctx, cypher.MustGet("gds_version"), nil)
+	recs, err := db.read(ctx, qGdsVersion, nil)
 	if err != nil {
 		if strings.Contains(err.Error(), "Unknown function") {
 			return "", kgeval.Errorf(kgeval.EUNAVAILABLE, "the Graph Data Science library is not installed in Neo4j")
@@ -142,19 +163,30 @@ func (db *DB) gdsVersion(ctx context.Context) (string, error) {
 	return s, nil
 }
 
+// Health reports Neo4j's and GDS's versions for /healthz.
+type Health struct{ DB *DB }
+
+// Check returns the Neo4j and GDS versions, or an EUNAVAILABLE error.
+func (h *Health) Check(ctx context.Context) (map[string]string, error) {
+	info, err := h.DB.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]string{"neo4j": info.Version, "gds": info.GDSVersion}, nil
+}
+
 // Migrate creates kgeval's constraints and indexes. It is idempotent, also
 // when several processes run it at once: IF NOT EXISTS does not stop two
 // concurrent creations from racing, and the loser's "already exists" error
 // means the schema is in place.
 func (db *DB) Migrate(ctx context.Context) error {
 	for _, st := range cypher.Schema() {
-		if _, err := db.write(ctx, st.Query, nil); err != nil && !alreadyExists(err) {
+		if _, err := db.write(ctx, st, nil); err != nil && !alreadyExists(err) {
 			return mapError(err, "schema "+st.Name)
 		}
 	}
 	return nil
 }
-
 func alreadyExists(err error) bool {
 	var nerr *neo4j.Neo4jError
 	return errors.As(err, &nerr) && strings.HasPrefix(nerr.Code, "Neo.ClientError.Schema.") &&
@@ -165,8 +197,8 @@ func alreadyExists(err error) bool {
 // would create and that are not in the database.
 func (db *DB) MissingSchema(ctx context.Context) ([]string, error) {
 	have := map[string]bool{}
-	for _, q := range []string{"schema_constraints", "schema_indexes"} {
-		recs, err := db.read(ctx, cypher.MustGet(q), nil)
+	for _, q := range []cypher.Statement{qSchemaConstraints, qSchemaIndexes} {
+		recs, err := db.read(ctx, q, nil)
 		if err != nil {
 			return nil, mapError(err, "list schema")
 		}
@@ -210,4 +242,65 @@ func mapError(err error, what string) error {
 		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "%s is not reachable (is it running? try `make neo4j-start`)", what)
 	}
 	return kgeval.Wrap(kgeval.EINTERNAL, err, "%s", what)
+}
+func asInt(x any) int64 {
+	switch v := x.(type) {
+	case int64:
+		return v
+	case float64:
+		return int64(v)
+	}
+	return 0
+}
+func asFloat(x any) float64 {
+	switch v := x.(type) {
+	case float64:
+		return v
+	case int64:
+		return float64(v)
+	}
+	return 0
+}
+func asString(x any) string {
+	s, _ := x.(string)
+	return s
+}
+func optional(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
+func optFloat(x any) *float64 {
+	if v, ok := x.(float64); ok {
+		return &v
+	}
+	return nil
+}
+func floatOrNil(x any) *float64 {
+	switch v := x.(type) {
+	case float64:
+		return &v
+	case int64:
+		f := float64(v)
+		return &f
+	}
+	return nil
+}
+
+// jsonText encodes an explanation for a string property ("" for none).
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" || string(b) == "{}" || string(b) == "[]" {
+		return ""
+	}
+	return string(b)
+}
+
+// decodeJSONText decodes a property jsonText wrote; an empty or bad value
+// leaves out unchanged.
+func decodeJSONText(v any, out any) {
+	if s, ok := v.(string); ok && s != "" {
+		_ = json.Unmarshal([]byte(s), out)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 )
 
 // writeCorpus returns write and admin attempts aimed at the sentinels of
@@ -202,26 +203,14 @@ func TestDB_RunConsole_Attacks(t *testing.T) {
 	tag := fmt.Sprintf("webattack-%d", time.Now().UnixNano())
 	proj := "webtest-" + tag
 	url, hits := MustLoopback(t)
-	if err := db.SentinelForTest(ctx, tag); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.DeleteSentinelForTest(context.Background(), tag) })
-	if err := db.ProjectForTest(ctx, proj); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.DropProjectionForTest(context.Background(), proj) })
-	before, err := db.SentinelStateForTest(ctx, tag, proj)
-	if err != nil {
-		t.Fatal(err)
-	}
+	graphstoretest.MustSentinel(t, tag)
+	graphstoretest.MustProjection(t, proj)
+	before := graphstoretest.SentinelState(t, tag, proj)
 	if before["projection"] != true || len(before["sentinels"].([]any)) != 2 || len(before["rels"].([]any)) != 1 {
 		t.Fatalf("setup: %v", before)
 	}
-	snap0, err := db.ConsoleSnapshotForTest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n0, r0, _ := db.CountsForTest(ctx)
+	snap0 := graphstoretest.ConsoleSnapshot(t)
+	n0, r0 := graphstoretest.Counts(t)
 
 	corpus := append(writeCorpus(tag, proj), escapeCorpus(tag, proj, url)...)
 	lim := kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 10}
@@ -242,21 +231,15 @@ func TestDB_RunConsole_Attacks(t *testing.T) {
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the loopback listener received %d requests during the corpus (SSRF)", n)
 	}
-	after, err := db.SentinelStateForTest(ctx, tag, proj)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := graphstoretest.SentinelState(t, tag, proj)
 	if !reflect.DeepEqual(before, after) {
 		t.Errorf("the sentinels changed:\nbefore %v\nafter  %v", before, after)
 	}
-	snap1, err := db.ConsoleSnapshotForTest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap1 := graphstoretest.ConsoleSnapshot(t)
 	if !reflect.DeepEqual(snap0, snap1) {
 		t.Errorf("the database changed:\nbefore %v\nafter  %v", snap0, snap1)
 	}
-	n1, r1, _ := db.CountsForTest(ctx)
+	n1, r1 := graphstoretest.Counts(t)
 	t.Logf("%d attempts refused (%d by the plan check, the rest by Neo4j's parser); snapshot %v; global counts %d nodes / %d rels before, %d / %d after (other test packages write in parallel)",
 		len(corpus), refusedByPlan, snap1, n0, r0, n1, r1)
 
@@ -268,17 +251,17 @@ func TestDB_RunConsole_Attacks(t *testing.T) {
 			if strings.Contains(u, "CALL") || strings.Contains(u, "LOAD") || strings.Contains(u, "APOC") || strings.Contains(u, "SHOW") || strings.Contains(u, "TERMINATE") || strings.HasPrefix(u, "EXPLAIN") {
 				continue
 			}
-			if res, err := db.RunConsoleUnguardedForTest(ctx, q, lim); err == nil {
+			if res, err := db.RunConsoleUnguarded(ctx, q, lim); err == nil {
 				t.Errorf("without the plan check, not refused: %q (%d rows)", q, len(res.Rows))
 			}
 		}
 		// ...but not LOAD CSV, which is why the plan check refuses it: the
 		// listener is reachable from Neo4j, so its zero above is the check's.
-		res, err := db.RunConsoleUnguardedForTest(ctx, `LO\u0041D CSV FROM '`+url+`' AS r RETURN r`, lim)
+		res, err := db.RunConsoleUnguarded(ctx, `LO\u0041D CSV FROM '`+url+`' AS r RETURN r`, lim)
 		if err != nil || hits.Load() == 0 || len(res.Rows) != 2 {
 			t.Errorf("control: LOAD CSV without the plan check: %v, %d requests, %+v", err, hits.Load(), res)
 		}
-		if st, _ := db.SentinelStateForTest(ctx, tag, proj); !reflect.DeepEqual(before, st) {
+		if st := graphstoretest.SentinelState(t, tag, proj); !reflect.DeepEqual(before, st) {
 			t.Errorf("the sentinels changed: %v", st)
 		}
 	})
@@ -292,10 +275,7 @@ func TestDB_RunConsole_Reads(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	tag := fmt.Sprintf("webread-%d", time.Now().UnixNano())
-	if err := db.SentinelForTest(ctx, tag); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.DeleteSentinelForTest(context.Background(), tag) })
+	graphstoretest.MustSentinel(t, tag)
 	s := fmt.Sprintf("(n:WebSentinel {tag: '%s'})", tag)
 	lim := kgeval.ConsoleLimits{Timeout: 10 * time.Second, MaxRows: 100}
 	for _, tc := range []struct {
@@ -352,7 +332,7 @@ func TestDB_RunConsole_Reads(t *testing.T) {
 // left of this Apply twice as the NodeByLabelScan on its right.
 func TestDB_ConsolePlan(t *testing.T) {
 	db := MustOpenDB(t)
-	ops, err := db.ConsolePlanForTest(context.Background(), "CALL db.labels() YIELD label WITH label MATCH (n:Sample) RETURN label, count(n)")
+	ops, err := db.ConsolePlan(context.Background(), "CALL db.labels() YIELD label WITH label MATCH (n:Sample) RETURN label, count(n)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,10 +346,7 @@ func TestDB_RunConsole(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	tag := fmt.Sprintf("webconsole-%d", time.Now().UnixNano())
-	if err := db.SentinelForTest(ctx, tag); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.DeleteSentinelForTest(context.Background(), tag) })
+	graphstoretest.MustSentinel(t, tag)
 	lim := kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1}
 	t.Run("OK", func(t *testing.T) {
 		q := fmt.Sprintf("MATCH (a:WebSentinel {tag: '%s'})-[r]->(b) RETURN a, r, b, a.score AS score, [a.name, b.name] AS names", tag)

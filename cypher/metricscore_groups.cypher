@@ -1,5 +1,5 @@
 // Every stored metric value of a run grouped by metric and by the system of
-// its sample, for the run dashboard's distributions and per-system means;
+// its sample, for the run statistics (analysis.RunStats);
 // n counts null values too. Samples and values are joined on the sample id
 // (a hash join: faster than one Sample lookup per value).
 MATCH (s:Sample {run: $run})

@@ -30,50 +30,7 @@ import (
 //     ExecuteRead), which Neo4j refuses to write in.
 //  3. A transaction timeout, a row cap and a response-size cap bound what it
 //     costs.
-
-// kgeval.ConsoleLimits bound a console query.
-type ConsoleLimits struct {
-	Timeout time.Duration
-	MaxRows int
-	// MaxBytes bounds the JSON size of the rows and graph elements returned
-	// (default 2 MiB). Rows past it are cut; a first row alone over it is
-	// refused.
-	MaxBytes int
-}
-
-// kgeval.ConsoleNode is a node in a console result.
-type ConsoleNode struct {
-	ID         string         `json:"id"`
-	Labels     []string       `json:"labels"`
-	Properties map[string]any `json:"properties"`
-}
-
-// kgeval.ConsoleRel is a relationship in a console result.
-type ConsoleRel struct {
-	ID         string         `json:"id"`
-	Type       string         `json:"type"`
-	Start      string         `json:"start"`
-	End        string         `json:"end"`
-	Properties map[string]any `json:"properties"`
-}
-
-// kgeval.ConsoleResult is what a console query returned: the rows as JSON values
-// (nodes, relationships and paths as objects with a "_kind"), and every node
-// and relationship met in them, for drawing.
-type ConsoleResult struct {
-	Columns   []string `json:"columns"`
-	Rows      [][]any  `json:"rows"`
-	Truncated bool     `json:"truncated"`
-	// TruncatedBy says which limit cut the rows: "rows" or "bytes".
-	TruncatedBy string               `json:"truncated_by,omitempty"`
-	Nodes       []kgeval.ConsoleNode `json:"nodes"`
-	Rels        []kgeval.ConsoleRel  `json:"relationships"`
-	Millis      int64                `json:"ms"`
-	// Plan is Neo4j's plan as text, for a query that starts with EXPLAIN
-	// (which runs nothing) or PROFILE (which runs it and counts).
-	Plan string `json:"plan,omitempty"`
-}
-
+//
 // modeRE matches a leading EXPLAIN or PROFILE, after blanks and comments.
 var modeRE = regexp.MustCompile(`(?is)^(?:\s|//[^\n]*|/\*.*?\*/)*(EXPLAIN|PROFILE)\b`)
 
@@ -86,7 +43,6 @@ var modeRE = regexp.MustCompile(`(?is)^(?:\s|//[^\n]*|/\*.*?\*/)*(EXPLAIN|PROFIL
 func (db *DB) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
 	return db.runConsole(ctx, query, lim, true)
 }
-
 func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits, guard bool) (*kgeval.ConsoleResult, error) {
 	if lim.Timeout <= 0 {
 		lim.Timeout = 10 * time.Second
@@ -289,7 +245,6 @@ func (g *consoleGraph) value(v any) any {
 	}
 	return fmt.Sprint(v)
 }
-
 func (g *consoleGraph) props(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
@@ -297,7 +252,6 @@ func (g *consoleGraph) props(m map[string]any) map[string]any {
 	}
 	return out
 }
-
 func (g *consoleGraph) node(n dbtype.Node) {
 	if g.nodes[n.ElementId] {
 		return
@@ -305,7 +259,6 @@ func (g *consoleGraph) node(n dbtype.Node) {
 	g.nodes[n.ElementId] = true
 	g.r.Nodes = append(g.r.Nodes, kgeval.ConsoleNode{ID: n.ElementId, Labels: n.Labels, Properties: g.props(n.Props)})
 }
-
 func (g *consoleGraph) rel(r dbtype.Relationship) {
 	if g.rels[r.ElementId] {
 		return

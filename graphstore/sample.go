@@ -4,22 +4,98 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
-	"slices"
+	"sort"
 	"strings"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/cypher"
 )
 
-// This file holds the reads behind the dashboard and its JSON API: paged
-// sample lists, one sample with its explanations, and a run's score
-// distributions. Every query is a cypher/web_*.cypher file.
+// Queries, resolved when the package loads.
+var (
+	qSampleWrite          = statement("sample_write")
+	qSampleGroundingWrite = statement("sample_grounding_write")
+	qSampleGroundingRead  = statement("sample_grounding_read")
+	qSamplePage           = statement("sample_page")
+	qSampleGet            = statement("sample_get")
+	qSampleRows           = statement("sample_rows")
+	qKgscoreRun           = statement("kgscore_run")
+	qMetricscoreRun       = statement("metricscore_run")
+)
 
-// WebQueries names the queries of the dashboard, for the test that checks
-// they take parameters and splice no values.
-var WebQueries = []string{"web_samples_page", "web_scores_by_uid", "web_sample_get", "web_run_scores", "web_run_systems",
-	"web_metrics_by_uid", "web_sample_metrics", "web_run_metric_values", "web_run_metric_reasons", "web_run_sweep",
-	"web_sample_verdicts"}
+// Sample nodes: a run's samples with their grounding check, and the reads
+// that return samples with their scores.
+
+// WriteSamples stores the samples of a run.
+func (db *DB) WriteSamples(ctx context.Context, run string, samples []kgeval.Sample) error {
+	rows := make([]any, 0, len(samples))
+	for _, s := range samples {
+		human, _ := json.Marshal(s.Human)
+		ctxs := make([]any, len(s.Contexts))
+		for i, c := range s.Contexts {
+			ctxs[i] = c
+		}
+		rows = append(rows, map[string]any{"uid": kgeval.JoinKey(run, s.ID), "run": run, "id": s.ID, "record": s.Record,
+			"question": s.Question, "answer": s.Answer, "reference": s.Reference, "contexts": ctxs,
+			"system": s.System, "human": string(human)})
+	}
+	for lo := 0; lo < len(rows); lo += 1000 {
+		if _, err := db.write(ctx, qSampleWrite, map[string]any{"rows": rows[lo:min(lo+1000, len(rows))]}); err != nil {
+			return mapError(err, "write samples")
+		}
+	}
+	return nil
+}
+
+// WriteGrounding stores the grounding check of each sample's texts on its
+// Sample node (which WriteRunSamples wrote): the list as JSON text and the
+// kept and dropped totals. Rewriting replaces.
+func (db *DB) WriteGrounding(ctx context.Context, run string, gs []kgeval.Grounding) error {
+	bySample := map[string][]kgeval.Grounding{}
+	var order []string
+	for _, g := range gs {
+		if _, ok := bySample[g.Sample]; !ok {
+			order = append(order, g.Sample)
+		}
+		bySample[g.Sample] = append(bySample[g.Sample], g)
+	}
+	sort.Strings(order)
+	rows := make([]any, 0, len(order))
+	for _, id := range order {
+		list := bySample[id]
+		kept, dropped := 0, 0
+		for _, g := range list {
+			kept += g.Kept
+			dropped += len(g.Dropped)
+		}
+		b, err := json.Marshal(list)
+		if err != nil {
+			return kgeval.Wrap(kgeval.EINTERNAL, err, "encode grounding of %s", id)
+		}
+		rows = append(rows, map[string]any{"uid": kgeval.JoinKey(run, id), "grounding": string(b), "kept": kept, "dropped": dropped})
+	}
+	for lo := 0; lo < len(rows); lo += 1000 {
+		if _, err := db.write(ctx, qSampleGroundingWrite, map[string]any{"rows": rows[lo:min(lo+1000, len(rows))]}); err != nil {
+			return mapError(err, "write grounding")
+		}
+	}
+	return nil
+}
+
+// SampleGrounding reads the grounding check stored for one sample of run
+// (nil when none was stored). Errors: ENOTFOUND for an unknown sample.
+func (db *DB) SampleGrounding(ctx context.Context, run, sample string) ([]kgeval.Grounding, error) {
+	recs, err := db.read(ctx, qSampleGroundingRead, map[string]any{"uid": kgeval.JoinKey(run, sample)})
+	if err != nil {
+		return nil, mapError(err, "read grounding")
+	}
+	if len(recs) == 0 {
+		return nil, kgeval.Errorf(kgeval.ENOTFOUND, "no sample %q in run %q", sample, run)
+	}
+	var out []kgeval.Grounding
+	v, _ := recs[0].Get("grounding")
+	decodeJSONText(v, &out)
+	return out, nil
+}
 
 // ListSamples returns a page of a run's samples, filtered and sorted, each
 // with its scores for every pair of pairs. Errors: EINVALID for a bad sort,
@@ -40,10 +116,10 @@ func (db *DB) listSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kge
 	if q.Limit < 0 || q.Limit > kgeval.MaxPageSize || q.Offset < 0 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "page offset %d, limit %d: want offset >= 0 and 1 <= limit <= %d", q.Offset, q.Limit, kgeval.MaxPageSize)
 	}
-	if q.Metric != "" && !isMetric(q.Metric) && !metricName.MatchString(q.Metric) {
+	if q.Metric != "" && kgeval.MetricFamily(q.Metric) != kgeval.FamilyKG && !metricName.MatchString(q.Metric) {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "metric %q: want a KG metric (%s) or a metric name such as ts_groundedness_avg", q.Metric, strings.Join(kgeval.KGMetricNames, ", "))
 	}
-	kg := isMetric(q.Metric)
+	kg := kgeval.MetricFamily(q.Metric) == kgeval.FamilyKG
 	filtersScore := q.Min != nil || q.Max != nil || q.Null != nil || q.Reason != nil || q.Sort == "score"
 	if filtersScore && (q.Metric == "" || kg && q.Pair == "") {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "a score filter or sort needs a metric (and a pair for a KG metric)")
@@ -80,7 +156,7 @@ func (db *DB) listSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kge
 	default:
 		return nil, kgeval.Errorf(kgeval.EINVALID, "sort %q: want record, id, system or score", q.Sort)
 	}
-	recs, err := db.read(ctx, cypher.MustGet("web_samples_page"), params)
+	recs, err := db.read(ctx, qSamplePage, params)
 	if err != nil {
 		return nil, mapError(err, "list samples")
 	}
@@ -167,25 +243,6 @@ func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []kgev
 	return nil
 }
 
-func (db *DB) scoresByUID(ctx context.Context, uids []any) ([]kgeval.StoredScore, error) {
-	if len(uids) == 0 {
-		return nil, nil
-	}
-	recs, err := db.read(ctx, cypher.MustGet("web_scores_by_uid"), map[string]any{"uids": uids})
-	if err != nil {
-		return nil, mapError(err, "read scores")
-	}
-	out := make([]kgeval.StoredScore, 0, len(recs))
-	for _, r := range recs {
-		m := r.AsMap()
-		out = append(out, kgeval.StoredScore{
-			KGResult: kgResultFrom(asString(m["sample"]), m["score"]),
-			Engine:   asString(m["engine"]), Tau: floatOrNil(m["tau"]), Delta: floatOrNil(m["delta"]),
-		})
-	}
-	return out, nil
-}
-
 // GetSample reads one sample of a run with its scores and triplet verdicts
 // for every one of pairs, the triplets of every pair graph, the best path of
 // every input entity, its other metric values with their explanations and
@@ -194,7 +251,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 	if variant == "" {
 		variant = kgeval.DefaultVariant
 	}
-	recs, err := db.read(ctx, cypher.MustGet("web_sample_get"), map[string]any{"uid": kgeval.JoinKey(run, id)})
+	recs, err := db.read(ctx, qSampleGet, map[string]any{"uid": kgeval.JoinKey(run, id)})
 	if err != nil {
 		return nil, mapError(err, "read sample")
 	}
@@ -252,55 +309,49 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 	return d, nil
 }
 
-// readVerdicts fills the Verdicts of the scores of byPair (by pair name)
-// from the PairScores of uids; the sample lists leave them out.
-func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*kgeval.StoredScore) error {
-	if len(uids) == 0 {
-		return nil
-	}
-	recs, err := db.read(ctx, cypher.MustGet("web_sample_verdicts"), map[string]any{"uids": uids})
+// RunScores returns the rows ExportScores returns, read with three scans —
+// the run's samples, the variant's KG scores, the run's other metric values
+// — joined here. Its cost grows with the size of the run, where
+// ExportScores' lookup per sample grows with its square: on a 10,001-sample
+// run with 19 metric values per sample ExportScores exceeded the 2-minute
+// query timeout, and `kgeval compare` over this read took 14 s in all.
+func (db *DB) RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+	recs, err := db.read(ctx, qSampleRows, map[string]any{"run": run})
 	if err != nil {
-		return mapError(err, "read verdicts")
+		return nil, mapError(err, "read samples")
+	}
+	out := make([]kgeval.SampleScores, 0, len(recs))
+	index := make(map[string]int, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		row := kgeval.SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
+			Question: asString(m["question"]), Human: asString(m["human"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
+		index[row.ID] = len(out)
+		out = append(out, row)
+	}
+	if recs, err = db.read(ctx, qKgscoreRun, map[string]any{"run": run, "variant": variant}); err != nil {
+		return nil, mapError(err, "read scores")
 	}
 	for _, r := range recs {
 		m := r.AsMap()
-		if s := byPair[asString(m["pair"])]; s != nil {
-			decodeJSONText(m["verdicts"], &s.Verdicts)
+		i, ok := index[asString(m["sample"])]
+		if !ok {
+			continue
 		}
+		r := kgResultFrom(out[i].ID, m["score"])
+		out[i].Scores[r.Pair] = r
 	}
-	return nil
-}
-
-// RunSystems lists the systems of a run's samples.
-func (db *DB) RunSystems(ctx context.Context, run string) ([]kgeval.SystemCount, error) {
-	recs, err := db.read(ctx, cypher.MustGet("web_run_systems"), map[string]any{"run": run})
-	if err != nil {
-		return nil, mapError(err, "list systems")
+	if recs, err = db.read(ctx, qMetricscoreRun, map[string]any{"run": run}); err != nil {
+		return nil, mapError(err, "read metric scores")
 	}
-	out := []kgeval.SystemCount{}
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.SystemCount{System: asString(m["system"]), Samples: int(asInt(m["samples"]))})
+		i, ok := index[asString(m["sample"])]
+		if !ok {
+			continue
+		}
+		s := kgeval.MetricScore{Sample: out[i].ID, Metric: asString(m["metric"]), Family: asString(m["family"]), Value: optFloat(m["value"]), Reason: asString(m["reason"])}
+		out[i].Metrics[s.Metric] = s
 	}
 	return out, nil
-}
-
-func isMetric(m string) bool { return slices.Contains(kgeval.KGMetricNames, m) }
-
-func nilIfEmpty(s string) any {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	return s
-}
-
-func floatOrNil(x any) *float64 {
-	switch v := x.(type) {
-	case float64:
-		return &v
-	case int64:
-		f := float64(v)
-		return &f
-	}
-	return nil
 }

@@ -2,15 +2,25 @@ package graphstore
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
 )
 
-// kgeval.DefaultVariant names the scores computed with the run's own parameters;
-// sweeps store other variants beside it.
-const DefaultVariant = "default"
+// Queries, resolved when the package loads.
+var (
+	qKgscoreRead             = statement("kgscore_read")
+	qKgscoreScored           = statement("kgscore_scored")
+	qKgscoreByUid            = statement("kgscore_by_uid")
+	qKgscoreVerdictsByUid    = statement("kgscore_verdicts_by_uid")
+	qKgscoreWithSystem       = statement("kgscore_with_system")
+	qKgscoreWrite            = statement("kgscore_write")
+	qKgscoreExplainEntities  = statement("kgscore_explain_entities")
+	qKgscoreExplainRelations = statement("kgscore_explain_relations")
+	qKgscoreExplainVerdicts  = statement("kgscore_explain_verdicts")
+)
+
+// PairScore nodes: the KG scores of each pair graph and variant.
 
 // WriteKGResults stores KG scores with their explanations: one PairScore node
 // per graph and variant, and, for the default variant, each node's community
@@ -61,11 +71,11 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 		}
 	}
 	for _, st := range []struct {
-		q    string
+		q    cypher.Statement
 		rows []any
-	}{{"kgscore_write", scores}, {"kgscore_explain_entities", ents}, {"kgscore_explain_relations", rels}, {"kgscore_explain_verdicts", verdicts}} {
+	}{{qKgscoreWrite, scores}, {qKgscoreExplainEntities, ents}, {qKgscoreExplainRelations, rels}, {qKgscoreExplainVerdicts, verdicts}} {
 		for lo := 0; lo < len(st.rows); lo += 5000 {
-			if _, err := db.write(ctx, cypher.MustGet(st.q), map[string]any{"rows": st.rows[lo:min(lo+5000, len(st.rows))]}); err != nil {
+			if _, err := db.write(ctx, st.q, map[string]any{"rows": st.rows[lo:min(lo+5000, len(st.rows))]}); err != nil {
 				return mapError(err, "write KG scores")
 			}
 		}
@@ -73,20 +83,11 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 	return nil
 }
 
-// kgeval.StoredScore is a pair graph's stored KG scores and what explains them.
-type StoredScore struct {
-	kgeval.KGResult
-	Engine string
-	// Explained counts entity nodes with a stored community; WithCost the
-	// input entities with a stored best path cost.
-	Explained, WithCost int
-}
-
 // ReadKGScore reads the stored scores of one pair graph and variant. Errors:
 // ENOTFOUND when none are stored.
 func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string) (kgeval.StoredScore, error) {
 	var st kgeval.StoredScore
-	recs, err := db.read(ctx, cypher.MustGet("kgscore_read"), map[string]any{"uid": kgeval.JoinKey(kgeval.GraphID(run, sample, pair), variant)})
+	recs, err := db.read(ctx, qKgscoreRead, map[string]any{"uid": kgeval.JoinKey(kgeval.GraphID(run, sample, pair), variant)})
 	if err != nil {
 		return st, mapError(err, "read KG scores")
 	}
@@ -113,26 +114,74 @@ func kgResultFrom(sample string, x any) kgeval.KGResult {
 	return r
 }
 
-// jsonText encodes an explanation for a string property ("" for none).
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil || string(b) == "null" || string(b) == "{}" || string(b) == "[]" {
-		return ""
+// ScoredGraphs returns the (sample, pair) pairs of run that have scores of
+// variant, keyed by kgeval.JoinKey(sample, pair). Graphs left null because a text
+// could not be extracted (reason kgeval.ReasonExtractionFailed...) are not
+// included: a resumed run tries them again.
+func (db *DB) ScoredGraphs(ctx context.Context, run, variant string) (map[string]bool, error) {
+	recs, err := db.read(ctx, qKgscoreScored, map[string]any{"run": run, "variant": variant, "retry": kgeval.ReasonExtractionFailed})
+	if err != nil {
+		return nil, mapError(err, "read scored graphs")
 	}
-	return string(b)
+	out := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		out[kgeval.JoinKey(asString(m["sample"]), asString(m["pair"]))] = true
+	}
+	return out, nil
+}
+func (db *DB) scoresByUID(ctx context.Context, uids []any) ([]kgeval.StoredScore, error) {
+	if len(uids) == 0 {
+		return nil, nil
+	}
+	recs, err := db.read(ctx, qKgscoreByUid, map[string]any{"uids": uids})
+	if err != nil {
+		return nil, mapError(err, "read scores")
+	}
+	out := make([]kgeval.StoredScore, 0, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		out = append(out, kgeval.StoredScore{
+			KGResult: kgResultFrom(asString(m["sample"]), m["score"]),
+			Engine:   asString(m["engine"]), Tau: floatOrNil(m["tau"]), Delta: floatOrNil(m["delta"]),
+		})
+	}
+	return out, nil
 }
 
-// decodeJSONText decodes a property jsonText wrote; an empty or bad value
-// leaves out unchanged.
-func decodeJSONText(v any, out any) {
-	if s, ok := v.(string); ok && s != "" {
-		_ = json.Unmarshal([]byte(s), out)
-	}
-}
-
-func optional(v *float64) any {
-	if v == nil {
+// readVerdicts fills the Verdicts of the scores of byPair (by pair name)
+// from the PairScores of uids; the sample lists leave them out.
+func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*kgeval.StoredScore) error {
+	if len(uids) == 0 {
 		return nil
 	}
-	return *v
+	recs, err := db.read(ctx, qKgscoreVerdictsByUid, map[string]any{"uids": uids})
+	if err != nil {
+		return mapError(err, "read verdicts")
+	}
+	for _, r := range recs {
+		m := r.AsMap()
+		if s := byPair[asString(m["pair"])]; s != nil {
+			decodeJSONText(m["verdicts"], &s.Verdicts)
+		}
+	}
+	return nil
+}
+
+// RunScoreRows returns every KG score of a run's variant with its sample's
+// system (the verdicts left out).
+func (db *DB) RunScoreRows(ctx context.Context, run, variant string) ([]kgeval.SystemScore, error) {
+	if variant == "" {
+		variant = kgeval.DefaultVariant
+	}
+	recs, err := db.read(ctx, qKgscoreWithSystem, map[string]any{"run": run, "variant": variant, "sep": kgeval.KeySep})
+	if err != nil {
+		return nil, mapError(err, "read run scores")
+	}
+	out := make([]kgeval.SystemScore, 0, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		out = append(out, kgeval.SystemScore{System: asString(m["system"]), Score: kgResultFrom("", m["score"])})
+	}
+	return out, nil
 }

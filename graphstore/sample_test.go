@@ -4,16 +4,12 @@ import (
 	"context"
 	"math"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/cypher"
-	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 )
 
@@ -516,28 +512,6 @@ func TestDB_RunSweep(t *testing.T) {
 	}
 	if pts, err := db.RunSweep(ctx, r.Name+"-never-swept"); err != nil || len(pts) != 0 {
 		t.Errorf("a run never swept: %+v %v", pts, err)
-	}
-}
-
-// TestWebQueries_Parameters guards the dashboard's queries against values
-// spliced into query text: no string literal, and at least one parameter
-// (the console's one query is user text, guarded by its EXPLAIN plan instead).
-func TestWebQueries_Parameters(t *testing.T) {
-	lit := regexp.MustCompile(`'[^']*'|"[^"]*"`)
-	for _, name := range append(graphstore.WebQueries, "web_test_sentinel_create", "web_test_sentinel_state", "web_test_sentinel_delete") {
-		var code []string
-		for _, line := range strings.Split(cypher.MustGet(name), "\n") {
-			if !strings.HasPrefix(strings.TrimSpace(line), "//") {
-				code = append(code, line)
-			}
-		}
-		q := strings.Join(code, "\n")
-		if l := lit.FindString(q); l != "" {
-			t.Errorf("%s: literal %s in query text", name, l)
-		}
-		if !strings.Contains(q, "$") {
-			t.Errorf("%s takes no parameter", name)
-		}
 	}
 }
 

@@ -1,5 +1,5 @@
 // Every stored KG score of a run and variant with its sample's system, for
-// the run dashboard's distributions and per-system table.
+// the run statistics (analysis.RunStats: distributions, per-system means).
 MATCH (p:PairScore {run: $run})
 WHERE p.variant = $variant
 OPTIONAL MATCH (s:Sample {uid: p.run + $sep + p.sample})
