@@ -137,3 +137,62 @@ type KGEngine interface {
 	// Errors: EUNAVAILABLE when the engine's backend cannot be reached.
 	Score(ctx context.Context, run string, graphs []*PairGraph, p GraphParams) ([]KGResult, error)
 }
+
+// ExtractRequest is one text to extract triplets from. Question is shown
+// as context for answers and references (SPEC §2). Asked marks a question:
+// it is extracted as the facts it asks for (SPEC §4c).
+type ExtractRequest struct {
+	Text, Question string
+	Asked          bool
+}
+
+// Extraction is the outcome of one ExtractRequest: its triplets, whether
+// they came from the cache, or the text's own error.
+type Extraction struct {
+	Triplets []Triplet
+	Cached   bool
+	Err      error
+}
+
+// Extractor extracts triplets from texts with a model, caching every
+// answer.
+type Extractor interface {
+	// Extract returns one Extraction per request, in order; a text's own
+	// failure is its Extraction's Err. progress, if not nil, is told how
+	// many model requests are done. Errors: EUNAVAILABLE when the cache
+	// cannot be reached, and the context's error when it is cancelled.
+	Extract(ctx context.Context, reqs []ExtractRequest, progress func(done, total int)) ([]Extraction, error)
+}
+
+// Judge computes the LLM-judged metrics (SPEC §6, §7) of one sample.
+type Judge interface {
+	// Judge returns a value of each named metric, in order; a model
+	// failure is a null value with its reason. Errors: EUNAVAILABLE when
+	// the cache cannot be reached, and the context's error when it is
+	// cancelled.
+	Judge(ctx context.Context, s Sample, names []string) ([]MetricScore, error)
+}
+
+// TokenEmbedding holds the contextual token vectors of one text.
+type TokenEmbedding struct {
+	// Tokens are the WordPiece tokens of the (truncated) text, without
+	// [CLS] and [SEP]; continuation pieces keep their "##" prefix.
+	Tokens []string
+	// IDs are the vocabulary ids of Tokens.
+	IDs []int32
+	// Vectors[i] is the last hidden state (not normalised) of Tokens[i].
+	// The vectors of [CLS] and [SEP] are left out, as BERTScore ignores
+	// them; they still take part in attention and in Sentence.
+	Vectors [][]float32
+	// Sentence is the L2-normalised mean-pooled sentence vector, the same
+	// as Embed returns.
+	Sentence []float32
+}
+
+// TokenEmbedder gives contextual token vectors (bert_score_f1).
+type TokenEmbedder interface {
+	// EmbedTokens returns one TokenEmbedding per text, in order, leaving
+	// out [CLS] and [SEP]. Errors: EUNAVAILABLE when the model cannot be
+	// loaded, and the context's error when it is cancelled.
+	EmbedTokens(ctx context.Context, texts []string) ([]TokenEmbedding, error)
+}

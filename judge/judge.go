@@ -162,6 +162,28 @@ func (j *Judge) Evaluate(ctx context.Context, s kgeval.Sample, names []string) (
 	return out, nil
 }
 
+var _ kgeval.Judge = (*Judge)(nil)
+
+// Judge evaluates the named metrics of s (kgeval.Judge): Evaluate's
+// results as metric scores, each explanation as JSON.
+func (j *Judge) Judge(ctx context.Context, s kgeval.Sample, names []string) ([]kgeval.MetricScore, error) {
+	res, err := j.Evaluate(ctx, s, names)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]kgeval.MetricScore, 0, len(res))
+	for _, r := range res {
+		ms := kgeval.MetricScore{Sample: s.ID, Metric: r.Metric, Family: kgeval.MetricFamily(r.Metric), Value: r.Value.V, Reason: r.Value.Reason}
+		if r.Explanation != nil {
+			if ms.Explanation, err = json.Marshal(r.Explanation); err != nil {
+				return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "explanation of %s", r.Metric)
+			}
+		}
+		out = append(out, ms)
+	}
+	return out, nil
+}
+
 // eval is one Evaluate call: the sample and every model answer and metric
 // computed so far, so that metrics needing the same answer share one call.
 type eval struct {

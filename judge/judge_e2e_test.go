@@ -40,14 +40,7 @@ func MustEncoder(tb testing.TB) kgeval.Embedder {
 	if err != nil {
 		tb.Fatalf("load %s: %v (run make models)", minilm.DefaultDir(), err)
 	}
-	return encoder{m}
-}
-
-type encoder struct{ m *minilm.Model }
-
-func (e encoder) Name() string { return e.m.Name() }
-func (e encoder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	return e.m.Embed(texts)
+	return m
 }
 
 // testCache is the real Neo4j cache under a run-unique key prefix, so that

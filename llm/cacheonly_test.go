@@ -80,7 +80,7 @@ func TestClient_CacheOnly(t *testing.T) {
 		if err := cache.Put(context.Background(), map[string][]byte{keys[0]: b}); err != nil {
 			t.Fatal(err)
 		}
-		res, err := x.ExtractAll(context.Background(), []llm.ExtractItem{cachedItem, missing}, nil)
+		res, err := x.Extract(context.Background(), []kgeval.ExtractRequest{{Text: cachedItem.Text}, {Text: missing.Text}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,12 +53,7 @@ type ExtractItem struct {
 	Preceding string
 }
 
-// ExtractResult is the outcome for one item.
-type ExtractResult struct {
-	Triplets []kgeval.Triplet
-	Cached   bool
-	Err      error
-}
+var _ kgeval.Extractor = (*Extractor)(nil)
 
 // Extractor extracts triplets with an LLM, caching every answer by (model,
 // prompt version, question, text) so that no text is ever sent twice. A text
@@ -180,13 +175,18 @@ func preceding(text string, sentences []lexical.Span, start int) string {
 	return strings.Join(parts, " ")
 }
 
-// ExtractAll extracts the triplets of every item. Identical windows are sent
+// Extract extracts the triplets of every request (kgeval.Extractor).
+// Identical windows are sent
 // once; cached windows are not sent; every fresh answer is cached as soon as
 // it arrives, so an interrupted run loses nothing. progress, if not nil, is
 // called after each window. An item fails when one of its windows fails
 // (the others stay cached). Per-item failures are in the results, not the
 // error; the error is for the cache being unreachable.
-func (e *Extractor) ExtractAll(ctx context.Context, items []ExtractItem, progress func(done, total int)) ([]ExtractResult, error) {
+func (e *Extractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, progress func(done, total int)) ([]kgeval.Extraction, error) {
+	items := make([]ExtractItem, len(reqs))
+	for i, r := range reqs {
+		items[i] = ExtractItem{Text: r.Text, Question: r.Question, Asked: r.Asked}
+	}
 	prompts := map[bool]string{}
 	for _, asked := range []bool{false, true} {
 		v := ExtractPromptVersion
@@ -199,14 +199,14 @@ func (e *Extractor) ExtractAll(ctx context.Context, items []ExtractItem, progres
 		}
 		prompts[asked] = p
 	}
-	out := make([]ExtractResult, len(items))
+	out := make([]kgeval.Extraction, len(items))
 	itemWins := make([][]window, len(items))
 	itemKeys := make([][]string, len(items))
 	first := map[string]window{}
 	var keys []string
 	for i, it := range items {
 		if strings.TrimSpace(it.Text) == "" {
-			out[i] = ExtractResult{Triplets: []kgeval.Triplet{}}
+			out[i] = kgeval.Extraction{Triplets: []kgeval.Triplet{}}
 			continue
 		}
 		itemWins[i] = e.windows(it)
@@ -281,7 +281,7 @@ func (e *Extractor) ExtractAll(ctx context.Context, items []ExtractItem, progres
 		if ws == nil {
 			continue
 		}
-		r := ExtractResult{Cached: true}
+		r := kgeval.Extraction{Cached: true}
 		var all []kgeval.Triplet
 		for j, w := range ws {
 			a := answers[itemKeys[i][j]]

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
@@ -44,22 +45,22 @@ func TestExtractor_EndToEnd(t *testing.T) {
 	// A run-unique suffix keeps this test's texts out of earlier runs' cache
 	// entries, so the first pass really calls the model.
 	nonce := fmt.Sprintf(" [test %d]", time.Now().UnixNano())
-	var items []llm.ExtractItem
+	var items []kgeval.ExtractRequest
 	// One sample keeps the test within CI's time on 2 CPU cores: its
 	// question, its answer (with the question as context) and the start of
 	// its first passage.
 	for _, s := range res.Samples[:1] {
 		items = append(items,
-			llm.ExtractItem{Text: s.Question + nonce},
-			llm.ExtractItem{Text: s.Answer + nonce, Question: s.Question},
-			llm.ExtractItem{Text: s.Contexts[0][:min(len(s.Contexts[0]), 400)] + nonce},
+			kgeval.ExtractRequest{Text: s.Question + nonce},
+			kgeval.ExtractRequest{Text: s.Answer + nonce, Question: s.Question},
+			kgeval.ExtractRequest{Text: s.Contexts[0][:min(len(s.Contexts[0]), 400)] + nonce},
 		)
 	}
 	items = append(items, items[0]) // a duplicate text is extracted once
 	ex := &llm.Extractor{Client: client, Cache: cache, MaxLabelChars: 256}
 	ctx := context.Background()
 
-	first, err := ex.ExtractAll(ctx, items, nil)
+	first, err := ex.Extract(ctx, items, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestExtractor_EndToEnd(t *testing.T) {
 		t.Errorf("duplicate item got a different result")
 	}
 
-	second, err := ex.ExtractAll(ctx, items, nil)
+	second, err := ex.Extract(ctx, items, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

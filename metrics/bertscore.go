@@ -1,20 +1,12 @@
 package metrics
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/minilm"
 )
-
-// TokenEmbedder gives contextual token vectors; *minilm.Model implements it.
-// Its EmbedTokens must leave out [CLS] and [SEP], as minilm's does.
-type TokenEmbedder interface {
-	// EmbedTokens returns one TokenEmbedding per text, in order. Its errors
-	// are passed on by BERTScore with their codes.
-	EmbedTokens(texts []string) ([]minilm.TokenEmbedding, error)
-}
 
 // BERTResult is bert_score_f1 (SPEC §7) with the precision and recall it
 // comes from. Precision, Recall and F1 are on BERTScore's own scale (cosines,
@@ -31,11 +23,11 @@ type BERTResult struct {
 // against the reference text with m's contextual token vectors; texts longer
 // than m's max_seq_length are truncated by m. A nil m — an embedding provider
 // without token vectors — gives a null Score.
-func BERTScore(m TokenEmbedder, candidate, reference string) (BERTResult, error) {
+func BERTScore(ctx context.Context, m kgeval.TokenEmbedder, candidate, reference string) (BERTResult, error) {
 	if m == nil {
 		return BERTResult{Score: Null("the embedding provider gives no token vectors")}, nil
 	}
-	te, err := m.EmbedTokens([]string{candidate, reference})
+	te, err := m.EmbedTokens(ctx, []string{candidate, reference})
 	if err != nil {
 		return BERTResult{}, fmt.Errorf("bert score token vectors: %w", err)
 	}

@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -14,7 +15,7 @@ import (
 	"github.com/kgeval/kgeval/minilm"
 )
 
-var _ metrics.TokenEmbedder = (*minilm.Model)(nil)
+var _ kgeval.TokenEmbedder = (*minilm.Model)(nil)
 
 func TestBERTScoreVectors(t *testing.T) {
 	for _, c := range []struct {
@@ -69,12 +70,12 @@ func TestBERTScoreVectors(t *testing.T) {
 // failingEmbedder fails every call, as an unloadable model would.
 type failingEmbedder struct{}
 
-func (failingEmbedder) EmbedTokens([]string) ([]minilm.TokenEmbedding, error) {
+func (failingEmbedder) EmbedTokens(context.Context, []string) ([]kgeval.TokenEmbedding, error) {
 	return nil, kgeval.Errorf(kgeval.EUNAVAILABLE, "model not loaded")
 }
 
 func TestBERTScore_NoTokenVectors(t *testing.T) {
-	r, err := metrics.BERTScore(nil, "a", "b")
+	r, err := metrics.BERTScore(context.Background(), nil, "a", "b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestBERTScore_NoTokenVectors(t *testing.T) {
 }
 
 func TestBERTScore_EmbedderError(t *testing.T) {
-	_, err := metrics.BERTScore(failingEmbedder{}, "a", "b")
+	_, err := metrics.BERTScore(context.Background(), failingEmbedder{}, "a", "b")
 	MustCode(t, err, kgeval.EUNAVAILABLE)
 }
 
@@ -118,7 +119,7 @@ func TestBERTScore_MiniLM(t *testing.T) {
 		unrelated  = "Photosynthesis converts light into chemical energy."
 	)
 	t.Run("SpecialTokensLeftOut", func(t *testing.T) {
-		te, err := m.EmbedTokens([]string{sentence})
+		te, err := m.EmbedTokens(context.Background(), []string{sentence})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +128,7 @@ func TestBERTScore_MiniLM(t *testing.T) {
 		}
 	})
 	t.Run("Identical", func(t *testing.T) {
-		r, err := metrics.BERTScore(m, sentence, sentence)
+		r, err := metrics.BERTScore(context.Background(), m, sentence, sentence)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,11 +138,11 @@ func TestBERTScore_MiniLM(t *testing.T) {
 		ExactValue(t, "bert_score_f1", r.Score, 100)
 	})
 	t.Run("ParaphraseAboveUnrelated", func(t *testing.T) {
-		para, err := metrics.BERTScore(m, paraphrase, sentence)
+		para, err := metrics.BERTScore(context.Background(), m, paraphrase, sentence)
 		if err != nil {
 			t.Fatal(err)
 		}
-		unrel, err := metrics.BERTScore(m, unrelated, sentence)
+		unrel, err := metrics.BERTScore(context.Background(), m, unrelated, sentence)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +152,7 @@ func TestBERTScore_MiniLM(t *testing.T) {
 		}
 	})
 	t.Run("EmptyAnswer", func(t *testing.T) {
-		r, err := metrics.BERTScore(m, "", sentence)
+		r, err := metrics.BERTScore(context.Background(), m, "", sentence)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package minilm
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ func benchEmbed(b *testing.B, batch int) {
 	m := loadTestModel(b)
 	labels := benchLabels(b)
 	// Warm up (workspace allocation, page faults).
-	if _, err := m.Embed(labels[:batch]); err != nil {
+	if _, err := m.Embed(context.Background(), labels[:batch]); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
@@ -39,7 +40,7 @@ func benchEmbed(b *testing.B, batch int) {
 		if pos+batch > len(labels) {
 			pos = 0
 		}
-		if _, err := m.Embed(labels[pos : pos+batch]); err != nil {
+		if _, err := m.Embed(context.Background(), labels[pos:pos+batch]); err != nil {
 			b.Fatal(err)
 		}
 		pos += batch
@@ -61,7 +62,7 @@ func BenchmarkEmbedTokens_Batch32(b *testing.B) {
 		if pos+32 > len(labels) {
 			pos = 0
 		}
-		if _, err := m.EmbedTokens(labels[pos : pos+32]); err != nil {
+		if _, err := m.EmbedTokens(context.Background(), labels[pos:pos+32]); err != nil {
 			b.Fatal(err)
 		}
 		pos += 32

@@ -1,6 +1,7 @@
 package minilm
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -134,7 +135,7 @@ func TestTokenizerTruncation(t *testing.T) {
 func TestEmbedMatchesReference(t *testing.T) {
 	m := loadTestModel(t)
 	ref := loadReference(t)
-	got, err := m.Embed(ref.Texts)
+	got, err := m.Embed(context.Background(), ref.Texts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,11 +172,11 @@ func TestEmbedTokensMatchesReference(t *testing.T) {
 	for i, te := range ref.TokenEmbeddings {
 		texts[i] = ref.Texts[te.Index]
 	}
-	got, err := m.EmbedTokens(texts)
+	got, err := m.EmbedTokens(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sent, err := m.Embed(texts)
+	sent, err := m.Embed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestEmbedTokensMatchesReference(t *testing.T) {
 func TestBatchingInvariance(t *testing.T) {
 	m := loadTestModel(t)
 	ref := loadReference(t)
-	all, err := m.Embed(ref.Texts)
+	all, err := m.Embed(context.Background(), ref.Texts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestBatchingInvariance(t *testing.T) {
 		m2 := *m
 		m2.opts = o
 		m2.pool = new(sync.Pool)
-		got, err := m2.Embed(ref.Texts)
+		got, err := m2.Embed(context.Background(), ref.Texts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +235,7 @@ func TestBatchingInvariance(t *testing.T) {
 			}
 		}
 	}
-	one, err := m.Embed([]string{ref.Texts[0]})
+	one, err := m.Embed(context.Background(), []string{ref.Texts[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func TestBatchingInvariance(t *testing.T) {
 func TestConcurrentUse(t *testing.T) {
 	m := loadTestModel(t)
 	ref := loadReference(t)
-	want, err := m.Embed(ref.Texts)
+	want, err := m.Embed(context.Background(), ref.Texts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +258,7 @@ func TestConcurrentUse(t *testing.T) {
 		go func(g int) {
 			defer wg.Done()
 			texts := ref.Texts[g*3:]
-			got, err := m.Embed(texts)
+			got, err := m.Embed(context.Background(), texts)
 			if err != nil {
 				errs <- err
 				return
@@ -279,11 +280,11 @@ func TestConcurrentUse(t *testing.T) {
 
 func TestEmptyInput(t *testing.T) {
 	m := loadTestModel(t)
-	v, err := m.Embed(nil)
+	v, err := m.Embed(context.Background(), nil)
 	if err != nil || len(v) != 0 {
 		t.Fatalf("Embed(nil) = %v, %v", v, err)
 	}
-	te, err := m.EmbedTokens([]string{""})
+	te, err := m.EmbedTokens(context.Background(), []string{""})
 	if err != nil || len(te) != 1 || len(te[0].Tokens) != 0 || len(te[0].Vectors) != 0 || len(te[0].Sentence) != 384 {
 		t.Fatalf("EmbedTokens([\"\"]) = %+v, %v", te, err)
 	}

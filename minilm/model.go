@@ -28,6 +28,7 @@
 package minilm
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +40,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/kgeval/kgeval"
 )
 
 // ModelName is the sentence-transformers name of the model.
@@ -74,21 +77,14 @@ type Options struct {
 	MaxSeqLength int
 }
 
-// TokenEmbedding holds the contextual token vectors of one text.
-type TokenEmbedding struct {
-	// Tokens are the WordPiece tokens of the (truncated) text, without
-	// [CLS] and [SEP]; continuation pieces keep their "##" prefix.
-	Tokens []string
-	// IDs are the vocabulary ids of Tokens.
-	IDs []int32
-	// Vectors[i] is the last hidden state (Dim() floats, not normalised) of
-	// Tokens[i]. The vectors of [CLS] and [SEP] are left out, as BERTScore
-	// ignores them; they still take part in attention and in Sentence.
-	Vectors [][]float32
-	// Sentence is the L2-normalised mean-pooled sentence vector, the same as
-	// Embed returns.
-	Sentence []float32
-}
+// TokenEmbedding is kgeval.TokenEmbedding: a text's WordPiece tokens and
+// their contextual vectors.
+type TokenEmbedding = kgeval.TokenEmbedding
+
+var (
+	_ kgeval.Embedder      = (*Model)(nil)
+	_ kgeval.TokenEmbedder = (*Model)(nil)
+)
 
 type bertConfig struct {
 	ModelType             string  `json:"model_type"`
@@ -340,8 +336,12 @@ func (m *Model) threads() int {
 
 // Embed returns the L2-normalised mean-pooled embedding of each text, as
 // sentence-transformers' model.encode(texts, normalize_embeddings=True).
-// The empty string yields the embedding of "[CLS] [SEP]".
-func (m *Model) Embed(texts []string) ([][]float32, error) {
+// The empty string yields the embedding of "[CLS] [SEP]". ctx is checked
+// before the model runs.
+func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	out := make([][]float32, len(texts))
 	err := m.run(texts, func(idx int, ids []int32, hidden []float32) {
 		out[idx] = m.pool1(hidden, len(ids))
@@ -350,8 +350,12 @@ func (m *Model) Embed(texts []string) ([][]float32, error) {
 }
 
 // EmbedTokens returns, for each text, its WordPiece tokens and their
-// contextual vectors (see TokenEmbedding), plus the sentence vector.
-func (m *Model) EmbedTokens(texts []string) ([]TokenEmbedding, error) {
+// contextual vectors (see TokenEmbedding), plus the sentence vector. ctx
+// is checked before the model runs.
+func (m *Model) EmbedTokens(ctx context.Context, texts []string) ([]TokenEmbedding, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	out := make([]TokenEmbedding, len(texts))
 	h := m.dim
 	err := m.run(texts, func(idx int, ids []int32, hidden []float32) {

@@ -87,7 +87,7 @@ func BenchmarkEvaluate_1000(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				samples := synthSamples(n, uint64(time.Now().UnixNano()))
 				run := fmt.Sprintf("bench-pipeline-%s-%d", engine.Name(), time.Now().UnixNano())
-				ev := &pipeline.Evaluator{Extractor: noExtraction{b}, Embedder: encoder{m}, Store: db, Engine: engine,
+				ev := &pipeline.Evaluator{Extractor: noExtraction{b}, Embedder: m, Store: db, Engine: engine,
 					Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs()}
 				start := time.Now()
 				rep, err := ev.Evaluate(context.Background(), run, samples)

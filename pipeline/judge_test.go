@@ -76,8 +76,8 @@ func TestEvaluate_JudgeConcurrency(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	ctx := context.Background()
 	names := []string{"ragas_faithfulness", "factual_accuracy"}
-	evaluator := func(j pipeline.Judge) *pipeline.Evaluator {
-		return &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: encoder{m}, Store: db, Engine: &scoring.Native{Seed: 42},
+	evaluator := func(j kgeval.Judge) *pipeline.Evaluator {
+		return &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 42},
 			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), Metrics: names, Judge: j, JudgeConcurrency: 3}
 	}
 

@@ -10,13 +10,6 @@ import (
 	"github.com/kgeval/kgeval/metrics"
 )
 
-// Judge computes LLM-judged metrics (SPEC §6, §7) of one sample. Model
-// failures are null values with their reason; the error is for an
-// unreachable cache or a cancelled context.
-type Judge interface {
-	Judge(ctx context.Context, s kgeval.Sample, names []string) ([]kgeval.MetricScore, error)
-}
-
 // tsPairs are the query and candidate texts of each triplet-similarity
 // metric (SPEC §5).
 var tsPairs = map[string][2]kgeval.Text{
@@ -147,7 +140,7 @@ func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, t
 				}
 				out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyRAGAS, Value: v.V, Reason: v.Reason})
 			case kgeval.MetricBERTScoreF1:
-				r, err := metrics.BERTScore(e.Tokens, s.Answer, s.Reference)
+				r, err := metrics.BERTScore(ctx, e.Tokens, s.Answer, s.Reference)
 				if err != nil {
 					return nil, fmt.Errorf("BERTScore of sample %s: %w", s.ID, err)
 				}

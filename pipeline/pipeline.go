@@ -16,29 +16,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/scoring"
 )
-
-// Extractor extracts triplets from texts; Question gives answers and
-// references their context. Results are per text, errors per text.
-type Extractor interface {
-	Extract(ctx context.Context, texts []Text, progress func(done, total int)) ([]Extracted, error)
-}
-
-// Text is one text to extract. Asked marks a question, extracted as the
-// facts it asks for (SPEC §4c).
-type Text struct {
-	Text, Question string
-	Asked          bool
-}
-
-// Extracted is the outcome for one text.
-type Extracted struct {
-	Triplets []kgeval.Triplet
-	Cached   bool
-	Err      error
-}
 
 // Store keeps pair graphs and scores.
 type Store interface {
@@ -52,7 +31,7 @@ type Store interface {
 
 // Evaluator holds the adapters of one evaluation.
 type Evaluator struct {
-	Extractor Extractor
+	Extractor kgeval.Extractor
 	Embedder  kgeval.Embedder
 	Store     Store
 	Engine    kgeval.KGEngine
@@ -65,9 +44,9 @@ type Evaluator struct {
 	Metrics []string
 	// Tokens gives contextual token vectors for bert_score_f1 (nil: the
 	// metric is null).
-	Tokens metrics.TokenEmbedder
+	Tokens kgeval.TokenEmbedder
 	// Judge computes the LLM-judged metrics; nil makes them null.
-	Judge Judge
+	Judge kgeval.Judge
 	// JudgeConcurrency is how many samples are judged at once (default 1).
 	// A sample's model questions go one after the other, so this is what
 	// keeps several model slots busy.
@@ -178,10 +157,10 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 
 	// 1. Extraction: every text that has no pre-extracted triplets, once.
 	begin("extract")
-	var texts []Text
+	var texts []kgeval.ExtractRequest
 	var refs []textRef
-	index := map[Text]int{}
-	add := func(si int, t kgeval.Text, pass int, x Text) {
+	index := map[kgeval.ExtractRequest]int{}
+	add := func(si int, t kgeval.Text, pass int, x kgeval.ExtractRequest) {
 		if _, ok := index[x]; !ok {
 			index[x] = len(texts)
 			texts = append(texts, x)
@@ -193,23 +172,23 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		st := s.Triplets
 		if need[kgeval.TextQuestion] {
 			if _, ok := st.Triplets(kgeval.TextQuestion); !ok {
-				add(si, kgeval.TextQuestion, 0, Text{Text: s.Question, Asked: true})
+				add(si, kgeval.TextQuestion, 0, kgeval.ExtractRequest{Text: s.Question, Asked: true})
 			}
 		}
 		if need[kgeval.TextAnswer] {
 			if _, ok := st.Triplets(kgeval.TextAnswer); !ok {
-				add(si, kgeval.TextAnswer, 0, Text{Text: s.Answer, Question: s.Question})
+				add(si, kgeval.TextAnswer, 0, kgeval.ExtractRequest{Text: s.Answer, Question: s.Question})
 			}
 		}
 		if need[kgeval.TextReference] {
 			if _, ok := st.Triplets(kgeval.TextReference); !ok {
-				add(si, kgeval.TextReference, 0, Text{Text: s.Reference, Question: s.Question})
+				add(si, kgeval.TextReference, 0, kgeval.ExtractRequest{Text: s.Reference, Question: s.Question})
 			}
 		}
 		if need[kgeval.TextContexts] {
 			if _, ok := st.Triplets(kgeval.TextContexts); !ok {
 				for pi, p := range s.Contexts {
-					add(si, kgeval.TextContexts, pi, Text{Text: p})
+					add(si, kgeval.TextContexts, pi, kgeval.ExtractRequest{Text: p})
 				}
 			}
 		}
@@ -232,7 +211,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		}
 		e.OnTexts(byKind, len(passages))
 	}
-	var extracted []Extracted
+	var extracted []kgeval.Extraction
 	if len(texts) > 0 {
 		var err error
 		progress("extract")(0, len(texts))

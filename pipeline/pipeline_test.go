@@ -22,16 +22,9 @@ import (
 // whose triplets the dataset provides.
 type noExtraction struct{ t testing.TB }
 
-func (n noExtraction) Extract(ctx context.Context, texts []pipeline.Text, _ func(int, int)) ([]pipeline.Extracted, error) {
+func (n noExtraction) Extract(ctx context.Context, texts []kgeval.ExtractRequest, _ func(int, int)) ([]kgeval.Extraction, error) {
 	n.t.Errorf("extraction asked for %d texts; the dataset provides all triplets", len(texts))
-	return make([]pipeline.Extracted, len(texts)), nil
-}
-
-type encoder struct{ m *minilm.Model }
-
-func (e encoder) Name() string { return e.m.Name() }
-func (e encoder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	return e.m.Embed(texts)
+	return make([]kgeval.Extraction, len(texts)), nil
 }
 
 // TestEvaluate_PreExtracted scores the hand-written Erica vagans samples with
@@ -53,7 +46,7 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 	for _, engine := range []kgeval.KGEngine{&scoring.Native{Seed: 42}, &graphstore.GDS{DB: db}} {
 		run := fmt.Sprintf("test-pipeline-%s-%d", engine.Name(), time.Now().UnixNano())
 		t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
-		ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: encoder{m}, Store: db, Engine: engine,
+		ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: m, Store: db, Engine: engine,
 			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs()}
 		rep, err := ev.Evaluate(ctx, run, res.Samples)
 		if err != nil {
@@ -123,7 +116,7 @@ func TestEvaluate_Metrics(t *testing.T) {
 	run := fmt.Sprintf("test-metrics-%d", time.Now().UnixNano())
 	t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
 	names, _ := kgeval.ExpandMetrics([]string{"ts", "semantic_similarity", "bert_score_f1", "ragas_faithfulness"})
-	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: encoder{m}, Store: db, Engine: &scoring.Native{Seed: 42},
+	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 42},
 		Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), Metrics: names, Tokens: m}
 	rep, err := ev.Evaluate(ctx, run, res.Samples)
 	if err != nil {
@@ -181,8 +174,8 @@ func TestEvaluate_Metrics(t *testing.T) {
 // one triplet the text states and one it does not.
 type inventingExtractor struct{}
 
-func (inventingExtractor) Extract(_ context.Context, texts []pipeline.Text, _ func(int, int)) ([]pipeline.Extracted, error) {
-	out := make([]pipeline.Extracted, len(texts))
+func (inventingExtractor) Extract(_ context.Context, texts []kgeval.ExtractRequest, _ func(int, int)) ([]kgeval.Extraction, error) {
+	out := make([]kgeval.Extraction, len(texts))
 	for i, x := range texts {
 		switch {
 		case x.Text == "":
@@ -217,7 +210,7 @@ func TestEvaluate_Grounding(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.DeleteRun(context.Background(), run) })
-		ev := &pipeline.Evaluator{Extractor: inventingExtractor{}, Embedder: encoder{m}, Store: db, Engine: &scoring.Native{Seed: 1},
+		ev := &pipeline.Evaluator{Extractor: inventingExtractor{}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 1},
 			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), Grounding: mode}
 		rep, err := ev.Evaluate(ctx, run, samples)
 		if err != nil {
@@ -283,7 +276,7 @@ func TestTextVerdicts(t *testing.T) {
 		}}}
 	run := fmt.Sprintf("test-textverdicts-%d", time.Now().UnixNano())
 	t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
-	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: encoder{m}, Store: db, Engine: &scoring.Native{Seed: 1},
+	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 1},
 		Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs()}
 	rep, err := ev.Evaluate(ctx, run, samples)
 	if err != nil {

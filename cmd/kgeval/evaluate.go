@@ -178,23 +178,22 @@ func (m *Main) evaluate(ctx context.Context, cfg *Config, path, run string, o ev
 	}
 
 	ev := &pipeline.Evaluator{
-		Extractor: extractorAdapter{&llm.Extractor{Client: client, Cache: cache, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars}},
-		Embedder:  cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
+		Embedder: cached, Store: db, Engine: engine, Params: cfg.GraphParams(), Pairs: cfg.Scoring.Pairs,
 		Progress: testKillHook(m.progressPrinter()), Metrics: nonKG(cfg.Metrics()), Grounding: cfg.Extraction.Grounding,
 	}
-	if le, ok := embedder.(localEmbedder); ok {
-		ev.Tokens = le.m
+	if m, ok := embedder.(*minilm.Model); ok {
+		ev.Tokens = m
 	}
 	var answers kgeval.Cache = cache
 	if o.fresh {
 		answers = writeOnlyCache{cache}
 	}
-	ev.Extractor = extractorAdapter{&llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars}}
+	ev.Extractor = &llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars}
 	if cfg.Scoring.Verify == "llm" {
 		ev.Verifier, ev.VerifyPairs = &llm.Verifier{Client: verifyClient, Cache: answers}, cfg.Scoring.VerifyPairs
 	}
 	jd := &judge.Judge{Client: judgeClient, Cache: answers, Embedder: cached}
-	ev.Judge, ev.JudgeConcurrency = judgeAdapter{jd}, cfg.LLM.Concurrency
+	ev.Judge, ev.JudgeConcurrency = jd, cfg.LLM.Concurrency
 	// The run record keeps the texts of the whole evaluation: a resume sees
 	// only what its unfinished samples still need, so it does not replace
 	// a count an earlier attempt recorded.
@@ -643,60 +642,11 @@ func (m *Main) progressBars(w io.Writer) func(stage string, done, total int) {
 	}
 }
 
-// extractorAdapter gives the LLM extractor the pipeline's shape.
-type extractorAdapter struct{ x *llm.Extractor }
-
-func (a extractorAdapter) Extract(ctx context.Context, texts []pipeline.Text, progress func(int, int)) ([]pipeline.Extracted, error) {
-	items := make([]llm.ExtractItem, len(texts))
-	for i, t := range texts {
-		items[i] = llm.ExtractItem{Text: t.Text, Question: t.Question, Asked: t.Asked}
-	}
-	res, err := a.x.ExtractAll(ctx, items, progress)
-	out := make([]pipeline.Extracted, len(res))
-	for i, r := range res {
-		out[i] = pipeline.Extracted{Triplets: r.Triplets, Cached: r.Cached, Err: r.Err}
-	}
-	return out, err
-}
-
 // writeOnlyCache stores answers but never returns one (evaluate --fresh).
 type writeOnlyCache struct{ kgeval.Cache }
 
 func (writeOnlyCache) Get(context.Context, []string) (map[string][]byte, error) {
 	return map[string][]byte{}, nil
-}
-
-// judgeAdapter gives the LLM judge the pipeline's shape.
-type judgeAdapter struct{ j *judge.Judge }
-
-func (a judgeAdapter) Judge(ctx context.Context, s kgeval.Sample, names []string) ([]kgeval.MetricScore, error) {
-	res, err := a.j.Evaluate(ctx, s, names)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]kgeval.MetricScore, 0, len(res))
-	for _, r := range res {
-		ms := kgeval.MetricScore{Sample: s.ID, Metric: r.Metric, Family: kgeval.MetricFamily(r.Metric), Value: r.Value.V, Reason: r.Value.Reason}
-		if r.Explanation != nil {
-			if ms.Explanation, err = json.Marshal(r.Explanation); err != nil {
-				return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "explanation of %s", r.Metric)
-			}
-		}
-		out = append(out, ms)
-	}
-	return out, nil
-}
-
-// localEmbedder gives the in-process encoder the domain's Embedder shape.
-type localEmbedder struct{ m *minilm.Model }
-
-func (l localEmbedder) Name() string { return l.m.Name() }
-
-func (l localEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return l.m.Embed(texts)
 }
 
 func newEmbedder(cfg *Config, client *llm.Client) (kgeval.Embedder, error) {
@@ -712,7 +662,7 @@ func newEmbedder(cfg *Config, client *llm.Client) (kgeval.Embedder, error) {
 	if err != nil {
 		return nil, kgeval.Wrap(kgeval.EUNAVAILABLE, err, "local encoder %s", cfg.Embedding.Model)
 	}
-	return localEmbedder{mdl}, nil
+	return mdl, nil
 }
 
 // fingerprint is the sha256 of the dataset file, recorded with the run.
