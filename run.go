@@ -2,6 +2,7 @@ package kgeval
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -50,6 +51,15 @@ type Run struct {
 	// Grounding counts the triplets the grounding check kept and dropped
 	// per text kind; nil until recorded (or with the check off).
 	Grounding *GroundingCounts `json:"grounding,omitempty"`
+}
+
+// ModelOf returns the model of a run's LLM identity "endpoint#model" (the
+// endpoint differs between machines, the model does not).
+func ModelOf(llm string) string {
+	if i := strings.LastIndexByte(llm, '#'); i >= 0 {
+		return llm[i+1:]
+	}
+	return llm
 }
 
 // RunSettings are the scoring settings of a run: the scoring section of the

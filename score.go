@@ -2,6 +2,7 @@ package kgeval
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -143,6 +144,21 @@ func NotApplicable(reason string) bool { return strings.HasPrefix(reason, Reason
 // text could not be extracted ("extraction of answer failed: ..."); a
 // resumed run tries those again.
 const ReasonExtractionFailed = "extraction of "
+
+// ReasonNoValidJSON ends the message of a model answer that failed
+// validation after every repair ("model m gave no valid JSON after 3
+// attempts: label 2 is FN but ..."); the rejected answer follows it.
+const ReasonNoValidJSON = "gave no valid JSON after %d attempts"
+
+var noValidJSONDetail = regexp.MustCompile("(" + strings.Replace(regexp.QuoteMeta(ReasonNoValidJSON), "%d", `\d+`, 1) + "): .*$")
+
+// ReasonKind drops the per-sample detail from a null reason: reasons that
+// differ only in the model's rejected answer ("... gave no valid JSON after
+// 3 attempts: label 2 is FN but ...") have one kind. Other reasons are
+// their own kind.
+func ReasonKind(reason string) string {
+	return noValidJSONDetail.ReplaceAllString(reason, "$1")
+}
 
 // MetricScore is one per-sample metric value beyond the KG scores (triplet
 // similarity, encoder and LLM-judge metrics): a nil Value is null and Reason

@@ -296,3 +296,21 @@ func mean(x []float64) *float64 {
 }
 
 func fromStats(t stats.Test) *Test { return &Test{Stat: t.Stat, P: t.P, DF: t.DF, N: t.N} }
+
+// CompareSystems compares the systems of rows on the variables patterns
+// select (all when none; sel selects, default Vectors.Select) and returns
+// the comparison with the selected variables that have no value: the one
+// systems comparison of the CLI and the dashboard. Errors: EINVALID for a
+// pattern that selects nothing.
+func CompareSystems(rows []Row, patterns []string, sel func(Vectors, []string) ([]string, error)) (Comparison, []string, error) {
+	if sel == nil {
+		sel = Vectors.Select
+	}
+	v := MetricVectors(rows)
+	names, err := sel(v, patterns)
+	if err != nil {
+		return Comparison{}, nil, err
+	}
+	present, empty := v.Present(names)
+	return Compare(rows, v, present), empty, nil
+}

@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -108,4 +110,82 @@ func constant(x []float64) bool {
 		}
 	}
 	return true
+}
+
+// Human labels in CorrelateRows.
+const (
+	// HumanOff leaves human labels out.
+	HumanOff = iota
+	// HumanRequired adds every human label and fails when the rows hold
+	// none that is numeric or mapped (the CLI's --human).
+	HumanRequired
+	// HumanIfValid adds every human label when the rows' labels can be
+	// read, and says why in Correlation.HumanError when they cannot (the
+	// dashboard).
+	HumanIfValid
+)
+
+// CorrelateOptions choose the variables CorrelateRows correlates.
+type CorrelateOptions struct {
+	// Patterns select the metric variables (all when none); Select selects
+	// them (default Vectors.Select, whose errors name --metrics).
+	Patterns []string
+	Select   func(v Vectors, patterns []string) ([]string, error)
+	// Human is HumanOff, HumanRequired or HumanIfValid.
+	Human int
+	// MinVariables is how many variables with values are needed (an
+	// error below).
+	MinVariables int
+}
+
+// Correlation is the correlation matrix of a run's variables.
+type Correlation struct {
+	// Empty lists the selected variables without any value (left out).
+	Empty []string
+	// HumanError says why human labels were left out (HumanIfValid).
+	HumanError string
+	Matrix
+}
+
+// CorrelateRows correlates the variables of rows that o selects, each pair
+// over its pairwise-complete samples: the one correlation path of the CLI
+// and the dashboard. Errors: EINVALID for a pattern that selects nothing,
+// for human labels that HumanRequired cannot use, and for fewer than
+// MinVariables variables with values.
+func CorrelateRows(rows []Row, o CorrelateOptions) (Correlation, error) {
+	sel := o.Select
+	if sel == nil {
+		sel = Vectors.Select
+	}
+	v := MetricVectors(rows)
+	names, err := sel(v, o.Patterns)
+	if err != nil {
+		return Correlation{}, err
+	}
+	var out Correlation
+	switch o.Human {
+	case HumanRequired:
+		hv, err := HumanVectors(rows)
+		if err != nil {
+			return out, kgeval.Wrap(kgeval.EINVALID, err, "--human")
+		}
+		if len(hv) == 0 {
+			return out, kgeval.Errorf(kgeval.EINVALID, "--human: no sample has a numeric or mapped human label (the README's Analysis section lists the mapping)")
+		}
+		v.Merge(hv)
+		names = append(names, hv.Names()...)
+	case HumanIfValid:
+		if hv, err := HumanVectors(rows); err != nil {
+			out.HumanError = err.Error()
+		} else {
+			v.Merge(hv)
+			names = append(names, hv.Names()...)
+		}
+	}
+	present, empty := v.Present(names)
+	if len(present) < o.MinVariables {
+		return out, kgeval.Errorf(kgeval.EINVALID, "need at least %d variables with values to correlate, have %d (%s)", o.MinVariables, len(present), strings.Join(present, ", "))
+	}
+	out.Empty, out.Matrix = empty, Correlate(v, present)
+	return out, nil
 }

@@ -358,7 +358,7 @@ func RunWarnings(baseline, run kgeval.Run) []RunWarning {
 		}
 		add("settings", "scoring settings not compared: %s has no readable recorded configuration", missing)
 	}
-	if ma, mb := modelOf(baseline.LLM), modelOf(run.LLM); ma != "" && mb != "" && ma != mb {
+	if ma, mb := kgeval.ModelOf(baseline.LLM), kgeval.ModelOf(run.LLM); ma != "" && mb != "" && ma != mb {
 		add("model", "different models: baseline %s used %s, run %s used %s", a, ma, b, mb)
 	}
 	if baseline.Encoder != "" && run.Encoder != "" && baseline.Encoder != run.Encoder {
@@ -442,12 +442,4 @@ func compactJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-// modelOf returns the model of a run's LLM identity ("endpoint#model").
-func modelOf(llm string) string {
-	if i := strings.LastIndexByte(llm, '#'); i >= 0 {
-		return llm[i+1:]
-	}
-	return llm
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -154,4 +155,21 @@ func Excerpt(text string, start, end, n int) (before, span, after string) {
 		after = string(r[:n]) + "…"
 	}
 	return before, span, after
+}
+
+// SampleWhy is the why of a stored sample: the pairs (of only, when given)
+// that have a score, their results by pair name, and every input triplet's
+// verdict line (WhyLines), contradictions first. `kgeval explain` prints
+// it and the sample page draws it.
+func SampleWhy(d *kgeval.SampleDetail, only []string) (pairs []kgeval.Pair, results map[string]kgeval.KGResult, lines []VerdictLine) {
+	results = map[string]kgeval.KGResult{}
+	for _, p := range d.Pairs {
+		if p.Score == nil || len(only) > 0 && !slices.Contains(only, p.Pair.Name) {
+			continue
+		}
+		pairs = append(pairs, p.Pair)
+		results[p.Pair.Name] = p.Score.KGResult
+	}
+	texts := SampleTexts{Question: d.Question, Answer: d.Answer, Reference: d.Reference, Contexts: d.Contexts}
+	return pairs, results, WhyLines(texts, pairs, results)
 }

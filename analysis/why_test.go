@@ -87,8 +87,8 @@ func TestWhyLines(t *testing.T) {
 func TestExcerpt(t *testing.T) {
 	long := strings.Repeat("x", 300)
 	for _, tc := range []struct {
-		text               string
-		start, end, n      int
+		text                string
+		start, end, n       int
 		before, span, after string
 	}{
 		{"One. Two. Three.", 5, 9, 160, "One. ", "Two.", " Three."},

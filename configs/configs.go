@@ -1,5 +1,3 @@
-// Package configs holds kgeval's default configuration file, embedded in the
-// binary so that the defaults a user reads are exactly the ones in force.
 package configs
 
 import _ "embed"

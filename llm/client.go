@@ -14,7 +14,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -154,22 +153,7 @@ func (c *Client) JSON(ctx context.Context, req Request, out any, validate func()
 				". Reply again with only the JSON object, exactly in the required shape."})
 	}
 	c.failures.Add(1)
-	return kgeval.Wrap(kgeval.EINVALID, lastErr, "model %s "+noValidJSON, c.cfg.Model, c.cfg.MaxRepairs+1)
-}
-
-// noValidJSON ends the message of an answer that failed validation after
-// every repair; the wrapped validation error (the model's rejected answer)
-// follows it.
-const noValidJSON = "gave no valid JSON after %d attempts"
-
-var noValidJSONDetail = regexp.MustCompile("(" + strings.Replace(regexp.QuoteMeta(noValidJSON), "%d", `\d+`, 1) + "): .*$")
-
-// ReasonKind drops the per-sample detail from an error message kept as a
-// null reason: reasons that differ only in the model's rejected answer
-// ("... gave no valid JSON after 3 attempts: label 2 is FN but ...") have
-// one kind. Other messages are their own kind.
-func ReasonKind(reason string) string {
-	return noValidJSONDetail.ReplaceAllString(reason, "$1")
+	return kgeval.Wrap(kgeval.EINVALID, lastErr, "model %s "+kgeval.ReasonNoValidJSON, c.cfg.Model, c.cfg.MaxRepairs+1)
 }
 
 // complete makes one chat completion with transport retries.
@@ -394,4 +378,27 @@ func (t retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, error
 		}
 	}
 	return resp, err
+}
+
+// Probe asks an OpenAI-compatible endpoint for its model list, within 5
+// seconds: is it there, and does it take the key?
+func Probe(ctx context.Context, baseURL, apiKey string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
+	if err != nil {
+		return err
+	}
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET /models answered %s", resp.Status)
+	}
+	return nil
 }

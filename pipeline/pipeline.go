@@ -19,8 +19,9 @@ import (
 	"github.com/kgeval/kgeval/scoring"
 )
 
-// Store keeps pair graphs and scores.
-type Store interface {
+// Writer is what an Evaluator writes: pair graphs, scores, metric values
+// and grounding checks.
+type Writer interface {
 	WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.PairGraph) (int, error)
 	WriteKGResults(ctx context.Context, run, variant, engine string, p kgeval.GraphParams, results []kgeval.KGResult) error
 	WriteMetricScores(ctx context.Context, run string, scores []kgeval.MetricScore) error
@@ -33,7 +34,7 @@ type Store interface {
 type Evaluator struct {
 	Extractor kgeval.Extractor
 	Embedder  kgeval.Embedder
-	Store     Store
+	Store     Writer
 	Engine    kgeval.KGEngine
 	Params    kgeval.GraphParams
 	Pairs     []kgeval.Pair

@@ -19,6 +19,8 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/render"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -159,7 +161,7 @@ func TestCorrelate(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	var rep correlateReport
+	var rep render.CorrelationReport
 	readJSON(t, jsonPath, &rep)
 	wantVars := []string{"faithfulness.community_coverage", "faithfulness.community_overlap", "faithfulness.contradiction", "faithfulness.contradiction_text",
 		"faithfulness.multihop", "faithfulness.support", "faithfulness.support_text", "semantic_similarity", "human.derived.n_claims", "human.score", "human.usefulness"}
@@ -286,7 +288,7 @@ func TestCompare(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	var rep compareReport
+	var rep render.ComparisonReport
 	readJSON(t, filepath.Join(dir, "c.json"), &rep)
 	if len(rep.Systems) != 3 || rep.Systems[0].System != "grounded" || len(rep.Differences) != 9 {
 		t.Fatalf("%d systems, %d differences", len(rep.Systems), len(rep.Differences))
@@ -395,7 +397,7 @@ func TestSensitivity(t *testing.T) {
 			t.Fatalf("run %s: %+v %v", run, rec, err)
 		}
 	}
-	var rep sensitivityReport
+	var rep pipeline.SensitivityReport
 	readJSON(t, filepath.Join(dir, "sensitivity.json"), &rep)
 	if rep.Samples != 7 || rep.DroppedNoReference != 1 || rep.Seed != 3 || rep.Runs["wrong_answer"] != prefix+"-wrong_answer" {
 		t.Fatalf("report %+v", rep)
@@ -475,7 +477,7 @@ func TestSweepReport(t *testing.T) {
 	if out, err := runMain(t, append([]string{"sweep", "--run", run, "--tau", "0.7,0", "--delta", "0.5,1"}, args...)...); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, out)
 	}
-	sameAsExport(t, db, run, SweepVariant(0, 1))
+	sameAsExport(t, db, run, pipeline.SweepVariant(0, 1))
 	dir := t.TempDir()
 	out, err := runMain(t, append([]string{"sweep-report", "--run", run, "--systems", "grounded,ungrounded",
 		"--json", filepath.Join(dir, "s.json"), "--plot", filepath.Join(dir, "s.png")}, args...)...)
@@ -485,7 +487,7 @@ func TestSweepReport(t *testing.T) {
 	if !strings.Contains(out, "5 variants; separation of grounded (A) from ungrounded (B)") {
 		t.Errorf("output:\n%s", out)
 	}
-	var rep sweepReportOut
+	var rep analysis.SweepReport
 	readJSON(t, filepath.Join(dir, "s.json"), &rep)
 	if len(rep.Points) != 5 || rep.Points[0].Variant != kgeval.DefaultVariant || len(rep.Metrics) != 26 {
 		t.Fatalf("%d points (first %q), metrics %v", len(rep.Points), rep.Points[0].Variant, rep.Metrics)

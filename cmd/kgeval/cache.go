@@ -3,19 +3,19 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cachefile"
+	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/judge"
 	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
 )
 
@@ -87,35 +87,6 @@ header's export time is its last field, and --no-time leaves it out.`,
 }
 
 func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f kgeval.CacheFilter, noTime bool) error {
-	h := cachefile.Header{Kgeval: version + " (commit " + commit + ")", Kinds: nonNil(f.Kinds), Runs: []cachefile.Run{}, Prompts: currentPrompts()}
-	for _, name := range f.Runs {
-		r, err := db.GetRun(ctx, name)
-		if err != nil {
-			return err
-		}
-		hr := cachefile.Run{Name: r.Name, Dataset: r.Dataset, Fingerprint: r.Fingerprint, LLM: r.LLM, Encoder: r.Encoder, Status: r.Status}
-		hr.Model = modelOf(r.LLM)
-		if r.Settings != nil {
-			hr.Metrics = r.Settings.Metrics
-		}
-		if r.Calls != nil {
-			hr.ModelCalls, hr.Failed = r.Calls.Calls, r.Calls.Failures
-		}
-		h.Runs = append(h.Runs, hr)
-	}
-	if !noTime {
-		now := time.Now().UTC().Truncate(time.Second)
-		h.Exported = &now
-	}
-	cache := &graphstore.Cache{DB: db}
-	src := func(ctx context.Context, after string, limit int) ([]cachefile.Entry, error) {
-		page, err := cache.Entries(ctx, f, after, limit)
-		out := make([]cachefile.Entry, len(page))
-		for i, e := range page {
-			out[i] = cachefile.Entry{Key: e.Key, Value: e.Value}
-		}
-		return out, err
-	}
 	// Written next to FILE and renamed: an interrupted export leaves no
 	// half snapshot behind.
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
@@ -123,7 +94,8 @@ func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f
 		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", out)
 	}
 	defer os.Remove(tmp.Name())
-	h, err = cachefile.Export(ctx, tmp, h, src)
+	h, err := pipeline.ExportCache(ctx, db, &graphstore.Cache{DB: db}, tmp, pipeline.CacheExportOptions{Filter: f,
+		Kgeval: version + " (commit " + commit + ")", Prompts: currentPrompts(), NoTime: noTime})
 	if cerr := tmp.Close(); err == nil && cerr != nil {
 		err = kgeval.Wrap(kgeval.EINVALID, cerr, "--out %s", out)
 	}
@@ -144,34 +116,11 @@ func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f
 	if len(f.Kinds) > 0 {
 		scope += " of kind " + strings.Join(f.Kinds, ", ")
 	}
-	fmt.Fprintf(m.Stdout, "cache export: %s: %d entries (%s) to %s, %d bytes\n", scope, h.Entries, kindCounts(h.Counts), out, st.Size())
+	fmt.Fprintf(m.Stdout, "cache export: %s: %d entries (%s) to %s, %d bytes\n", scope, h.Entries, render.KindCounts(h.Counts), out, st.Size())
 	if h.Entries == 0 {
 		fmt.Fprintln(m.Stderr, "cache export: warning: no entry selected (runs evaluated before kgeval recorded runs on cache entries have none: evaluate them again)")
 	}
 	return nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-// kindCounts renders counts per kind, sorted by kind: "embed 3, extract 2".
-func kindCounts(c map[string]int) string {
-	var parts []string
-	for _, k := range sortedKeys(c) {
-		name := k
-		if name == "" {
-			name = kgeval.NoKind
-		}
-		parts = append(parts, fmt.Sprintf("%s %d", name, c[k]))
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
 }
 
 func (m *Main) cacheImportCommand() *cobra.Command {
@@ -221,7 +170,7 @@ and skipped; the import goes on and exits with an error at the end.`,
 
 // warnSnapshot warns (standard error) about what in a snapshot's header
 // means some of its entries will not be hit with this kgeval and cfg.
-func (m *Main) warnSnapshot(file string, h cachefile.Header, cfg *Config) {
+func (m *Main) warnSnapshot(file string, h cachefile.Header, cfg *configs.Config) {
 	warn := func(format string, args ...any) {
 		fmt.Fprintf(m.Stderr, "cache import: warning: %s: "+format+"\n", append([]any{file}, args...)...)
 	}
@@ -250,18 +199,7 @@ func (m *Main) warnSnapshot(file string, h cachefile.Header, cfg *Config) {
 }
 
 func (m *Main) cacheImport(ctx context.Context, db *graphstore.DB, file string, r *cachefile.Reader, overwrite bool) error {
-	cache := &graphstore.Cache{DB: db}
-	var n kgeval.CacheImport
-	sink := func(ctx context.Context, batch []cachefile.Entry) error {
-		es := make([]kgeval.CacheEntry, len(batch))
-		for i, e := range batch {
-			es[i] = kgeval.CacheEntry{Key: e.Key, Value: e.Value}
-		}
-		b, err := cache.Import(ctx, es, overwrite)
-		n = n.Add(b)
-		return err
-	}
-	entries, malformed, err := cachefile.Import(ctx, r, sink, 0, func(e *cachefile.LineError) {
+	n, err := pipeline.ImportCache(ctx, &graphstore.Cache{DB: db}, r, overwrite, func(e *cachefile.LineError) {
 		fmt.Fprintf(m.Stderr, "cache import: %s: %v (skipped)\n", file, e)
 	})
 	kept := fmt.Sprintf("%d kept", n.Kept)
@@ -269,15 +207,15 @@ func (m *Main) cacheImport(ctx context.Context, db *graphstore.DB, file string, 
 		kept += fmt.Sprintf(" (%d of them differ from the file; --overwrite replaces them)", n.Differing)
 	}
 	fmt.Fprintf(m.Stdout, "cache import: %s: %d entries (%s): %d new, %s, %d overwritten; %d malformed lines skipped\n",
-		file, entries, kindCounts(r.Counts()), n.Created, kept, n.Overwritten, malformed)
+		file, n.Entries, render.KindCounts(r.Counts()), n.Created, kept, n.Overwritten, n.Malformed)
 	if err != nil {
-		return fmt.Errorf("cache import %s (the %d entries before the error are stored; run the import again after fixing it): %w", file, entries, err)
+		return fmt.Errorf("cache import %s (the %d entries before the error are stored; run the import again after fixing it): %w", file, n.Entries, err)
 	}
-	if h := r.Header(); malformed == 0 && entries != h.Entries {
-		fmt.Fprintf(m.Stderr, "cache import: warning: %s: the header announces %d entries, the file holds %d\n", file, h.Entries, entries)
+	if h := r.Header(); n.Malformed == 0 && n.Entries != h.Entries {
+		fmt.Fprintf(m.Stderr, "cache import: warning: %s: the header announces %d entries, the file holds %d\n", file, h.Entries, n.Entries)
 	}
-	if malformed > 0 {
-		return kgeval.Errorf(kgeval.EINVALID, "cache import %s: %d malformed lines skipped (listed above); the other %d entries are stored", file, malformed, entries)
+	if n.Malformed > 0 {
+		return kgeval.Errorf(kgeval.EINVALID, "cache import %s: %d malformed lines skipped (listed above); the other %d entries are stored", file, n.Malformed, n.Entries)
 	}
 	return nil
 }
@@ -289,45 +227,21 @@ func (m *Main) cacheStatsCommand() *cobra.Command {
 		Short: "Count cache entries per kind (all, or those some runs used)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := m.config(cmd)
-			if err != nil {
-				return err
-			}
-			db, err := openStore(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			defer db.Close(context.WithoutCancel(cmd.Context()))
-			for _, r := range runs {
-				if _, err := db.GetRun(cmd.Context(), r); err != nil {
+			return m.withStore(cmd, true, func(db *graphstore.DB) error {
+				for _, r := range runs {
+					if _, err := db.GetRun(cmd.Context(), r); err != nil {
+						return err
+					}
+				}
+				st, err := (&graphstore.Cache{DB: db}).Stats(cmd.Context(), kgeval.CacheFilter{Runs: runs})
+				if err != nil {
 					return err
 				}
-			}
-			st, err := (&graphstore.Cache{DB: db}).Stats(cmd.Context(), kgeval.CacheFilter{Runs: runs})
-			if err != nil {
-				return err
-			}
-			printCacheStats(m.Stdout, st, runs)
-			return nil
+				render.CacheStats(m.Stdout, st, runs)
+				return nil
+			})
 		},
 	}
 	c.Flags().StringArrayVar(&runs, "run", nil, "only entries this run used (repeat for several runs)")
 	return c
-}
-
-func printCacheStats(w io.Writer, st []kgeval.CacheKindStats, runs []string) {
-	scope := "all cache entries"
-	if len(runs) > 0 {
-		scope = "cache entries used by run " + strings.Join(runs, ", ")
-	}
-	fmt.Fprintf(w, "%s, per kind (used: some run recorded on the entry):\n", scope)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kind\tentries\tused\tMB\t")
-	var total kgeval.CacheKindStats
-	for _, s := range st {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t\n", s.Kind, s.Entries, s.Used, float64(s.Chars)/1e6)
-		total.Entries, total.Used, total.Chars = total.Entries+s.Entries, total.Used+s.Used, total.Chars+s.Chars
-	}
-	fmt.Fprintf(tw, "total\t%d\t%d\t%.1f\t\n", total.Entries, total.Used, float64(total.Chars)/1e6)
-	tw.Flush()
 }

@@ -3,16 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/llm"
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 )
 
 // check is one line of `kgeval doctor`.
@@ -58,7 +57,7 @@ endpoints are reachable. It exits non-zero when something required is missing.`,
 	return c
 }
 
-func runChecks(ctx context.Context, cfg *Config, fix bool) []check {
+func runChecks(ctx context.Context, cfg *configs.Config, fix bool) []check {
 	var out []check
 	out = append(out, check{name: "config", ok: true, required: true, detail: "valid"})
 	db, err := openStore(ctx, cfg)
@@ -105,60 +104,13 @@ func schemaCheck(ctx context.Context, db *graphstore.DB, fix bool) check {
 	return check{name: "schema", ok: true, required: true, detail: "constraints and indexes in place"}
 }
 
-// openStore connects to Neo4j with the configured settings.
-func openStore(ctx context.Context, cfg *Config) (*graphstore.DB, error) {
-	if cfg.Neo4j.Password == "" {
-		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD, or start the bundled server with `make neo4j-start` (it writes %s)", cfg.Neo4j.PasswordFile)
-	}
-	return graphstore.Open(ctx, graphstore.Config{
-		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
-		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
-		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections,
-	})
-}
-
-// openMigratedStore connects to Neo4j and makes sure kgeval's schema is in place.
-func openMigratedStore(ctx context.Context, cfg *Config) (*graphstore.DB, error) {
-	db, err := openStore(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := db.Migrate(ctx); err != nil {
-		db.Close(ctx)
-		return nil, err
-	}
-	return db, nil
-}
-
-// probeModels asks an OpenAI-compatible endpoint for its model list.
-func probeModels(ctx context.Context, baseURL, apiKey string) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
-	if err != nil {
-		return err
-	}
-	if apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+apiKey)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET /models answered %s", resp.Status)
-	}
-	return nil
-}
-
-func llmCheck(ctx context.Context, cfg *Config) check {
+func llmCheck(ctx context.Context, cfg *configs.Config) check {
 	ch := check{name: "llm", required: cfg.LLM.Required}
 	if cfg.LLM.BaseURL == "" {
 		ch.detail = "no endpoint configured (llm.base_url or OPENAI_BASE_URL)"
 		return ch
 	}
-	if err := probeModels(ctx, cfg.LLM.BaseURL, cfg.LLM.APIKey); err != nil {
+	if err := llm.Probe(ctx, cfg.LLM.BaseURL, cfg.LLM.APIKey); err != nil {
 		ch.detail = fmt.Sprintf("%s not reachable: %v (start the local server with `make llm-start`)", cfg.LLM.BaseURL, err)
 		return ch
 	}
@@ -166,14 +118,14 @@ func llmCheck(ctx context.Context, cfg *Config) check {
 	return ch
 }
 
-func embeddingCheck(ctx context.Context, cfg *Config) check {
+func embeddingCheck(ctx context.Context, cfg *configs.Config) check {
 	ch := check{name: "embedding", required: true}
 	if cfg.Embedding.Provider == "openai" {
 		base := cfg.Embedding.BaseURL
 		if base == "" {
 			base = cfg.LLM.BaseURL
 		}
-		if err := probeModels(ctx, base, cfg.Embedding.APIKey); err != nil {
+		if err := llm.Probe(ctx, base, cfg.Embedding.APIKey); err != nil {
 			ch.detail = fmt.Sprintf("%s not reachable: %v", base, err)
 			return ch
 		}
@@ -189,10 +141,4 @@ func embeddingCheck(ctx context.Context, cfg *Config) check {
 	}
 	ch.ok, ch.detail = true, fmt.Sprintf("local %s in %s", cfg.Embedding.Model, dir)
 	return ch
-}
-
-func printYAML(w interface{ Write([]byte) (int, error) }, v any) error {
-	enc := yaml.NewEncoder(w)
-	enc.SetIndent(2)
-	return enc.Encode(v)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/pipeline"
 )
 
 // mustRunName returns a unique run name that is deleted when the test ends.
@@ -138,10 +139,10 @@ func TestSweep(t *testing.T) {
 		return m
 	}
 	def := scores(kgeval.DefaultVariant)
-	same := scores(SweepVariant(0.7, 0.5))
-	looseTau := scores(SweepVariant(0, 0.5))
-	looseDelta := scores(SweepVariant(0.7, 1))
-	loose := scores(SweepVariant(0, 1))
+	same := scores(pipeline.SweepVariant(0.7, 0.5))
+	looseTau := scores(pipeline.SweepVariant(0, 0.5))
+	looseDelta := scores(pipeline.SweepVariant(0.7, 1))
+	loose := scores(pipeline.SweepVariant(0, 1))
 	changed := 0
 	for k, v := range def {
 		if fmtPtr(v) != fmtPtr(same[k]) {

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
-	"os"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/export"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
 )
 
@@ -67,19 +67,12 @@ func (m *Main) exportCommand() *cobra.Command {
 			if gRun == "" || sample == "" || pair == "" {
 				return kgeval.Errorf(kgeval.EINVALID, "--run, --sample and --pair are required")
 			}
-			db, err := m.store(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close(cmd.Context())
-			g, err := db.ReadGraphExplanation(cmd.Context(), gRun, sample, pair)
-			if err != nil {
-				return err
-			}
-			return m.writeTo(gOut, func(w io.Writer) error {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(g)
+			return m.withStore(cmd, true, func(db *graphstore.DB) error {
+				g, err := db.ReadGraphExplanation(cmd.Context(), gRun, sample, pair)
+				if err != nil {
+					return err
+				}
+				return m.writeTo(gOut, func(w io.Writer) error { return render.JSON(w, g) })
 			})
 		},
 	}
@@ -91,18 +84,33 @@ func (m *Main) exportCommand() *cobra.Command {
 	return c
 }
 
-// writeTo writes to path, or to standard output when path is empty.
-func (m *Main) writeTo(path string, fn func(io.Writer) error) error {
-	if path == "" {
-		return fn(m.Stdout)
+func (m *Main) datasetCommand() *cobra.Command {
+	c := &cobra.Command{Use: "dataset", Short: "Work with dataset files"}
+	check := &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Load and validate datasets; report every rejected record",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := m.config(cmd)
+			if err != nil {
+				return err
+			}
+			rejected := 0
+			for _, path := range args {
+				res, err := loadDataset(cfg, path)
+				if err != nil {
+					return err
+				}
+				render.Dataset(m.Stdout, res)
+				rejected += len(res.Rejected)
+			}
+			if rejected > 0 && cfg.Dataset.Strict {
+				return kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and --strict is set", rejected)
+			}
+			return nil
+		},
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", path)
-	}
-	if err := fn(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	check.Flags().Bool("strict", false, "exit non-zero when any record is rejected (dataset.strict)")
+	c.AddCommand(check)
+	return c
 }

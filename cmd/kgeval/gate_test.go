@@ -15,6 +15,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/render"
 )
 
 // Hand-made faithfulness scores of the two runs mustBaselinePair evaluates,
@@ -103,7 +104,7 @@ func TestCompare_Baseline(t *testing.T) {
 	if !hasFieldsLine(out, "erica-empty-3 0.875 0.500 -0.375") || !hasFieldsLine(out, "faithfulness.support higher 9 0.875 0.750 -0.125") {
 		t.Errorf("output lacks the support row or its worst regression:\n%s", out)
 	}
-	var rep runCompareReport
+	var rep render.RunComparisonReport
 	readJSON(t, jsonPath, &rep)
 	if rep.Baseline != base || rep.Run != run || rep.PairedBy != "id" || rep.Pairs != 9 || rep.Variant != "default" || len(rep.Metrics) != 3 ||
 		!strings.HasPrefix(rep.Interval, "95% t interval") {
@@ -370,7 +371,7 @@ func TestGate_JUnitEscaping(t *testing.T) {
 		{Check: `ok`, Kind: analysis.CheckThreshold, Pass: true, Message: "fine"},
 	}, Warnings: []analysis.RunWarning{{Kind: "status", Message: "</system-out>"}}}
 	var buf bytes.Buffer
-	if err := writeGateJUnit(&buf, res, "default"); err != nil {
+	if err := render.GateJUnit(&buf, res, "default"); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "j.xml")

@@ -12,11 +12,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/graphstore"
 	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
 )
 
 // Build information, set with -ldflags by `make build`.
@@ -156,8 +158,90 @@ and community overlap (Louvain) through Neo4j Graph Data Science.`,
 }
 
 // config loads the configuration for cmd.
-func (m *Main) config(cmd *cobra.Command) (*Config, error) {
+func (m *Main) config(cmd *cobra.Command) (*configs.Config, error) {
 	return loadConfig(m.configFile, cmd.Flags())
+}
+
+// readConfig loads the configuration of a command whose own flags do not
+// configure (its --metrics or --tau mean something else): only the global
+// flags do.
+func (m *Main) readConfig(cmd *cobra.Command) (*configs.Config, error) {
+	return loadConfig(m.configFile, cmd.InheritedFlags())
+}
+
+// openStore connects to Neo4j with the configured settings.
+func openStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
+	if cfg.Neo4j.Password == "" {
+		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD, or start the bundled server with `make neo4j-start` (it writes %s)", cfg.Neo4j.PasswordFile)
+	}
+	return graphstore.Open(ctx, graphstore.Config{
+		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
+		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
+		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections,
+	})
+}
+
+// openMigratedStore connects to Neo4j and makes sure kgeval's schema is in place.
+func openMigratedStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close(ctx)
+		return nil, err
+	}
+	return db, nil
+}
+
+// withStore runs fn on the store, configured by the command's own flags
+// (own) or by the global ones only, and closes it after.
+func (m *Main) withStore(cmd *cobra.Command, own bool, fn func(db *graphstore.DB) error) error {
+	cfg, err := m.readConfig(cmd)
+	if own {
+		cfg, err = m.config(cmd)
+	}
+	if err != nil {
+		return err
+	}
+	db, err := openStore(cmd.Context(), cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close(context.WithoutCancel(cmd.Context()))
+	return fn(db)
+}
+
+// writeFile writes to path when it is set.
+func (m *Main) writeFile(path, flag string, fn func(io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return kgeval.Wrap(kgeval.EINVALID, err, "%s %s", flag, path)
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return f.Close()
+}
+
+// writeTo writes to path, or to standard output when path is empty.
+func (m *Main) writeTo(path string, fn func(io.Writer) error) error {
+	if path == "" {
+		return fn(m.Stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", path)
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func (m *Main) versionCommand() *cobra.Command {
@@ -182,24 +266,10 @@ func (m *Main) configCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r := redacted(c)
-			return printYAML(m.Stdout, &r)
+			r := c.Redacted()
+			enc := yaml.NewEncoder(m.Stdout)
+			enc.SetIndent(2)
+			return enc.Encode(&r)
 		},
 	}
-}
-
-func redact(s string) string {
-	if s == "" {
-		return ""
-	}
-	return "***"
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/render"
 )
 
 // runMain runs the program in process and returns its output and error.
@@ -189,8 +190,8 @@ func TestTopReason(t *testing.T) {
 		{map[string]int{"b": 2, "a": 2, "c": 1, "d": 4}, "d (4); a (2); 2 other kinds (3)"},
 	}
 	for _, c := range cases {
-		if got := topReason(c.in); got != c.want {
-			t.Errorf("topReason(%v)\n got %q\nwant %q", c.in, got, c.want)
+		if got := render.TopReason(c.in); got != c.want {
+			t.Errorf("render.TopReason(%v)\n got %q\nwant %q", c.in, got, c.want)
 		}
 	}
 }

@@ -15,85 +15,11 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/web"
 	"github.com/spf13/cobra"
 )
-
-// WebConfig is the web: section of the configuration.
-type WebConfig struct {
-	Auth           bool          `mapstructure:"auth"`
-	Users          []WebUser     `mapstructure:"users"`
-	Tokens         []WebToken    `mapstructure:"tokens"`
-	StateDir       string        `mapstructure:"state_dir"`
-	SecureCookies  bool          `mapstructure:"secure_cookies"`
-	SessionTTL     time.Duration `mapstructure:"session_ttl"`
-	TrustedProxies []string      `mapstructure:"trusted_proxies"`
-	CypherTimeout  time.Duration `mapstructure:"cypher_timeout"`
-	CypherMaxRows  int           `mapstructure:"cypher_max_rows"`
-	CypherMaxBytes int           `mapstructure:"cypher_max_bytes"`
-}
-
-// WebUser is a dashboard user with the bcrypt hash of their password; an
-// admin may also list and revoke sessions.
-type WebUser struct {
-	Name         string `mapstructure:"name"`
-	PasswordHash string `mapstructure:"password_hash"`
-	Admin        bool   `mapstructure:"admin"`
-}
-
-// WebToken is an API token, stored as the hex sha256 of the token.
-type WebToken struct {
-	Name   string `mapstructure:"name"`
-	SHA256 string `mapstructure:"sha256"`
-	Admin  bool   `mapstructure:"admin"`
-}
-
-func (w *WebConfig) validate(bad func(key string, val any, why string) error) error {
-	names := map[string]bool{}
-	for i, u := range w.Users {
-		key := fmt.Sprintf("web.users[%d]", i)
-		if u.Name == "" || names[u.Name] {
-			return bad(key+".name", fmt.Sprintf("%q", u.Name), "must be non-empty and unique")
-		}
-		names[u.Name] = true
-		if !strings.HasPrefix(u.PasswordHash, "$2") || len(u.PasswordHash) != 60 {
-			return bad(key+".password_hash", "(hidden)", "want a bcrypt hash ($2a$...), see `kgeval serve hash-password`")
-		}
-	}
-	for i, t := range w.Tokens {
-		key := fmt.Sprintf("web.tokens[%d]", i)
-		if t.Name == "" {
-			return bad(key+".name", `""`, "must not be empty")
-		}
-		if b, err := hex.DecodeString(t.SHA256); err != nil || len(b) != 32 {
-			return bad(key+".sha256", t.SHA256, "want 64 hex digits, see `kgeval serve new-token`")
-		}
-	}
-	if w.StateDir == "" {
-		return bad("web.state_dir", `""`, "must not be empty")
-	}
-	if w.SessionTTL <= 0 {
-		return bad("web.session_ttl", w.SessionTTL, "must be positive")
-	}
-	if w.CypherTimeout <= 0 {
-		return bad("web.cypher_timeout", w.CypherTimeout, "must be positive")
-	}
-	if w.CypherMaxRows < 1 {
-		return bad("web.cypher_max_rows", w.CypherMaxRows, "must be at least 1")
-	}
-	if w.CypherMaxBytes < 1024 {
-		return bad("web.cypher_max_bytes", w.CypherMaxBytes, "must be at least 1024")
-	}
-	for i, p := range w.TrustedProxies {
-		if net.ParseIP(p) == nil {
-			if _, _, err := net.ParseCIDR(p); err != nil {
-				return bad(fmt.Sprintf("web.trusted_proxies[%d]", i), p, "want an IP address or a CIDR")
-			}
-		}
-	}
-	return nil
-}
 
 func (m *Main) serveCommand() *cobra.Command {
 	c := &cobra.Command{
@@ -139,7 +65,7 @@ func (m *Main) serveCommand() *cobra.Command {
 	return c
 }
 
-func (m *Main) serve(ctx context.Context, cfg *Config) error {
+func (m *Main) serve(ctx context.Context, cfg *configs.Config) error {
 	auth, err := m.webAuth(cfg)
 	if err != nil {
 		return err
@@ -184,7 +110,7 @@ func (m *Main) serve(ctx context.Context, cfg *Config) error {
 // from the config, the session key from the state directory (made at first
 // start), and, when sign-in is on and nobody is configured, an admin token
 // that is printed once and kept only as its hash.
-func (m *Main) webAuth(cfg *Config) (web.AuthConfig, error) {
+func (m *Main) webAuth(cfg *configs.Config) (web.AuthConfig, error) {
 	a := web.AuthConfig{Disabled: !cfg.Web.Auth, Users: map[string]string{}, Tokens: map[string]string{},
 		InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL, Admins: map[string]bool{}}
 	for _, u := range cfg.Web.Users {

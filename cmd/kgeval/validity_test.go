@@ -12,6 +12,8 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/render"
 )
 
 // TestValidity evaluates 4 copies of the bundled pre-extracted samples
@@ -83,7 +85,7 @@ func TestValidity(t *testing.T) {
 	if err != nil || !strings.Contains(out, "--system grounded: 4 of 12 loaded samples") || !strings.Contains(out, "4 samples used") {
 		t.Fatalf("sensitivity --system grounded: %v\n%s", err, out)
 	}
-	var sensRep sensitivityReport
+	var sensRep pipeline.SensitivityReport
 	readJSON(t, filepath.Join(dir, "sensitivity.json"), &sensRep)
 
 	jsonOut, md := filepath.Join(dir, "v.json"), filepath.Join(dir, "v.md")
@@ -99,7 +101,7 @@ func TestValidity(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	var rep validityOut
+	var rep render.ValidityReport
 	readJSON(t, jsonOut, &rep)
 	find := func(metric, against string) analysis.ValidityRow {
 		t.Helper()

@@ -1,0 +1,278 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/render"
+	"github.com/spf13/cobra"
+)
+
+// validityOpts are validity's flags.
+type validityOpts struct {
+	run, variant, sensRun, jsonOut, mdOut string
+	good, badFaith, badRel                string
+	patterns                              []string
+}
+
+func (m *Main) validityCommand() *cobra.Command {
+	var o validityOpts
+	c := &cobra.Command{
+		Use:   "validity --run NAME [--sensitivity-run PREFIX] [--json F] [--md F]",
+		Short: "Does each metric prefer the right answer? Win rates with bootstrap intervals on a WikiEval-style run",
+		Long: `validity reads a run over a WikiEval-style dataset (each question answered by a
+good system, one that answers without support in the contexts, and one that
+answers off the question) and asks of every metric stored in the run (KG
+scores of every pair, every other metric; new metrics appear by themselves)
+whether it prefers the good answer. Each metric has a type in kgeval's metric
+registry (kgeval.ValidityOf): a faithfulness-type metric is scored by the win rate
+of --good over --bad-faithfulness, a relevance-type one of --good over
+--bad-relevance; reference-based metrics, metrics that do not read the answer
+and the others are listed apart, against both. The win rate is the share of
+the questions both systems answered (both values present) where the good
+answer scores better — higher, or lower for a lower-is-better metric — ties
+counting one half; with wins/ties/losses, n, nulls and a 95% percentile
+bootstrap interval over questions (10,000 resamples, seed 1: the same numbers
+every time). --sensitivity-run adds the AUROC and Cohen's d of reference
+answers against wrong answers from a finished ` + "`kgeval sensitivity --run PREFIX`" + `.
+No model is called. See docs/VALIDITY.md.`,
+		Example: `  kgeval validity --run validity-wikieval50 --sensitivity-run validity-wikieval50-sens --md docs/results/validity-wikieval50.md`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.run == "" {
+				return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+			}
+			return m.withStore(cmd, false, func(db *graphstore.DB) error {
+				rep, err := validityReport(cmd.Context(), db, o)
+				if err != nil {
+					return err
+				}
+				render.Validity(m.Stdout, rep)
+				if err := m.writeFile(o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }); err != nil {
+					return err
+				}
+				return m.writeFile(o.mdOut, "--md", func(w io.Writer) error { return render.ValidityMarkdown(w, rep) })
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.run, "run", "", "run name")
+	f.StringVar(&o.variant, "variant", kgeval.DefaultVariant, "scoring variant of the KG scores")
+	f.StringVar(&o.good, "good", "wikieval_grounded", "the system that answers well")
+	f.StringVar(&o.badFaith, "bad-faithfulness", "wikieval_ungrounded", "the system faithfulness-type metrics should rank below --good")
+	f.StringVar(&o.badRel, "bad-relevance", "wikieval_poor", "the system relevance-type metrics should rank below --good")
+	f.StringVar(&o.sensRun, "sensitivity-run", "", "run prefix of a finished `kgeval sensitivity` (its runs PREFIX, PREFIX-reference_as_answer, PREFIX-wrong_answer)")
+	f.StringSliceVar(&o.patterns, "metrics", nil, "metrics (as for correlate); default all")
+	f.StringVar(&o.jsonOut, "json", "", "write the report as JSON to this file")
+	f.StringVar(&o.mdOut, "md", "", "write the report as Markdown to this file")
+	return c
+}
+
+func validityReport(ctx context.Context, db *graphstore.DB, o validityOpts) (render.ValidityReport, error) {
+	out := render.ValidityReport{Run: o.run, Variant: o.variant}
+	rec, err := db.GetRun(ctx, o.run)
+	if err != nil {
+		return out, err
+	}
+	out.Dataset, out.Fingerprint, out.LLM, out.Encoder = rec.Dataset, rec.Fingerprint, rec.LLM, rec.Encoder
+	rows, err := analysis.LoadRows(ctx, db, o.run, o.variant, false)
+	if err != nil {
+		return out, err
+	}
+	out.Samples = len(rows)
+	v := analysis.MetricVectors(rows)
+	names, err := v.Select(o.patterns)
+	if err != nil {
+		return out, err
+	}
+	present, empty := v.Present(names)
+	out.Empty = empty
+	opts := analysis.ValidityOptions{Good: o.good, BadFaithfulness: o.badFaith, BadRelevance: o.badRel}
+	if o.sensRun != "" {
+		out.SensitivityRuns = analysis.SensitivityRuns(o.sensRun)
+		for _, variant := range analysis.SensitivityVariants {
+			if _, err := db.GetRun(ctx, out.SensitivityRuns[variant]); err != nil {
+				return out, fmt.Errorf("--sensitivity-run %s: %w", o.sensRun, err)
+			}
+		}
+		sens, err := analysis.LoadSensitivity(ctx, db, out.SensitivityRuns, 10)
+		if err != nil {
+			return out, err
+		}
+		opts.Sensitivity = sens.Metrics
+	}
+	out.ValidityReport, err = analysis.Validity(rows, v, present, opts)
+	if err != nil {
+		return out, fmt.Errorf("run %s: %w", o.run, err)
+	}
+	return out, nil
+}
+
+// gate: a CI check on a stored run (analysis.Gate), rendered as a table,
+// Markdown and JUnit XML by package render.
+
+// gateFailure is the error of a gate whose checks did not all pass: exit
+// status 1 (exitCode), its message the failed checks.
+type gateFailure struct{ res analysis.GateResult }
+
+func (e *gateFailure) Error() string {
+	var why []string
+	for _, c := range e.res.Checks {
+		if !c.Pass {
+			why = append(why, c.Check+": "+c.Message)
+		}
+	}
+	return fmt.Sprintf("gate failed, %d of %d checks: %s", e.res.Failed, len(e.res.Checks), strings.Join(why, "; "))
+}
+
+func (m *Main) gateCommand() *cobra.Command {
+	var run, baseline, variant, mdOut, junitOut, jsonOut string
+	var require, maxRegression []string
+	c := &cobra.Command{
+		Use:   "gate --run NAME --require 'VAR>=X' ... [--baseline RUN --max-regression VAR=D ...] [--markdown F] [--junit F] [--json F]",
+		Short: "Check a run against thresholds and a baseline for CI: exit 1 when a check fails",
+		Long: `gate checks a stored run and exits non-zero when a check fails, with the
+reason, so that CI can stop on a worse evaluation.
+
+  --require 'VAR OP X'   the run's mean of variable VAR (over all its samples
+                         with a value) compared with the number X; OP is one
+                         of >=, <=, ==, >, <. Means within 1e-9 of X count as
+                         equal to it. A variable without any value fails
+                         ("no values").
+  --max-regression VAR=D with --baseline: fails when the mean of VAR over the
+                         samples paired with the baseline (as compare
+                         --baseline pairs them) got worse by more than D in
+                         VAR's direction (lower is better for contradiction).
+
+VAR is a variable name as compare and correlate print them: KG scores as
+<pair>.<metric> (faithfulness.support), other metrics by name
+(ts_groundedness_avg). The grammar is only VAR OP NUMBER, spaces allowed; a
+bad expression is a usage error naming the column.
+
+Exit status: 0 every check passed; 1 a check failed (or a run could not be
+read: not found, internal error); 2 bad usage (flags, expressions); 3 Neo4j
+unavailable or refusing the credentials.`,
+		Example: `  kgeval gate --run pr-123 --require 'faithfulness.support>=0.8' --require 'faithfulness.contradiction<=0.1' \
+    --baseline main --max-regression 'faithfulness.support=0.05' --markdown gate.md --junit gate.xml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o, err := gateOptions(run, baseline, require, maxRegression)
+			if err != nil {
+				return err
+			}
+			names := []string{run}
+			if baseline != "" {
+				names = append(names, baseline)
+			}
+			runs, err := m.loadRuns(cmd, variant, names...)
+			if err != nil {
+				return err
+			}
+			o.Compare.Run = runs[0].Record
+			if baseline != "" {
+				o.Compare.Baseline, o.Baseline = runs[1].Record, runs[1].Rows
+			}
+			res, err := analysis.Gate(runs[0].Rows, o)
+			if err != nil {
+				return err
+			}
+			render.Gate(m.Stdout, res, variant)
+			for _, out := range []struct {
+				path, flag string
+				write      func(io.Writer, analysis.GateResult, string) error
+			}{{mdOut, "--markdown", render.GateMarkdown}, {junitOut, "--junit", render.GateJUnit}, {jsonOut, "--json", func(w io.Writer, r analysis.GateResult, _ string) error { return render.JSON(w, r) }}} {
+				if err := m.writeFile(out.path, out.flag, func(w io.Writer) error { return out.write(w, res, variant) }); err != nil {
+					return err
+				}
+			}
+			if !res.Pass {
+				return &gateFailure{res}
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&run, "run", "", "the run to check")
+	f.StringVar(&baseline, "baseline", "", "a run to compare with (needed by --max-regression)")
+	f.StringVar(&variant, "variant", kgeval.DefaultVariant, "scoring variant (sweeps store several)")
+	f.StringArrayVar(&require, "require", nil, "a threshold on the run's mean, VAR OP NUMBER with OP one of >= <= == > < (repeatable)")
+	f.StringArrayVar(&maxRegression, "max-regression", nil, "VAR=D: fail when VAR's mean got worse than the baseline's by more than D (repeatable)")
+	f.StringVar(&mdOut, "markdown", "", "write a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
+	f.StringVar(&junitOut, "junit", "", "write a JUnit XML report to this file")
+	f.StringVar(&jsonOut, "json", "", "write the result as JSON to this file")
+	return c
+}
+
+// gateOptions parses and checks the flags of gate, before the store is
+// opened. Errors: EINVALID.
+func gateOptions(run, baseline string, require, maxRegression []string) (analysis.GateOptions, error) {
+	var o analysis.GateOptions
+	if run == "" {
+		return o, kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+	}
+	if len(require) == 0 && len(maxRegression) == 0 {
+		return o, kgeval.Errorf(kgeval.EINVALID, "nothing to check: give --require or --max-regression")
+	}
+	for _, s := range require {
+		r, err := analysis.ParseRequirement(s)
+		if err != nil {
+			return o, kgeval.Wrap(kgeval.EINVALID, err, "--require")
+		}
+		o.Require = append(o.Require, r)
+	}
+	for _, s := range maxRegression {
+		r, err := analysis.ParseMaxRegression(s)
+		if err != nil {
+			return o, kgeval.Wrap(kgeval.EINVALID, err, "--max-regression")
+		}
+		o.MaxRegression = append(o.MaxRegression, r)
+	}
+	if len(o.MaxRegression) > 0 && baseline == "" {
+		return o, kgeval.Errorf(kgeval.EINVALID, "--max-regression needs --baseline")
+	}
+	if baseline != "" {
+		return o, checkBaseline(run, baseline)
+	}
+	return o, nil
+}
+
+// explainCommand prints why a sample scored as it did: every input
+// triplet's verdict with its evidence sentence, contradictions first, and
+// the triplets the grounding check dropped.
+func (m *Main) explainCommand() *cobra.Command {
+	var run, sample string
+	var pairs []string
+	c := &cobra.Command{
+		Use:   "explain --run NAME --sample ID [--pair NAME ...]",
+		Short: "Why a sample scored as it did: each triplet's verdict (supported, contradicted, not found) with its evidence sentence",
+		Example: `  kgeval explain --run wikieval-demo --sample wikieval-00-ungrounded
+  kgeval explain --run wikieval-demo --sample wikieval-00-poor --pair answer_relevancy`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if run == "" || sample == "" {
+				return kgeval.Errorf(kgeval.EINVALID, "--run and --sample are required (see `kgeval runs list` and `kgeval export --run`)")
+			}
+			return m.withStore(cmd, false, func(db *graphstore.DB) error {
+				rec, err := db.GetRun(cmd.Context(), run)
+				if err != nil {
+					return err
+				}
+				d, err := db.GetSample(cmd.Context(), run, sample, kgeval.DefaultVariant, analysis.DisplayOf(rec).Pairs)
+				if err != nil {
+					return err
+				}
+				render.Explain(m.Stdout, run, d, pairs)
+				return nil
+			})
+		},
+	}
+	c.Flags().StringVar(&run, "run", "", "run name")
+	c.Flags().StringVar(&sample, "sample", "", "sample id")
+	c.Flags().StringSliceVar(&pairs, "pair", nil, "pairs to show (default: all of the run's)")
+	return c
+}

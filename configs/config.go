@@ -1,0 +1,283 @@
+// Package configs holds kgeval's configuration: the Config the commands
+// run with, its validation, and its defaults (kgeval.yaml, embedded in the
+// binary so that the defaults a user reads are exactly the ones in force).
+// Only package cmd reads files, the environment and flags into a Config.
+package configs
+
+import (
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/kgeval/kgeval"
+)
+
+// Config is kgeval's whole configuration. Its defaults are configs/kgeval.yaml.
+type Config struct {
+	Neo4j struct {
+		URI            string        `mapstructure:"uri"`
+		User           string        `mapstructure:"user"`
+		Password       string        `mapstructure:"password"`
+		PasswordFile   string        `mapstructure:"password_file"`
+		Database       string        `mapstructure:"database"`
+		ConnectTimeout time.Duration `mapstructure:"connect_timeout"`
+		QueryTimeout   time.Duration `mapstructure:"query_timeout"`
+		MaxConnections int           `mapstructure:"max_connections"`
+	} `mapstructure:"neo4j"`
+	LLM struct {
+		BaseURL     string        `mapstructure:"base_url"`
+		Model       string        `mapstructure:"model"`
+		APIKey      string        `mapstructure:"api_key"`
+		Timeout     time.Duration `mapstructure:"timeout"`
+		MaxRetries  int           `mapstructure:"max_retries"`
+		Concurrency int           `mapstructure:"concurrency"`
+		Temperature float64       `mapstructure:"temperature"`
+		MaxTokens   int           `mapstructure:"max_tokens"`
+		Required    bool          `mapstructure:"required"`
+		// CacheOnly refuses every model request the cache cannot answer
+		// (evaluate --cache-only): a replay from a cache snapshot.
+		CacheOnly bool `mapstructure:"cache_only"`
+	} `mapstructure:"llm"`
+	Embedding struct {
+		Provider  string `mapstructure:"provider"`
+		Model     string `mapstructure:"model"`
+		ModelsDir string `mapstructure:"models_dir"`
+		BaseURL   string `mapstructure:"base_url"`
+		APIKey    string `mapstructure:"api_key"`
+		BatchSize int    `mapstructure:"batch_size"`
+	} `mapstructure:"embedding"`
+	// Scoring is recorded with every run (kgeval.Run.Settings).
+	Scoring kgeval.RunSettings `mapstructure:"scoring"`
+	Dataset struct {
+		MaxTextChars  int  `mapstructure:"max_text_chars"`
+		MaxLabelChars int  `mapstructure:"max_label_chars"`
+		Strict        bool `mapstructure:"strict"`
+	} `mapstructure:"dataset"`
+	Extraction struct {
+		WindowChars int    `mapstructure:"window_chars"`
+		Grounding   string `mapstructure:"grounding"`
+	} `mapstructure:"extraction"`
+	Server struct {
+		Addr string `mapstructure:"addr"`
+	} `mapstructure:"server"`
+	Log struct {
+		Level string `mapstructure:"level"`
+	} `mapstructure:"log"`
+	// Web configures `kgeval serve` (see serve.go; the listen address is server.addr).
+	Web WebConfig `mapstructure:"web"`
+}
+
+// GraphParams returns the scoring parameters of c.
+func (c *Config) GraphParams() kgeval.GraphParams { return c.Scoring.GraphParams() }
+
+// Redacted returns a copy of c without secrets, for run records and
+// `kgeval config`.
+func (c *Config) Redacted() Config {
+	r := *c
+	r.Neo4j.Password = redact(r.Neo4j.Password)
+	r.LLM.APIKey = redact(r.LLM.APIKey)
+	r.Embedding.APIKey = redact(r.Embedding.APIKey)
+	return r
+}
+
+func redact(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "***"
+}
+
+// Validate checks every value; the error names the key and the bad value.
+func (c *Config) Validate() error {
+	bad := func(key string, val any, why string) error {
+		return kgeval.Errorf(kgeval.EINVALID, "config: %s = %v: %s", key, val, why)
+	}
+	if u, err := url.Parse(c.Neo4j.URI); err != nil || u.Host == "" || !strings.Contains("bolt neo4j bolt+s neo4j+s bolt+ssc neo4j+ssc", u.Scheme) {
+		return bad("neo4j.uri", c.Neo4j.URI, "want bolt://host:port or neo4j://host:port")
+	}
+	if c.Neo4j.Database == "" {
+		return bad("neo4j.database", `""`, "must not be empty")
+	}
+	if c.Neo4j.ConnectTimeout <= 0 {
+		return bad("neo4j.connect_timeout", c.Neo4j.ConnectTimeout, "must be positive")
+	}
+	if c.Neo4j.QueryTimeout <= 0 {
+		return bad("neo4j.query_timeout", c.Neo4j.QueryTimeout, "must be positive")
+	}
+	if c.LLM.BaseURL != "" {
+		if u, err := url.Parse(c.LLM.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad("llm.base_url", c.LLM.BaseURL, "want http(s)://host[:port]/v1")
+		}
+	}
+	if c.LLM.Concurrency < 1 {
+		return bad("llm.concurrency", c.LLM.Concurrency, "must be at least 1")
+	}
+	if c.LLM.MaxRetries < 0 {
+		return bad("llm.max_retries", c.LLM.MaxRetries, "must be >= 0")
+	}
+	if c.LLM.MaxTokens < 64 {
+		return bad("llm.max_tokens", c.LLM.MaxTokens, "must be at least 64")
+	}
+	if c.LLM.Timeout <= 0 {
+		return bad("llm.timeout", c.LLM.Timeout, "must be positive")
+	}
+	switch c.Embedding.Provider {
+	case "local", "openai":
+	default:
+		return bad("embedding.provider", c.Embedding.Provider, "want local or openai")
+	}
+	if c.Embedding.BatchSize < 1 {
+		return bad("embedding.batch_size", c.Embedding.BatchSize, "must be at least 1")
+	}
+	switch c.Scoring.Engine {
+	case "gds", "native":
+	default:
+		return bad("scoring.engine", c.Scoring.Engine, "want gds or native")
+	}
+	for _, p := range []struct {
+		key string
+		v   float64
+	}{{"scoring.tau", c.Scoring.Tau}, {"scoring.delta", c.Scoring.Delta},
+		{"scoring.structural_weight", c.Scoring.StructuralWeight}, {"scoring.structural_cost", c.Scoring.StructuralCost}} {
+		if p.v < 0 || p.v != p.v {
+			return bad(p.key, p.v, "must be >= 0")
+		}
+	}
+	if c.Scoring.Tau > 1 {
+		return bad("scoring.tau", c.Scoring.Tau, "a cosine threshold must be in [0, 1]")
+	}
+	if len(c.Scoring.Pairs) == 0 {
+		return bad("scoring.pairs", "[]", "at least one pair is needed")
+	}
+	names := map[string]bool{}
+	for i, p := range c.Scoring.Pairs {
+		key := fmt.Sprintf("scoring.pairs[%d]", i)
+		if p.Name == "" || names[p.Name] {
+			return bad(key+".name", fmt.Sprintf("%q", p.Name), "must be non-empty and unique")
+		}
+		names[p.Name] = true
+		if !p.Input.Valid() {
+			return bad(key+".input", p.Input, "want question, answer, reference or contexts")
+		}
+		if !p.Context.Valid() {
+			return bad(key+".context", p.Context, "want question, answer, reference or contexts")
+		}
+		if p.Input == p.Context {
+			return bad(key, p.Name, "input and context must be different texts")
+		}
+	}
+	for _, m := range c.Scoring.Metrics {
+		if _, unknown := kgeval.ExpandMetrics([]string{m}); len(unknown) > 0 {
+			return bad("scoring.metrics", m, "unknown metric (known: "+strings.Join(kgeval.KnownMetrics(), ", ")+")")
+		}
+	}
+	if c.Dataset.MaxTextChars < 0 {
+		return bad("dataset.max_text_chars", c.Dataset.MaxTextChars, "must be >= 0")
+	}
+	if c.Scoring.TauRel < -1 || c.Scoring.TauRel > 1 {
+		return bad("scoring.tau_rel", c.Scoring.TauRel, "must be a cosine in [-1, 1]")
+	}
+	switch c.Scoring.Verify {
+	case "off", "llm":
+	default:
+		return bad("scoring.verify", c.Scoring.Verify, "must be off or llm")
+	}
+	if c.Extraction.WindowChars < 0 {
+		return bad("extraction.window_chars", c.Extraction.WindowChars, "must be >= 0 (0: whole texts)")
+	}
+	switch c.Extraction.Grounding {
+	case "drop", "keep", "off":
+	default:
+		return bad("extraction.grounding", c.Extraction.Grounding, "must be drop, keep or off")
+	}
+	if c.Dataset.MaxLabelChars < 0 {
+		return bad("dataset.max_label_chars", c.Dataset.MaxLabelChars, "must be >= 0")
+	}
+	if err := c.Web.validate(bad); err != nil {
+		return err
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return bad("log.level", c.Log.Level, "want debug, info, warn or error")
+	}
+	return nil
+}
+
+// WebConfig is the web: section of the configuration.
+type WebConfig struct {
+	Auth           bool          `mapstructure:"auth"`
+	Users          []WebUser     `mapstructure:"users"`
+	Tokens         []WebToken    `mapstructure:"tokens"`
+	StateDir       string        `mapstructure:"state_dir"`
+	SecureCookies  bool          `mapstructure:"secure_cookies"`
+	SessionTTL     time.Duration `mapstructure:"session_ttl"`
+	TrustedProxies []string      `mapstructure:"trusted_proxies"`
+	CypherTimeout  time.Duration `mapstructure:"cypher_timeout"`
+	CypherMaxRows  int           `mapstructure:"cypher_max_rows"`
+	CypherMaxBytes int           `mapstructure:"cypher_max_bytes"`
+}
+
+// WebUser is a dashboard user with the bcrypt hash of their password; an
+// admin may also list and revoke sessions.
+type WebUser struct {
+	Name         string `mapstructure:"name"`
+	PasswordHash string `mapstructure:"password_hash"`
+	Admin        bool   `mapstructure:"admin"`
+}
+
+// WebToken is an API token, stored as the hex sha256 of the token.
+type WebToken struct {
+	Name   string `mapstructure:"name"`
+	SHA256 string `mapstructure:"sha256"`
+	Admin  bool   `mapstructure:"admin"`
+}
+
+func (w *WebConfig) validate(bad func(key string, val any, why string) error) error {
+	names := map[string]bool{}
+	for i, u := range w.Users {
+		key := fmt.Sprintf("web.users[%d]", i)
+		if u.Name == "" || names[u.Name] {
+			return bad(key+".name", fmt.Sprintf("%q", u.Name), "must be non-empty and unique")
+		}
+		names[u.Name] = true
+		if !strings.HasPrefix(u.PasswordHash, "$2") || len(u.PasswordHash) != 60 {
+			return bad(key+".password_hash", "(hidden)", "want a bcrypt hash ($2a$...), see `kgeval serve hash-password`")
+		}
+	}
+	for i, t := range w.Tokens {
+		key := fmt.Sprintf("web.tokens[%d]", i)
+		if t.Name == "" {
+			return bad(key+".name", `""`, "must not be empty")
+		}
+		if b, err := hex.DecodeString(t.SHA256); err != nil || len(b) != 32 {
+			return bad(key+".sha256", t.SHA256, "want 64 hex digits, see `kgeval serve new-token`")
+		}
+	}
+	if w.StateDir == "" {
+		return bad("web.state_dir", `""`, "must not be empty")
+	}
+	if w.SessionTTL <= 0 {
+		return bad("web.session_ttl", w.SessionTTL, "must be positive")
+	}
+	if w.CypherTimeout <= 0 {
+		return bad("web.cypher_timeout", w.CypherTimeout, "must be positive")
+	}
+	if w.CypherMaxRows < 1 {
+		return bad("web.cypher_max_rows", w.CypherMaxRows, "must be at least 1")
+	}
+	if w.CypherMaxBytes < 1024 {
+		return bad("web.cypher_max_bytes", w.CypherMaxBytes, "must be at least 1024")
+	}
+	for i, p := range w.TrustedProxies {
+		if net.ParseIP(p) == nil {
+			if _, _, err := net.ParseCIDR(p); err != nil {
+				return bad(fmt.Sprintf("web.trusted_proxies[%d]", i), p, "want an IP address or a CIDR")
+			}
+		}
+	}
+	return nil
+}

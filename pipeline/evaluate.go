@@ -1,0 +1,313 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kgeval/kgeval"
+)
+
+// Store is what the use cases read and write: the domain's storage
+// services (graphstore implements them on Neo4j).
+type Store interface {
+	kgeval.RunService
+	kgeval.SampleService
+	kgeval.ScoreService
+	kgeval.PairGraphService
+}
+
+// Models are the model-backed adapters of one evaluation. They are built
+// for each run (EvaluateOptions.Models) on the run's cache, so that every
+// answer and vector the run reads or writes records the run, and every
+// cached answer carries the run's call accounting.
+type Models struct {
+	Extractor kgeval.Extractor
+	// Embedder embeds labels and texts through the run's cache.
+	Embedder kgeval.Embedder
+	// Tokens gives token vectors for bert_score_f1 (nil: the metric is null).
+	Tokens kgeval.TokenEmbedder
+	// Judge computes the LLM-judged metrics (nil: they are null).
+	Judge kgeval.Judge
+	// Verifier is the model check of scoring.verify: llm (nil: off).
+	Verifier kgeval.Verifier
+	// Calls returns the call accounting of this process's model clients
+	// (extraction, judge, verify) so far.
+	Calls func() kgeval.Calls
+}
+
+// EvaluateOptions are one evaluation of a dataset as a run.
+type EvaluateOptions struct {
+	Run string
+	// Dataset is the dataset file, Fingerprint its sha256; Samples its
+	// valid records and Rejected how many it rejected.
+	Dataset, Fingerprint string
+	Samples              []kgeval.Sample
+	Rejected             int
+	// Replace deletes a stored run of the same name first; Resume finishes
+	// a stored run (same dataset, models, engine and scoring settings);
+	// without either, a stored run of the same name is a conflict.
+	Replace, Resume bool
+	// Fresh asks the model again even for cached answers (the new answers
+	// replace them); label vectors stay cached.
+	Fresh bool
+	// Config is the configuration in force (JSON, secrets redacted) and
+	// Settings its scoring section, both recorded with the run.
+	Config   string
+	Settings kgeval.RunSettings
+	// Grounding is extraction.grounding (drop, keep or off).
+	Grounding string
+	// LLM (endpoint#model) and Encoder identify the models in the record.
+	LLM, Encoder string
+	// JudgeConcurrency is how many samples are judged at once.
+	JudgeConcurrency int
+	// Engine scores the pair graphs.
+	Engine kgeval.KGEngine
+	// Cache is the shared model cache; Models builds the adapters on the
+	// run's cache (answers: the cache the model answers go through, which
+	// --fresh makes write-only).
+	Cache  kgeval.CacheService
+	Models func(cache, answers kgeval.Cache) (*Models, error)
+	// Progress, if set, is told about each stage's progress.
+	Progress func(stage string, done, total int)
+	// Log receives what the operator should know as it happens (a resume,
+	// the texts to extract, an interrupt); nil discards it.
+	Log io.Writer
+}
+
+// Evaluation is what an evaluation did.
+type Evaluation struct {
+	*Report
+	// Models are the adapters it used (their counters say what they did).
+	Models *Models
+	// Calls is the run's call accounting over all its attempts.
+	Calls kgeval.Calls
+}
+
+// Evaluate runs one evaluation with its start / resume / replace policy:
+// it records the run (a new one; a replaced one; or, with Resume, the
+// stored one checked against this evaluation and continued), evaluates the
+// samples with the pipeline, keeps the call accounting on the run record
+// (in the transaction of every cached answer, and after every failed
+// call, so that a killed process loses none of it) and records the outcome:
+// done, failed, or interrupted (a cancelled ctx). Errors: ECONFLICT for a
+// stored run without Resume or Replace, EINVALID for a resume of another
+// evaluation, and those of the store and the pipeline.
+func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluation, err error) {
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	run := o.Run
+	record := kgeval.Run{Name: run, Dataset: o.Dataset, Fingerprint: o.Fingerprint, Config: o.Config, Settings: &o.Settings, LLM: o.LLM,
+		Encoder: o.Encoder, Engine: o.Engine.Name(), Status: kgeval.RunRunning, Samples: len(o.Samples), Rejected: o.Rejected,
+		Started: time.Now().UTC()}
+
+	// The run record: new, replaced, or resumed.
+	var prevCalls kgeval.Calls
+	prevStages := kgeval.Stages{}
+	var done map[string]bool
+	var metricsDone map[string]map[string]bool
+	old, err := store.GetRun(ctx, run)
+	switch {
+	case err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND:
+		return nil, err
+	case err != nil: // a new run
+		if err := store.CreateRun(ctx, record); err != nil {
+			return nil, err
+		}
+	case o.Replace:
+		if err := store.DeleteRun(ctx, run); err != nil {
+			return nil, err
+		}
+		if err := store.CreateRun(ctx, record); err != nil {
+			return nil, err
+		}
+	case o.Resume:
+		if err := Resumable(old, record); err != nil {
+			return nil, err
+		}
+		if old.Calls != nil {
+			prevCalls = *old.Calls
+		}
+		for k, s := range old.Stages {
+			prevStages[k] = s
+		}
+		if done, err = store.ScoredGraphs(ctx, run, kgeval.DefaultVariant); err != nil {
+			return nil, err
+		}
+		if metricsDone, err = store.MetricsDone(ctx, run); err != nil {
+			return nil, err
+		}
+		status, none, samples, rejected, resumes := kgeval.RunRunning, "", len(o.Samples), o.Rejected, old.Resumes+1
+		if err := store.UpdateRun(ctx, run, kgeval.RunUpdate{Status: &status, Error: &none, Samples: &samples, Rejected: &rejected, Resumes: &resumes}); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(log, "evaluate: resuming run %q (status %s): %d pair graphs already scored\n", run, old.Status, len(done))
+	default:
+		return nil, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists (status %s): add --resume to finish it, --replace to start it over, or choose another --run", run, old.Status)
+	}
+
+	// The models on the run's cache. The call accounting reaches the run
+	// record in the same transaction as every cached answer.
+	var models *Models
+	calls := func() kgeval.Calls {
+		if models == nil || models.Calls == nil {
+			return prevCalls
+		}
+		return prevCalls.Add(models.Calls())
+	}
+	cache := o.Cache.RunCache(run, calls)
+	answers := cache
+	if o.Fresh {
+		answers = writeOnly{cache}
+	}
+	ev = &Evaluation{}
+	var rep *Report
+	defer func() {
+		status, msg := kgeval.RunDone, ""
+		switch {
+		case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+			status, msg = kgeval.RunInterrupted, "interrupted: finish it with the same command and --resume"
+		case err != nil:
+			status, msg = kgeval.RunFailed, err.Error()
+		}
+		stages := prevStages
+		if rep != nil {
+			for k, d := range rep.Stages {
+				stages[k] += d.Seconds()
+			}
+		}
+		cl, finished := calls(), time.Now().UTC()
+		if ferr := store.UpdateRun(context.WithoutCancel(ctx), run, kgeval.RunUpdate{Status: &status, Error: &msg, Finished: &finished, Stages: stages, Calls: &cl}); ferr != nil && err == nil {
+			err = ferr
+		}
+		if status == kgeval.RunInterrupted {
+			fmt.Fprintf(log, "evaluate: run %q interrupted; finish it with the same command and --resume\n", run)
+		}
+		ev.Calls = cl
+	}()
+	if models, err = o.Models(cache, answers); err != nil {
+		return ev, err
+	}
+	ev.Models = models
+	e := &Evaluator{
+		Extractor: models.Extractor, Embedder: models.Embedder, Tokens: models.Tokens, Store: store, Engine: o.Engine,
+		Params: o.Settings.GraphParams(), Pairs: o.Settings.Pairs, Metrics: nonKG(o.Settings.Metrics), Grounding: o.Grounding,
+		Judge: models.Judge, JudgeConcurrency: o.JudgeConcurrency,
+	}
+	if o.Settings.Verify == "llm" {
+		e.Verifier, e.VerifyPairs = models.Verifier, o.Settings.VerifyPairs
+	}
+	// The run record keeps the texts of the whole evaluation: a resume sees
+	// only what its unfinished samples still need, so it does not replace
+	// a count an earlier attempt recorded.
+	keepTexts := o.Resume && old.Texts != nil
+	e.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
+		total := 0
+		for _, n := range byKind {
+			total += n
+		}
+		bound := 4*len(o.Samples) + passages
+		fmt.Fprintf(log, "extract: %d distinct texts for %d samples: %d questions, %d answers, %d references, %d context passages (at most %d: 4 per sample + 1 per distinct passage)\n",
+			total, len(o.Samples), byKind[kgeval.TextQuestion], byKind[kgeval.TextAnswer], byKind[kgeval.TextReference], byKind[kgeval.TextContexts], bound)
+		texts := kgeval.TextCounts{Question: byKind[kgeval.TextQuestion], Answer: byKind[kgeval.TextAnswer],
+			Reference: byKind[kgeval.TextReference], Contexts: byKind[kgeval.TextContexts], Total: total, Bound: bound}
+		if !keepTexts {
+			_ = store.UpdateRun(ctx, run, kgeval.RunUpdate{Texts: &texts})
+		}
+	}
+	if done != nil {
+		e.Done = func(sample, pair string) bool { return done[kgeval.JoinKey(sample, pair)] }
+		e.MetricsDone = func(sample string) bool {
+			for _, name := range e.Metrics {
+				if !metricsDone[sample][name] {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	fmt.Fprintf(log, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", run, len(o.Samples), o.Engine.Name(), o.LLM, o.Encoder)
+
+	// After every failed call too, the accounting reaches the run record.
+	var flushed int64
+	e.Progress = func(stage string, d, total int) {
+		if models.Calls != nil {
+			if st := models.Calls(); st.Calls+st.Failures != flushed {
+				flushed = st.Calls + st.Failures
+				cl := calls()
+				_ = store.UpdateRun(ctx, run, kgeval.RunUpdate{Calls: &cl})
+			}
+		}
+		if o.Progress != nil {
+			o.Progress(stage, d, total)
+		}
+	}
+	if err := store.WriteSamples(ctx, run, o.Samples); err != nil {
+		return ev, err
+	}
+	if rep, err = e.Evaluate(ctx, run, o.Samples); err != nil {
+		return ev, err
+	}
+	ev.Report = rep
+	if o.Grounding != kgeval.GroundingOff && len(rep.Kept)+len(rep.Dropped) > 0 && !o.Resume {
+		_ = store.UpdateRun(ctx, run, kgeval.RunUpdate{Grounding: &kgeval.GroundingCounts{Mode: o.Grounding, Kept: rep.Kept, Dropped: rep.Dropped}})
+	}
+	return ev, nil
+}
+
+// Resumable checks that a stored run can be resumed by an evaluation whose
+// record is now: the same dataset file content, models, engine and scoring
+// settings (the metrics may change: a resumed run computes the values a
+// sample lacks), else the resumed run would mix two evaluations. Errors:
+// EINVALID naming what changed.
+func Resumable(old, now kgeval.Run) error {
+	if old.Fingerprint != now.Fingerprint {
+		return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: the dataset changed (sha256 %.12s, now %.12s); use --replace or another --run", old.Name, old.Fingerprint, now.Fingerprint)
+	}
+	for _, f := range []struct{ name, was, is string }{{"llm", old.LLM, now.LLM}, {"encoder", old.Encoder, now.Encoder}, {"engine", old.Engine, now.Engine}} {
+		if f.was != f.is {
+			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: %s was %s, now %s; use --replace or another --run", old.Name, f.name, f.was, f.is)
+		}
+	}
+	if old.Config != "" {
+		var was, is kgeval.RunSettings
+		if old.Settings != nil {
+			was = *old.Settings
+		}
+		if now.Settings != nil {
+			is = *now.Settings
+		}
+		was.Metrics, is.Metrics = nil, nil
+		a, _ := json.Marshal(was)
+		b, _ := json.Marshal(is)
+		if string(a) != string(b) {
+			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: the scoring settings changed (was %s, now %s); use --replace or another --run", old.Name, a, b)
+		}
+	}
+	return nil
+}
+
+// nonKG expands scoring.metrics (families and names) and drops the KG
+// metrics, which are computed per pair, always.
+func nonKG(values []string) []string {
+	names, _ := kgeval.ExpandMetrics(values)
+	var out []string
+	for _, n := range names {
+		if kgeval.MetricFamily(n) != kgeval.FamilyKG {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// writeOnly stores answers but never returns one (EvaluateOptions.Fresh).
+type writeOnly struct{ kgeval.Cache }
+
+func (writeOnly) Get(context.Context, []string) (map[string][]byte, error) {
+	return map[string][]byte{}, nil
+}

@@ -1,0 +1,228 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/stats"
+)
+
+// GroundingLine reports the grounding check (SPEC §2b) per text kind: kept,
+// dropped and the share dropped (the extractor's invention rate).
+func GroundingLine(mode string, kept, dropped map[kgeval.Text]int) string {
+	if mode == kgeval.GroundingOff || len(kept)+len(dropped) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, t := range []kgeval.Text{kgeval.TextQuestion, kgeval.TextAnswer, kgeval.TextReference, kgeval.TextContexts} {
+		k, d := kept[t], dropped[t]
+		if k+d == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d kept, %d dropped (%.1f%%)", t, k, d, 100*float64(d)/float64(k+d)))
+	}
+	verb := "dropped"
+	if mode == kgeval.GroundingKeep {
+		verb = "kept anyway"
+	}
+	return fmt.Sprintf("grounding (extraction.grounding %s: ungrounded triplets %s): %s", mode, verb, strings.Join(parts, "; "))
+}
+
+// Summary prints, per pair and metric: mean, std, n scored, n null and
+// why (TopReason).
+func Summary(w io.Writer, results []kgeval.KGResult, pairs []kgeval.Pair) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "pair\tmetric\tmean\tstd\tn\tnull\twhy null")
+	for _, p := range pairs {
+		for _, metric := range kgeval.KGMetricNames {
+			var vals []float64
+			reasons := map[string]int{}
+			applies := false
+			for _, r := range results {
+				if r.Pair != p.Name {
+					continue
+				}
+				for _, s := range r.Scores() {
+					if s.Metric != metric {
+						continue
+					}
+					applies = applies || !kgeval.NotApplicable(s.Reason)
+					if s.Value != nil {
+						vals = append(vals, *s.Value)
+					} else {
+						reasons[s.Reason]++
+					}
+				}
+			}
+			if !applies {
+				continue // e.g. recall outside the reference pair
+			}
+			mean, std := stats.MeanStd(vals)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", p.Name, metric, fmtNum(mean, len(vals)), fmtNum(std, len(vals)), len(vals), sumCounts(reasons), TopReason(reasons))
+		}
+	}
+	tw.Flush()
+}
+
+// MetricSummary prints, per metric other than the KG scores: family,
+// mean, std, n scored, n null and why (TopReason).
+func MetricSummary(w io.Writer, scores []kgeval.MetricScore) {
+	type agg struct {
+		family  string
+		vals    []float64
+		reasons map[string]int
+	}
+	by := map[string]*agg{}
+	var names []string
+	for _, s := range scores {
+		a := by[s.Metric]
+		if a == nil {
+			a = &agg{family: s.Family, reasons: map[string]int{}}
+			by[s.Metric] = a
+			names = append(names, s.Metric)
+		}
+		if s.Value != nil {
+			a.vals = append(a.vals, *s.Value)
+		} else {
+			a.reasons[s.Reason]++
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if by[names[i]].family != by[names[j]].family {
+			return by[names[i]].family > by[names[j]].family
+		}
+		return names[i] < names[j]
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "family\tmetric\tmean\tstd\tn\tnull\twhy null")
+	for _, name := range names {
+		a := by[name]
+		mean, std := stats.MeanStd(a.vals)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", a.family, name, fmtNum(mean, len(a.vals)), fmtNum(std, len(a.vals)), len(a.vals), sumCounts(a.reasons), TopReason(a.reasons))
+	}
+	tw.Flush()
+}
+
+// TopReason summarises why values are null: the two most common kinds of
+// reason with their counts, and how many nulls the others account for, so
+// that the counts add up to the null column. Reasons that differ only in a
+// model's rejected answer ("gave no valid JSON after 3 attempts: label 2 is
+// FN but ...") are one kind. Ties go to the alphabetically first.
+func TopReason(reasons map[string]int) string {
+	kinds := map[string]int{}
+	for r, n := range reasons {
+		kinds[kgeval.ReasonKind(r)] += n
+	}
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if kinds[names[i]] != kinds[names[j]] {
+			return kinds[names[i]] > kinds[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	rest := 0
+	for i, k := range names {
+		if i < 2 {
+			parts = append(parts, fmt.Sprintf("%s (%d)", truncateRunes(k, 110), kinds[k]))
+		} else {
+			rest += kinds[k]
+		}
+	}
+	if rest > 0 {
+		parts = append(parts, fmt.Sprintf("%d other kinds (%d)", len(names)-2, rest))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// EvaluationReport is what evaluate prints when a run is done: the
+// pipeline's report and what the model clients counted.
+type EvaluationReport struct {
+	Run string
+	*pipeline.Report
+	// Grounding is extraction.grounding.
+	Grounding string
+	// Extraction, Verify and Judge are the calls of each model client;
+	// Verified says the model check ran.
+	Extraction, Verify, Judge kgeval.Calls
+	Verified                  bool
+	// JudgeAsks and JudgeHits count the judge's questions to the model and
+	// from the cache; JudgeCached how many prompts had a cache hit.
+	JudgeAsks, JudgeHits, JudgeCached int
+	// EmbedMisses counts the texts embedded now.
+	EmbedMisses int
+	// Resumed prints Total, the calls of all attempts.
+	Resumed bool
+	Total   kgeval.Calls
+	// CacheOnly prints All, the calls of every client of this process.
+	CacheOnly bool
+	All       kgeval.Calls
+}
+
+// Evaluation prints the outcome of an evaluation: counts, grounding, model
+// calls per client, stages and the texts that could not be extracted.
+func Evaluation(w io.Writer, r EvaluationReport) {
+	rep, st := r.Report, r.Extraction
+	fmt.Fprintf(w, "\nrun %s: %d samples, %d distinct texts (%d extracted now, %d from the cache), %d entity labels; %d texts embedded now (labels, triplets, answers; the rest cached); %d graph rows\n",
+		r.Run, rep.Samples, rep.Texts, rep.Extracted, st.CacheHits, rep.EmbedTexts, r.EmbedMisses, rep.GraphRows)
+	if rep.Resumed > 0 {
+		fmt.Fprintf(w, "resumed: %d pair graphs were scored before and kept\n", rep.Resumed)
+	}
+	if line := GroundingLine(r.Grounding, rep.Kept, rep.Dropped); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintf(w, "extraction: model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
+		st.Calls, st.Retries, st.Repairs, st.Failures, st.PromptTokens, st.CompletionTokens, st.Latency.Round(time.Millisecond))
+	if r.Verified {
+		vs := r.Verify
+		fmt.Fprintf(w, "verify (scoring.verify llm): %d questions (one per pair graph with open triplets; %d from the cache), %d triplets asked, %d unanswered; model calls %d (%.2f per sample), tokens %d prompt + %d completion\n",
+			rep.VerifyBatches+rep.VerifyFailed, vs.CacheHits, rep.VerifyFacts, rep.VerifyFailed, vs.Calls, float64(vs.Calls)/float64(max(rep.Samples, 1)), vs.PromptTokens, vs.CompletionTokens)
+	}
+	if js := r.Judge; js.Calls+js.Failures > 0 || r.JudgeCached > 0 {
+		fmt.Fprintf(w, "judge: %d questions to the model (%d from the cache), model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
+			r.JudgeAsks, r.JudgeHits, js.Calls, js.Retries, js.Repairs, js.Failures, js.PromptTokens, js.CompletionTokens, js.Latency.Round(time.Millisecond))
+	}
+	if r.Resumed {
+		fmt.Fprintf(w, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", r.Total.Calls, r.Total.PromptTokens, r.Total.CompletionTokens)
+	}
+	if r.CacheOnly {
+		fmt.Fprintf(w, "cache-only: model calls %d; %d requests not in the cache (refused)\n", r.All.Calls, r.All.Refused)
+	}
+	var stages []string
+	for _, s := range []string{"extract", "ground", "embed", "store", "score", "verify", "metrics"} {
+		stages = append(stages, fmt.Sprintf("%s %s", s, rep.Stages[s].Round(time.Millisecond)))
+	}
+	fmt.Fprintf(w, "stages: %s\n\n", strings.Join(stages, ", "))
+	for _, e := range rep.Errors {
+		fmt.Fprintf(w, "sample %s: %s not extracted: %s\n", e.Sample, e.Text, e.Error)
+	}
+}
+
+// Scores prints a run's KG scores per pair and metric (Summary) and its
+// other metric values per metric (MetricSummary).
+func Scores(w io.Writer, rows []kgeval.SampleScores, pairs []kgeval.Pair) {
+	var results []kgeval.KGResult
+	var others []kgeval.MetricScore
+	for _, r := range rows {
+		for _, k := range r.Scores {
+			results = append(results, k)
+		}
+		for _, ms := range r.Metrics {
+			others = append(others, ms)
+		}
+	}
+	Summary(w, results, pairs)
+	if len(others) > 0 {
+		fmt.Fprintln(w)
+		MetricSummary(w, others)
+	}
+}

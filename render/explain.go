@@ -1,0 +1,71 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
+)
+
+// Explain prints why a sample of run scored as it did: per pair its verdict
+// scores and every input triplet's verdict with its evidence sentence,
+// contradictions first, then the triplets the grounding check dropped.
+func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
+	pairs, results, lines := analysis.SampleWhy(d, only)
+	fmt.Fprintf(w, "sample %s", d.ID)
+	if d.System != "" {
+		fmt.Fprintf(w, " (system %s)", d.System)
+	}
+	fmt.Fprintf(w, ", run %s\n", run)
+	for _, p := range pairs {
+		r := results[p.Name]
+		var parts []string
+		for _, name := range kgeval.KGMetricNames {
+			if kgeval.GraphMetric(name) {
+				continue
+			}
+			if v := r.Value(name); v != nil {
+				parts = append(parts, fmt.Sprintf("%s %.2f", name, *v))
+			} else if why := r.ReasonFor(name); why != "" && !kgeval.NotApplicable(why) {
+				parts = append(parts, fmt.Sprintf("%s null (%s)", name, why))
+			}
+		}
+		fmt.Fprintf(w, "\n%s (%s → %s): %s\n", p.Name, p.Input, p.Context, strings.Join(parts, ", "))
+		for _, l := range lines {
+			if l.Pair != p.Name {
+				continue
+			}
+			label := strings.ToUpper(strings.ReplaceAll(l.Verdict, "_", " "))
+			if l.Conflict {
+				label += " (CONFLICT)"
+			}
+			fmt.Fprintf(w, "  %-13s %s\n", label, l.Triplet)
+			if l.Model != "" {
+				fmt.Fprintf(w, "  %-13s model: %s — %s\n", "", l.Model, l.ModelReason)
+			}
+			if l.Evidence != "" {
+				fmt.Fprintf(w, "  %-13s evidence %s [%s]\n", "", l.Evidence, l.Source)
+			} else if l.Sentence != "" {
+				fmt.Fprintf(w, "  %-13s evidence sentence [%s]\n", "", l.Source)
+			}
+			if l.Sentence != "" {
+				fmt.Fprintf(w, "  %-13s %q\n", "", l.Sentence)
+			}
+		}
+	}
+	var dropped []string
+	for _, g := range d.Grounding {
+		for _, t := range g.Dropped {
+			where := string(g.Text)
+			if g.Text == kgeval.TextContexts {
+				where = fmt.Sprintf("passage %d", g.Passage+1)
+			}
+			dropped = append(dropped, fmt.Sprintf("  %-10s %s — %s", where, analysis.Triplet(t.Subject, t.Relation, t.Object), t.Reason))
+		}
+	}
+	if len(dropped) > 0 {
+		fmt.Fprintf(w, "\ndropped by the grounding check (in no graph, no score; the extractor's inventions):\n%s\n", strings.Join(dropped, "\n"))
+	}
+}

@@ -1,0 +1,169 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
+)
+
+// ValidityReport is validity's report (JSON output).
+type ValidityReport struct {
+	Run     string `json:"run"`
+	Variant string `json:"variant"`
+	Dataset string `json:"dataset"`
+	// Fingerprint is the dataset's sha256; LLM and Encoder the run's models.
+	Fingerprint string `json:"fingerprint"`
+	LLM         string `json:"llm"`
+	Encoder     string `json:"encoder"`
+	Samples     int    `json:"samples"`
+	// SensitivityRuns are the runs of --sensitivity-run, by variant.
+	SensitivityRuns map[string]string `json:"sensitivity_runs,omitempty"`
+	// Empty lists the metrics without any value in the run (left out).
+	Empty []string `json:"empty,omitempty"`
+	analysis.ValidityReport
+}
+
+// validitySection is one table of the report: the rows of some types.
+type validitySection struct {
+	title string
+	types []string
+	// vs: the rows compare with both bad systems (a column says which).
+	vs bool
+}
+
+func validitySections(rep ValidityReport) []validitySection {
+	return []validitySection{
+		{fmt.Sprintf("Faithfulness-type metrics: %s over %s", rep.Good, rep.BadFaithfulness), []string{kgeval.TypeFaithfulness}, false},
+		{fmt.Sprintf("Relevance-type metrics: %s over %s", rep.Good, rep.BadRelevance), []string{kgeval.TypeRelevance}, false},
+		{"Reference-based metrics (they compare the answer with the reference; on WikiEval the reference is the grounded answer, so a high win rate is by construction)",
+			[]string{kgeval.TypeReference}, true},
+		{"Other metrics (they read the answer but measure neither type alone)", []string{kgeval.TypeOther}, true},
+		{"Unclassified metrics (give them a validity type in the metric registry, metric.go)", []string{kgeval.TypeUnclassified}, true},
+		{"Metrics that do not read the answer (answers to one question with the same contexts tie by construction)", []string{kgeval.TypeNoAnswer}, true},
+	}
+}
+
+func (s validitySection) rows(rep ValidityReport) []analysis.ValidityRow {
+	var out []analysis.ValidityRow
+	for _, r := range rep.Rows {
+		for _, t := range s.types {
+			if r.Type == t {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// validityCells renders a row's numbers: win rate, interval, w/t/l, n,
+// nulls (good/bad), AUROC, d.
+func validityCells(r analysis.ValidityRow) []string {
+	ci := "-"
+	if r.Lo != nil {
+		ci = fmt.Sprintf("[%.3f, %.3f]", *r.Lo, *r.Hi)
+	}
+	return []string{optf(r.Rate, "%.3f"), ci, fmt.Sprintf("%d/%d/%d", r.Wins, r.Ties, r.Losses), fmt.Sprint(r.N),
+		fmt.Sprintf("%d/%d", r.NullGood, r.NullBad), optf(r.AUROC, "%.3f"), optf(r.CohensD, "%.2f")}
+}
+
+// noteReason is the note column: the metric's note, and why a win rate is
+// missing.
+func noteReason(r analysis.ValidityRow) string {
+	if r.Note != "" && r.Reason != "" {
+		return r.Note + "; " + r.Reason
+	}
+	return r.Note + r.Reason
+}
+
+func better(r analysis.ValidityRow) string {
+	if r.Direction == kgeval.LowerIsBetter.String() {
+		return "lower"
+	}
+	return "higher"
+}
+
+func validityPreamble(rep ValidityReport) []string {
+	lines := []string{
+		fmt.Sprintf("run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s", rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder),
+		fmt.Sprintf("good system %s; questions paired with %s: %d, with %s: %d", rep.Good, rep.BadFaithfulness, rep.Questions[rep.BadFaithfulness], rep.BadRelevance, rep.Questions[rep.BadRelevance]),
+		fmt.Sprintf("win rate: share of paired questions with both values where the good answer scores better (ties ½); n: those questions; null: questions without the good / bad value; 95%% CI: percentile bootstrap over questions, %d resamples, seed %d", rep.Resamples, rep.Seed),
+	}
+	if rep.SensitivityRuns != nil {
+		lines = append(lines, fmt.Sprintf("AUROC, d: sensitivity runs %s / %s / %s, reference_as_answer against wrong_answer (turned round for lower-is-better metrics)",
+			rep.SensitivityRuns[analysis.VariantOriginal], rep.SensitivityRuns[analysis.VariantReferenceAsAnswer], rep.SensitivityRuns[analysis.VariantWrongAnswer]))
+	}
+	if len(rep.Empty) > 0 {
+		lines = append(lines, "left out, no value in any sample: "+strings.Join(rep.Empty, ", "))
+	}
+	return lines
+}
+
+func Validity(w io.Writer, rep ValidityReport) {
+	for _, l := range validityPreamble(rep) {
+		fmt.Fprintln(w, l)
+	}
+	for _, s := range validitySections(rep) {
+		rows := s.rows(rep)
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", s.title)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		head := "metric\tbetter\t"
+		if s.vs {
+			head += "vs\t"
+		}
+		fmt.Fprintln(tw, head+"win rate\t95% CI\tw/t/l\tn\tnull\tAUROC\td\tnote")
+		for _, r := range rows {
+			cells := []string{r.Metric, better(r)}
+			if s.vs {
+				cells = append(cells, r.Against)
+			}
+			cells = append(append(cells, validityCells(r)...), noteReason(r))
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		tw.Flush()
+	}
+}
+
+// ValidityMarkdown writes the report as a Markdown page: nothing in it
+// changes between two runs over the same data, so a committed copy diffs
+// clean.
+func ValidityMarkdown(w io.Writer, rep ValidityReport) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Validity: run %s\n\n", rep.Run)
+	fmt.Fprintf(&b, "Written by `kgeval validity` (protocol and metric types: [docs/VALIDITY.md](../VALIDITY.md)).\n\n")
+	for _, l := range validityPreamble(rep) {
+		fmt.Fprintf(&b, "- %s\n", strings.ReplaceAll(l, "|", "\\|"))
+	}
+	for _, s := range validitySections(rep) {
+		rows := s.rows(rep)
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n", s.title)
+		head := []string{"metric", "better"}
+		if s.vs {
+			head = append(head, "vs")
+		}
+		head = append(head, "win rate", "95% CI", "w/t/l", "n", "null", "AUROC", "d", "note")
+		fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+		for _, r := range rows {
+			cells := []string{"`" + r.Metric + "`", better(r)}
+			if s.vs {
+				cells = append(cells, r.Against)
+			}
+			cells = append(append(cells, validityCells(r)...), noteReason(r))
+			for i := range cells {
+				cells[i] = strings.ReplaceAll(cells[i], "|", "\\|")
+			}
+			fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
