@@ -14,8 +14,8 @@ import (
 
 // SweepOptions are a sweep of a stored run over a grid of tau and delta.
 type SweepOptions struct {
-	Run           string
-	Taus, Deltas  []float64
+	Run          string
+	Taus, Deltas []float64
 	// Embedder returns the embedder of the run's label vectors for the
 	// run's encoder: the model cache in front of NoCall(encoder), so that
 	// a sweep makes no model call.

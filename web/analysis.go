@@ -26,17 +26,6 @@ type CorrelationView struct {
 	analysis.Matrix
 }
 
-// analysisRows turns exported rows into the rows package analysis reads,
-// with the explanations expl holds per sample (nil for none).
-func analysisRows(xs []kgeval.SampleScores, expl map[string]map[string][]byte) []analysis.Row {
-	rows := make([]analysis.Row, len(xs))
-	for i, x := range xs {
-		rows[i] = analysis.Row{ID: x.ID, System: x.System, Question: x.Question, Human: x.Human, Scores: x.Scores, Metrics: x.Metrics,
-			Explanations: expl[x.ID]}
-	}
-	return rows
-}
-
 // patternsOf splits a select= value into its patterns.
 func patternsOf(sel string) []string {
 	var out []string
@@ -77,27 +66,16 @@ func quoted(xs []string) []string {
 }
 
 // correlate correlates the variables of rows that patterns select (all
-// when none) and every human label. Errors: EINVALID for a pattern that
-// selects nothing.
+// when none) and every human label (analysis.CorrelateRows). Errors:
+// EINVALID for a pattern that selects nothing.
 func correlate(rows []analysis.Row, patterns []string) (*CorrelationView, error) {
 	// Human labels are always added: "human" selects nothing more.
 	patterns = slices.DeleteFunc(slices.Clone(patterns), func(p string) bool { return p == "human" })
-	v := analysis.MetricVectors(rows)
-	names, err := selectVars(v, patterns)
+	c, err := analysis.CorrelateRows(rows, analysis.CorrelateOptions{Patterns: patterns, Select: selectVars, Human: analysis.HumanIfValid})
 	if err != nil {
 		return nil, err
 	}
-	view := &CorrelationView{Samples: len(rows), Empty: []string{}}
-	if hv, err := analysis.HumanVectors(rows); err != nil {
-		view.HumanError = err.Error()
-	} else {
-		v.Merge(hv)
-		names = append(names, hv.Names()...)
-	}
-	present, empty := v.Present(names)
-	view.Empty = append(view.Empty, empty...)
-	view.Matrix = analysis.Correlate(v, present)
-	return view, nil
+	return &CorrelationView{Samples: len(rows), Empty: append([]string{}, c.Empty...), HumanError: c.HumanError, Matrix: c.Matrix}, nil
 }
 
 // analysed returns what fn derives from the rows of run r's scoring
@@ -114,11 +92,11 @@ func analysed[T any](ctx context.Context, s *Server, r kgeval.Run, kind, variant
 		}
 		var expl map[string]map[string][]byte
 		if explain {
-			if expl, err = s.store.MetricExplanations(ctx, r.Name, []string{kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass}); err != nil {
+			if expl, err = s.store.MetricExplanations(ctx, r.Name, analysis.ExplainedMetrics); err != nil {
 				return zero, err
 			}
 		}
-		return fn(analysisRows(xs, expl), patterns)
+		return fn(analysis.Rows(xs, expl), patterns)
 	})
 }
 
@@ -163,13 +141,11 @@ type SystemsView struct {
 // select (all when none). Errors: EINVALID for a pattern that selects
 // nothing.
 func compareSystems(rows []analysis.Row, patterns []string) (*SystemsView, error) {
-	v := analysis.MetricVectors(rows)
-	names, err := selectVars(v, patterns)
+	c, empty, err := analysis.CompareSystems(rows, patterns, selectVars)
 	if err != nil {
 		return nil, err
 	}
-	present, empty := v.Present(names)
-	return &SystemsView{Samples: len(rows), Empty: append([]string{}, empty...), Comparison: analysis.Compare(rows, v, present)}, nil
+	return &SystemsView{Samples: len(rows), Empty: append([]string{}, empty...), Comparison: c}, nil
 }
 
 func (s *Server) systems(c *gin.Context) (any, error) {
@@ -208,17 +184,6 @@ type SensitivityView struct {
 	Metrics []analysis.Separation `json:"metrics"`
 }
 
-// SensitivityVariants are the variants of the experiment in display order.
-var SensitivityVariants = []string{analysis.VariantOriginal, analysis.VariantReferenceAsAnswer, analysis.VariantWrongAnswer}
-
-// sensitivityRun is the run of variant in the experiment named prefix.
-func sensitivityRun(prefix, variant string) string {
-	if variant == analysis.VariantOriginal {
-		return prefix
-	}
-	return prefix + "-" + variant
-}
-
 // DefaultBins is the histogram bins of the sensitivity view, as of
 // `kgeval sensitivity`.
 const DefaultBins = 10
@@ -227,12 +192,12 @@ func (s *Server) sensitivityOf(ctx context.Context, prefix string, bins int) (*S
 	var runs []kgeval.Run
 	var keys []string
 	cacheable := true
-	for _, variant := range SensitivityVariants {
-		r, err := s.store.GetRun(ctx, sensitivityRun(prefix, variant))
+	for _, variant := range analysis.SensitivityVariants {
+		r, err := s.store.GetRun(ctx, analysis.SensitivityRun(prefix, variant))
 		if err != nil {
 			if kgeval.ErrorCode(err) == kgeval.ENOTFOUND {
 				return nil, kgeval.Errorf(kgeval.ENOTFOUND, "no sensitivity experiment %q: run %q does not exist (`kgeval sensitivity --run %s` stores %s, %s-reference_as_answer and %s-wrong_answer)",
-					prefix, sensitivityRun(prefix, variant), prefix, prefix, prefix, prefix)
+					prefix, analysis.SensitivityRun(prefix, variant), prefix, prefix, prefix, prefix)
 			}
 			return nil, err
 		}
@@ -242,21 +207,18 @@ func (s *Server) sensitivityOf(ctx context.Context, prefix string, bins int) (*S
 	}
 	return cached(s.cache, strings.Join(keys, "\x1e"), cacheable, func() (*SensitivityView, error) {
 		v := &SensitivityView{Run: prefix, Bins: bins, Runs: []SensitivityRun{}, Metrics: []analysis.Separation{}}
-		var groups []analysis.Group
-		all := analysis.Vectors{}
-		for i, variant := range SensitivityVariants {
-			xs, err := s.store.RunScores(ctx, runs[i].Name, kgeval.DefaultVariant)
-			if err != nil {
-				return nil, err
-			}
-			mv := analysis.MetricVectors(analysisRows(xs, nil))
-			groups = append(groups, analysis.Group{Name: variant, V: mv})
-			all.Merge(mv)
-			v.Runs = append(v.Runs, SensitivityRun{Variant: variant, Run: runs[i].Name, Samples: len(xs)})
+		names := map[string]string{}
+		for i, variant := range analysis.SensitivityVariants {
+			names[variant] = runs[i].Name
 		}
-		for _, name := range all.Names() {
-			v.Metrics = append(v.Metrics, analysis.Separate(name, groups, analysis.VariantReferenceAsAnswer, analysis.VariantWrongAnswer, bins))
+		sens, err := analysis.LoadSensitivity(ctx, s.store, names, bins)
+		if err != nil {
+			return nil, err
 		}
+		for _, variant := range analysis.SensitivityVariants {
+			v.Runs = append(v.Runs, SensitivityRun{Variant: variant, Run: names[variant], Samples: sens.Samples[variant]})
+		}
+		v.Metrics = append(v.Metrics, sens.Metrics...)
 		return v, nil
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/stats"
@@ -194,7 +195,7 @@ func TestServer_Sensitivity(t *testing.T) {
 		"reference_as_answer": {"semantic_similarity": {kgeval.Float(100), kgeval.Float(95), kgeval.Float(90), kgeval.Float(85)}, odd: {kgeval.Float(0.9), kgeval.Float(0.2), nil, nil}},
 		"wrong_answer":        {"semantic_similarity": {kgeval.Float(10), kgeval.Float(92), kgeval.Float(5), kgeval.Float(0)}, odd: {kgeval.Float(0.1), nil, nil, nil}},
 	}
-	for _, variant := range web.SensitivityVariants {
+	for _, variant := range analysis.SensitivityVariants {
 		run := prefix
 		if variant != "original" {
 			run += "-" + variant
@@ -239,7 +240,7 @@ func TestServer_Sensitivity(t *testing.T) {
 			if s.AUROC == nil || *s.AUROC != auc || okD != (s.CohensD != nil) || okD && *s.CohensD != d {
 				t.Errorf("%s: AUROC %v d %v, want %v %v (%v)", s.Metric, s.AUROC, s.CohensD, auc, d, okD)
 			}
-			for k, variant := range web.SensitivityVariants {
+			for k, variant := range analysis.SensitivityVariants {
 				vs, xs := s.Variants[k], present(variant)
 				m, sd := stats.MeanStd(xs)
 				if vs.Variant != variant || vs.N != len(xs) || vs.Null != 4-len(xs) || *vs.Mean != m || *vs.Std != sd {

@@ -2,42 +2,26 @@ package web
 
 import (
 	"context"
-	"math"
-	"sort"
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 )
 
-// CompareMetric is one pair and metric's mean in two runs.
-type CompareMetric struct {
-	Pair   string   `json:"pair"`
-	Metric string   `json:"metric"`
-	A      *float64 `json:"a"`
-	B      *float64 `json:"b"`
-	NA     int      `json:"n_a"`
-	NB     int      `json:"n_b"`
-	Diff   *float64 `json:"diff"` // B - A
-}
-
-// CompareSample is one sample present in both runs whose score changed.
-type CompareSample struct {
-	ID   string   `json:"id"`
-	A    *float64 `json:"a"`
-	B    *float64 `json:"b"`
-	Diff *float64 `json:"diff"`
-}
-
-// CompareView sets two runs side by side: means per pair and metric, and
-// the samples (matched by id) whose chosen score moved most.
+// CompareView sets two runs side by side (analysis.SideBySide): means per
+// pair and metric, and the samples (matched by id) whose chosen score moved
+// most; and, for two different runs, the comparison `kgeval compare
+// --baseline` prints (analysis.CompareRuns, A the baseline) of the pair's
+// metrics, with its warnings.
 type CompareView struct {
-	A       RunRow          `json:"a"`
-	B       RunRow          `json:"b"`
-	Metrics []CompareMetric `json:"metrics"`
-	Pair    string          `json:"pair"`
-	Metric  string          `json:"metric"`
-	Common  int             `json:"common"`
-	Samples []CompareSample `json:"samples"`
+	A       RunRow                  `json:"a"`
+	B       RunRow                  `json:"b"`
+	Metrics []analysis.SideMetric   `json:"metrics"`
+	Pair    string                  `json:"pair"`
+	Metric  string                  `json:"metric"`
+	Common  int                     `json:"common"`
+	Samples []analysis.SideSample   `json:"samples"`
+	Paired  *analysis.RunComparison `json:"paired,omitempty"`
 }
 
 func (s *Server) compare(c *gin.Context) (any, error) {
@@ -67,60 +51,19 @@ func (s *Server) compareView(ctx context.Context, a, b, pair, metric string) (*C
 	if pair == "" && len(sa.Pairs) > 0 {
 		pair = sa.Pairs[0].Name
 	}
-	v := &CompareView{A: runRow(ra), B: runRow(rb), Pair: pair, Metric: metric, Metrics: []CompareMetric{}, Samples: []CompareSample{}}
-	pick := func(r kgeval.KGResult, m string) *float64 { return r.Value(m) }
-	mean := func(rows []kgeval.SampleScores, p, m string) (*float64, int) {
-		sum, n := 0.0, 0
-		for _, r := range rows {
-			if x := pick(r.Scores[p], m); x != nil {
-				sum += *x
-				n++
-			}
-		}
-		if n == 0 {
-			return nil, 0
-		}
-		return kgeval.Float(sum / float64(n)), n
-	}
-	for _, p := range sa.Pairs {
+	v := &CompareView{A: runRow(ra), B: runRow(rb), Pair: pair, Metric: metric}
+	v.Metrics, v.Common, v.Samples = analysis.SideBySide(xa, xb, sa.Pairs, sa.Metrics, pair, metric)
+	if a != b {
+		var names []string
 		for _, m := range sa.Metrics {
-			cm := CompareMetric{Pair: p.Name, Metric: m}
-			cm.A, cm.NA = mean(xa, p.Name, m)
-			cm.B, cm.NB = mean(xb, p.Name, m)
-			if cm.A != nil && cm.B != nil {
-				cm.Diff = kgeval.Float(*cm.B - *cm.A)
+			names = append(names, analysis.KGName(pair, m))
+		}
+		all := analysis.MetricVectors(analysis.Rows(xa, nil)).Merge(analysis.MetricVectors(analysis.Rows(xb, nil)))
+		if present, _ := all.Present(names); len(present) > 0 {
+			if rc, err := analysis.CompareRuns(analysis.Rows(xa, nil), analysis.Rows(xb, nil), analysis.RunCompareOptions{Baseline: ra, Run: rb, Metrics: present}); err == nil {
+				v.Paired = &rc
 			}
-			if cm.NA+cm.NB == 0 && !kgeval.GraphMetric(m) {
-				continue // a verdict score that does not apply to this pair
-			}
-			v.Metrics = append(v.Metrics, cm)
 		}
-	}
-	byID := map[string]kgeval.SampleScores{}
-	for _, r := range xa {
-		byID[r.ID] = r
-	}
-	for _, r := range xb {
-		ra, ok := byID[r.ID]
-		if !ok {
-			continue
-		}
-		v.Common++
-		cs := CompareSample{ID: r.ID, A: pick(ra.Scores[pair], metric), B: pick(r.Scores[pair], metric)}
-		if cs.A != nil && cs.B != nil {
-			cs.Diff = kgeval.Float(*cs.B - *cs.A)
-		}
-		v.Samples = append(v.Samples, cs)
-	}
-	size := func(d *float64) float64 {
-		if d == nil {
-			return -1
-		}
-		return math.Abs(*d)
-	}
-	sort.SliceStable(v.Samples, func(i, j int) bool { return size(v.Samples[i].Diff) > size(v.Samples[j].Diff) })
-	if len(v.Samples) > 100 {
-		v.Samples = v.Samples[:100]
 	}
 	return v, nil
 }

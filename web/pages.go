@@ -175,29 +175,6 @@ type RunsPageRow struct {
 	Sensitivity string
 }
 
-// sensitivityPrefix returns the prefix of the sensitivity experiment whose
-// three runs (PREFIX, PREFIX-reference_as_answer, PREFIX-wrong_answer) are
-// all in names and which run belongs to, and false when there is none.
-func sensitivityPrefix(names map[string]bool, run string) (string, bool) {
-	complete := func(prefix string) bool {
-		for _, v := range SensitivityVariants {
-			if !names[sensitivityRun(prefix, v)] {
-				return false
-			}
-		}
-		return true
-	}
-	if complete(run) {
-		return run, true
-	}
-	for _, v := range SensitivityVariants[1:] {
-		if prefix, ok := strings.CutSuffix(run, "-"+v); ok && complete(prefix) {
-			return prefix, true
-		}
-	}
-	return "", false
-}
-
 func runNames(runs []kgeval.Run) map[string]bool {
 	names := make(map[string]bool, len(runs))
 	for _, r := range runs {
@@ -214,7 +191,7 @@ func (s *Server) runsPage(c *gin.Context) (string, any, error) {
 	names := runNames(runs)
 	p := RunsPage{Runs: []RunsPageRow{}}
 	for _, r := range runs {
-		prefix, _ := sensitivityPrefix(names, r.Name)
+		prefix, _ := analysis.SensitivityPrefix(names, r.Name)
 		p.Runs = append(p.Runs, RunsPageRow{RunRow: runRow(r), Sensitivity: prefix})
 	}
 	return "Runs", p, nil
@@ -322,7 +299,7 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	}
 	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: sw,
 		KGMetrics: kgMetricInfo()}
-	p.Sensitivity, _ = sensitivityPrefix(runNames(runs), r.Name)
+	p.Sensitivity, _ = analysis.SensitivityPrefix(runNames(runs), r.Name)
 	for _, pr := range v.Settings.Pairs {
 		for _, m := range v.Settings.Metrics {
 			p.Keys = append(p.Keys, pr.Name+"."+m)

@@ -5,8 +5,12 @@
 // are rendered with html/template and drawn in the browser by Cytoscape.js
 // and Apache ECharts, all embedded in the binary.
 //
-// Handlers parse input, make one Store call and render; they hold no Cypher
-// and no scoring logic.
+// The server depends on the domain's storage services (Store; graphstore
+// implements them) and on the read models of package analysis only: a
+// handler parses input, calls the store or a read model, and renders its
+// page's own view model (RunsPage, RunPage, SamplePage, GraphPage,
+// CypherPage, ComparePage, SensitivityPage) or JSON; it holds no Cypher and
+// no statistics.
 package web
 
 import (

@@ -464,6 +464,18 @@ func TestServer_API(t *testing.T) {
 				t.Errorf("a run against itself: %+v", m)
 			}
 		}
+		if v.Paired != nil {
+			t.Errorf("a run against itself: paired comparison %+v", v.Paired)
+		}
+		// Another run of the same samples and scores: paired by id, no
+		// difference, and the paired comparison of analysis.CompareRuns.
+		r2 := graphstoretest.MustWebRun(t, db, 8)
+		if code := c.getJSON("/api/compare?a="+url.QueryEscape(r.Name)+"&b="+url.QueryEscape(r2.Name)+"&pair=faithfulness&metric=multihop", &v); code != 200 || v.Common != 8 || v.Paired == nil {
+			t.Fatalf("%d %+v", code, v)
+		}
+		if p := v.Paired; p.PairedBy != "id" || p.Pairs != 8 || len(p.Metrics) == 0 || p.Metrics[0].Diff == nil || *p.Metrics[0].Diff != 0 {
+			t.Errorf("paired: %+v", p)
+		}
 	})
 	t.Run("Cypher", func(t *testing.T) {
 		resp, body := c.do("POST", "/api/cypher", strings.NewReader(`{"query":"MATCH (s:Sample {run: '`+r.Name+`'}) RETURN s.id AS id ORDER BY id"}`), map[string]string{"Content-Type": "application/json"})

@@ -20,16 +20,8 @@ type SampleView struct {
 
 // sampleView builds the why of a stored sample.
 func sampleView(d *kgeval.SampleDetail) *SampleView {
-	var pairs []kgeval.Pair
-	results := map[string]kgeval.KGResult{}
-	for _, p := range d.Pairs {
-		if p.Score != nil {
-			pairs = append(pairs, p.Pair)
-			results[p.Pair.Name] = p.Score.KGResult
-		}
-	}
-	texts := analysis.SampleTexts{Question: d.Question, Answer: d.Answer, Reference: d.Reference, Contexts: d.Contexts}
-	v := &SampleView{SampleDetail: d, Why: analysis.WhyLines(texts, pairs, results)}
+	_, _, why := analysis.SampleWhy(d, nil)
+	v := &SampleView{SampleDetail: d, Why: why}
 	if v.Why == nil {
 		v.Why = []analysis.VerdictLine{}
 	}
