@@ -120,6 +120,14 @@ type PairGraphService interface {
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error)
 }
 
+// StoreInfo describes the database server: its version and edition, and
+// the version of its Graph Data Science library ("" when missing).
+type StoreInfo struct {
+	Version    string
+	Edition    string
+	GDSVersion string
+}
+
 // Embedder turns texts into L2-normalised vectors.
 type Embedder interface {
 	// Name identifies the model, for cache keys and run records.

@@ -323,3 +323,49 @@ func regression(b MaxRegression, m RunMetric, pairs int) GateCheck {
 	}
 	return c
 }
+
+// ParseGate parses the flags of `kgeval gate` (--require, --max-regression)
+// into GateOptions and checks them with --run and --baseline, before any
+// run is read. Errors: EINVALID.
+func ParseGate(run, baseline string, require, maxRegression []string) (GateOptions, error) {
+	var o GateOptions
+	if run == "" {
+		return o, kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+	}
+	if len(require) == 0 && len(maxRegression) == 0 {
+		return o, kgeval.Errorf(kgeval.EINVALID, "nothing to check: give --require or --max-regression")
+	}
+	for _, s := range require {
+		r, err := ParseRequirement(s)
+		if err != nil {
+			return o, kgeval.Wrap(kgeval.EINVALID, err, "--require")
+		}
+		o.Require = append(o.Require, r)
+	}
+	for _, s := range maxRegression {
+		r, err := ParseMaxRegression(s)
+		if err != nil {
+			return o, kgeval.Wrap(kgeval.EINVALID, err, "--max-regression")
+		}
+		o.MaxRegression = append(o.MaxRegression, r)
+	}
+	if len(o.MaxRegression) > 0 && baseline == "" {
+		return o, kgeval.Errorf(kgeval.EINVALID, "--max-regression needs --baseline")
+	}
+	if baseline != "" {
+		return o, CheckBaseline(run, baseline)
+	}
+	return o, nil
+}
+
+// CheckBaseline checks --run and --baseline of a comparison of two runs.
+// Errors: EINVALID.
+func CheckBaseline(run, baseline string) error {
+	switch {
+	case run == "":
+		return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+	case baseline == run:
+		return kgeval.Errorf(kgeval.EINVALID, "--baseline %s is --run itself: compare two different runs", baseline)
+	}
+	return nil
+}

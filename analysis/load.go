@@ -271,3 +271,64 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// RunValidity is the validity report of a stored run (`kgeval validity`).
+type RunValidity struct {
+	Run     string `json:"run"`
+	Variant string `json:"variant"`
+	Dataset string `json:"dataset"`
+	// Fingerprint is the dataset's sha256; LLM and Encoder the run's models.
+	Fingerprint string `json:"fingerprint"`
+	LLM         string `json:"llm"`
+	Encoder     string `json:"encoder"`
+	Samples     int    `json:"samples"`
+	// SensitivityRuns are the runs of the sensitivity experiment, by variant.
+	SensitivityRuns map[string]string `json:"sensitivity_runs,omitempty"`
+	// Empty lists the metrics without any value in the run (left out).
+	Empty []string `json:"empty,omitempty"`
+	ValidityReport
+}
+
+// LoadValidity reads a run's variant and computes the validity of the
+// metrics patterns select (Validity), with the AUROC and Cohen's d of the
+// sensitivity experiment named sensitivityRun when set. Errors: those of
+// LoadRows, ENOTFOUND for a missing sensitivity run, EINVALID for an
+// unknown pattern or system.
+func LoadValidity(ctx context.Context, st Store, run, variant string, patterns []string, sensitivityRun string, o ValidityOptions) (RunValidity, error) {
+	out := RunValidity{Run: run, Variant: variant}
+	rec, err := st.GetRun(ctx, run)
+	if err != nil {
+		return out, err
+	}
+	out.Dataset, out.Fingerprint, out.LLM, out.Encoder = rec.Dataset, rec.Fingerprint, rec.LLM, rec.Encoder
+	rows, err := LoadRows(ctx, st, run, variant, false)
+	if err != nil {
+		return out, err
+	}
+	out.Samples = len(rows)
+	v := MetricVectors(rows)
+	names, err := v.Select(patterns)
+	if err != nil {
+		return out, err
+	}
+	present, empty := v.Present(names)
+	out.Empty = empty
+	if sensitivityRun != "" {
+		out.SensitivityRuns = SensitivityRuns(sensitivityRun)
+		for _, variant := range SensitivityVariants {
+			if _, err := st.GetRun(ctx, out.SensitivityRuns[variant]); err != nil {
+				return out, fmt.Errorf("--sensitivity-run %s: %w", sensitivityRun, err)
+			}
+		}
+		sens, err := LoadSensitivity(ctx, st, out.SensitivityRuns, 10)
+		if err != nil {
+			return out, err
+		}
+		o.Sensitivity = sens.Metrics
+	}
+	out.ValidityReport, err = Validity(rows, v, present, o)
+	if err != nil {
+		return out, fmt.Errorf("run %s: %w", run, err)
+	}
+	return out, nil
+}

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
+	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
 )
 
@@ -280,4 +282,59 @@ func (w *WebConfig) validate(bad func(key string, val any, why string) error) er
 		}
 	}
 	return nil
+}
+
+// CheckValue decodes the value raw of one configuration key ("llm.timeout")
+// on its own, so that a bad value is reported with the key's name and the
+// value, not as a wall of mapstructure text. An unknown key is not checked.
+// Errors: EINVALID.
+func CheckValue(key string, raw any) error {
+	field, ok := fieldByKey(reflect.ValueOf(&Config{}).Elem(), strings.Split(key, "."))
+	if !ok {
+		return nil
+	}
+	dst := reflect.New(field.Type())
+	dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
+		Result: dst.Interface(), WeaklyTypedInput: true,
+		DecodeHook: mapstructure.ComposeDecodeHookFunc(mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(",")),
+	})
+	if err != nil {
+		return err
+	}
+	if err := dec.Decode(raw); err != nil {
+		return kgeval.Errorf(kgeval.EINVALID, "config: %s = %v: not a valid %s", key, raw, kindName(field.Type()))
+	}
+	return nil
+}
+
+func kindName(t reflect.Type) string {
+	if t == reflect.TypeOf(time.Duration(0)) {
+		return "duration (e.g. 30s, 2m)"
+	}
+	switch t.Kind() {
+	case reflect.Float64:
+		return "number"
+	case reflect.Int, reflect.Int64:
+		return "integer"
+	case reflect.Bool:
+		return "boolean (true/false)"
+	case reflect.Slice:
+		return "list"
+	}
+	return t.Kind().String()
+}
+
+func fieldByKey(v reflect.Value, path []string) (reflect.Value, bool) {
+	if len(path) == 0 {
+		return v, true
+	}
+	if v.Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	for i := 0; i < v.NumField(); i++ {
+		if v.Type().Field(i).Tag.Get("mapstructure") == path[0] {
+			return fieldByKey(v.Field(i), path[1:])
+		}
+	}
+	return reflect.Value{}, false
 }

@@ -122,16 +122,9 @@ func (db *DB) write(ctx context.Context, q cypher.Statement, params map[string]a
 	return db.query(ctx, q, params, neo4j.ExecuteQueryWithWritersRouting())
 }
 
-// ServerInfo describes the Neo4j server.
-type ServerInfo struct {
-	Version    string
-	Edition    string
-	GDSVersion string // empty when the GDS procedures are missing
-}
-
 // Info returns the server's version and edition and the GDS version.
-func (db *DB) Info(ctx context.Context) (ServerInfo, error) {
-	var info ServerInfo
+func (db *DB) Info(ctx context.Context) (kgeval.StoreInfo, error) {
+	var info kgeval.StoreInfo
 	recs, err := db.read(ctx, qServerInfo, nil)
 	if err != nil {
 		return info, mapError(err, "read server version")

@@ -124,6 +124,17 @@ type Model struct {
 	pool *sync.Pool // *workspace
 }
 
+// MissingFile returns the first of the model files (config.json,
+// model.safetensors, vocab.txt) that dir lacks, "" when it has them all.
+func MissingFile(dir string) string {
+	for _, f := range []string{"config.json", "model.safetensors", "vocab.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return f
+		}
+	}
+	return ""
+}
+
 // Load reads the model from dir (see DefaultDir) with default Options.
 func Load(dir string) (*Model, error) { return LoadWithOptions(dir, Options{}) }
 

@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/kgeval/kgeval"
@@ -88,4 +91,34 @@ func ImportCache(ctx context.Context, cache kgeval.CacheService, r *cachefile.Re
 	var err error
 	res.Entries, res.Malformed, err = cachefile.Import(ctx, r, sink, 0, bad)
 	return res, err
+}
+
+// SnapshotWarnings says what in a snapshot's header means some of its
+// entries will not be hit by this kgeval (its prompt versions, by package)
+// with the configured model and encoder.
+func SnapshotWarnings(h cachefile.Header, prompts map[string][]string, model, encoder string) []string {
+	var out []string
+	stale, missing := cachefile.PromptDiff(h.Prompts, prompts)
+	if len(stale) > 0 {
+		out = append(out, fmt.Sprintf("made with prompt versions this kgeval does not send (%s): their entries will never be hit", strings.Join(stale, ", ")))
+	}
+	if len(missing) > 0 {
+		out = append(out, fmt.Sprintf("made without prompt versions this kgeval sends (%s): an evaluation needing them is not in the snapshot", strings.Join(missing, ", ")))
+	}
+	var models, encoders []string
+	for _, r := range h.Runs {
+		if r.Model != "" && !slices.Contains(models, r.Model) {
+			models = append(models, r.Model)
+		}
+		if r.Encoder != "" && !slices.Contains(encoders, r.Encoder) {
+			encoders = append(encoders, r.Encoder)
+		}
+	}
+	if len(models) > 0 && !slices.Contains(models, model) {
+		out = append(out, fmt.Sprintf("its runs used model %s, llm.model is %s: model answers are keyed by model, add --llm-model %s to replay", strings.Join(models, ", "), model, models[0]))
+	}
+	if len(encoders) > 0 && !slices.Contains(encoders, encoder) {
+		out = append(out, fmt.Sprintf("its runs used encoder %s, embedding.model is %s: label vectors are keyed by encoder", strings.Join(encoders, ", "), encoder))
+	}
+	return out
 }

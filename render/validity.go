@@ -10,23 +10,6 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 )
 
-// ValidityReport is validity's report (JSON output).
-type ValidityReport struct {
-	Run     string `json:"run"`
-	Variant string `json:"variant"`
-	Dataset string `json:"dataset"`
-	// Fingerprint is the dataset's sha256; LLM and Encoder the run's models.
-	Fingerprint string `json:"fingerprint"`
-	LLM         string `json:"llm"`
-	Encoder     string `json:"encoder"`
-	Samples     int    `json:"samples"`
-	// SensitivityRuns are the runs of --sensitivity-run, by variant.
-	SensitivityRuns map[string]string `json:"sensitivity_runs,omitempty"`
-	// Empty lists the metrics without any value in the run (left out).
-	Empty []string `json:"empty,omitempty"`
-	analysis.ValidityReport
-}
-
 // validitySection is one table of the report: the rows of some types.
 type validitySection struct {
 	title string
@@ -35,7 +18,7 @@ type validitySection struct {
 	vs bool
 }
 
-func validitySections(rep ValidityReport) []validitySection {
+func validitySections(rep analysis.RunValidity) []validitySection {
 	return []validitySection{
 		{fmt.Sprintf("Faithfulness-type metrics: %s over %s", rep.Good, rep.BadFaithfulness), []string{kgeval.TypeFaithfulness}, false},
 		{fmt.Sprintf("Relevance-type metrics: %s over %s", rep.Good, rep.BadRelevance), []string{kgeval.TypeRelevance}, false},
@@ -47,7 +30,7 @@ func validitySections(rep ValidityReport) []validitySection {
 	}
 }
 
-func (s validitySection) rows(rep ValidityReport) []analysis.ValidityRow {
+func (s validitySection) rows(rep analysis.RunValidity) []analysis.ValidityRow {
 	var out []analysis.ValidityRow
 	for _, r := range rep.Rows {
 		for _, t := range s.types {
@@ -86,7 +69,7 @@ func better(r analysis.ValidityRow) string {
 	return "higher"
 }
 
-func validityPreamble(rep ValidityReport) []string {
+func validityPreamble(rep analysis.RunValidity) []string {
 	lines := []string{
 		fmt.Sprintf("run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s", rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder),
 		fmt.Sprintf("good system %s; questions paired with %s: %d, with %s: %d", rep.Good, rep.BadFaithfulness, rep.Questions[rep.BadFaithfulness], rep.BadRelevance, rep.Questions[rep.BadRelevance]),
@@ -102,7 +85,7 @@ func validityPreamble(rep ValidityReport) []string {
 	return lines
 }
 
-func Validity(w io.Writer, rep ValidityReport) {
+func Validity(w io.Writer, rep analysis.RunValidity) {
 	for _, l := range validityPreamble(rep) {
 		fmt.Fprintln(w, l)
 	}
@@ -133,7 +116,7 @@ func Validity(w io.Writer, rep ValidityReport) {
 // ValidityMarkdown writes the report as a Markdown page: nothing in it
 // changes between two runs over the same data, so a committed copy diffs
 // clean.
-func ValidityMarkdown(w io.Writer, rep ValidityReport) error {
+func ValidityMarkdown(w io.Writer, rep analysis.RunValidity) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Validity: run %s\n\n", rep.Run)
 	fmt.Fprintf(&b, "Written by `kgeval validity` (protocol and metric types: [docs/VALIDITY.md](../VALIDITY.md)).\n\n")

@@ -39,13 +39,7 @@ func (m *Main) correlateCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "correlate --run NAME [--metrics ...] [--human] [--json F] [--csv F] [--plot F.png]",
 		Short: "Correlate a run's metrics with each other and with human labels (Pearson, Spearman, p, n)",
-		Long: `correlate computes Pearson's r and Spearman's rho with two-sided p-values
-for every pair of the run's metrics (KG scores as <pair>.<metric>, other
-metrics by name), each over the samples where both values are present. With
---human it adds every human label of the dataset: numbers as they are,
-ExpertQA's ordinal labels mapped by the table in the README ("Analysis").
-Fewer than 3 pairwise-complete samples, or a constant variable, give null
-with the reason.`,
+		Long:  help("correlate"),
 		Example: `  kgeval correlate --run expertqa --human --json corr.json --csv corr.csv --plot corr.png
   kgeval correlate --run wikieval --metrics faithfulness,ts_groundedness,semantic_similarity`,
 		Args: cobra.NoArgs,
@@ -91,21 +85,7 @@ func (m *Main) compareCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "compare --run NAME [--baseline RUN] [--metrics ...] [--json F] [--plot F.png]",
 		Short: "Compare the systems of a run, or a run against a baseline run",
-		Long: `compare summarises each system of a run (the dataset's system field) per
-metric: mean, best and worst value with the sample; the factual_accuracy grade
-and answer_class distributions when those metrics were computed. For every
-pair of systems and metric it tests the difference — paired by question
-(Wilcoxon signed-rank and paired t) when both systems answered the same
-questions, else Welch's t — and gives the win rate: the fraction of shared
-questions where the first system scores higher, ties counting one half.
-
-With --baseline it compares the run with another run instead ("did my
-change help?"): samples paired by id (by question text when the runs share no
-id), per metric the two means, the mean difference run − baseline with its
-95% t interval, paired Wilcoxon signed-rank and t tests, improved / unchanged
-/ regressed counts in the metric's direction and the 10 samples that
-regressed most; it warns when the datasets, scoring settings, models or
-encoders differ or a run is not done.`,
+		Long:  help("compare"),
 		Example: `  kgeval compare --run wikieval --metrics faithfulness,answer_relevancy --plot systems.png
   kgeval compare --run wikieval-v2 --baseline wikieval --metrics faithfulness --json v2.json`,
 		Args: cobra.NoArgs,
@@ -164,20 +144,9 @@ func (m *Main) loadRuns(cmd *cobra.Command, variant string, names ...string) ([]
 	})
 }
 
-// checkBaseline validates --run and --baseline before the store is opened.
-func checkBaseline(run, baseline string) error {
-	switch {
-	case run == "":
-		return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
-	case baseline == run:
-		return kgeval.Errorf(kgeval.EINVALID, "--baseline %s is --run itself: compare two different runs", baseline)
-	}
-	return nil
-}
-
 // compareRuns is `compare --run RUN --baseline BASELINE`.
 func (m *Main) compareRuns(cmd *cobra.Command, run, baseline, variant string, patterns []string, jsonOut string) error {
-	if err := checkBaseline(run, baseline); err != nil {
+	if err := analysis.CheckBaseline(run, baseline); err != nil {
 		return err
 	}
 	runs, err := m.loadRuns(cmd, variant, baseline, run)
@@ -201,20 +170,9 @@ func (m *Main) compareRuns(cmd *cobra.Command, run, baseline, variant string, pa
 func (m *Main) sensitivityCommand() *cobra.Command {
 	var o sensitivityOpts
 	c := &cobra.Command{
-		Use:   "sensitivity --dataset FILE [--run PREFIX] [--system NAME] [--limit N] [--seed S] [--cache-only]",
-		Short: "Score reference answers against wrong answers: the paper's sensitivity experiment",
-		Long: `sensitivity keeps the dataset's samples that have a reference (the others
-are dropped and counted; with --system, only that system's samples) and
-derives two answer variants: reference_as_answer (answer := reference) and
-wrong_answer (answer := the answer of another sample to another question,
-by a derangement seeded with --seed). Pre-extracted
-answer triplets go with the answer they belong to. It writes the three
-datasets (original, reference_as_answer, wrong_answer) to --dir, evaluates
-each as a run (PREFIX, PREFIX-reference_as_answer, PREFIX-wrong_answer; the
-model cache makes texts shared with an earlier run free; a finished run of the
-same file is kept, an interrupted one resumed), then reports per metric mean,
-std and histogram for each run, and AUROC and Cohen's d of
-reference_as_answer against wrong_answer.`,
+		Use:     "sensitivity --dataset FILE [--run PREFIX] [--system NAME] [--limit N] [--seed S] [--cache-only]",
+		Short:   "Score reference answers against wrong answers: the paper's sensitivity experiment",
+		Long:    help("sensitivity"),
 		Example: `  kgeval sensitivity --dataset testdata/wikieval_ragflow.jsonl --run ragflow-sens --seed 1`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -300,13 +258,7 @@ func (m *Main) sweepReportCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sweep-report --run NAME [--systems A,B | --against RUN] [--json F] [--plot F.png]",
 		Short: "How mean KG scores and the separation of two groups change over a run's tau/delta sweep",
-		Long: `sweep-report reads every scoring variant a sweep stored for the run
-("tau=…,delta=…", see ` + "`kgeval sweep`" + `) and reports, per variant and KG score,
-the mean and the separation (AUROC, Cohen's d) between two groups: two
-systems of the run (--systems A,B; by default the first two systems in
-alphabetical order when the run has several), or this run against another run
-swept over the same grid (--against, e.g. the reference_as_answer and
-wrong_answer runs of a sensitivity experiment).`,
+		Long:  help("sweep-report"),
 		Example: `  kgeval sweep-report --run wikieval --systems wikieval_grounded,wikieval_ungrounded --plot sweep.png
   kgeval sweep-report --run sens-reference_as_answer --against sens-wrong_answer`,
 		Args: cobra.NoArgs,

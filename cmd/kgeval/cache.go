@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cachefile"
-	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/judge"
 	"github.com/kgeval/kgeval/llm"
@@ -28,12 +26,7 @@ func (m *Main) cacheCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "cache",
 		Short: "Export, import and count the shared model cache (snapshots for zero-call replays)",
-		Long: `cache moves the model answers and label vectors kgeval caches in Neo4j in and
-out of snapshot files: gzip-compressed JSON Lines, a header (format, kgeval
-version, the runs exported with their model and encoder, the prompt versions
-in force, entries per kind) and one {"key","value"} line per entry, sorted by
-key. Import a snapshot, then evaluate with --cache-only to replay the runs it
-came from without a single model call.`,
+		Long:  help("cache"),
 	}
 	c.AddCommand(m.cacheExportCommand(), m.cacheImportCommand(), m.cacheStatsCommand())
 	return c
@@ -49,13 +42,9 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 	var runs, kinds []string
 	var noTime bool
 	c := &cobra.Command{
-		Use:   "export --out FILE [--run NAME ...] [--kind extract,embed,judge,verify] [--no-time]",
-		Short: "Write cache entries (all, or those some runs used) to a snapshot file",
-		Long: `export writes the cache entries to FILE (gzip JSON Lines; see ` + "`kgeval cache --help`" + `):
-with --run, only the entries those runs used (evaluate records every run on
-the entries it reads or writes); with --kind, only those kinds. Entries are
-sorted by key, so the same store gives the same entry lines byte for byte; the
-header's export time is its last field, and --no-time leaves it out.`,
+		Use:     "export --out FILE [--run NAME ...] [--kind extract,embed,judge,verify] [--no-time]",
+		Short:   "Write cache entries (all, or those some runs used) to a snapshot file",
+		Long:    help("cache-export"),
 		Example: `  kgeval cache export --run validity-wikieval50 --run validity-wikieval50-sens --out testdata/cache/wikieval50.jsonl.gz`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -126,15 +115,9 @@ func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f
 func (m *Main) cacheImportCommand() *cobra.Command {
 	var overwrite bool
 	c := &cobra.Command{
-		Use:   "import FILE [--overwrite]",
-		Short: "Add the entries of a snapshot file to the cache",
-		Long: `import checks FILE's header (an unknown format is refused), warns when its
-prompt versions, model or encoder differ from this kgeval's (such entries are
-never hit), and stores its entries in batches: a new key is added, an existing
-key is kept as it is unless --overwrite. It reports new, kept and overwritten
-entries. Importing twice changes nothing, so an interrupted import is finished
-by running it again. A malformed line is reported with its number and reason
-and skipped; the import goes on and exits with an error at the end.`,
+		Use:     "import FILE [--overwrite]",
+		Short:   "Add the entries of a snapshot file to the cache",
+		Long:    help("cache-import"),
 		Example: `  kgeval cache import testdata/cache/wikieval50.jsonl.gz`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -155,7 +138,9 @@ and skipped; the import goes on and exits with an error at the end.`,
 				fmt.Fprintf(m.Stdout, "cache import: %s: run %s (model %s, encoder %s, status %s): %d model calls, %d failed requests (a --cache-only replay refuses those again)\n",
 					args[0], hr.Name, hr.Model, hr.Encoder, hr.Status, hr.ModelCalls, hr.Failed)
 			}
-			m.warnSnapshot(args[0], r.Header(), cfg)
+			for _, w := range pipeline.SnapshotWarnings(r.Header(), currentPrompts(), cfg.LLM.Model, cfg.Embedding.Model) {
+				fmt.Fprintf(m.Stderr, "cache import: warning: %s: %s\n", args[0], w)
+			}
 			db, err := openMigratedStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
@@ -166,36 +151,6 @@ and skipped; the import goes on and exits with an error at the end.`,
 	}
 	c.Flags().BoolVar(&overwrite, "overwrite", false, "replace the value of a key the cache already holds")
 	return c
-}
-
-// warnSnapshot warns (standard error) about what in a snapshot's header
-// means some of its entries will not be hit with this kgeval and cfg.
-func (m *Main) warnSnapshot(file string, h cachefile.Header, cfg *configs.Config) {
-	warn := func(format string, args ...any) {
-		fmt.Fprintf(m.Stderr, "cache import: warning: %s: "+format+"\n", append([]any{file}, args...)...)
-	}
-	stale, missing := cachefile.PromptDiff(h.Prompts, currentPrompts())
-	if len(stale) > 0 {
-		warn("made with prompt versions this kgeval does not send (%s): their entries will never be hit", strings.Join(stale, ", "))
-	}
-	if len(missing) > 0 {
-		warn("made without prompt versions this kgeval sends (%s): an evaluation needing them is not in the snapshot", strings.Join(missing, ", "))
-	}
-	var models, encoders []string
-	for _, r := range h.Runs {
-		if r.Model != "" && !slices.Contains(models, r.Model) {
-			models = append(models, r.Model)
-		}
-		if r.Encoder != "" && !slices.Contains(encoders, r.Encoder) {
-			encoders = append(encoders, r.Encoder)
-		}
-	}
-	if len(models) > 0 && !slices.Contains(models, cfg.LLM.Model) {
-		warn("its runs used model %s, llm.model is %s: model answers are keyed by model, add --llm-model %s to replay", strings.Join(models, ", "), cfg.LLM.Model, models[0])
-	}
-	if len(encoders) > 0 && !slices.Contains(encoders, cfg.Embedding.Model) {
-		warn("its runs used encoder %s, embedding.model is %s: label vectors are keyed by encoder", strings.Join(encoders, ", "), cfg.Embedding.Model)
-	}
 }
 
 func (m *Main) cacheImport(ctx context.Context, db *graphstore.DB, file string, r *cachefile.Reader, overwrite bool) error {

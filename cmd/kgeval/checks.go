@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -23,24 +22,9 @@ type validityOpts struct {
 func (m *Main) validityCommand() *cobra.Command {
 	var o validityOpts
 	c := &cobra.Command{
-		Use:   "validity --run NAME [--sensitivity-run PREFIX] [--json F] [--md F]",
-		Short: "Does each metric prefer the right answer? Win rates with bootstrap intervals on a WikiEval-style run",
-		Long: `validity reads a run over a WikiEval-style dataset (each question answered by a
-good system, one that answers without support in the contexts, and one that
-answers off the question) and asks of every metric stored in the run (KG
-scores of every pair, every other metric; new metrics appear by themselves)
-whether it prefers the good answer. Each metric has a type in kgeval's metric
-registry (kgeval.ValidityOf): a faithfulness-type metric is scored by the win rate
-of --good over --bad-faithfulness, a relevance-type one of --good over
---bad-relevance; reference-based metrics, metrics that do not read the answer
-and the others are listed apart, against both. The win rate is the share of
-the questions both systems answered (both values present) where the good
-answer scores better — higher, or lower for a lower-is-better metric — ties
-counting one half; with wins/ties/losses, n, nulls and a 95% percentile
-bootstrap interval over questions (10,000 resamples, seed 1: the same numbers
-every time). --sensitivity-run adds the AUROC and Cohen's d of reference
-answers against wrong answers from a finished ` + "`kgeval sensitivity --run PREFIX`" + `.
-No model is called. See docs/VALIDITY.md.`,
+		Use:     "validity --run NAME [--sensitivity-run PREFIX] [--json F] [--md F]",
+		Short:   "Does each metric prefer the right answer? Win rates with bootstrap intervals on a WikiEval-style run",
+		Long:    help("validity"),
 		Example: `  kgeval validity --run validity-wikieval50 --sensitivity-run validity-wikieval50-sens --md docs/results/validity-wikieval50.md`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -48,7 +32,8 @@ No model is called. See docs/VALIDITY.md.`,
 				return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
-				rep, err := validityReport(cmd.Context(), db, o)
+				rep, err := analysis.LoadValidity(cmd.Context(), db, o.run, o.variant, o.patterns, o.sensRun,
+					analysis.ValidityOptions{Good: o.good, BadFaithfulness: o.badFaith, BadRelevance: o.badRel})
 				if err != nil {
 					return err
 				}
@@ -71,46 +56,6 @@ No model is called. See docs/VALIDITY.md.`,
 	f.StringVar(&o.jsonOut, "json", "", "write the report as JSON to this file")
 	f.StringVar(&o.mdOut, "md", "", "write the report as Markdown to this file")
 	return c
-}
-
-func validityReport(ctx context.Context, db *graphstore.DB, o validityOpts) (render.ValidityReport, error) {
-	out := render.ValidityReport{Run: o.run, Variant: o.variant}
-	rec, err := db.GetRun(ctx, o.run)
-	if err != nil {
-		return out, err
-	}
-	out.Dataset, out.Fingerprint, out.LLM, out.Encoder = rec.Dataset, rec.Fingerprint, rec.LLM, rec.Encoder
-	rows, err := analysis.LoadRows(ctx, db, o.run, o.variant, false)
-	if err != nil {
-		return out, err
-	}
-	out.Samples = len(rows)
-	v := analysis.MetricVectors(rows)
-	names, err := v.Select(o.patterns)
-	if err != nil {
-		return out, err
-	}
-	present, empty := v.Present(names)
-	out.Empty = empty
-	opts := analysis.ValidityOptions{Good: o.good, BadFaithfulness: o.badFaith, BadRelevance: o.badRel}
-	if o.sensRun != "" {
-		out.SensitivityRuns = analysis.SensitivityRuns(o.sensRun)
-		for _, variant := range analysis.SensitivityVariants {
-			if _, err := db.GetRun(ctx, out.SensitivityRuns[variant]); err != nil {
-				return out, fmt.Errorf("--sensitivity-run %s: %w", o.sensRun, err)
-			}
-		}
-		sens, err := analysis.LoadSensitivity(ctx, db, out.SensitivityRuns, 10)
-		if err != nil {
-			return out, err
-		}
-		opts.Sensitivity = sens.Metrics
-	}
-	out.ValidityReport, err = analysis.Validity(rows, v, present, opts)
-	if err != nil {
-		return out, fmt.Errorf("run %s: %w", o.run, err)
-	}
-	return out, nil
 }
 
 // gate: a CI check on a stored run (analysis.Gate), rendered as a table,
@@ -136,32 +81,12 @@ func (m *Main) gateCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "gate --run NAME --require 'VAR>=X' ... [--baseline RUN --max-regression VAR=D ...] [--markdown F] [--junit F] [--json F]",
 		Short: "Check a run against thresholds and a baseline for CI: exit 1 when a check fails",
-		Long: `gate checks a stored run and exits non-zero when a check fails, with the
-reason, so that CI can stop on a worse evaluation.
-
-  --require 'VAR OP X'   the run's mean of variable VAR (over all its samples
-                         with a value) compared with the number X; OP is one
-                         of >=, <=, ==, >, <. Means within 1e-9 of X count as
-                         equal to it. A variable without any value fails
-                         ("no values").
-  --max-regression VAR=D with --baseline: fails when the mean of VAR over the
-                         samples paired with the baseline (as compare
-                         --baseline pairs them) got worse by more than D in
-                         VAR's direction (lower is better for contradiction).
-
-VAR is a variable name as compare and correlate print them: KG scores as
-<pair>.<metric> (faithfulness.support), other metrics by name
-(ts_groundedness_avg). The grammar is only VAR OP NUMBER, spaces allowed; a
-bad expression is a usage error naming the column.
-
-Exit status: 0 every check passed; 1 a check failed (or a run could not be
-read: not found, internal error); 2 bad usage (flags, expressions); 3 Neo4j
-unavailable or refusing the credentials.`,
+		Long:  help("gate"),
 		Example: `  kgeval gate --run pr-123 --require 'faithfulness.support>=0.8' --require 'faithfulness.contradiction<=0.1' \
     --baseline main --max-regression 'faithfulness.support=0.05' --markdown gate.md --junit gate.xml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o, err := gateOptions(run, baseline, require, maxRegression)
+			o, err := analysis.ParseGate(run, baseline, require, maxRegression)
 			if err != nil {
 				return err
 			}
@@ -206,39 +131,6 @@ unavailable or refusing the credentials.`,
 	f.StringVar(&junitOut, "junit", "", "write a JUnit XML report to this file")
 	f.StringVar(&jsonOut, "json", "", "write the result as JSON to this file")
 	return c
-}
-
-// gateOptions parses and checks the flags of gate, before the store is
-// opened. Errors: EINVALID.
-func gateOptions(run, baseline string, require, maxRegression []string) (analysis.GateOptions, error) {
-	var o analysis.GateOptions
-	if run == "" {
-		return o, kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
-	}
-	if len(require) == 0 && len(maxRegression) == 0 {
-		return o, kgeval.Errorf(kgeval.EINVALID, "nothing to check: give --require or --max-regression")
-	}
-	for _, s := range require {
-		r, err := analysis.ParseRequirement(s)
-		if err != nil {
-			return o, kgeval.Wrap(kgeval.EINVALID, err, "--require")
-		}
-		o.Require = append(o.Require, r)
-	}
-	for _, s := range maxRegression {
-		r, err := analysis.ParseMaxRegression(s)
-		if err != nil {
-			return o, kgeval.Wrap(kgeval.EINVALID, err, "--max-regression")
-		}
-		o.MaxRegression = append(o.MaxRegression, r)
-	}
-	if len(o.MaxRegression) > 0 && baseline == "" {
-		return o, kgeval.Errorf(kgeval.EINVALID, "--max-regression needs --baseline")
-	}
-	if baseline != "" {
-		return o, checkBaseline(run, baseline)
-	}
-	return o, nil
 }
 
 // explainCommand prints why a sample scored as it did: every input

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
-	"time"
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
@@ -48,7 +46,7 @@ func loadConfig(file string, flags *pflag.FlagSet) (*configs.Config, error) {
 	}
 	var c configs.Config
 	for _, key := range v.AllKeys() {
-		if err := decodeKey(v, key, &c); err != nil {
+		if err := configs.CheckValue(key, v.Get(key)); err != nil {
 			return nil, err
 		}
 	}
@@ -63,60 +61,6 @@ func loadConfig(file string, flags *pflag.FlagSet) (*configs.Config, error) {
 		return nil, err
 	}
 	return &c, nil
-}
-
-// decodeKey decodes one key on its own so that a bad value is reported with
-// the key's name and the value, not as a wall of mapstructure text.
-func decodeKey(v *viper.Viper, key string, c *configs.Config) error {
-	field, ok := fieldByKey(reflect.ValueOf(c).Elem(), strings.Split(key, "."))
-	if !ok {
-		return nil // unknown keys are reported by Validate via strictKeys
-	}
-	raw := v.Get(key)
-	dst := reflect.New(field.Type())
-	dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
-		Result: dst.Interface(), WeaklyTypedInput: true,
-		DecodeHook: mapstructure.ComposeDecodeHookFunc(mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(",")),
-	})
-	if err != nil {
-		return err
-	}
-	if err := dec.Decode(raw); err != nil {
-		return kgeval.Errorf(kgeval.EINVALID, "config: %s = %v: not a valid %s", key, raw, kindName(field.Type()))
-	}
-	return nil
-}
-
-func kindName(t reflect.Type) string {
-	if t == reflect.TypeOf(time.Duration(0)) {
-		return "duration (e.g. 30s, 2m)"
-	}
-	switch t.Kind() {
-	case reflect.Float64:
-		return "number"
-	case reflect.Int, reflect.Int64:
-		return "integer"
-	case reflect.Bool:
-		return "boolean (true/false)"
-	case reflect.Slice:
-		return "list"
-	}
-	return t.Kind().String()
-}
-
-func fieldByKey(v reflect.Value, path []string) (reflect.Value, bool) {
-	if len(path) == 0 {
-		return v, true
-	}
-	if v.Kind() != reflect.Struct {
-		return reflect.Value{}, false
-	}
-	for i := 0; i < v.NumField(); i++ {
-		if v.Type().Field(i).Tag.Get("mapstructure") == path[0] {
-			return fieldByKey(v.Field(i), path[1:])
-		}
-	}
-	return reflect.Value{}, false
 }
 
 // resolve fills values that come from elsewhere: the password file, the

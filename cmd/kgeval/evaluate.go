@@ -30,12 +30,8 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
 		Short: "Extract, store and score a dataset (one run)",
-		Long: `evaluate loads a dataset, extracts triplets from every text with the
-configured LLM (each distinct text once; answers are cached in Neo4j, so a
-rerun makes no model call), embeds entity labels, stores one pair graph per
-sample and pair in Neo4j, scores them with the KG engine and stores the scores
-with their explanations. Pre-extracted triplets in the dataset skip extraction.`,
-		Args: cobra.NoArgs,
+		Long:  help("evaluate"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := m.config(cmd)
 			if err != nil {

@@ -7,11 +7,13 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/kgeval/kgeval"
@@ -114,12 +116,9 @@ var flagKeys = map[string]string{
 
 func (m *Main) rootCommand() *cobra.Command {
 	root := &cobra.Command{
-		Use:   "kgeval",
-		Short: "Evaluate RAG systems with knowledge graphs in Neo4j",
-		Long: `kgeval extracts (subject, relation, object) triplets from each RAG sample's
-question, answer, contexts and reference, stores one knowledge graph per pair
-of texts in Neo4j, and scores them with multi-hop semantic matching (Dijkstra)
-and community overlap (Louvain) through Neo4j Graph Data Science.`,
+		Use:           "kgeval",
+		Short:         "Evaluate RAG systems with knowledge graphs in Neo4j",
+		Long:          help("kgeval"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -272,4 +271,16 @@ func (m *Main) configCommand() *cobra.Command {
 			return enc.Encode(&r)
 		},
 	}
+}
+
+//go:embed help
+var helpFiles embed.FS
+
+// help returns the long help of a command, help/NAME.txt.
+func help(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic(err) // a missing file fails every command test
+	}
+	return strings.TrimSuffix(string(b), "\n")
 }

@@ -17,15 +17,9 @@ func (m *Main) sweepCommand() *cobra.Command {
 	var run string
 	var taus, deltas []float64
 	c := &cobra.Command{
-		Use:   "sweep --run NAME --tau LIST --delta LIST",
-		Short: "Recompute KG scores of a run over a grid of tau and delta",
-		Long: `sweep rebuilds every pair graph of a stored run for each tau of the grid
-from the run's stored triplets and cached entity embeddings, scores it with the
-in-process engine for each delta, and stores each grid point as a scored
-variant of the run ("tau=0.6,delta=0.3"). It makes no model call and no
-embedding call: an embedding missing from the cache is an error.
-The run's other settings (structural weight and cost, directed, empty_as_zero,
-pairs, seed) are those it was evaluated with.`,
+		Use:     "sweep --run NAME --tau LIST --delta LIST",
+		Short:   "Recompute KG scores of a run over a grid of tau and delta",
+		Long:    help("sweep"),
 		Example: `  kgeval sweep --run wikieval-demo --tau 0.6,0.7,0.8 --delta 0.3,0.5,0.7`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

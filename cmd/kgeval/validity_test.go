@@ -13,7 +13,6 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/pipeline"
-	"github.com/kgeval/kgeval/render"
 )
 
 // TestValidity evaluates 4 copies of the bundled pre-extracted samples
@@ -101,7 +100,7 @@ func TestValidity(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	var rep render.ValidityReport
+	var rep analysis.RunValidity
 	readJSON(t, jsonOut, &rep)
 	find := func(metric, against string) analysis.ValidityRow {
 		t.Helper()

@@ -1,0 +1,132 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+)
+
+// StoreAdmin is what Doctor asks of the store.
+type StoreAdmin interface {
+	// Info returns the server's versions. Errors: EUNAVAILABLE without GDS.
+	Info(ctx context.Context) (kgeval.StoreInfo, error)
+	// Database names the database every query runs against.
+	Database() string
+	// MissingSchema lists the constraints and indexes Migrate would create.
+	MissingSchema(ctx context.Context) ([]string, error)
+	// Migrate creates them.
+	Migrate(ctx context.Context) error
+}
+
+// Check is one line of a doctor's report.
+type Check struct {
+	Name     string
+	OK       bool
+	Required bool
+	Detail   string
+}
+
+// DoctorOptions are what Doctor checks and with what.
+type DoctorOptions struct {
+	// Store is the open store, or nil with StoreErr why it could not be
+	// opened; URI is where it was looked for. Fix creates a missing schema.
+	Store    StoreAdmin
+	StoreErr error
+	URI      string
+	Fix      bool
+	// The model endpoint (llm.*); Required makes its absence a failure.
+	LLMBaseURL, LLMKey, LLMModel string
+	LLMRequired                  bool
+	// The encoder (embedding.*): an OpenAI-compatible endpoint, or a
+	// local model in ModelDir.
+	EmbeddingProvider, EmbeddingBaseURL, EmbeddingKey, EmbeddingModel, ModelDir string
+	// Probe asks an endpoint for its model list; MissingFile names a file
+	// the local model lacks in a directory ("" when none).
+	Probe       func(ctx context.Context, baseURL, key string) error
+	MissingFile func(dir string) string
+	// Message renders an error on one line.
+	Message func(error) string
+}
+
+// Doctor checks, one line each, that the store answers, that the Graph
+// Data Science procedures are installed, that kgeval's schema is in place
+// (creating it with Fix) and that the model endpoints are reachable.
+func Doctor(ctx context.Context, o DoctorOptions) []Check {
+	out := []Check{{Name: "config", OK: true, Required: true, Detail: "valid"}}
+	if o.Store == nil {
+		out = append(out, Check{Name: "neo4j", Required: true, Detail: o.Message(o.StoreErr)},
+			Check{Name: "gds", Required: true, Detail: "not checked: Neo4j is not reachable"},
+			Check{Name: "schema", Required: true, Detail: "not checked: Neo4j is not reachable"})
+	} else {
+		info, err := o.Store.Info(ctx)
+		out = append(out, Check{Name: "neo4j", OK: info.Version != "", Required: true,
+			Detail: fmt.Sprintf("Neo4j %s %s at %s, database %q", info.Version, info.Edition, o.URI, o.Store.Database())})
+		if info.GDSVersion != "" {
+			out = append(out, Check{Name: "gds", OK: true, Required: true, Detail: "Graph Data Science " + info.GDSVersion})
+		} else {
+			out = append(out, Check{Name: "gds", Required: true, Detail: o.Message(err)})
+		}
+		out = append(out, schemaCheck(ctx, o))
+	}
+	return append(out, llmCheck(ctx, o), embeddingCheck(ctx, o))
+}
+
+func llmCheck(ctx context.Context, o DoctorOptions) Check {
+	ch := Check{Name: "llm", Required: o.LLMRequired}
+	if o.LLMBaseURL == "" {
+		ch.Detail = "no endpoint configured (llm.base_url or OPENAI_BASE_URL)"
+		return ch
+	}
+	if err := o.Probe(ctx, o.LLMBaseURL, o.LLMKey); err != nil {
+		ch.Detail = fmt.Sprintf("%s not reachable: %v (start the local server with `make llm-start`)", o.LLMBaseURL, err)
+		return ch
+	}
+	ch.OK, ch.Detail = true, fmt.Sprintf("model %s at %s", o.LLMModel, o.LLMBaseURL)
+	return ch
+}
+
+func schemaCheck(ctx context.Context, o DoctorOptions) Check {
+	missing, err := o.Store.MissingSchema(ctx)
+	if err != nil {
+		return Check{Name: "schema", Required: true, Detail: o.Message(err)}
+	}
+	if len(missing) > 0 && o.Fix {
+		if err := o.Store.Migrate(ctx); err != nil {
+			return Check{Name: "schema", Required: true, Detail: o.Message(err)}
+		}
+		if missing, err = o.Store.MissingSchema(ctx); err != nil {
+			return Check{Name: "schema", Required: true, Detail: o.Message(err)}
+		}
+		if len(missing) == 0 {
+			return Check{Name: "schema", OK: true, Required: true, Detail: "created kgeval's constraints and indexes"}
+		}
+	}
+	if len(missing) > 0 {
+		return Check{Name: "schema", Required: true, Detail: fmt.Sprintf("missing %s (run `kgeval doctor --fix`)", strings.Join(missing, ", "))}
+	}
+	return Check{Name: "schema", OK: true, Required: true, Detail: "constraints and indexes in place"}
+}
+
+func embeddingCheck(ctx context.Context, o DoctorOptions) Check {
+	ch := Check{Name: "embedding", Required: true}
+	if o.EmbeddingProvider == "openai" {
+		base := o.EmbeddingBaseURL
+		if base == "" {
+			base = o.LLMBaseURL
+		}
+		if err := o.Probe(ctx, base, o.EmbeddingKey); err != nil {
+			ch.Detail = fmt.Sprintf("%s not reachable: %v", base, err)
+			return ch
+		}
+		ch.OK, ch.Detail = true, fmt.Sprintf("model %s at %s", o.EmbeddingModel, base)
+		return ch
+	}
+	if f := o.MissingFile(o.ModelDir); f != "" {
+		ch.Detail = fmt.Sprintf("local model %s missing %s in %s (run `make models`)", o.EmbeddingModel, f, o.ModelDir)
+		return ch
+	}
+	ch.OK, ch.Detail = true, fmt.Sprintf("local %s in %s", o.EmbeddingModel, o.ModelDir)
+	return ch
+}
