@@ -1,30 +1,56 @@
 // Package kgeval is the domain of a knowledge-graph based evaluator for
-// retrieval-augmented generation (RAG) systems.
+// retrieval-augmented generation (RAG) systems: its types, its one metric
+// registry and the service interfaces the rest of the code depends on.
 //
 // A Sample is one RAG interaction: a question, the passages a retriever
-// returned (contexts), the generated answer and optionally a reference answer.
-// An LLM extracts (subject, relation, object) Triplets from each text. For a
-// Pair of texts — question↔contexts, answer↔contexts, answer↔reference,
-// question↔answer — the triplets of both sides become one PairGraph: entity
-// nodes per side, one relation node per triplet, structural edges
-// head→relation→tail, and SIMILAR edges from input-side entities to
-// context-side entities whose label embeddings have cosine >= tau.
+// returned (contexts), the generated answer and optionally a reference. An
+// Extractor turns each text into (subject, relation, object) Triplets. For
+// a Pair of texts (question↔contexts, answer↔contexts, answer↔reference,
+// question↔answer) the triplets of both sides become one PairGraph: entity
+// nodes per side, a relation node per triplet, structural edges
+// head→relation→tail, and SIMILAR edges from input entities to context
+// entities whose label embeddings have cosine >= tau. A KGEngine scores it
+// (arXiv 2510.02549): multihop, the share of input entities that reach a
+// context entity by a path of cost <= delta (Dijkstra), and the Louvain
+// community overlap and coverage; AssembleVerdicts turns the matches of an
+// engine into a TripletVerdict per input triplet (support, contradiction,
+// recall, F1, slot coverage). A Run records one evaluation of a dataset:
+// its RunSettings, Stages and Calls. docs/SPEC-NOTES.md lists every
+// interpretation of the SPEC.
 //
-// Two graph scores follow arXiv 2510.02549:
+// # Map
 //
-//   - multihop: the share of input entities that reach some context entity by a
-//     directed path whose total cost is <= delta (Dijkstra);
-//   - community: Louvain communities of the undirected graph; overlap is the
-//     share of communities holding both sides, coverage the share of input
-//     entities whose community holds a context entity.
+//	kgeval (this package)  domain types; metric.go, the metric registry
+//	                       (names, families, directions, scales, meanings,
+//	                       validity types); service.go, cache.go, console.go,
+//	                       the services with the error codes they return;
+//	                       error.go, the application error and its codes
+//	pipeline               use cases: Evaluate (start / resume / replace,
+//	                       call accounting), Sweep, Sensitivity, ExportCache,
+//	                       ImportCache, Doctor; and the Evaluator that
+//	                       extracts, embeds, builds, stores and scores
+//	analysis               read models over stored rows, for the CLI and the
+//	                       dashboard: run statistics, correlations, system and
+//	                       run comparisons, sensitivity, sweeps, validity, gate
+//	stats                  the statistics (tested against SciPy)
+//	scoring, metrics       pair-graph construction, the native engine, the
+//	                       deterministic metric formulas (pure, on domain types)
+//	graphstore             Neo4j: storage of every node type, the GDS engine,
+//	                       the read-only Cypher console; graphstoretest for tests
+//	cypher                 every query, one per file, values as parameters
+//	llm, minilm, judge     the model adapters: OpenAI-compatible client,
+//	                       extractor and verifier; the local encoder; the judge
+//	dataset, cachefile,    file formats: datasets, cache snapshots, score
+//	export                 exports
+//	web                    the dashboard and JSON API (Gin), on the services
+//	                       and the read models only
+//	render                 the CLI's tables, reports and plots
+//	configs, cmd/kgeval    the configuration; the CLI, which parses flags and
+//	                       configuration, wires the adapters and renders
 //
-// The exact definitions are the project's SPEC; docs/SPEC-NOTES.md lists
-// every interpretation and deviation kgeval makes. This package holds only types and the
-// interfaces the adapters implement; it imports nothing but the standard
-// library. Adapters are named after what they wrap: graphstore (Neo4j),
-// dataset (files), minilm (the local sentence encoder), llm (OpenAI-compatible
-// endpoints), web (Gin). scoring computes the KG scores from domain types;
-// metrics, judge (the LLM-judged metrics), stats and analysis compute the other
-// metrics and the analyses. MetricScore holds a per-sample value other than
-// the KG scores, with its explanation. cmd wires concrete types together.
+// Dependencies point inwards: the adapters import this package (and the
+// pure scoring packages), not each other, except judge, which asks its
+// questions through the llm client; web and pipeline know the services, not
+// graphstore; only cmd builds concrete types. This package imports the
+// standard library and golang.org/x/text (Unicode NFKC for label keys, Key).
 package kgeval

@@ -39,6 +39,11 @@ var funcs = template.FuncMap{
 	"metricKey": func(pair, metric string) string { return pair + "." + metric },
 	"mean":      func(m map[string]*float64, key string) *float64 { return m[key] },
 	"count":     func(m map[string]int, key string) int { return m[key] },
+	// meaning is a metric's one-line meaning from kgeval's metric registry.
+	"meaning": func(metric string) string {
+		m, _ := kgeval.LookupMetric(metric)
+		return m.Meaning
+	},
 	"passMark": func(passed bool) string {
 		if passed {
 			return "pass"
