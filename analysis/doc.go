@@ -1,10 +1,15 @@
-// Package analysis turns a run's exported scores into the comparisons of
-// SPEC §8: correlations between metrics and against human labels, per-system
-// summaries with pairwise significance and win rates, the sensitivity
-// experiment (reference_as_answer against wrong_answer) and threshold-sweep
-// curves. It is pure Go and does no I/O: package cmd reads the rows from the
-// graph store and renders the results as tables, JSON, CSV and plots. The
-// statistics themselves are package stats.
+// Package analysis holds kgeval's read models, shared by the CLI and the
+// dashboard: a run's statistics (histograms, per-system means, null reasons:
+// RunStats), the comparisons of SPEC §8 (correlations between metrics and
+// against human labels, per-system summaries with pairwise significance and
+// win rates, a run against a baseline, the sensitivity experiment,
+// threshold-sweep curves), the validity report, the CI gate, the why of a
+// sample and two runs side by side. The read models are pure functions over
+// the rows the store returns (kgeval.SampleScores and the like); the Load*
+// functions read those rows through the domain's services (Store,
+// StatsStore), so that `kgeval` and `kgeval serve` compute every number the
+// same way. The statistics themselves are package stats; package render
+// draws the CLI's tables and plots.
 //
 // # Variables
 //

@@ -1,10 +1,15 @@
-// Package pipeline runs an evaluation: extract triplets from every text of a
-// dataset (deduplicated, cached), embed entity labels (cached), build the
-// pair graphs, store them, score them with a KG engine and store the scores,
-// then compute and store the other selected per-sample metrics (triplet
-// similarity, encoder metrics, the LLM judge's). A resumed run skips what is
-// already stored (Evaluator.Done, MetricsDone). It depends on the domain
-// interfaces and the metrics package only; cmd wires the adapters.
+// Package pipeline holds kgeval's use cases, each one function with an
+// options struct that the CLI and the dashboard can call alike: Evaluate (a
+// run with its start / resume / replace policy and call accounting), Sweep,
+// Sensitivity, ExportCache and ImportCache, Doctor. They depend on the
+// domain's service interfaces; package cmd wires the adapters.
+//
+// The Evaluator is the evaluation itself: extract triplets from every text
+// of a dataset (deduplicated, cached), embed entity labels (cached), build
+// the pair graphs, store them, score them with a KG engine and store the
+// scores, then compute and store the other selected per-sample metrics
+// (triplet similarity, encoder metrics, the LLM judge's). A resumed run
+// skips what is already stored (Evaluator.Done, MetricsDone).
 package pipeline
 
 import (

@@ -1,3 +1,7 @@
+// Package render draws what the CLI prints and writes: tables, reports
+// (Markdown, JUnit XML, JSON, CSV) and PNG plots (gonum.org/v1/plot) of the
+// use cases' results and the read models of package analysis. It computes
+// nothing that the dashboard would need: the numbers come from analysis.
 package render
 
 import (
