@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -63,6 +65,36 @@ func ExportCache(ctx context.Context, runs kgeval.RunService, cache kgeval.Cache
 		return out, err
 	}
 	return cachefile.Export(ctx, w, h, src)
+}
+
+// ExportCacheFile is ExportCache to a file: written next to path and
+// renamed, so that an interrupted export leaves no half snapshot behind.
+// It returns the header and the size of the file. Errors: EINVALID when
+// path cannot be written, and those of ExportCache.
+func ExportCacheFile(ctx context.Context, runs kgeval.RunService, cache kgeval.CacheService, path string, o CacheExportOptions) (cachefile.Header, int64, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return cachefile.Header{}, 0, kgeval.Wrap(kgeval.EINVALID, err, "--out %s", path)
+	}
+	defer os.Remove(tmp.Name())
+	h, err := ExportCache(ctx, runs, cache, tmp, o)
+	if cerr := tmp.Close(); err == nil && cerr != nil {
+		err = kgeval.Wrap(kgeval.EINVALID, cerr, "--out %s", path)
+	}
+	if err != nil {
+		return h, 0, err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return h, 0, kgeval.Wrap(kgeval.EINVALID, err, "--out %s", path)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return h, 0, kgeval.Wrap(kgeval.EINVALID, err, "--out %s", path)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return h, 0, kgeval.Wrap(kgeval.EINVALID, err, "--out %s", path)
+	}
+	return h, st.Size(), nil
 }
 
 // CacheImportResult counts what ImportCache did.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -76,28 +75,11 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 }
 
 func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f kgeval.CacheFilter, noTime bool) error {
-	// Written next to FILE and renamed: an interrupted export leaves no
-	// half snapshot behind.
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
-	if err != nil {
-		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", out)
-	}
-	defer os.Remove(tmp.Name())
-	h, err := pipeline.ExportCache(ctx, db, &graphstore.Cache{DB: db}, tmp, pipeline.CacheExportOptions{Filter: f,
+	h, size, err := pipeline.ExportCacheFile(ctx, db, &graphstore.Cache{DB: db}, out, pipeline.CacheExportOptions{Filter: f,
 		Kgeval: version + " (commit " + commit + ")", Prompts: currentPrompts(), NoTime: noTime})
-	if cerr := tmp.Close(); err == nil && cerr != nil {
-		err = kgeval.Wrap(kgeval.EINVALID, cerr, "--out %s", out)
-	}
 	if err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", out)
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", out)
-	}
-	st, _ := os.Stat(out)
 	scope := "all entries"
 	if len(f.Runs) > 0 {
 		scope = "entries used by run " + strings.Join(f.Runs, ", ")
@@ -105,7 +87,7 @@ func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f
 	if len(f.Kinds) > 0 {
 		scope += " of kind " + strings.Join(f.Kinds, ", ")
 	}
-	fmt.Fprintf(m.Stdout, "cache export: %s: %d entries (%s) to %s, %d bytes\n", scope, h.Entries, render.KindCounts(h.Counts), out, st.Size())
+	fmt.Fprintf(m.Stdout, "cache export: %s: %d entries (%s) to %s, %d bytes\n", scope, h.Entries, render.KindCounts(h.Counts), out, size)
 	if h.Entries == 0 {
 		fmt.Fprintln(m.Stderr, "cache export: warning: no entry selected (runs evaluated before kgeval recorded runs on cache entries have none: evaluate them again)")
 	}
