@@ -198,6 +198,20 @@ type GateResult struct {
 	Comparison *RunComparison `json:"comparison,omitempty"`
 }
 
+// GateError is the error of a gate whose checks did not all pass; its
+// message lists the failed checks.
+type GateError struct{ Result GateResult }
+
+func (e *GateError) Error() string {
+	var why []string
+	for _, c := range e.Result.Checks {
+		if !c.Pass {
+			why = append(why, c.Check+": "+c.Message)
+		}
+	}
+	return fmt.Sprintf("gate failed, %d of %d checks: %s", e.Result.Failed, len(e.Result.Checks), strings.Join(why, "; "))
+}
+
 // Gate checks the rows of a run: each requirement on the run's mean of its
 // variable over all samples (a variable without any value fails with "no
 // values"; a mean within Unchanged of the bound counts as equal to it), and

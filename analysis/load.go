@@ -332,3 +332,63 @@ func LoadValidity(ctx context.Context, st Store, run, variant string, patterns [
 	}
 	return out, nil
 }
+
+// StoredRun is a run's record with its rows (without explanations).
+type StoredRun struct {
+	Record kgeval.Run
+	Rows   []Row
+}
+
+// LoadRuns reads the records and rows of one variant of the named runs, in
+// order. Errors: those of LoadRows.
+func LoadRuns(ctx context.Context, st Store, variant string, names ...string) ([]StoredRun, error) {
+	out := make([]StoredRun, len(names))
+	for i, name := range names {
+		var err error
+		if out[i].Record, err = st.GetRun(ctx, name); err != nil {
+			return nil, err
+		}
+		if out[i].Rows, err = LoadRows(ctx, st, name, variant, false); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// LoadRunComparison compares a run with a baseline run, sample by sample,
+// on the metrics patterns select in either (CompareRuns; `kgeval compare
+// --baseline`). Errors: EINVALID from CheckBaseline, for an unknown pattern
+// or when CompareRuns refuses; those of LoadRows.
+func LoadRunComparison(ctx context.Context, st Store, run, baseline, variant string, patterns []string) (RunComparison, error) {
+	if err := CheckBaseline(run, baseline); err != nil {
+		return RunComparison{}, err
+	}
+	runs, err := LoadRuns(ctx, st, variant, baseline, run)
+	if err != nil {
+		return RunComparison{}, err
+	}
+	base, cur := runs[0], runs[1]
+	names, err := MetricVectors(base.Rows).Merge(MetricVectors(cur.Rows)).Select(patterns)
+	if err != nil {
+		return RunComparison{}, err
+	}
+	return CompareRuns(base.Rows, cur.Rows, RunCompareOptions{Baseline: base.Record, Run: cur.Record, Metrics: names})
+}
+
+// LoadGate reads a run (and the baseline when named) and checks it (Gate)
+// with the checks of o (ParseGate). Errors: those of LoadRows and Gate.
+func LoadGate(ctx context.Context, st Store, run, baseline, variant string, o GateOptions) (GateResult, error) {
+	names := []string{run}
+	if baseline != "" {
+		names = append(names, baseline)
+	}
+	runs, err := LoadRuns(ctx, st, variant, names...)
+	if err != nil {
+		return GateResult{}, err
+	}
+	o.Compare.Run = runs[0].Record
+	if baseline != "" {
+		o.Compare.Baseline, o.Baseline = runs[1].Record, runs[1].Rows
+	}
+	return Gate(runs[0].Rows, o)
+}

@@ -2,8 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -137,7 +135,7 @@ func Sensitivity(ctx context.Context, store Store, o SensitivityOptions) (*Sensi
 		case err != nil && kgeval.ErrorCode(err) == kgeval.ENOTFOUND:
 		case err != nil:
 			return nil, err
-		case old.Fingerprint != sha256Hex(content[variant]):
+		case old.Fingerprint != dataset.Fingerprint(content[variant]):
 			return nil, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists and was evaluated from other data (dataset %s; the source, --seed or --limit differ): add --replace or choose another --run", run, old.Dataset)
 		case old.Status == kgeval.RunDone:
 			plan[variant] = policy{skip: true}
@@ -170,9 +168,4 @@ func Sensitivity(ctx context.Context, store Store, o SensitivityOptions) (*Sensi
 	}
 	rep.Metrics = sens.Metrics
 	return rep, nil
-}
-
-func sha256Hex(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
 }

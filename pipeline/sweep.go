@@ -26,6 +26,29 @@ type SweepOptions struct {
 	Log io.Writer
 }
 
+// Check checks the run name and the grid before any store access: each
+// tau a cosine threshold in [0, 1], each delta a path cost >= 0. Errors:
+// EINVALID (the messages name the CLI's flags).
+func (o SweepOptions) Check() error {
+	if o.Run == "" {
+		return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+	}
+	if len(o.Taus) == 0 || len(o.Deltas) == 0 {
+		return kgeval.Errorf(kgeval.EINVALID, "--tau and --delta each need at least one value, e.g. --tau 0.6,0.7,0.8 --delta 0.3,0.5,0.7")
+	}
+	for _, t := range o.Taus {
+		if t < 0 || t > 1 {
+			return kgeval.Errorf(kgeval.EINVALID, "--tau %v: a cosine threshold must be in [0, 1]", t)
+		}
+	}
+	for _, d := range o.Deltas {
+		if d < 0 {
+			return kgeval.Errorf(kgeval.EINVALID, "--delta %v: a path-cost threshold must be >= 0", d)
+		}
+	}
+	return nil
+}
+
 // SweepPoint is one grid point's mean KG scores per pair and metric.
 type SweepPoint struct {
 	Tau, Delta float64
@@ -52,8 +75,12 @@ func SweepVariant(tau, delta float64) string {
 // (structural weight and cost, directed, empty_as_zero, pairs, seed) are
 // those it was evaluated with. Errors: ENOTFOUND for an unknown run or a
 // label vector missing from the cache, EINVALID for a run without a stored
-// pair graph, EINTERNAL for a run without a recorded configuration.
+// pair graph or options Check refuses, EINTERNAL for a run without a
+// recorded configuration.
 func Sweep(ctx context.Context, store Store, o SweepOptions) (*SweepResult, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
 	log := o.Log
 	if log == nil {
 		log = io.Discard

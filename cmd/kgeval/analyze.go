@@ -58,15 +58,11 @@ func (m *Main) correlateCommand() *cobra.Command {
 			}
 			rep := render.CorrelationReport{Run: run, Variant: variant, Samples: len(rows), Empty: c.Empty, Matrix: c.Matrix}
 			render.Correlations(m.Stdout, rep)
-			if err := m.writeFile(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }); err != nil {
-				return err
-			}
-			if err := m.writeFile(csvOut, "--csv", func(w io.Writer) error { return render.CorrelationsCSV(w, rep.Matrix) }); err != nil {
-				return err
-			}
-			return m.writeFile(plotOut, "--plot", func(w io.Writer) error {
-				return render.HeatmapPNG(w, rep.Matrix, fmt.Sprintf("Spearman rho, run %s (%d samples, pairwise-complete)", run, rep.Samples))
-			})
+			return m.writeFiles(output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
+				output{csvOut, "--csv", func(w io.Writer) error { return render.CorrelationsCSV(w, rep.Matrix) }},
+				output{plotOut, "--plot", func(w io.Writer) error {
+					return render.HeatmapPNG(w, rep.Matrix, fmt.Sprintf("Spearman rho, run %s (%d samples, pairwise-complete)", run, rep.Samples))
+				}})
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run name")
@@ -106,10 +102,8 @@ func (m *Main) compareCommand() *cobra.Command {
 			}
 			rep := render.ComparisonReport{Run: run, Variant: variant, Samples: len(rows), Empty: empty, Comparison: c}
 			render.Comparison(m.Stdout, rep)
-			if err := m.writeFile(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }); err != nil {
-				return err
-			}
-			return m.writeFile(plotOut, "--plot", func(w io.Writer) error { return render.ComparePNG(w, rep) })
+			return m.writeFiles(output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
+				output{plotOut, "--plot", func(w io.Writer) error { return render.ComparePNG(w, rep) }})
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run name")
@@ -121,50 +115,20 @@ func (m *Main) compareCommand() *cobra.Command {
 	return c
 }
 
-// storedRun is a run's record with its analysis rows.
-type storedRun struct {
-	Record kgeval.Run
-	Rows   []analysis.Row
-}
-
-// loadRuns reads the records and rows (runRows, without explanations) of
-// the named runs, in order, over one connection. Errors: those of runRows.
-func (m *Main) loadRuns(cmd *cobra.Command, variant string, names ...string) ([]storedRun, error) {
-	out := make([]storedRun, len(names))
-	return out, m.withStore(cmd, false, func(db *graphstore.DB) (err error) {
-		for i, name := range names {
-			if out[i].Record, err = db.GetRun(cmd.Context(), name); err != nil {
-				return err
-			}
-			if out[i].Rows, err = analysis.LoadRows(cmd.Context(), db, name, variant, false); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
 // compareRuns is `compare --run RUN --baseline BASELINE`.
 func (m *Main) compareRuns(cmd *cobra.Command, run, baseline, variant string, patterns []string, jsonOut string) error {
 	if err := analysis.CheckBaseline(run, baseline); err != nil {
 		return err
 	}
-	runs, err := m.loadRuns(cmd, variant, baseline, run)
-	if err != nil {
-		return err
-	}
-	base, cur := runs[0], runs[1]
-	names, err := analysis.MetricVectors(base.Rows).Merge(analysis.MetricVectors(cur.Rows)).Select(patterns)
-	if err != nil {
-		return err
-	}
-	c, err := analysis.CompareRuns(base.Rows, cur.Rows, analysis.RunCompareOptions{Baseline: base.Record, Run: cur.Record, Metrics: names})
-	if err != nil {
-		return err
-	}
-	rep := render.RunComparisonReport{Variant: variant, RunComparison: c}
-	render.RunComparison(m.Stdout, rep)
-	return m.writeFile(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) })
+	return m.withStore(cmd, false, func(db *graphstore.DB) error {
+		c, err := analysis.LoadRunComparison(cmd.Context(), db, run, baseline, variant, patterns)
+		if err != nil {
+			return err
+		}
+		rep := render.RunComparisonReport{Variant: variant, RunComparison: c}
+		render.RunComparison(m.Stdout, rep)
+		return m.writeFiles(output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }})
+	})
 }
 
 func (m *Main) sensitivityCommand() *cobra.Command {
@@ -217,10 +181,8 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			if o.plotOut == "" {
 				o.plotOut = filepath.Join(o.dir, "sensitivity.png")
 			}
-			if err := m.writeFile(o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }); err != nil {
-				return err
-			}
-			if err := m.writeFile(o.plotOut, "--plot", func(w io.Writer) error { return render.SensitivityPNG(w, *rep) }); err != nil {
+			if err := m.writeFiles(output{o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
+				output{o.plotOut, "--plot", func(w io.Writer) error { return render.SensitivityPNG(w, *rep) }}); err != nil {
 				return err
 			}
 			fmt.Fprintf(m.Stdout, "\nwrote %s and %s; derived datasets in %s\n", o.jsonOut, o.plotOut, o.dir)
@@ -281,10 +243,8 @@ func (m *Main) sweepReportCommand() *cobra.Command {
 					return err
 				}
 				render.SweepReport(m.Stdout, rep)
-				if err := m.writeFile(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }); err != nil {
-					return err
-				}
-				return m.writeFile(plotOut, "--plot", func(w io.Writer) error { return render.SweepPNG(w, rep) })
+				return m.writeFiles(output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
+					output{plotOut, "--plot", func(w io.Writer) error { return render.SweepPNG(w, rep) }})
 			})
 		},
 	}

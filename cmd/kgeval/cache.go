@@ -80,17 +80,7 @@ func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f
 	if err != nil {
 		return err
 	}
-	scope := "all entries"
-	if len(f.Runs) > 0 {
-		scope = "entries used by run " + strings.Join(f.Runs, ", ")
-	}
-	if len(f.Kinds) > 0 {
-		scope += " of kind " + strings.Join(f.Kinds, ", ")
-	}
-	fmt.Fprintf(m.Stdout, "cache export: %s: %d entries (%s) to %s, %d bytes\n", scope, h.Entries, render.KindCounts(h.Counts), out, size)
-	if h.Entries == 0 {
-		fmt.Fprintln(m.Stderr, "cache export: warning: no entry selected (runs evaluated before kgeval recorded runs on cache entries have none: evaluate them again)")
-	}
+	render.CacheExported(m.Stdout, m.Stderr, h, size, f, out)
 	return nil
 }
 
@@ -116,10 +106,7 @@ func (m *Main) cacheImportCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			for _, hr := range r.Header().Runs {
-				fmt.Fprintf(m.Stdout, "cache import: %s: run %s (model %s, encoder %s, status %s): %d model calls, %d failed requests (a --cache-only replay refuses those again)\n",
-					args[0], hr.Name, hr.Model, hr.Encoder, hr.Status, hr.ModelCalls, hr.Failed)
-			}
+			render.SnapshotRuns(m.Stdout, args[0], r.Header())
 			for _, w := range pipeline.SnapshotWarnings(r.Header(), currentPrompts(), cfg.LLM.Model, cfg.Embedding.Model) {
 				fmt.Fprintf(m.Stderr, "cache import: warning: %s: %s\n", args[0], w)
 			}
@@ -139,17 +126,9 @@ func (m *Main) cacheImport(ctx context.Context, db *graphstore.DB, file string, 
 	n, err := pipeline.ImportCache(ctx, &graphstore.Cache{DB: db}, r, overwrite, func(e *cachefile.LineError) {
 		fmt.Fprintf(m.Stderr, "cache import: %s: %v (skipped)\n", file, e)
 	})
-	kept := fmt.Sprintf("%d kept", n.Kept)
-	if n.Differing > 0 && !overwrite {
-		kept += fmt.Sprintf(" (%d of them differ from the file; --overwrite replaces them)", n.Differing)
-	}
-	fmt.Fprintf(m.Stdout, "cache import: %s: %d entries (%s): %d new, %s, %d overwritten; %d malformed lines skipped\n",
-		file, n.Entries, render.KindCounts(r.Counts()), n.Created, kept, n.Overwritten, n.Malformed)
+	render.CacheImported(m.Stdout, m.Stderr, file, n, r.Counts(), r.Header(), overwrite, err)
 	if err != nil {
 		return fmt.Errorf("cache import %s (the %d entries before the error are stored; run the import again after fixing it): %w", file, n.Entries, err)
-	}
-	if h := r.Header(); n.Malformed == 0 && n.Entries != h.Entries {
-		fmt.Fprintf(m.Stderr, "cache import: warning: %s: the header announces %d entries, the file holds %d\n", file, h.Entries, n.Entries)
 	}
 	if n.Malformed > 0 {
 		return kgeval.Errorf(kgeval.EINVALID, "cache import %s: %d malformed lines skipped (listed above); the other %d entries are stored", file, n.Malformed, n.Entries)

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
@@ -38,10 +36,8 @@ func (m *Main) validityCommand() *cobra.Command {
 					return err
 				}
 				render.Validity(m.Stdout, rep)
-				if err := m.writeFile(o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }); err != nil {
-					return err
-				}
-				return m.writeFile(o.mdOut, "--md", func(w io.Writer) error { return render.ValidityMarkdown(w, rep) })
+				return m.writeFiles(output{o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
+					output{o.mdOut, "--md", func(w io.Writer) error { return render.ValidityMarkdown(w, rep) }})
 			})
 		},
 	}
@@ -59,21 +55,8 @@ func (m *Main) validityCommand() *cobra.Command {
 }
 
 // gate: a CI check on a stored run (analysis.Gate), rendered as a table,
-// Markdown and JUnit XML by package render.
-
-// gateFailure is the error of a gate whose checks did not all pass: exit
-// status 1 (exitCode), its message the failed checks.
-type gateFailure struct{ res analysis.GateResult }
-
-func (e *gateFailure) Error() string {
-	var why []string
-	for _, c := range e.res.Checks {
-		if !c.Pass {
-			why = append(why, c.Check+": "+c.Message)
-		}
-	}
-	return fmt.Sprintf("gate failed, %d of %d checks: %s", e.res.Failed, len(e.res.Checks), strings.Join(why, "; "))
-}
+// Markdown and JUnit XML by package render; a failed gate is an
+// *analysis.GateError (exit status 1).
 
 func (m *Main) gateCommand() *cobra.Command {
 	var run, baseline, variant, mdOut, junitOut, jsonOut string
@@ -90,35 +73,22 @@ func (m *Main) gateCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			names := []string{run}
-			if baseline != "" {
-				names = append(names, baseline)
-			}
-			runs, err := m.loadRuns(cmd, variant, names...)
-			if err != nil {
-				return err
-			}
-			o.Compare.Run = runs[0].Record
-			if baseline != "" {
-				o.Compare.Baseline, o.Baseline = runs[1].Record, runs[1].Rows
-			}
-			res, err := analysis.Gate(runs[0].Rows, o)
-			if err != nil {
-				return err
-			}
-			render.Gate(m.Stdout, res, variant)
-			for _, out := range []struct {
-				path, flag string
-				write      func(io.Writer, analysis.GateResult, string) error
-			}{{mdOut, "--markdown", render.GateMarkdown}, {junitOut, "--junit", render.GateJUnit}, {jsonOut, "--json", func(w io.Writer, r analysis.GateResult, _ string) error { return render.JSON(w, r) }}} {
-				if err := m.writeFile(out.path, out.flag, func(w io.Writer) error { return out.write(w, res, variant) }); err != nil {
+			return m.withStore(cmd, false, func(db *graphstore.DB) error {
+				res, err := analysis.LoadGate(cmd.Context(), db, run, baseline, variant, o)
+				if err != nil {
 					return err
 				}
-			}
-			if !res.Pass {
-				return &gateFailure{res}
-			}
-			return nil
+				render.Gate(m.Stdout, res, variant)
+				if err := m.writeFiles(output{mdOut, "--markdown", func(w io.Writer) error { return render.GateMarkdown(w, res, variant) }},
+					output{junitOut, "--junit", func(w io.Writer) error { return render.GateJUnit(w, res, variant) }},
+					output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, res) }}); err != nil {
+					return err
+				}
+				if !res.Pass {
+					return &analysis.GateError{Result: res}
+				}
+				return nil
+			})
 		},
 	}
 	f := c.Flags()

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
 )
 
@@ -33,17 +33,7 @@ func (m *Main) doctorCommand() *cobra.Command {
 				defer db.Close(cmd.Context())
 				o.Store = db
 			}
-			failed := false
-			for _, ch := range pipeline.Doctor(cmd.Context(), o) {
-				status := "ok  "
-				if !ch.OK && ch.Required {
-					status, failed = "FAIL", true
-				} else if !ch.OK {
-					status = "warn"
-				}
-				fmt.Fprintf(m.Stdout, "%s  %-10s %s\n", status, ch.Name, ch.Detail)
-			}
-			if failed {
+			if render.Doctor(m.Stdout, pipeline.Doctor(cmd.Context(), o)) {
 				return kgeval.Errorf(kgeval.EUNAVAILABLE, "doctor: something required is missing (see FAIL lines above)")
 			}
 			return nil

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -110,7 +108,7 @@ func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run stri
 	if cfg.Scoring.Engine == "native" {
 		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
 	}
-	fp, err := fingerprint(path)
+	fp, err := dataset.FingerprintFile(path)
 	if err != nil {
 		return err
 	}
@@ -206,14 +204,4 @@ func newEmbedder(cfg *configs.Config, client *llm.Client) (kgeval.Embedder, erro
 		return nil, kgeval.Wrap(kgeval.EUNAVAILABLE, err, "local encoder %s", cfg.Embedding.Model)
 	}
 	return mdl, nil
-}
-
-// fingerprint is the sha256 of the dataset file, recorded with the run.
-func fingerprint(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", kgeval.Wrap(kgeval.EINVALID, err, "dataset %s", path)
-	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:]), nil
 }

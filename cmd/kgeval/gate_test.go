@@ -294,7 +294,7 @@ func TestGate(t *testing.T) {
 
 	t.Run("Threshold", func(t *testing.T) {
 		out, err, junit, md := gate(t, "--require", "faithfulness.support>=0.8", "--require", "faithfulness.contradiction<=0.1", "--require", "ragas_score>=50")
-		var gf *gateFailure
+		var gf *analysis.GateError
 		if !errors.As(err, &gf) || exitCode(err) != 1 {
 			t.Fatalf("err = %v (exit %d), want a gate failure, exit 1\n%s", err, exitCode(err), out)
 		}
@@ -350,7 +350,7 @@ func TestGate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err, junit, _ := gate(t, tc.flags...)
-			var gf *gateFailure
+			var gf *analysis.GateError
 			if kgeval.ErrorCode(err) != tc.code || exitCode(err) != tc.exit || errors.As(err, &gf) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v (%s, exit %d), want %s exit %d containing %q", err, kgeval.ErrorCode(err), exitCode(err), tc.code, tc.exit, tc.want)
 			}

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/spf13/cobra"
@@ -49,7 +50,7 @@ var errReported = errors.New("reported")
 // (EINVALID, flag errors); 3 when a service is unavailable or refuses the
 // credentials.
 func exitCode(err error) int {
-	var gate *gateFailure
+	var gate *analysis.GateError
 	if errors.As(err, &gate) {
 		return 1
 	}
@@ -211,20 +212,31 @@ func (m *Main) withStore(cmd *cobra.Command, own bool, fn func(db *graphstore.DB
 	return fn(db)
 }
 
-// writeFile writes to path when it is set.
-func (m *Main) writeFile(path, flag string, fn func(io.Writer) error) error {
-	if path == "" {
-		return nil
+// output is a file a command writes when its flag (--json, --plot...) is set.
+type output struct {
+	path, flag string
+	write      func(io.Writer) error
+}
+
+// writeFiles writes each output whose path is set, in order.
+func (m *Main) writeFiles(outs ...output) error {
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		f, err := os.Create(o.path)
+		if err != nil {
+			return kgeval.Wrap(kgeval.EINVALID, err, "%s %s", o.flag, o.path)
+		}
+		if err := o.write(f); err != nil {
+			f.Close()
+			return fmt.Errorf("%s %s: %w", o.flag, o.path, err)
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return kgeval.Wrap(kgeval.EINVALID, err, "%s %s", flag, path)
-	}
-	if err := fn(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return f.Close()
+	return nil
 }
 
 // writeTo writes to path, or to standard output when path is empty.

@@ -29,21 +29,9 @@ func (m *Main) sweepCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if run == "" {
-				return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
-			}
-			if len(taus) == 0 || len(deltas) == 0 {
-				return kgeval.Errorf(kgeval.EINVALID, "--tau and --delta each need at least one value, e.g. --tau 0.6,0.7,0.8 --delta 0.3,0.5,0.7")
-			}
-			for _, t := range taus {
-				if t < 0 || t > 1 {
-					return kgeval.Errorf(kgeval.EINVALID, "--tau %v: a cosine threshold must be in [0, 1]", t)
-				}
-			}
-			for _, d := range deltas {
-				if d < 0 {
-					return kgeval.Errorf(kgeval.EINVALID, "--delta %v: a path-cost threshold must be >= 0", d)
-				}
+			o := pipeline.SweepOptions{Run: run, Taus: taus, Deltas: deltas, Progress: render.Progress(m.Stderr), Log: m.Stderr}
+			if err := o.Check(); err != nil {
+				return err
 			}
 			db, err := openMigratedStore(cmd.Context(), cfg)
 			if err != nil {
@@ -51,11 +39,10 @@ func (m *Main) sweepCommand() *cobra.Command {
 			}
 			defer db.Close(context.WithoutCancel(cmd.Context()))
 			start := time.Now()
-			res, err := pipeline.Sweep(cmd.Context(), db, pipeline.SweepOptions{Run: run, Taus: taus, Deltas: deltas,
-				Embedder: func(encoder string) kgeval.Embedder {
-					return &llm.CachedEmbedder{Next: pipeline.NoCall(encoder), Cache: &graphstore.Cache{DB: db}}
-				},
-				Progress: render.Progress(m.Stderr), Log: m.Stderr})
+			o.Embedder = func(encoder string) kgeval.Embedder {
+				return &llm.CachedEmbedder{Next: pipeline.NoCall(encoder), Cache: &graphstore.Cache{DB: db}}
+			}
+			res, err := pipeline.Sweep(cmd.Context(), db, o)
 			if err != nil {
 				return err
 			}
