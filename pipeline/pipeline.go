@@ -293,11 +293,12 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	begin("embed")
 	var keys []string
 	seen := map[string]bool{}
-	// The context side of a question's pair also needs its triplets'
-	// phrases (scoring.PhraseKeys: what asked facts are compared with).
+	// An answer that a question's asked facts are checked against also
+	// needs its triplets' phrases (scoring.PhraseKeys; only answers: the
+	// contexts' phrases would multiply the labels to embed by five).
 	phrases := map[kgeval.Text]bool{}
 	for _, p := range e.Pairs {
-		if p.Input == kgeval.TextQuestion {
+		if scoring.UsesPhrases(p) {
 			phrases[p.Context] = true
 		}
 	}

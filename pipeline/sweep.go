@@ -127,7 +127,7 @@ func Sweep(ctx context.Context, store Store, o SweepOptions) (*SweepResult, erro
 			case g != nil:
 				it.in, it.cx = g.Triplets()
 				ks := scoring.LabelKeys(it.in, it.cx)
-				if it.pair.Input == kgeval.TextQuestion {
+				if scoring.UsesPhrases(it.pair) {
 					ks = append(ks, scoring.AnswerPhraseKeys(it.cx)...)
 				}
 				for _, k := range ks {

@@ -65,6 +65,14 @@ func PhraseKeys(subject, relation, object string) []string {
 	return []string{r + " " + o, s + " " + r}
 }
 
+// UsesPhrases reports whether Build compares the asked facts of pair p with
+// its context triplets' phrases (PhraseKeys): a question checked against an
+// answer. Against the contexts the asked relation is compared with the
+// relations only: a passage has hundreds of triplets.
+func UsesPhrases(p kgeval.Pair) bool {
+	return p.Input == kgeval.TextQuestion && p.Context == kgeval.TextAnswer
+}
+
 // AnswerPhraseKeys returns the PhraseKeys of every triplet of ts, distinct:
 // the extra strings to embed for a pair whose input is a question.
 func AnswerPhraseKeys(ts []kgeval.Triplet) []string {
@@ -174,6 +182,7 @@ func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.
 				ends[e.From] = x
 			}
 		}
+		usePhrases := UsesPhrases(pair)
 		asked := func(r int) bool {
 			x := ends[r]
 			return g.Nodes[x[0]].Kind == kgeval.KindSlot || g.Nodes[x[1]].Kind == kgeval.KindSlot
@@ -200,7 +209,7 @@ func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.
 				// with its object ("is listed as Threatened"): it is also
 				// compared with the context triplet's relation joined to
 				// its object, and to its subject (SPEC-NOTES §4c).
-				if asked(i) && c < 1 {
+				if usePhrases && asked(i) && c < 1 {
 					x := ends[j]
 					for _, k := range PhraseKeys(g.Nodes[x[0]].Label, nj.Label, g.Nodes[x[1]].Label) {
 						vk, err := vector(k, "relation phrase")
