@@ -331,13 +331,23 @@ async def run(args) -> int:
     n_done = 0
     counts = {"ok": 0, "nan": 0, "error": 0}
 
-    async def score_one(q, metric, rec):
-        nonlocal n_done
-        async with sem:
-            client = AsyncOpenAI(base_url=proxy.base_url(metric, rec["id"]), api_key="kgeval-local",
-                                 timeout=args.request_timeout, max_retries=2)
+    async def server_back(max_wait: float = 1800.0) -> bool:
+        """Wait until the model server answers /v1/models again (it may be restarted by others)."""
+        import urllib.request
+        deadline = time.monotonic() + max_wait
+        while time.monotonic() < deadline:
+            try:
+                await asyncio.to_thread(urllib.request.urlopen, args.base_url.rstrip("/") + "/models", None, 5)
+                return True
+            except Exception:
+                await asyncio.sleep(10)
+        return False
+
+    async def attempt(metric, rec, steps):
+        client = AsyncOpenAI(base_url=proxy.base_url(metric, rec["id"]), api_key="kgeval-local",
+                             timeout=args.request_timeout, max_retries=2)
+        try:
             llm = llm_factory(args.model, client=client, temperature=args.temperature)
-            steps = []
             inner = llm.agenerate
 
             async def recording(prompt, response_model):  # keep RAGAS's parsed outputs per step
@@ -348,26 +358,42 @@ async def run(args) -> int:
             llm.agenerate = recording
             if metric == "faithfulness":
                 m = Faithfulness(llm=llm)
-                kwargs = dict(user_input=rec["question"], response=rec["answer"],
-                              retrieved_contexts=rec["contexts"])
-            else:
-                m = AnswerRelevancy(llm=llm, embeddings=embeddings)
-                kwargs = dict(user_input=rec["question"], response=rec["answer"])
+                return await m.ascore(user_input=rec["question"], response=rec["answer"],
+                                      retrieved_contexts=rec["contexts"])
+            m = AnswerRelevancy(llm=llm, embeddings=embeddings)
+            return await m.ascore(user_input=rec["question"], response=rec["answer"])
+        finally:
+            await client.close()
+
+    async def score_one(q, metric, rec):
+        nonlocal n_done
+        async with sem:
             t0 = time.monotonic()
             row = {"id": rec["id"], "question": q, "system": rec["system"], "metric": metric}
-            try:
-                res = await m.ascore(**kwargs)
-                v = res.value
-                if v is None or (isinstance(v, float) and math.isnan(v)):
-                    row.update(score=None, status="nan", reason=nan_reason(metric, steps))
-                else:
-                    row.update(score=float(v), status="ok", reason="")
-            except Exception as e:  # noqa: BLE001 - every failure is recorded with its reason
-                row.update(score=None, status="error", reason=describe(e))
-                if is_transient(e):
-                    row["transient"] = True
-            finally:
-                await client.close()
+            for attempt_no in range(1 + args.transient_retries):
+                steps = []
+                row.pop("transient", None)
+                try:
+                    res = await attempt(metric, rec, steps)
+                    v = res.value
+                    if v is None or (isinstance(v, float) and math.isnan(v)):
+                        row.update(score=None, status="nan", reason=nan_reason(metric, steps))
+                    else:
+                        row.update(score=float(v), status="ok", reason="")
+                except Exception as e:  # noqa: BLE001 - every failure is recorded with its reason
+                    row.update(score=None, status="error", reason=describe(e))
+                    if is_transient(e):
+                        # The server went away (restarted, overloaded): not RAGAS's doing.
+                        # Ask the whole record again once it answers; the calls made so
+                        # far stay counted for this record.
+                        row["transient"] = True
+                        if attempt_no < args.transient_retries:
+                            log(f"{metric} {rec['id']}: transient failure ({row['reason'][:100]}); "
+                                f"retry {attempt_no + 1}/{args.transient_retries} when the server answers")
+                            if await server_back():
+                                continue
+                break
+            row["attempts"] = attempt_no + 1
             st = proxy.get((metric, rec["id"]))
             row.update(calls=st["calls"], failed_calls=st["failures"], prompt_tokens=st["prompt_tokens"],
                        completion_tokens=st["completion_tokens"], model_seconds=round(st["seconds"], 2),
@@ -615,6 +641,8 @@ def main() -> int:
     r.add_argument("--concurrency", type=int, default=int(os.environ.get("KGEVAL_PEERS_CONCURRENCY") or 4),
                    help="records scored at once (the server has 4 slots by default)")
     r.add_argument("--request-timeout", type=float, default=3600.0)
+    r.add_argument("--transient-retries", type=int, default=3,
+                   help="ask a record again this many times after the server went away")
     r.add_argument("--torch-threads", type=int, default=1)
     rp = sub.add_parser("report", help="summary JSON + Markdown from the results")
     rp.add_argument("--out", default=os.environ.get("KGEVAL_PEERS_OUT", DEFAULT_OUT))
