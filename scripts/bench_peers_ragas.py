@@ -503,7 +503,11 @@ def summarize(results, sessions):
         for k in ("calls", "failed_calls", "prompt_tokens", "completion_tokens"):
             m[k] = sum(int(r.get(k) or 0) for r in rows)
         m["seconds"] = round(sum(float(r.get("model_seconds") or 0) for r in rows), 1)
-        m["per_sample"] = {k: m[k] / len(rows) for k in ("calls", "prompt_tokens", "completion_tokens", "seconds")}
+        # calls per sample count the answered requests; failed ones (server down) are
+        # in failed_calls and in requests_incl_failed.
+        m["per_sample"] = {"calls": (m["calls"] - m["failed_calls"]) / len(rows),
+                           "requests_incl_failed": m["calls"] / len(rows),
+                           **{k: m[k] / len(rows) for k in ("prompt_tokens", "completion_tokens", "seconds")}}
         summary["metrics"][metric] = m
     summary["sessions"] = len(sessions)
     summary["wall_seconds"] = round(sum(s.get("wall_seconds", 0) for s in sessions), 1)
@@ -548,15 +552,17 @@ def markdown(summary, out_rel) -> str:
                  f"{fmt(mean.get('wikieval_grounded'))} | {fmt(mean.get('wikieval_ungrounded'))} | "
                  f"{fmt(mean.get('wikieval_poor'))} | {m['status']['nan']} / {m['status']['error']} |")
     L.append("")
-    L.append("Model requests and tokens, counted by the proxy (per scored record; retries and instructor's "
-             "re-asks included):")
+    L.append("Model requests and tokens, counted by the proxy per scored record (instructor's re-asks of "
+             "invalid output included; calls = answered requests, failed = requests the server did not answer, "
+             "e.g. while it was restarted; model time = request wall time at the proxy, queueing included):")
     L.append("")
-    L.append("| metric | records | calls | calls/sample | prompt tok/sample | completion tok/sample | model time/sample | failed calls |")
+    L.append("| metric | records | calls | calls/sample | prompt tok/sample | completion tok/sample | model time/sample | failed requests |")
     L.append("|---|---|---|---|---|---|---|---|")
     for metric, m in ms.items():
         ps = m["per_sample"]
-        L.append(f"| {names[metric]} | {m['records']} | {m['calls']} | {ps['calls']:.2f} | {ps['prompt_tokens']:.0f} | "
-                 f"{ps['completion_tokens']:.0f} | {ps['seconds']:.0f} s | {m['failed_calls']} |")
+        L.append(f"| {names[metric]} | {m['records']} | {m['calls'] - m['failed_calls']} | {ps['calls']:.2f} | "
+                 f"{ps['prompt_tokens']:.0f} | {ps['completion_tokens']:.0f} | {ps['seconds']:.0f} s | "
+                 f"{m['failed_calls']} |")
     L.append("")
     wall = summary["wall_seconds"]
     pt = summary["proxy_total"]
@@ -569,7 +575,7 @@ def markdown(summary, out_rel) -> str:
              + (f"{rec_calls} belong to the records above, the other {pt['calls'] - rec_calls} to records in "
                 "flight when a session was interrupted (asked again on resume). " if pt["calls"] > rec_calls else
                 "all belong to the records above. " if pt["calls"] == rec_calls else
-                f"the records above account for {rec_calls} (some sessions were not logged). ")
+                f"the records above account for {rec_calls} (a session has not ended yet or was not logged). ")
              + "Raw per-record results, with RAGAS's intermediate outputs (statements and verdicts, generated "
              f"questions): `{out_rel}`; summary: `{os.path.splitext(out_rel)[0]}-summary.json`.")
     fails = [f for m in ms.values() for f in m["failures"]]
@@ -616,6 +622,9 @@ def report(args) -> int:
         json.dump(summary, f, indent=1, ensure_ascii=False)
         f.write("\n")
     md = markdown(summary, os.path.relpath(args.out, ROOT))
+    if args.note:
+        head, rest = md.split("\n", 1)
+        md = head + "\n\n" + args.note.strip() + "\n" + rest
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write(md)
@@ -648,6 +657,7 @@ def main() -> int:
     rp.add_argument("--out", default=os.environ.get("KGEVAL_PEERS_OUT", DEFAULT_OUT))
     rp.add_argument("--summary", default="")
     rp.add_argument("--markdown", default="")
+    rp.add_argument("--note", default="", help="a paragraph put under the heading (e.g. a partial run)")
     args = p.parse_args()
     if args.cmd == "run":
         args.out = os.path.abspath(args.out)
