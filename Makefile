@@ -15,7 +15,7 @@ DATASET  ?= testdata/wikieval.jsonl
 RUN_LIMIT ?= 6
 KGEVAL_FLAGS = --neo4j-uri bolt://127.0.0.1:$(KGEVAL_NEO4J_BOLT_PORT) --llm-base-url http://127.0.0.1:$(KGEVAL_LLM_PORT)/v1
 
-.PHONY: help build test bench run deps neo4j-install neo4j-start neo4j-stop neo4j-status \
+.PHONY: help build test bench bench-peers run deps neo4j-install neo4j-start neo4j-stop neo4j-status \
         models minilm llm-install llm-start llm-stop llm-status vet clean
 
 help: ## list the targets
@@ -72,6 +72,9 @@ test: deps ## all tests, against a real Neo4j + GDS started here if needed
 
 bench: deps build ## benchmarks; writes bench/REPORT.md
 	@scripts/bench.sh
+
+bench-peers: ## RAGAS 0.4.3 from PyPI on WikiEval-50, same model and encoder; bench/REPORT.md peers section
+	@scripts/bench-peers.sh
 
 vet: ## go vet
 	$(GO) vet ./...

@@ -141,6 +141,8 @@ echo "$webbench"
   echo '```'
   echo "$webbench"
   echo '```'
+  # The peer comparison is measured by make bench-peers (hours with the local model), not here.
+  if [ -f bench/PEERS.md ]; then echo; echo "<!-- peers:begin (make bench-peers) -->"; cat bench/PEERS.md; echo "<!-- peers:end -->"; fi
   if [ -f bench/NOTES.md ]; then echo; cat bench/NOTES.md; fi
 } > bench/REPORT.md
 echo "bench: wrote bench/REPORT.md"
