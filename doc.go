@@ -45,12 +45,16 @@
 //	web                    the dashboard and JSON API (Gin), on the services
 //	                       and the read models only
 //	render                 the CLI's tables, reports and plots
-//	configs, cmd/kgeval    the configuration; the CLI, which parses flags and
-//	                       configuration, wires the adapters and renders
+//	configs                the configuration and its loading (defaults, file,
+//	                       KGEVAL_* environment, flags)
+//	app                    the composition root: builds the store, model
+//	                       clients, encoder, engine and dashboard from configs
+//	cmd/kgeval             the CLI: parses flags, calls app, pipeline, analysis
+//	                       and render
 //
 // Dependencies point inwards: the adapters import this package (and the
 // pure scoring packages), not each other, except judge, which asks its
 // questions through the llm client; web and pipeline know the services, not
-// graphstore; only cmd builds concrete types. This package imports the
+// graphstore; only app (and cmd, through it) builds concrete types. This package imports the
 // standard library and golang.org/x/text (Unicode NFKC for label keys, Key).
 package kgeval

@@ -1,7 +1,7 @@
 // Package configs holds kgeval's configuration: the Config the commands
 // run with, its validation, and its defaults (kgeval.yaml, embedded in the
 // binary so that the defaults a user reads are exactly the ones in force).
-// Only package cmd reads files, the environment and flags into a Config.
+// Load reads the defaults, a file, the environment and the flags into a Config.
 package configs
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
@@ -58,11 +59,11 @@ func (m *Main) correlateCommand() *cobra.Command {
 			}
 			rep := render.CorrelationReport{Run: run, Variant: variant, Samples: len(rows), Empty: c.Empty, Matrix: c.Matrix}
 			render.Correlations(m.Stdout, rep)
-			return m.writeFiles(output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
-				output{csvOut, "--csv", func(w io.Writer) error { return render.CorrelationsCSV(w, rep.Matrix) }},
-				output{plotOut, "--plot", func(w io.Writer) error {
+			return render.WriteFiles(render.File(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }),
+				render.File(csvOut, "--csv", func(w io.Writer) error { return render.CorrelationsCSV(w, rep.Matrix) }),
+				render.File(plotOut, "--plot", func(w io.Writer) error {
 					return render.HeatmapPNG(w, rep.Matrix, fmt.Sprintf("Spearman rho, run %s (%d samples, pairwise-complete)", run, rep.Samples))
-				}})
+				}))
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run name")
@@ -102,8 +103,8 @@ func (m *Main) compareCommand() *cobra.Command {
 			}
 			rep := render.ComparisonReport{Run: run, Variant: variant, Samples: len(rows), Empty: empty, Comparison: c}
 			render.Comparison(m.Stdout, rep)
-			return m.writeFiles(output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
-				output{plotOut, "--plot", func(w io.Writer) error { return render.ComparePNG(w, rep) }})
+			return render.WriteFiles(render.File(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }),
+				render.File(plotOut, "--plot", func(w io.Writer) error { return render.ComparePNG(w, rep) }))
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run name")
@@ -127,7 +128,7 @@ func (m *Main) compareRuns(cmd *cobra.Command, run, baseline, variant string, pa
 		}
 		rep := render.RunComparisonReport{Variant: variant, RunComparison: c}
 		render.RunComparison(m.Stdout, rep)
-		return m.writeFiles(output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }})
+		return render.WriteFiles(render.File(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }))
 	})
 }
 
@@ -156,11 +157,11 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			if o.bins < 1 {
 				return kgeval.Errorf(kgeval.EINVALID, "--bins %d: want at least 1", o.bins)
 			}
-			res, err := loadDataset(cfg, o.dataset)
+			res, err := app.LoadDataset(cfg, o.dataset)
 			if err != nil {
 				return err
 			}
-			db, err := openMigratedStore(cmd.Context(), cfg)
+			db, err := app.OpenMigratedStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
@@ -168,7 +169,7 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			rep, err := pipeline.Sensitivity(cmd.Context(), db, pipeline.SensitivityOptions{Dataset: o.dataset, Records: res.Records(), Samples: res.Samples,
 				Rejected: len(res.Rejected), System: o.system, Limit: o.limit, Seed: o.seed, Prefix: o.prefix, Dir: o.dir, Bins: o.bins, Replace: o.replace,
 				Evaluate: func(ctx context.Context, file, run string, resume, replace bool) error {
-					return m.evaluate(ctx, cfg, file, run, evalOpts{resume: resume, replace: replace})
+					return m.evaluate(ctx, cfg, file, run, app.EvaluateOptions{Resume: resume, Replace: replace})
 				}, Log: m.Stdout})
 			if err != nil {
 				return err
@@ -181,8 +182,8 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			if o.plotOut == "" {
 				o.plotOut = filepath.Join(o.dir, "sensitivity.png")
 			}
-			if err := m.writeFiles(output{o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
-				output{o.plotOut, "--plot", func(w io.Writer) error { return render.SensitivityPNG(w, *rep) }}); err != nil {
+			if err := render.WriteFiles(render.File(o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }),
+				render.File(o.plotOut, "--plot", func(w io.Writer) error { return render.SensitivityPNG(w, *rep) })); err != nil {
 				return err
 			}
 			fmt.Fprintf(m.Stdout, "\nwrote %s and %s; derived datasets in %s\n", o.jsonOut, o.plotOut, o.dir)
@@ -243,8 +244,8 @@ func (m *Main) sweepReportCommand() *cobra.Command {
 					return err
 				}
 				render.SweepReport(m.Stdout, rep)
-				return m.writeFiles(output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
-					output{plotOut, "--plot", func(w io.Writer) error { return render.SweepPNG(w, rep) }})
+				return render.WriteFiles(render.File(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }),
+					render.File(plotOut, "--plot", func(w io.Writer) error { return render.SweepPNG(w, rep) }))
 			})
 		},
 	}

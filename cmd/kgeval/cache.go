@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/cachefile"
+	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/graphstore"
-	"github.com/kgeval/kgeval/judge"
-	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
@@ -29,11 +25,6 @@ func (m *Main) cacheCommand() *cobra.Command {
 	}
 	c.AddCommand(m.cacheExportCommand(), m.cacheImportCommand(), m.cacheStatsCommand())
 	return c
-}
-
-// currentPrompts lists this kgeval's prompt versions, by package.
-func currentPrompts() map[string][]string {
-	return map[string][]string{"extraction": llm.PromptVersions(), "judge": judge.Prompts()}
 }
 
 func (m *Main) cacheExportCommand() *cobra.Command {
@@ -59,7 +50,7 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := openStore(cmd.Context(), cfg)
+			db, err := app.OpenStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
@@ -76,7 +67,7 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 
 func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f kgeval.CacheFilter, noTime bool) error {
 	h, size, err := pipeline.ExportCacheFile(ctx, db, &graphstore.Cache{DB: db}, out, pipeline.CacheExportOptions{Filter: f,
-		Kgeval: version + " (commit " + commit + ")", Prompts: currentPrompts(), NoTime: noTime})
+		Kgeval: version + " (commit " + commit + ")", Prompts: app.Prompts(), NoTime: noTime})
 	if err != nil {
 		return err
 	}
@@ -97,43 +88,11 @@ func (m *Main) cacheImportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return kgeval.Wrap(kgeval.EINVALID, err, "cache import")
-			}
-			defer f.Close()
-			r, err := cachefile.NewReader(f)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			render.SnapshotRuns(m.Stdout, args[0], r.Header())
-			for _, w := range pipeline.SnapshotWarnings(r.Header(), currentPrompts(), cfg.LLM.Model, cfg.Embedding.Model) {
-				fmt.Fprintf(m.Stderr, "cache import: warning: %s: %s\n", args[0], w)
-			}
-			db, err := openMigratedStore(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			defer db.Close(context.WithoutCancel(cmd.Context()))
-			return m.cacheImport(cmd.Context(), db, args[0], r, overwrite)
+			return app.ImportCacheFile(cmd.Context(), cfg, args[0], overwrite, m.Stdout, m.Stderr)
 		},
 	}
 	c.Flags().BoolVar(&overwrite, "overwrite", false, "replace the value of a key the cache already holds")
 	return c
-}
-
-func (m *Main) cacheImport(ctx context.Context, db *graphstore.DB, file string, r *cachefile.Reader, overwrite bool) error {
-	n, err := pipeline.ImportCache(ctx, &graphstore.Cache{DB: db}, r, overwrite, func(e *cachefile.LineError) {
-		fmt.Fprintf(m.Stderr, "cache import: %s: %v (skipped)\n", file, e)
-	})
-	render.CacheImported(m.Stdout, m.Stderr, file, n, r.Counts(), r.Header(), overwrite, err)
-	if err != nil {
-		return fmt.Errorf("cache import %s (the %d entries before the error are stored; run the import again after fixing it): %w", file, n.Entries, err)
-	}
-	if n.Malformed > 0 {
-		return kgeval.Errorf(kgeval.EINVALID, "cache import %s: %d malformed lines skipped (listed above); the other %d entries are stored", file, n.Malformed, n.Entries)
-	}
-	return nil
 }
 
 func (m *Main) cacheStatsCommand() *cobra.Command {

@@ -36,8 +36,8 @@ func (m *Main) validityCommand() *cobra.Command {
 					return err
 				}
 				render.Validity(m.Stdout, rep)
-				return m.writeFiles(output{o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }},
-					output{o.mdOut, "--md", func(w io.Writer) error { return render.ValidityMarkdown(w, rep) }})
+				return render.WriteFiles(render.File(o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }),
+					render.File(o.mdOut, "--md", func(w io.Writer) error { return render.ValidityMarkdown(w, rep) }))
 			})
 		},
 	}
@@ -79,9 +79,9 @@ func (m *Main) gateCommand() *cobra.Command {
 					return err
 				}
 				render.Gate(m.Stdout, res, variant)
-				if err := m.writeFiles(output{mdOut, "--markdown", func(w io.Writer) error { return render.GateMarkdown(w, res, variant) }},
-					output{junitOut, "--junit", func(w io.Writer) error { return render.GateJUnit(w, res, variant) }},
-					output{jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, res) }}); err != nil {
+				if err := render.WriteFiles(render.File(mdOut, "--markdown", func(w io.Writer) error { return render.GateMarkdown(w, res, variant) }),
+					render.File(junitOut, "--junit", func(w io.Writer) error { return render.GateJUnit(w, res, variant) }),
+					render.File(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, res) })); err != nil {
 					return err
 				}
 				if !res.Pass {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
@@ -27,7 +28,7 @@ func (m *Main) doctorCommand() *cobra.Command {
 				LLMRequired: cfg.LLM.Required, EmbeddingProvider: cfg.Embedding.Provider, EmbeddingBaseURL: cfg.Embedding.BaseURL,
 				EmbeddingKey: cfg.Embedding.APIKey, EmbeddingModel: cfg.Embedding.Model, ModelDir: filepath.Join(cfg.Embedding.ModelsDir, cfg.Embedding.Model),
 				Probe: llm.Probe, MissingFile: minilm.MissingFile, Message: oneLine}
-			if db, err := openStore(cmd.Context(), cfg); err != nil {
+			if db, err := app.OpenStore(cmd.Context(), cfg); err != nil {
 				o.StoreErr = err
 			} else {
 				defer db.Close(cmd.Context())

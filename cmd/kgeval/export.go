@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/export"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/render"
@@ -27,7 +28,7 @@ func (m *Main) exportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := openStore(cmd.Context(), cfg)
+			db, err := app.OpenStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
@@ -45,7 +46,7 @@ func (m *Main) exportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return m.writeTo(out, func(w io.Writer) error {
+			return render.WriteTo(m.Stdout, out, "--out", func(w io.Writer) error {
 				if format == "csv" {
 					return export.WriteCSV(w, rows, pairs, export.CSVOptions{})
 				}
@@ -72,7 +73,7 @@ func (m *Main) exportCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return m.writeTo(gOut, func(w io.Writer) error { return render.JSON(w, g) })
+				return render.WriteTo(m.Stdout, gOut, "--out", func(w io.Writer) error { return render.JSON(w, g) })
 			})
 		},
 	}
@@ -97,7 +98,7 @@ func (m *Main) datasetCommand() *cobra.Command {
 			}
 			rejected := 0
 			for _, path := range args {
-				res, err := loadDataset(cfg, path)
+				res, err := app.LoadDataset(cfg, path)
 				if err != nil {
 					return err
 				}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/spf13/cobra"
@@ -159,39 +160,14 @@ func (m *Main) rootCommand() *cobra.Command {
 
 // config loads the configuration for cmd.
 func (m *Main) config(cmd *cobra.Command) (*configs.Config, error) {
-	return loadConfig(m.configFile, cmd.Flags())
+	return configs.Load(m.configFile, cmd.Flags())
 }
 
 // readConfig loads the configuration of a command whose own flags do not
 // configure (its --metrics or --tau mean something else): only the global
 // flags do.
 func (m *Main) readConfig(cmd *cobra.Command) (*configs.Config, error) {
-	return loadConfig(m.configFile, cmd.InheritedFlags())
-}
-
-// openStore connects to Neo4j with the configured settings.
-func openStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
-	if cfg.Neo4j.Password == "" {
-		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD, or start the bundled server with `make neo4j-start` (it writes %s)", cfg.Neo4j.PasswordFile)
-	}
-	return graphstore.Open(ctx, graphstore.Config{
-		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
-		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
-		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections,
-	})
-}
-
-// openMigratedStore connects to Neo4j and makes sure kgeval's schema is in place.
-func openMigratedStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
-	db, err := openStore(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := db.Migrate(ctx); err != nil {
-		db.Close(ctx)
-		return nil, err
-	}
-	return db, nil
+	return configs.Load(m.configFile, cmd.InheritedFlags())
 }
 
 // withStore runs fn on the store, configured by the command's own flags
@@ -204,55 +180,12 @@ func (m *Main) withStore(cmd *cobra.Command, own bool, fn func(db *graphstore.DB
 	if err != nil {
 		return err
 	}
-	db, err := openStore(cmd.Context(), cfg)
+	db, err := app.OpenStore(cmd.Context(), cfg)
 	if err != nil {
 		return err
 	}
 	defer db.Close(context.WithoutCancel(cmd.Context()))
 	return fn(db)
-}
-
-// output is a file a command writes when its flag (--json, --plot...) is set.
-type output struct {
-	path, flag string
-	write      func(io.Writer) error
-}
-
-// writeFiles writes each output whose path is set, in order.
-func (m *Main) writeFiles(outs ...output) error {
-	for _, o := range outs {
-		if o.path == "" {
-			continue
-		}
-		f, err := os.Create(o.path)
-		if err != nil {
-			return kgeval.Wrap(kgeval.EINVALID, err, "%s %s", o.flag, o.path)
-		}
-		if err := o.write(f); err != nil {
-			f.Close()
-			return fmt.Errorf("%s %s: %w", o.flag, o.path, err)
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeTo writes to path, or to standard output when path is empty.
-func (m *Main) writeTo(path string, fn func(io.Writer) error) error {
-	if path == "" {
-		return fn(m.Stdout)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return kgeval.Wrap(kgeval.EINVALID, err, "--out %s", path)
-	}
-	if err := fn(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func (m *Main) versionCommand() *cobra.Command {

@@ -4,12 +4,11 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
-	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/web"
 	"github.com/spf13/cobra"
 )
@@ -59,34 +58,10 @@ func (m *Main) serveCommand() *cobra.Command {
 }
 
 func (m *Main) serve(ctx context.Context, cfg *configs.Config) error {
-	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, Users: map[string]string{}, Tokens: map[string]string{},
-		InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL, Admins: map[string]bool{}}
-	for _, u := range cfg.Web.Users {
-		auth.Users[u.Name] = u.PasswordHash
-		auth.Admins["user:"+u.Name] = u.Admin
-	}
-	for _, t := range cfg.Web.Tokens {
-		auth.Tokens[strings.ToLower(t.SHA256)] = t.Name
-		auth.Admins["token:"+t.Name] = t.Admin
-	}
-	dir := expandHome(cfg.Web.StateDir)
-	if root := projectRoot(); !filepath.IsAbs(dir) && root != "" {
-		dir = filepath.Join(root, dir)
-	}
-	auth, err := web.WithState(auth, dir, m.Stderr)
-	if err != nil {
-		return err
-	}
-	db, err := openMigratedStore(ctx, cfg)
+	s, db, err := app.NewServer(ctx, cfg, version, m.Stderr)
 	if err != nil {
 		return err
 	}
 	defer db.Close(context.WithoutCancel(ctx))
-	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
-		Console: kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes}},
-		&graphstore.Health{DB: db}, db)
-	if err != nil {
-		return err
-	}
 	return s.ListenAndServe(ctx, cfg.Server.Addr, m.Stderr)
 }

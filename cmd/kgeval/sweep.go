@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/pipeline"
@@ -33,7 +34,7 @@ func (m *Main) sweepCommand() *cobra.Command {
 			if err := o.Check(); err != nil {
 				return err
 			}
-			db, err := openMigratedStore(cmd.Context(), cfg)
+			db, err := app.OpenMigratedStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}

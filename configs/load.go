@@ -1,4 +1,4 @@
-package main
+package configs
 
 import (
 	"bytes"
@@ -9,17 +9,36 @@ import (
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/configs"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 )
 
-// loadConfig builds the configuration: embedded defaults, then the file
+// FlagKeys maps the command line's flags to configuration keys: Load binds
+// those that were set over the file and the environment.
+var FlagKeys = map[string]string{
+	"neo4j-uri":      "neo4j.uri",
+	"neo4j-user":     "neo4j.user",
+	"neo4j-password": "neo4j.password",
+	"neo4j-database": "neo4j.database",
+	"llm-base-url":   "llm.base_url",
+	"llm-model":      "llm.model",
+	"engine":         "scoring.engine",
+	"tau":            "scoring.tau",
+	"delta":          "scoring.delta",
+	"metrics":        "scoring.metrics",
+	"concurrency":    "llm.concurrency",
+	"cache-only":     "llm.cache_only",
+	"strict":         "dataset.strict",
+	"addr":           "server.addr",
+	"log-level":      "log.level",
+}
+
+// Load builds the configuration: embedded defaults, then the file
 // (if any), then KGEVAL_* environment variables, then the flags that were set.
-func loadConfig(file string, flags *pflag.FlagSet) (*configs.Config, error) {
+func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 	v := viper.New()
 	v.SetConfigType("yaml")
-	if err := v.ReadConfig(bytes.NewReader(configs.Default)); err != nil {
+	if err := v.ReadConfig(bytes.NewReader(Default)); err != nil {
 		return nil, fmt.Errorf("embedded defaults: %w", err)
 	}
 	if file != "" {
@@ -34,7 +53,7 @@ func loadConfig(file string, flags *pflag.FlagSet) (*configs.Config, error) {
 	if flags != nil {
 		var bindErr error
 		flags.VisitAll(func(f *pflag.Flag) {
-			if key, ok := flagKeys[f.Name]; ok && f.Changed {
+			if key, ok := FlagKeys[f.Name]; ok && f.Changed {
 				if err := v.BindPFlag(key, f); err != nil {
 					bindErr = err
 				}
@@ -44,9 +63,9 @@ func loadConfig(file string, flags *pflag.FlagSet) (*configs.Config, error) {
 			return nil, bindErr
 		}
 	}
-	var c configs.Config
+	var c Config
 	for _, key := range v.AllKeys() {
-		if err := configs.CheckValue(key, v.Get(key)); err != nil {
+		if err := CheckValue(key, v.Get(key)); err != nil {
 			return nil, err
 		}
 	}
@@ -65,11 +84,11 @@ func loadConfig(file string, flags *pflag.FlagSet) (*configs.Config, error) {
 
 // resolve fills values that come from elsewhere: the password file, the
 // usual OPENAI_* variables, and ~ in paths.
-func resolve(c *configs.Config) error {
+func resolve(c *Config) error {
 	if c.Neo4j.Password == "" && c.Neo4j.PasswordFile != "" {
-		p := expandHome(c.Neo4j.PasswordFile)
+		p := ExpandHome(c.Neo4j.PasswordFile)
 		if !filepath.IsAbs(p) {
-			if root := projectRoot(); root != "" {
+			if root := ProjectRoot(); root != "" {
 				p = filepath.Join(root, p)
 			}
 		}
@@ -87,11 +106,12 @@ func resolve(c *configs.Config) error {
 	if c.Embedding.APIKey == "" {
 		c.Embedding.APIKey = c.LLM.APIKey
 	}
-	c.Embedding.ModelsDir = expandHome(c.Embedding.ModelsDir)
+	c.Embedding.ModelsDir = ExpandHome(c.Embedding.ModelsDir)
 	return nil
 }
 
-func expandHome(p string) string {
+// ExpandHome replaces a leading ~/ with the user's home directory.
+func ExpandHome(p string) string {
 	if strings.HasPrefix(p, "~/") {
 		if h, err := os.UserHomeDir(); err == nil {
 			return filepath.Join(h, p[2:])
@@ -100,9 +120,9 @@ func expandHome(p string) string {
 	return p
 }
 
-// projectRoot is the directory holding go.mod above the working directory,
+// ProjectRoot is the directory holding go.mod above the working directory,
 // or the KGEVAL_HOME variable; "" when neither exists.
-func projectRoot() string {
+func ProjectRoot() string {
 	if h := os.Getenv("KGEVAL_HOME"); h != "" {
 		return h
 	}

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/web"
+)
+
+// NewServer builds the dashboard of cfg (its users, tokens, session state
+// under web.state_dir and console limits) on a migrated store; the caller
+// closes the store after the server stops.
+func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer) (*web.Server, *graphstore.DB, error) {
+	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, Users: map[string]string{}, Tokens: map[string]string{},
+		InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL, Admins: map[string]bool{}}
+	for _, u := range cfg.Web.Users {
+		auth.Users[u.Name] = u.PasswordHash
+		auth.Admins["user:"+u.Name] = u.Admin
+	}
+	for _, t := range cfg.Web.Tokens {
+		auth.Tokens[strings.ToLower(t.SHA256)] = t.Name
+		auth.Admins["token:"+t.Name] = t.Admin
+	}
+	dir := configs.ExpandHome(cfg.Web.StateDir)
+	if root := configs.ProjectRoot(); !filepath.IsAbs(dir) && root != "" {
+		dir = filepath.Join(root, dir)
+	}
+	auth, err := web.WithState(auth, dir, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := OpenMigratedStore(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
+		Console: kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes}},
+		&graphstore.Health{DB: db}, db)
+	if err != nil {
+		db.Close(context.WithoutCancel(ctx))
+		return nil, nil, err
+	}
+	return s, db, nil
+}

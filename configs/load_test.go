@@ -1,0 +1,85 @@
+package configs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kgeval/kgeval"
+)
+
+func TestLoad(t *testing.T) {
+	t.Run("Defaults", func(t *testing.T) {
+		c, err := Load("", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := c.GraphParams()
+		if p != kgeval.DefaultGraphParams() {
+			t.Errorf("graph params %+v, want the SPEC defaults %+v", p, kgeval.DefaultGraphParams())
+		}
+		if len(c.Scoring.Pairs) != 4 || c.Scoring.Pairs[1] != kgeval.DefaultPairs()[1] {
+			t.Errorf("pairs %+v", c.Scoring.Pairs)
+		}
+		if c.Scoring.Engine != "gds" || c.Neo4j.Database != "neo4j" || c.LLM.Concurrency < 1 {
+			t.Errorf("config %+v", c)
+		}
+		if c.Web.CypherMaxBytes != 2<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth {
+			t.Errorf("web %+v", c.Web)
+		}
+	})
+	t.Run("FileEnvFlag", func(t *testing.T) {
+		t.Setenv("KGEVAL_SCORING_DELTA", "0.3")
+		t.Setenv("KGEVAL_SCORING_TAU", "0.75") // the file says 0.8; the environment wins
+		c, err := Load("testdata/custom.yaml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Scoring.Tau != 0.75 || c.Scoring.Delta != 0.3 || c.Neo4j.Database != "other" || len(c.Scoring.Pairs) != 1 {
+			t.Errorf("tau %v delta %v db %q pairs %+v", c.Scoring.Tau, c.Scoring.Delta, c.Neo4j.Database, c.Scoring.Pairs)
+		}
+	})
+	t.Run("OpenAIEnv", func(t *testing.T) {
+		t.Setenv("KGEVAL_LLM_BASE_URL", "")
+		t.Setenv("OPENAI_BASE_URL", "https://example.invalid/v1")
+		t.Setenv("OPENAI_API_KEY", "sk-test")
+		c, err := Load("testdata/custom.yaml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.LLM.APIKey != "sk-test" {
+			t.Errorf("api key %q", c.LLM.APIKey)
+		}
+	})
+	bad := []struct {
+		name, env, value, file, want string
+	}{
+		{"TauNotNumber", "KGEVAL_SCORING_TAU", "abc", "", "config: scoring.tau = abc: not a valid number"},
+		{"TauRange", "KGEVAL_SCORING_TAU", "1.5", "", "config: scoring.tau = 1.5: a cosine threshold must be in [0, 1]"},
+		{"DeltaNegative", "KGEVAL_SCORING_DELTA", "-1", "", "config: scoring.delta = -1: must be >= 0"},
+		{"Engine", "KGEVAL_SCORING_ENGINE", "spark", "", "config: scoring.engine = spark: want gds or native"},
+		{"URI", "KGEVAL_NEO4J_URI", "http://x", "", "config: neo4j.uri = http://x"},
+		{"Timeout", "KGEVAL_NEO4J_QUERY_TIMEOUT", "soon", "", "config: neo4j.query_timeout = soon: not a valid duration"},
+		{"Concurrency", "KGEVAL_LLM_CONCURRENCY", "0", "", "config: llm.concurrency = 0: must be at least 1"},
+		{"Metric", "KGEVAL_SCORING_METRICS", "multihop,bogus", "", "config: scoring.metrics = bogus: unknown metric"},
+		{"Provider", "KGEVAL_EMBEDDING_PROVIDER", "magic", "", "config: embedding.provider = magic"},
+		{"CypherMaxBytes", "KGEVAL_WEB_CYPHER_MAX_BYTES", "10", "", "config: web.cypher_max_bytes = 10: must be at least 1024"},
+		{"TrustedProxy", "KGEVAL_WEB_TRUSTED_PROXIES", "proxy.example", "", "config: web.trusted_proxies[0] = proxy.example: want an IP address or a CIDR"},
+		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},
+		{"BrokenFile", "", "", "testdata/broken.yaml", "config file testdata/broken.yaml"},
+		{"MissingFile", "", "", "testdata/nope.yaml", "config file testdata/nope.yaml"},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv(tc.env, tc.value)
+			}
+			_, err := Load(tc.file, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if kgeval.ErrorCode(err) != kgeval.EINVALID || strings.Contains(err.Error(), "\n") {
+				t.Errorf("want a one-line EINVALID error, got %q (%s)", err.Error(), kgeval.ErrorCode(err))
+			}
+		})
+	}
+}
