@@ -215,14 +215,21 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		setReason(MetricSupportVerified, ReasonNotApplicable+"scoring.verify is off")
 		setReason(MetricContradictionVerified, ReasonNotApplicable+"scoring.verify is off")
 	}
+	inRel, ctxRel := g.Relations(SideInput), g.Relations(SideContext)
+	// The sentence-evidence metrics are computed by evaluate from the
+	// verdicts: without triplets on a side there are none, for the graph's
+	// reason.
+	textWhy := ReasonNotApplicable + "sentence evidence needs the sample texts (evaluate computes it)"
+	if (len(inRel) == 0 || len(ctxRel) == 0) && g.EmptyReason != "" {
+		textWhy = g.EmptyReason
+	}
 	if r.SupportText == nil {
-		why := ReasonNotApplicable + "sentence evidence needs the sample texts (evaluate computes it)"
-		setReason(MetricSupportText, why)
-		setReason(MetricContradictionText, why)
+		setReason(MetricSupportText, textWhy)
+		setReason(MetricContradictionText, textWhy)
 	}
 	question := g.Input == TextQuestion
 	if r.SlotCoverageText == nil && question {
-		setReason(MetricSlotCoverageText, ReasonNotApplicable+"sentence evidence needs the sample texts (evaluate computes it)")
+		setReason(MetricSlotCoverageText, textWhy)
 	}
 	if !question {
 		setReason(MetricSlotCoverage, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
@@ -238,7 +245,6 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		setReason(MetricRecall, why)
 		setReason(MetricF1, why)
 	}
-	inRel, ctxRel := g.Relations(SideInput), g.Relations(SideContext)
 	if len(inRel) == 0 || len(ctxRel) == 0 {
 		if r.Reason == "" {
 			r.Reason = g.EmptyReason
