@@ -44,6 +44,11 @@ var funcs = template.FuncMap{
 		m, _ := kgeval.LookupMetric(metric)
 		return m.Meaning
 	},
+	// vis shows a value HTML-escaped with its bidi controls and zero-width
+	// characters as marked spans; visText as marker text, for attributes,
+	// <title> and <option> (text.go).
+	"vis":     visAny,
+	"visText": visTextAny,
 	"passMark": func(passed bool) string {
 		if passed {
 			return "pass"
