@@ -31,7 +31,7 @@ run="browser-test-$(date +%s)-$$"
 pid=""
 cleanup() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-  for r in "$run" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
+  for r in "$run" "$run-hostile" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
     bin/kgeval runs delete "$r" >/dev/null 2>&1
   done
   rm -rf "$tmp"
@@ -51,8 +51,27 @@ cat >> "$tmp/data.jsonl" <<'JSONL'
 JSONL
 long=$(head -c 10000 /dev/zero | tr '\0' W)
 echo '{"id": "long-why", "question": "What does Acme make?", "contexts": ["Acme makes anvils '"$long"'."], "answer": "Acme makes anvils.", "reference": "Anvils.", "system": "why", "triplets": {"question": [["Acme", "makes", "?"]], "answer": [["Acme", "makes", "anvils"]], "reference": [["Acme", "makes", "anvils"]], "contexts": [[["Acme", "is based in", "Ohio"]]]}}' >> "$tmp/data.jsonl"
+# Hostile text (issue 16 item 6): a sample with a 300-character id, a
+# 200-character system name, a 10,000-character answer (sentences and a
+# 3,000-character word) and a 256-character entity label; another whose id
+# holds U+202E (it would display "rtlgnp.exe") and whose answer has an
+# entity label made of zero-width characters only. No page may get wider
+# than the window, the U+202E must show as a marker and the label must not
+# be blank. The two also make a second run, $run-hostile, for the run
+# comparison page.
+hostile_id="hostile-$(head -c 292 /dev/zero | tr '\0' i)"
+hostile_system="system-$(head -c 193 /dev/zero | tr '\0' S)"
+hostile_answer="$(printf 'Erica vagans is a heath. %.0s' $(seq 1 280))$(head -c 3000 /dev/zero | tr '\0' Q)"
+hostile_label="$(head -c 256 /dev/zero | tr '\0' L)"
+{
+  echo '{"id": "'"$hostile_id"'", "question": "What is Erica vagans?", "contexts": ["Erica vagans is a heath of western Europe."], "answer": "'"$hostile_answer"'", "reference": "A heath.", "system": "'"$hostile_system"'", "triplets": {"question": [["Erica vagans", "is", "?"]], "answer": [["Erica vagans", "is", "heath"], ["'"$hostile_label"'", "is", "heath"]], "reference": [["Erica vagans", "is", "heath"]], "contexts": [[["Erica vagans", "is", "heath"]]]}}'
+  echo '{"id": "rtl\u202Eexe.png", "question": "Is rtl\u202Eexe.png a picture?", "contexts": ["rtl\u202Eexe.png is a picture of a heath."], "answer": "It is a picture \u2066of\u2069 a heath\u200B.", "reference": "A picture.", "system": "'"$hostile_system"'", "triplets": {"question": [["rtl\u202Eexe.png", "is", "?"]], "answer": [["rtl\u202Eexe.png", "is", "picture"], ["\u200B\u200C\u200D\u2060\uFEFF", "shows", "heath"]], "reference": [["rtl\u202Eexe.png", "is", "picture"]], "contexts": [[["rtl\u202Eexe.png", "is a picture of", "heath"]]]}}'
+} > "$tmp/hostile.jsonl"
+cat "$tmp/hostile.jsonl" >> "$tmp/data.jsonl"
 bin/kgeval evaluate --dataset "$tmp/data.jsonl" --run "$run" --engine native >"$tmp/evaluate.log" 2>&1 ||
   { cat "$tmp/evaluate.log"; echo "browser-test: evaluate failed" >&2; exit 1; }
+bin/kgeval evaluate --dataset "$tmp/hostile.jsonl" --run "$run-hostile" --engine native >"$tmp/evaluate-hostile.log" 2>&1 ||
+  { cat "$tmp/evaluate-hostile.log"; echo "browser-test: evaluate of the hostile records failed" >&2; exit 1; }
 # Sweep variants for the run dashboard's sweep curves (no model or
 # embedding call: the graphs are rebuilt from stored triplets and cached
 # embeddings).
@@ -84,5 +103,5 @@ echo "browser-test: kgeval serve at $url, run $run"
 
 mkdir -p docs/screenshots
 (cd web && KGEVAL_URL="$url" KGEVAL_TOKEN="$token" KGEVAL_RUN="$run" KGEVAL_SAMPLE=erica-ungrounded \
-  KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
+  KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_HOSTILE_ID="$hostile_id" KGEVAL_HOSTILE_SYSTEM="$hostile_system" KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
   KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)

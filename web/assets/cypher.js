@@ -25,7 +25,7 @@
       else if (m[5]) cls = 'tk-label';
       else if (m[6]) cls = 'tk-number';
       else if (m[7] && keywords.has(m[7].toUpperCase())) cls = 'tk-keyword';
-      out.push(cls ? el('span', { class: cls }, m[0]) : document.createTextNode(m[0]));
+      out.push(cls ? el('span', { class: cls, text: m[0] }) : document.createTextNode(m[0]));
     }
     out.push(document.createTextNode('\n'));
     pre.replaceChildren(...out);
@@ -41,18 +41,63 @@
   const table = document.getElementById('result-table');
   const graphBox = document.getElementById('result-graph');
 
-  function cellText(v) {
-    if (v === null || v === undefined) return 'null';
-    if (typeof v !== 'object') return String(v);
-    if (v._kind === 'node') return '(' + v.labels.map((l) => ':' + l).join('') + ' ' + JSON.stringify(v.properties) + ')';
-    if (v._kind === 'relationship') return '[:' + v.type + ' ' + JSON.stringify(v.properties) + ']';
-    if (v._kind === 'path') return 'path of ' + v.relationships.length + ' relationships';
-    return JSON.stringify(v);
+  // A result cell: a node as (:Label {key: value…}), a relationship as
+  // [:TYPE {…}], a path as its chain, a map as key: value lines, a list
+  // inline; strings over LONG characters are cut, the whole on a click;
+  // invisible characters (the key separator U+001F of stored ids) marked.
+  const LONG = 160;
+  function longText(s) {
+    if (s === '') return el('span', { class: 'muted' }, '""');
+    if (s.length <= LONG) return el('span', { class: 'c-str' }, s);
+    return el('details', { class: 'long' }, el('summary', { title: 'show all ' + s.length + ' characters' }, s.slice(0, LONG) + '…'),
+      el('div', { class: 'long-full' }, s));
+  }
+  function props(p, depth) {
+    const keys = Object.keys(p || {}).sort();
+    return keys.map((k) => el('div', { class: 'c-prop' }, el('span', { class: 'c-key' }, k), ': ', cell(p[k], depth + 1)));
+  }
+  const head = (n) => '(' + n.labels.map((l) => ':' + l).join('') + ')';
+  function cell(v, depth) {
+    depth = depth || 0;
+    if (v === null || v === undefined) return el('span', { class: 'muted' }, 'null');
+    if (typeof v === 'string') return longText(v);
+    if (typeof v !== 'object') return el('span', { class: 'c-num' }, String(v));
+    if (depth > 4) return longText(JSON.stringify(v));
+    if (Array.isArray(v)) {
+      if (v.every((x) => x === null || typeof x !== 'object')) {
+        return el('span', { class: 'c-list' }, '[', v.map((x, i) => [i ? ', ' : '', cell(x, depth + 1)]), ']');
+      }
+      return el('div', { class: 'c-list' }, '[', v.map((x) => el('div', { class: 'c-props' }, cell(x, depth + 1))), ']');
+    }
+    const p = v.properties || {};
+    const open = Object.keys(p).length > 0;
+    if (v._kind === 'node') {
+      return el('div', { class: 'c-node' }, '(' + v.labels.map((l) => ':' + l).join('') + (open ? ' {' : ')'),
+        open ? [el('div', { class: 'c-props' }, props(p, depth)), '})'] : null);
+    }
+    if (v._kind === 'relationship') {
+      return el('div', { class: 'c-rel' }, '[:' + v.type + (open ? ' {' : ']'),
+        open ? [el('div', { class: 'c-props' }, props(p, depth)), '}]'] : null);
+    }
+    if (v._kind === 'path') {
+      const parts = [];
+      v.nodes.forEach((n, i) => {
+        if (i > 0) {
+          const r = v.relationships[i - 1];
+          parts.push(r.start === n.id ? '<-[:' + r.type + ']-' : '-[:' + r.type + ']->');
+        }
+        parts.push(head(n));
+      });
+      return el('div', { class: 'c-path' }, el('div', {}, parts.join('')),
+        el('details', { class: 'long' }, el('summary', {}, v.nodes.length + ' nodes, ' + v.relationships.length + ' relationships'),
+          v.nodes.map((n) => cell(n, depth + 1)), v.relationships.map((r) => cell(r, depth + 1))));
+    }
+    return el('div', { class: 'c-map' }, props(v, depth));
   }
 
   function nodeLabel(n) {
     const p = n.properties || {};
-    for (const k of ['label', 'name', 'id', 'key']) if (typeof p[k] === 'string' || typeof p[k] === 'number') return String(p[k]);
+    for (const k of ['label', 'name', 'id', 'key']) if (typeof p[k] === 'string' || typeof p[k] === 'number') return kg.visible(p[k]);
     return n.labels.join(':');
   }
 
@@ -86,7 +131,7 @@
     try {
       const res = await api('/api/cypher', { method: 'POST', body: { query: ta.value } });
       table.tHead.replaceChildren(el('tr', {}, res.columns.map((c) => el('th', {}, c))));
-      table.tBodies[0].replaceChildren(...res.rows.map((row) => el('tr', {}, row.map((v) => el('td', {}, cellText(v))))));
+      table.tBodies[0].replaceChildren(...res.rows.map((row) => el('tr', {}, row.map((v) => el('td', {}, cell(v))))));
       const cut = res.truncated ? (res.truncated_by === 'bytes' ? ' (cut at the size cap)' : ' (cut at the row cap)') : '';
       status.textContent = res.rows.length + ' row' + (res.rows.length === 1 ? '' : 's') + cut + ' in ' + res.ms + ' ms';
       planBox.textContent = res.plan || '';

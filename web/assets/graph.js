@@ -8,11 +8,14 @@
   const g = kg.data('graph-data');
   if (!g || !window.cytoscape) return;
   const paths = new Map(g.paths.map((p) => [p.node, p]));
+  // A canvas label shows invisible characters as markers and is cut at 80
+  // characters (the entity list and the path panel show it whole).
+  const short = (s) => (s.length > 80 ? s.slice(0, 79) + '…' : s);
   const elements = [];
   for (const n of g.nodes) {
     elements.push({
       group: 'nodes',
-      data: { id: 'n' + n.id, nid: n.id, label: n.label, kind: n.kind, side: n.side, community: n.community,
+      data: { id: 'n' + n.id, nid: n.id, label: short(kg.visible(n.label)), kind: n.kind, side: n.side, community: n.community,
         ccolor: n.community === null ? '#cccccc' : palette[n.community % palette.length] },
       classes: n.kind + ' ' + n.side,
     });

@@ -82,7 +82,7 @@
         title: { text: one + ' per system', subtext: 'mean over scored samples (n)', textStyle: { fontSize: 13 } },
         grid: { left: 50, right: 10, top: 55, bottom: 50 },
         tooltip: { trigger: 'axis', formatter: (xs) => xs.map((x) => esc(x.name) + ': ' + fmt(x.value)).join('<br>') },
-        xAxis: { type: 'category', data: systems.map((s) => (s.system || '(none)') + ' (n=' + s.scored[one] + ')'), axisLabel: { fontSize: 10 } },
+        xAxis: { type: 'category', data: systems.map((s) => sysName(s.system) + ' (n=' + s.scored[one] + ')'), axisLabel: { fontSize: 10 } },
         yAxis: { type: 'value' },
         series: [{ type: 'bar', data: systems.map((s) => s.means[one]), itemStyle: { color: '#4e79a7' } }],
       });
@@ -217,7 +217,7 @@
   let systemsData = null;
   const distCharts = {};
   const pfmt = (t) => (t ? t.p.toPrecision(3) : '–');
-  const sysName = (s) => s || '(none)';
+  const sysName = (s) => kg.visible(s) || '(none)';
   function sampleLink(x) {
     if (!x) return el('td', { class: 'muted' }, '–');
     return el('td', {}, el('a', { href: path('runs', sysSection.dataset.run, 'samples', x.sample) }, x.sample));
@@ -376,8 +376,8 @@
       total = page.total;
       tbody.replaceChildren(...page.samples.map((s) => el('tr', {},
         el('td', { class: 'n' }, String(s.record)),
-        el('td', {}, el('a', { href: path('runs', run, 'samples', s.id), class: 'sample-link' }, s.id)),
-        el('td', {}, s.system || ''),
+        el('td', {}, el('a', { href: path('runs', run, 'samples', s.id), class: 'sample-link clip', title: kg.visible(s.id) }, s.id)),
+        el('td', {}, el('span', { class: 'clip', title: kg.visible(s.system) }, s.system || '')),
         pairs.map((p) => {
           const x = s.scores[p.name];
           if (!x) return el('td', { class: 'muted' }, '—');

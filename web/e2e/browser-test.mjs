@@ -31,6 +31,13 @@ const sample = process.env.KGEVAL_SAMPLE;
 const xssSample = process.env.KGEVAL_XSS_SAMPLE;
 const whySample = process.env.KGEVAL_WHY_SAMPLE;
 const longSample = process.env.KGEVAL_LONG_SAMPLE;
+const hostileID = process.env.KGEVAL_HOSTILE_ID;
+const hostileSystem = process.env.KGEVAL_HOSTILE_SYSTEM;
+const rtlID = 'rtl\u202Eexe.png';
+// What a page shows for a text: bidi controls, zero-width and control
+// characters as a marker "⟨U+202E⟩" (web/text.go, app.js kg.visible).
+const shown = (x) => String(x).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g,
+  (c) => '⟨U+' + c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0') + '⟩');
 const shots = process.env.KGEVAL_SHOTS || 'docs/screenshots';
 const pair = 'faithfulness';
 const enc = encodeURIComponent;
@@ -65,6 +72,150 @@ const sens = process.env.KGEVAL_SENS;
 const sensReport = JSON.parse(readFileSync(process.env.KGEVAL_SENS_JSON, 'utf8'));
 const sensPrinted = readFileSync(process.env.KGEVAL_SENS_LOG, 'utf8');
 const f3 = (v) => (v === null || v === undefined ? 'null' : v.toFixed(3));
+
+// hostileText: the hostile-text run (issue 16 item 6; the records
+// scripts/browser-test.sh adds: a 300-character id, a 200-character system
+// name, a 10,000-character answer, an id holding U+202E, an entity label of
+// zero-width characters) keeps every page within the window at 1366×768
+// and 375×800, the U+202E shows as a marker, the zero-width label is not
+// blank, the console shows nodes, relationships and maps as readable cells
+// and the header's "Sign out" is whole at phone width.
+async function hostileText() {
+  const sizes = [{ width: 1366, height: 768 }, { width: 375, height: 800 }];
+  const rtlSample = `/runs/${enc(run)}/samples/${enc(rtlID)}`;
+  const consoleQuery = `MATCH (e:Entity {run: '${run}', pair: '${pair}'})-[r]->(x)\n` +
+    `WHERE e.sample STARTS WITH 'rtl' OR e.sample STARTS WITH 'hostile-'\n` +
+    `RETURN e, r, x, {sample: e.sample, label: e.label, graph: e.graph} AS m LIMIT 20`;
+  const pages = [
+    { name: 'runs', path: '/', ready: '#runs' },
+    { name: 'run', path: `/runs/${enc(run)}`, ready: '#samples tbody a.sample-link', wait: () => page.waitForSelector('#system-metrics tbody tr') },
+    { name: 'sample-long', path: `/runs/${enc(run)}/samples/${enc(hostileID)}`, ready: '#text-answer' },
+    { name: 'sample-rtl', path: rtlSample, ready: '#sample-id' },
+    { name: 'graph', path: `${rtlSample}/graphs/${pair}`, ready: '#entities li', wait: () => page.waitForFunction(() => window.cy && window.cy.nodes().length > 0) },
+    { name: 'compare', path: `/compare?a=${enc(run)}&b=${enc(run + '-hostile')}`, ready: '#compare-samples' },
+    { name: 'sensitivity', path: `/runs/${enc(process.env.KGEVAL_SENS)}/sensitivity`, ready: '#sensitivity-histograms .chart canvas' },
+    { name: 'console', path: '/cypher', ready: '#query', wait: async () => {
+      await page.fill('#query', consoleQuery);
+      await page.click('#run-query');
+      await page.waitForSelector('#result-table tbody tr');
+    } },
+  ];
+  const fits = async (where) => {
+    const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
+    assert.ok(w.scroll <= w.view, `${where}: page ${w.scroll}px wide in a ${w.view}px window`);
+    return w;
+  };
+  const notBlank = async (loc, what) => {
+    const b = await loc.evaluate((e) => ({ text: e.innerText.trim(), width: e.getBoundingClientRect().width }));
+    assert.ok(b.text.length > 0 && b.width >= 10, `${what} is blank: ${JSON.stringify(b)}`);
+    return b.text;
+  };
+
+  await step('HostileTextRecords', async () => {
+    const d = await api(`/api/runs/${enc(run)}/samples/${enc(hostileID)}`);
+    assert.equal(hostileID.length, 300, 'a 300-character id');
+    assert.equal(hostileSystem.length, 200, 'a 200-character system name');
+    assert.equal(d.system, hostileSystem);
+    assert.equal(d.answer.length, 10000, 'a 10,000-character answer');
+    const r = await api(rtlSample.replace('/runs/', '/api/runs/'));
+    assert.equal(r.id, rtlID, 'an id holding U+202E');
+  });
+
+  for (const size of sizes) {
+    await step(`HostileTextFits${size.width}`, async () => {
+      await page.setViewportSize(size);
+      const widths = [];
+      for (const p of pages) {
+        await page.goto(base + p.path);
+        await page.waitForSelector(p.ready);
+        if (p.wait) await p.wait();
+        await page.waitForLoadState('networkidle');
+        const w = await fits(`${p.name} at ${size.width}px`);
+        widths.push(`${p.name} ${w.scroll}`);
+        // "Sign out" whole and inside the window.
+        const out = await page.locator('header.top .logout button').boundingBox();
+        assert.ok(out && out.x >= 0 && out.x + out.width <= size.width && out.y >= 0, `${p.name}: Sign out at ${JSON.stringify(out)}`);
+      }
+      // The sign-in page, in a fresh (signed-out) context.
+      const ctx = await browser.newContext({ viewport: size });
+      const login = await ctx.newPage();
+      await login.goto(base + '/login');
+      await login.waitForSelector('#sign-in');
+      const lw = await login.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
+      await ctx.close();
+      assert.ok(lw.scroll <= lw.view, `login at ${size.width}px: ${lw.scroll}px wide`);
+      widths.push(`login ${lw.scroll}`);
+      console.log(`    widths at ${size.width}px: ${widths.join(', ')}`);
+    });
+  }
+
+  await step('HostileTextMarked', async () => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    // The run page's sample list: the U+202E id as a marker, the 300-character
+    // id clamped with the whole in its title.
+    await page.goto(`${base}/runs/${enc(run)}`);
+    await page.waitForSelector('#samples tbody a.sample-link');
+    const links = page.locator('#samples tbody a.sample-link');
+    const texts = await links.allTextContents();
+    assert.ok(texts.includes('rtl⟨U+202E⟩exe.png'), `the U+202E id shown with its marker: ${texts}`);
+    assert.ok(!texts.some((t) => t.includes('\u202E')), 'no raw U+202E in the list');
+    const rtlLink = links.filter({ hasText: 'rtl⟨U+202E⟩exe.png' });
+    assert.ok(await rtlLink.locator('span.invis').isVisible(), 'the marker is visible');
+    const long = links.filter({ hasText: 'hostile-iii' });
+    assert.equal(await long.getAttribute('title'), hostileID, 'the long id whole in its title');
+    const lb = await long.boundingBox();
+    assert.ok(lb.height < 80, `the long id clamped to a few lines (${lb.height}px)`);
+    // Server-rendered: the sample page's id, question and triplets.
+    await page.goto(base + rtlSample);
+    assert.equal(await page.textContent('#sample-id'), 'rtl⟨U+202E⟩exe.png', 'the id with its marker');
+    assert.ok(await page.locator('#sample-id span.invis').isVisible(), 'the marker is visible');
+    assert.equal(await page.locator('#sample-id span.invis').getAttribute('title'), 'invisible character U+202E RIGHT-TO-LEFT OVERRIDE');
+    assert.ok((await page.textContent('#text-question')).includes('rtl⟨U+202E⟩exe.png'), 'the question too');
+    assert.ok((await page.textContent('#text-answer')).includes('⟨U+2066⟩of⟨U+2069⟩ a heath⟨U+200B⟩.'), 'isolates and a zero-width space in the answer');
+    const zw = '⟨U+200B⟩⟨U+200C⟩⟨U+200D⟩⟨U+2060⟩⟨U+FEFF⟩';
+    const cell = page.locator(`#pair-${pair} .triplets td`, { hasText: zw }).first();
+    assert.equal(await notBlank(cell, 'the zero-width label in the triplet table'), zw);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: `${shots}/hostile-375.png` });
+    await page.setViewportSize({ width: 1366, height: 768 });
+    // The 10,000-character answer is shown whole, wrapped.
+    await page.goto(`${base}/runs/${enc(run)}/samples/${enc(hostileID)}`);
+    assert.equal((await page.textContent('#text-answer')).length, 10000, 'the whole answer');
+    assert.equal(await page.textContent('#sample-id'), hostileID);
+    // The graph page: the zero-width entity is a labelled button and node.
+    await page.goto(`${base}${rtlSample}/graphs/${pair}`);
+    await page.waitForFunction(() => window.cy && window.cy.nodes().length > 0);
+    assert.equal(await notBlank(page.locator('#entities button.entity', { hasText: zw }), 'the zero-width entity button'), zw);
+    const labels = await page.evaluate(() => cy.nodes().map((n) => n.data('label')));
+    assert.ok(labels.includes(zw), `the zero-width node labelled ${zw}: ${labels}`);
+    assert.ok(labels.includes('rtl⟨U+202E⟩exe.png'), 'the U+202E node labelled with its marker');
+    assert.equal(await page.textContent('#sample-id'), 'rtl⟨U+202E⟩exe.png');
+    // The run comparison lists both hostile samples, marked and clamped.
+    await page.goto(`${base}/compare?a=${enc(run)}&b=${enc(run + '-hostile')}`);
+    const ids = await page.locator('#compare-samples a.compare-sample').allTextContents();
+    assert.deepEqual([...ids].sort(), [hostileID, 'rtl⟨U+202E⟩exe.png'].sort(), 'the samples of both runs');
+  });
+
+  await step('HostileTextConsole', async () => {
+    // Nodes, relationships and maps as readable cells, not raw JSON; the
+    // stored ids' separator U+001F and the U+202E marked.
+    await page.goto(base + '/cypher');
+    await page.fill('#query', consoleQuery);
+    await page.click('#run-query');
+    await page.waitForSelector('#result-table tbody tr');
+    const heads = await page.locator('#result-table thead th').allTextContents();
+    assert.deepEqual(heads, ['e', 'r', 'x', 'm']);
+    const row = page.locator('#result-table tbody tr', { hasText: 'rtl⟨U+202E⟩exe.png' }).first();
+    const cells = (await row.locator('td').allInnerTexts()).map((c) => c.replace(/\s+/g, ' ').trim());
+    assert.match(cells[0], /^\(:Entity \{ .*label: .*sample: rtl⟨U\+202E⟩exe\.png.*\}\)$/, `node cell: ${cells[0]}`);
+    assert.match(cells[1], /^\[:[A-Z_]+/, `relationship cell: ${cells[1]}`);
+    assert.match(cells[3], /graph: .*⟨U\+001F⟩/, `map cell with marked separators: ${cells[3]}`);
+    const all = (await page.locator('#result-table').innerText());
+    assert.ok(!all.includes('\\u001f') && !all.includes('{"'), 'no raw JSON');
+    assert.ok(await row.locator('span.invis').first().isVisible(), 'markers visible');
+    await fits('console');
+  });
+}
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -240,7 +391,7 @@ try {
     assert.ok(await page.isVisible('#metric-column'), 'a contradiction column');
     const want = await api(`/api/runs/${enc(run)}/samples?pair=factual_correctness&metric=contradiction&sort=score&order=desc&limit=25`);
     const ids = await page.locator('#samples tbody a.sample-link').allTextContents();
-    assert.deepEqual(ids, want.samples.map((x) => x.id), 'rows in the API order');
+    assert.deepEqual(ids, want.samples.map((x) => shown(x.id)), 'rows in the API order');
     const cells = await page.locator('#samples tbody td.metric-cell').allTextContents();
     assert.deepEqual(cells.map((c) => (c.startsWith('null') ? null : Number(c))),
       want.samples.map((x) => (x.scores.factual_correctness.contradiction === null ? null : Number(x.scores.factual_correctness.contradiction.toFixed(3)))));
@@ -399,6 +550,8 @@ try {
     }
     await page.screenshot({ path: `${shots}/sensitivity.png`, fullPage: true });
   });
+
+  await hostileText();
 
   await step('NoErrors', async () => {
     assert.deepEqual(problems, []);
