@@ -4,7 +4,11 @@
 # call (KG scores, triplet similarity and the encoder metrics), stores
 # made-up factual_accuracy and answer_class values for it (web/e2e/judged,
 # for the grade and class charts) and a grounding check that dropped one
-# invented triplet of sample acme-why (web/e2e/grounding, for the Why), sweeps it over tau 0.7,0.8 and delta
+# invented triplet of sample acme-why (web/e2e/grounding, for the Why),
+# adds two samples of hostile text (a 300-character id, a 200-character
+# system name, a 10,000-character answer, an id holding U+202E, a label of
+# zero-width characters; also evaluated alone as run $run-hostile, for the
+# run comparison), sweeps it over tau 0.7,0.8 and delta
 # 0.3,0.5, runs `kgeval sensitivity` on testdata/sensitivity.jsonl (three
 # more runs, no LLM call), starts `kgeval serve` on a free port with a fresh state directory (so it
 # prints a first-start admin token), runs web/e2e/browser-test.mjs in

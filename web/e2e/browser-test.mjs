@@ -9,7 +9,9 @@
 // experiment's page with the numbers `kgeval sensitivity` printed and
 // wrote; sort the samples by contradiction and open the worst one's Why
 // (contradiction first, evidence sentence marked, dropped triplets struck
-// through, a 10,000-character word that does not widen the page);
+// through, a 10,000-character word that does not widen the page); the
+// hostile-text run (hostileText: every page within the window at 1366 and
+// 375 px, bidi and zero-width characters marked, console cells readable);
 // screenshots go to docs/screenshots/.
 // Started by scripts/browser-test.sh, which provides:
 //   KGEVAL_URL (server base), KGEVAL_TOKEN (API token), KGEVAL_RUN (run name),
@@ -17,6 +19,9 @@
 //   whose question holds <script>), KGEVAL_WHY_SAMPLE (sample with a
 //   contradicted answer triplet and a dropped one), KGEVAL_LONG_SAMPLE
 //   (sample whose evidence sentence holds a 10,000-character word),
+//   KGEVAL_HOSTILE_ID, KGEVAL_HOSTILE_SYSTEM (the 300-character id and the
+//   200-character system name of the hostile-text sample; run
+//   KGEVAL_RUN-hostile holds the hostile samples alone),
 //   KGEVAL_SENS (run prefix of a sensitivity
 //   experiment), KGEVAL_SENS_JSON (the report it wrote), KGEVAL_SENS_LOG
 //   (what it printed), KGEVAL_SHOTS (screenshot folder).
