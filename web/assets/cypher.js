@@ -48,8 +48,9 @@
   const LONG = 160;
   function longText(s) {
     if (s === '') return el('span', { class: 'muted' }, '""');
-    if (s.length <= LONG) return el('span', { class: 'c-str' }, s);
-    return el('details', { class: 'long' }, el('summary', { title: 'show all ' + s.length + ' characters' }, s.slice(0, LONG) + '…'),
+    const cs = [...s];
+    if (cs.length <= LONG) return el('span', { class: 'c-str' }, s);
+    return el('details', { class: 'long' }, el('summary', { title: 'show all ' + cs.length + ' characters' }, cs.slice(0, LONG).join('') + '…'),
       el('div', { class: 'long-full' }, s));
   }
   function props(p, depth) {
@@ -139,7 +140,7 @@
       draw(res);
     } catch (e) {
       status.textContent = '';
-      errBox.textContent = e.message;
+      errBox.textContent = kg.visible(e.message);
       errBox.hidden = false;
       table.tHead.replaceChildren();
       table.tBodies[0].replaceChildren();

@@ -10,7 +10,7 @@
   const paths = new Map(g.paths.map((p) => [p.node, p]));
   // A canvas label shows invisible characters as markers and is cut at 80
   // characters (the entity list and the path panel show it whole).
-  const short = (s) => (s.length > 80 ? s.slice(0, 79) + '…' : s);
+  const short = (s) => { const cs = [...s]; return cs.length > 80 ? cs.slice(0, 79).join('') + '…' : s; };
   const elements = [];
   for (const n of g.nodes) {
     elements.push({
