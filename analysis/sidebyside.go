@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/kgeval/kgeval"
@@ -28,13 +29,24 @@ type SideSample struct {
 	Diff *float64 `json:"diff"`
 }
 
+// sideValue is a sample's value of a KG metric of pair, or of another
+// metric (pair not used).
+func sideValue(r kgeval.SampleScores, pair, metric string) *float64 {
+	if slices.Contains(kgeval.KGMetricNames, metric) {
+		s := r.Scores[pair]
+		return s.Value(metric)
+	}
+	return r.Metrics[metric].Value
+}
+
 // SideBySideLimit caps the samples SideBySide returns.
 const SideBySideLimit = 100
 
 // SideBySide sets two runs' rows side by side: for every pair and KG
 // metric the mean in each run over its own samples (verdict metrics
 // without a value in either run left out), and the samples of both runs,
-// matched by id, by largest change of one pair's metric first (at most
+// matched by id, by largest change of one pair's KG metric (or of another
+// metric, pair not used) first (at most
 // SideBySideLimit; the dashboard's compare page). Common counts the
 // matched samples.
 func SideBySide(a, b []kgeval.SampleScores, pairs []kgeval.Pair, metrics []string, pair, metric string) (ms []SideMetric, common int, samples []SideSample) {
@@ -76,8 +88,7 @@ func SideBySide(a, b []kgeval.SampleScores, pairs []kgeval.Pair, metrics []strin
 			continue
 		}
 		common++
-		sa, sb := ra.Scores[pair], r.Scores[pair]
-		cs := SideSample{ID: r.ID, A: sa.Value(metric), B: sb.Value(metric)}
+		cs := SideSample{ID: r.ID, A: sideValue(ra, pair, metric), B: sideValue(r, pair, metric)}
 		if cs.A != nil && cs.B != nil {
 			cs.Diff = kgeval.Float(*cs.B - *cs.A)
 		}

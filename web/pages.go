@@ -47,8 +47,13 @@ var funcs = template.FuncMap{
 	// vis shows a value HTML-escaped with its bidi controls and zero-width
 	// characters as marked spans; visText as marker text, for attributes,
 	// <title> and <option> (text.go).
-	"vis":     visAny,
-	"visText": visTextAny,
+	"vis":      visAny,
+	"visText":  visTextAny,
+	"clipText": clipText,
+	"verdict":  CompareVerdict,
+	"lt05":     func(p float64) bool { return p < Significance },
+	// kgMetricList names the KG metrics (read per pair), space-separated.
+	"kgMetricList": func() string { return strings.Join(kgeval.KGMetricNames, " ") },
 	"passMark": func(passed bool) string {
 		if passed {
 			return "pass"
@@ -393,11 +398,15 @@ func (s *Server) cypherPage(c *gin.Context) (string, any, error) {
 		Example: "MATCH (e:Entity {side: 'in'})-[r:SIMILAR]->(c:Entity)\nRETURN e, r, c\nLIMIT 25"}, nil
 }
 
-// ComparePage is the view model of the run comparison.
+// ComparePage is the view model of the run comparison: the runs to pick
+// from, A and B (by default the second-newest and the newest run), and the
+// comparison, or Refused saying why there is none (A = B, fewer than two
+// runs).
 type ComparePage struct {
-	Runs []RunRow
-	View *CompareView
-	A, B string
+	Runs    []RunRow
+	View    *CompareView
+	A, B    string
+	Refused string
 }
 
 func (s *Server) comparePage(c *gin.Context) (string, any, error) {
@@ -406,11 +415,17 @@ func (s *Server) comparePage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	p := ComparePage{A: c.Query("a"), B: c.Query("b")}
+	var p ComparePage
 	for _, r := range runs {
 		p.Runs = append(p.Runs, runRow(r))
 	}
-	if p.A != "" && p.B != "" {
+	p.A, p.B = comparePairs(p.Runs, c.Query("a"), c.Query("b"))
+	switch {
+	case p.A == "" || p.B == "":
+		p.Refused = "There is nothing to compare yet: comparing needs two runs."
+	case p.A == p.B:
+		p.Refused = fmt.Sprintf("A and B are both run %s: a run compared with itself shows no change. Pick two different runs (A the baseline, B the run to judge).", p.A)
+	default:
 		if p.View, err = s.compareView(ctx, p.A, p.B, c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop)); err != nil {
 			return "", nil, err
 		}

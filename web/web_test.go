@@ -455,26 +455,26 @@ func TestServer_API(t *testing.T) {
 		}
 	})
 	t.Run("Compare", func(t *testing.T) {
-		var v web.CompareView
-		if code := c.getJSON("/api/compare?a="+url.QueryEscape(r.Name)+"&b="+url.QueryEscape(r.Name), &v); code != 200 || v.Common != 8 || len(v.Metrics) != 9 {
-			t.Fatalf("%d %+v", code, v)
-		}
-		for _, m := range v.Metrics {
-			if m.Diff != nil && *m.Diff != 0 {
-				t.Errorf("a run against itself: %+v", m)
-			}
-		}
-		if v.Paired != nil {
-			t.Errorf("a run against itself: paired comparison %+v", v.Paired)
+		// A run against itself is refused (400), not an empty comparison.
+		resp, body := c.get("/api/compare?a=" + url.QueryEscape(r.Name) + "&b=" + url.QueryEscape(r.Name))
+		if resp.StatusCode != 400 || !strings.Contains(body, "compare two different runs") {
+			t.Errorf("a run against itself: %d %s", resp.StatusCode, body)
 		}
 		// Another run of the same samples and scores: paired by id, no
 		// difference, and the paired comparison of analysis.CompareRuns.
+		var v web.CompareView
 		r2 := graphstoretest.MustWebRun(t, db, 8)
-		if code := c.getJSON("/api/compare?a="+url.QueryEscape(r.Name)+"&b="+url.QueryEscape(r2.Name)+"&pair=faithfulness&metric=multihop", &v); code != 200 || v.Common != 8 || v.Paired == nil {
+		if code := c.getJSON("/api/compare?a="+url.QueryEscape(r.Name)+"&b="+url.QueryEscape(r2.Name)+"&pair=faithfulness&metric=multihop", &v); code != 200 || v.Common != 8 || v.Paired == nil || len(v.Metrics) != 9 {
 			t.Fatalf("%d %+v", code, v)
 		}
 		if p := v.Paired; p.PairedBy != "id" || p.Pairs != 8 || len(p.Metrics) == 0 || p.Metrics[0].Diff == nil || *p.Metrics[0].Diff != 0 {
 			t.Errorf("paired: %+v", p)
+		}
+		if v.Key != "faithfulness.multihop" || v.Chosen == nil || v.Chosen.Metric != v.Key || v.Chosen.Unchanged != v.Chosen.N || len(v.Regressed) != 0 {
+			t.Errorf("chosen: %s %+v %v", v.Key, v.Chosen, v.Regressed)
+		}
+		if len(v.Warnings) != 0 || len(v.Pairs) != 2 || v.MetricNames[0] != "multihop" {
+			t.Errorf("warnings %v, pairs %v, metrics %v", v.Warnings, v.Pairs, v.MetricNames)
 		}
 	})
 	t.Run("Cypher", func(t *testing.T) {
@@ -518,7 +518,7 @@ func TestServer_Pages(t *testing.T) {
 		{run + "/samples/s01", `<td class="metric-reason">no LLM judge configured</td>`},
 		{run + "/samples/s01/graphs/faithfulness", `id="graph-data"`},
 		{"/cypher", `id="query"`},
-		{"/compare?a=" + url.QueryEscape(r.Name) + "&b=" + url.QueryEscape(r.Name), "compare-metrics"},
+		{"/compare?a=" + url.QueryEscape(r.Name) + "&b=" + url.QueryEscape(r.Name), `id="compare-refused"`},
 	} {
 		resp, body := c.get(tc.path)
 		if resp.StatusCode != 200 || !strings.Contains(body, tc.want) {
