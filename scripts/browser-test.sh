@@ -8,7 +8,8 @@
 # adds two samples of hostile text (a 300-character id, a 200-character
 # system name, a 10,000-character answer, an id holding U+202E, a label of
 # zero-width characters; also evaluated alone as run $run-hostile, for the
-# run comparison), sweeps it over tau 0.7,0.8 and delta
+# run comparison), evaluates a copy in which one sample's answer triplets
+# are no longer grounded as run $run-v2 (run against run), sweeps it over tau 0.7,0.8 and delta
 # 0.3,0.5, runs `kgeval sensitivity` on testdata/sensitivity.jsonl (three
 # more runs, no LLM call), starts `kgeval serve` on a free port with a fresh state directory (so it
 # prints a first-start admin token), runs web/e2e/browser-test.mjs in
@@ -35,7 +36,7 @@ run="browser-test-$(date +%s)-$$"
 pid=""
 cleanup() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-  for r in "$run" "$run-hostile" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
+  for r in "$run" "$run-hostile" "$run-v2" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
     bin/kgeval runs delete "$r" >/dev/null 2>&1
   done
   rm -rf "$tmp"
@@ -76,6 +77,18 @@ bin/kgeval evaluate --dataset "$tmp/data.jsonl" --run "$run" --engine native >"$
   { cat "$tmp/evaluate.log"; echo "browser-test: evaluate failed" >&2; exit 1; }
 bin/kgeval evaluate --dataset "$tmp/hostile.jsonl" --run "$run-hostile" --engine native >"$tmp/evaluate-hostile.log" 2>&1 ||
   { cat "$tmp/evaluate-hostile.log"; echo "browser-test: evaluate of the hostile records failed" >&2; exit 1; }
+# Run against run (issue 16 item 3): $run-v2 evaluates a copy of the
+# dataset in which erica-grounded answers with facts the contexts do not
+# hold (the triplets of erica-ungrounded), so that its faithfulness support
+# and multihop drop; the compare page must list it first under "regressed
+# most". The copy has another fingerprint: the page warns of it.
+regressed=erica-grounded
+grep -v '"id": "'"$regressed"'"' "$tmp/data.jsonl" > "$tmp/data-v2.jsonl"
+cat >> "$tmp/data-v2.jsonl" <<'JSONL'
+{"id": "erica-grounded", "question": "What is another name for Erica vagans?", "contexts": ["Erica vagans, the Cornish heath, is a species of flowering plant in the family Ericaceae.", "It is native to western Europe, including Cornwall."], "answer": "Erica vagans is called the Scottish thistle and grows in Japan.", "reference": "Cornish heath", "system": "grounded", "triplets": {"question": [["Erica vagans", "has other name", "unknown"]], "answer": [["Erica vagans", "is called", "Scottish thistle"], ["Erica vagans", "grows in", "Japan"]], "reference": [["Erica vagans", "is also called", "Cornish heath"]], "contexts": [[["Erica vagans", "is also called", "Cornish heath"], ["Erica vagans", "is a species of", "flowering plant"], ["Erica vagans", "belongs to family", "Ericaceae"]], [["Erica vagans", "is native to", "western Europe"], ["western Europe", "includes", "Cornwall"]]]}}
+JSONL
+bin/kgeval evaluate --dataset "$tmp/data-v2.jsonl" --run "$run-v2" --engine native >"$tmp/evaluate-v2.log" 2>&1 ||
+  { cat "$tmp/evaluate-v2.log"; echo "browser-test: evaluate of the modified dataset failed" >&2; exit 1; }
 # Sweep variants for the run dashboard's sweep curves (no model or
 # embedding call: the graphs are rebuilt from stored triplets and cached
 # embeddings).
@@ -107,5 +120,5 @@ echo "browser-test: kgeval serve at $url, run $run"
 
 mkdir -p docs/screenshots
 (cd web && KGEVAL_URL="$url" KGEVAL_TOKEN="$token" KGEVAL_RUN="$run" KGEVAL_SAMPLE=erica-ungrounded \
-  KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_HOSTILE_ID="$hostile_id" KGEVAL_HOSTILE_SYSTEM="$hostile_system" KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
+  KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_HOSTILE_ID="$hostile_id" KGEVAL_HOSTILE_SYSTEM="$hostile_system" KGEVAL_REGRESSED="$regressed" KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
   KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)

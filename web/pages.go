@@ -427,7 +427,11 @@ func (s *Server) comparePage(c *gin.Context) (string, any, error) {
 		p.Refused = fmt.Sprintf("A and B are both run %s: a run compared with itself shows no change. Pick two different runs (A the baseline, B the run to judge).", p.A)
 	default:
 		if p.View, err = s.compareView(ctx, p.A, p.B, c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop)); err != nil {
-			return "", nil, err
+			if c.Query("a") != "" && c.Query("b") != "" || kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+				return "", nil, err
+			}
+			// A default run deleted since the list was read.
+			p.Refused = kgeval.ErrorMessage(err) + ": pick two runs."
 		}
 	}
 	return "Compare runs", p, nil

@@ -222,6 +222,77 @@ async function hostileText() {
   });
 }
 
+// runVsRun: the run-vs-run page (issue 16 item 3). Run KGEVAL_RUN-v2 is a
+// copy of the dataset in which KGEVAL_REGRESSED answers with facts the
+// contexts do not hold: picking faithfulness support lists it first under
+// "regressed most" with both values, answers and sample links (each opens
+// its run's sample page), the different datasets are warned of, the
+// numbers are the API's; A = A shows the refusal, not a table.
+async function runVsRun() {
+  const v2 = run + '-v2';
+  const regressed = process.env.KGEVAL_REGRESSED;
+  const metric = 'support';
+  const pick = async (name, value) => {
+    if ((await page.inputValue(`#compare-form select[name=${name}]`)) === value) return;
+    await Promise.all([page.waitForURL(new RegExp(`[?&]${name}=${value}(&|$)`)), page.selectOption(`#compare-form select[name=${name}]`, value)]);
+  };
+  await step('RunVsRunRegressedMost', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${base}/compare?a=${enc(run)}&b=${enc(v2)}`);
+    assert.equal(await page.inputValue('#compare-form select[name=a]'), run);
+    assert.equal(await page.inputValue('#compare-form select[name=b]'), v2);
+    await pick('pair', pair);
+    await pick('metric', metric);
+    const want = await api(`/api/compare?a=${enc(run)}&b=${enc(v2)}&pair=${pair}&metric=${metric}`);
+    assert.equal(want.key, `${pair}.${metric}`);
+    assert.ok(want.chosen && want.chosen.regressed >= 1, `regressed pairs: ${JSON.stringify(want.chosen)}`);
+    assert.equal(want.regressed[0].id, regressed, 'the API lists the modified sample first');
+    // The different datasets are warned of, in the box above the numbers.
+    assert.ok(want.warnings.some((w) => w.kind === 'dataset'), 'a dataset warning from the API');
+    const warn = page.locator('#compare-warnings li[data-kind="dataset"]');
+    assert.ok(await warn.isVisible(), 'the dataset warning is shown');
+    assert.match(await warn.textContent(), /different datasets/);
+    // "Regressed most": the modified sample first, side by side.
+    await page.waitForSelector('#compare-regressed tbody tr');
+    const rows = page.locator('#compare-regressed tbody tr');
+    assert.equal(await rows.count(), want.regressed.length, 'a row per regressed sample');
+    const first = rows.first();
+    assert.equal((await first.locator('.regressed-id').textContent()).trim(), regressed, 'the modified sample first');
+    const nums = (await first.locator('td.n').allTextContents()).map((c) => c.trim());
+    const r0 = want.regressed[0];
+    assert.deepEqual(nums, [f3(r0.baseline), f3(r0.run), f3(r0.diff)], 'A, B and B − A as the API');
+    assert.ok(r0.diff < 0, `support fell: ${r0.diff}`);
+    const answers = await first.locator('td.answer').allTextContents();
+    assert.ok(answers[0].includes('Cornish heath') && answers[1].includes('Scottish thistle'), `the two answers side by side: ${answers}`);
+    const chosen = page.locator('#compare-paired tr.chosen');
+    assert.equal(await chosen.getAttribute('data-metric'), `${pair}.${metric}`, 'the chosen metric marked in the paired table');
+    assert.equal((await chosen.locator('td.regressed').textContent()).trim(), String(want.chosen.regressed), 'regressed count');
+    await page.screenshot({ path: `${shots}/compare-runs.png`, fullPage: true });
+    // Its links open the sample in each run.
+    await Promise.all([page.waitForURL(`**/runs/${enc(v2)}/samples/${enc(regressed)}`), first.locator('a.regressed-b').click()]);
+    assert.equal(await page.textContent('#sample-id'), regressed);
+    assert.ok((await page.textContent('#text-answer')).includes('Scottish thistle'), 'B\'s answer on B\'s sample page');
+    await page.goBack();
+    await Promise.all([page.waitForURL(`**/runs/${enc(run)}/samples/${enc(regressed)}`), page.locator('#compare-regressed tbody tr').first().locator('a.regressed-a').click()]);
+    assert.equal(await page.textContent('#sample-id'), regressed);
+    assert.ok((await page.textContent('#text-answer')).includes('Cornish heath'), 'A\'s answer on A\'s sample page');
+  });
+  await step('RunVsRunSameRunRefused', async () => {
+    await page.goto(`${base}/compare?a=${enc(run)}&b=${enc(run)}`);
+    const refusal = await page.textContent('#compare-refused');
+    assert.match(refusal, /a run compared with itself shows no change/, refusal);
+    assert.equal(await page.locator('#compare-samples, #compare-paired, #compare-regressed').count(), 0, 'no table');
+    const res = await fetch(`${base}/api/compare?a=${enc(run)}&b=${enc(run)}`, { headers: { Authorization: 'Bearer ' + token } });
+    assert.equal(res.status, 400, 'the API refuses A = A');
+    assert.match((await res.json()).error, /compare two different runs/);
+    // Opened without a choice: two different runs (the second-newest as A).
+    await page.goto(`${base}/compare`);
+    const a = await page.inputValue('#compare-form select[name=a]'), b = await page.inputValue('#compare-form select[name=b]');
+    assert.notEqual(a, b, 'two different runs by default');
+    assert.equal(await page.locator('#compare-refused').count(), 0, 'no refusal by default');
+  });
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -555,6 +626,8 @@ try {
     }
     await page.screenshot({ path: `${shots}/sensitivity.png`, fullPage: true });
   });
+
+  await runVsRun();
 
   await hostileText();
 
