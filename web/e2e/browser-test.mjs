@@ -9,7 +9,8 @@
 // experiment's page with the numbers `kgeval sensitivity` printed and
 // wrote; sort the samples by contradiction and open the worst one's Why
 // (contradiction first, evidence sentence marked, dropped triplets struck
-// through, a 10,000-character word that does not widen the page); the
+// through, a 10,000-character word that does not widen the page); run
+// against run (runVsRun: a regressed sample found, A = A refused); the
 // hostile-text run (hostileText: every page within the window at 1366 and
 // 375 px, bidi and zero-width characters marked, console cells readable);
 // screenshots go to docs/screenshots/.
@@ -22,6 +23,7 @@
 //   KGEVAL_HOSTILE_ID, KGEVAL_HOSTILE_SYSTEM (the 300-character id and the
 //   200-character system name of the hostile-text sample; run
 //   KGEVAL_RUN-hostile holds the hostile samples alone),
+//   KGEVAL_REGRESSED (the sample made worse in run KGEVAL_RUN-v2),
 //   KGEVAL_SENS (run prefix of a sensitivity
 //   experiment), KGEVAL_SENS_JSON (the report it wrote), KGEVAL_SENS_LOG
 //   (what it printed), KGEVAL_SHOTS (screenshot folder).
