@@ -95,6 +95,49 @@ func TestServer_CompareRuns(t *testing.T) {
 			t.Errorf("page: %.3000s", body)
 		}
 	})
+	t.Run("RegressedMost", func(t *testing.T) {
+		// Two runs of the same samples; in B one sample's faithfulness
+		// multihop is lowered: it is the one regression, with both values
+		// and answers, links to both sample pages, and no dataset warning.
+		ra, rb := graphstoretest.MustWebRun(t, db, 4), graphstoretest.MustWebRun(t, db, 4)
+		var id string
+		var res kgeval.KGResult
+		for _, s := range rb.Samples {
+			if x := rb.Results[s.ID]["faithfulness"]; x.Multihop != nil && *x.Multihop > 0 {
+				id, res = s.ID, x
+				break
+			}
+		}
+		if id == "" {
+			t.Fatal("no sample with a faithfulness multihop above 0")
+		}
+		was := *res.Multihop
+		res.Multihop = kgeval.Float(0)
+		if err := db.WriteKGResults(context.Background(), rb.Name, kgeval.DefaultVariant, "native", kgeval.DefaultGraphParams(), []kgeval.KGResult{res}); err != nil {
+			t.Fatal(err)
+		}
+		var v web.CompareView
+		if code := c.getJSON("/api/compare"+q(ra.Name, rb.Name)+"&pair=faithfulness&metric=multihop", &v); code != 200 || v.Chosen == nil {
+			t.Fatalf("%d %+v", code, v)
+		}
+		if v.Chosen.Regressed != 1 || len(v.Regressed) != 1 || len(v.Warnings) != 0 {
+			t.Fatalf("chosen %+v, regressed %+v, warnings %+v", v.Chosen, v.Regressed, v.Warnings)
+		}
+		r := v.Regressed[0]
+		if r.ID != id || r.AID != id || r.Baseline != was || r.Run != 0 || r.Diff != -was || r.AnswerA == "" || r.AnswerA != r.AnswerB {
+			t.Errorf("regressed: %+v (want %s from %v)", r, id, was)
+		}
+		_, body := c.get("/compare" + q(ra.Name, rb.Name) + "&pair=faithfulness&metric=multihop")
+		for _, want := range []string{`id="compare-regressed"`, `href="/runs/` + url.PathEscape(ra.Name) + `/samples/` + id + `"`,
+			`href="/runs/` + url.PathEscape(rb.Name) + `/samples/` + id + `"`, `<td class="answer">` + r.AnswerA + `</td>`, `<tr data-metric="faithfulness.multihop" class="chosen">`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("page lacks %s", want)
+			}
+		}
+		if strings.Contains(body, `id="compare-warnings"`) {
+			t.Error("warnings for two runs of the same settings")
+		}
+	})
 	t.Run("UnknownRun", func(t *testing.T) {
 		if resp, body := c.get("/api/compare" + q(a, "no-such-run")); resp.StatusCode != 404 {
 			t.Errorf("%d %s", resp.StatusCode, body)
