@@ -6,8 +6,8 @@
 // values null), serves the API on loopback with token auth exactly as
 // `kgeval serve` does, and hits the run summary, the run stats, the sample
 // list (plain, filtered and sorted by a KG score deep in the list, and
-// sorted by another metric) and one sample from -c concurrent clients for
-// -d each. It prints p50, p99,
+// sorted by another metric), the triage (plain and filtered) and one
+// sample from -c concurrent clients for -d each. It prints p50, p99,
 // max latency and throughput per endpoint as a Markdown table, and deletes
 // the run unless -keep.
 //
@@ -103,6 +103,8 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 		{"sample list, score range, sorted by score, offset n/2", fmt.Sprintf("/samples?pair=faithfulness&metric=multihop&min=0.2&max=0.9&sort=score&order=desc&limit=50&offset=%d", n/4)},
 		{"sample list, sorted by ts_groundedness_avg, offset n/2", fmt.Sprintf("/samples?metric=ts_groundedness_avg&sort=score&order=desc&limit=50&offset=%d", n/2)},
 		{"run stats (KG and 19 other metrics)", "/stats"},
+		{"triage (worst 10 per pair with the why of 3, cached after the first)", "/triage"},
+		{"triage, system filter, sorted by multihop", "/triage?system=dense&sort=multihop&order=desc"},
 		{"one sample with its metric values", "/samples/gen-04242"},
 		{"correlations (31 variables, cached after the first)", "/correlations"},
 	}
