@@ -155,6 +155,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	private.GET("/runs/:run/samples/:id", s.page("sample", s.samplePage))
 	private.GET("/runs/:run/samples/:id/graphs/:pair", s.page("graph", s.graphPage))
 	private.GET("/cypher", s.page("cypher", s.cypherPage))
+	private.GET("/help/metrics", s.page("metrics-help", s.metricsHelpPage))
 	private.GET("/compare", s.page("compare", s.comparePage))
 	e.NoRoute(s.notFound)
 	return s, nil
