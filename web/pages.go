@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"math"
@@ -297,6 +298,12 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	r, err := s.store.GetRun(ctx, v.Run.Name)
 	if err != nil {
 		return "", nil, err
+	}
+	// The page fetches its triage (TriageQuery as triage.js first asks
+	// for it) right after it loads: start it now, beside the stats, so
+	// that the fetch of a finished run joins it or finds it cached.
+	if _, ok := s.cache.key(r, "triage"); ok {
+		go s.triageOf(context.WithoutCancel(ctx), r, v.Settings, kgeval.DefaultVariant, analysis.TriageQuery{Limit: TriagePageRows})
 	}
 	st, err := s.runStatsOf(ctx, r, v.Settings, kgeval.DefaultVariant)
 	if err != nil {

@@ -14,6 +14,10 @@ import (
 // p-values and correlations (web.min_n).
 const DefaultMinN = 10
 
+// TriagePageRows is the rows per pair the run page first asks for
+// (web/assets/triage.js).
+const TriagePageRows = 5
+
 // triageQuery parses the triage's query string. Errors: EINVALID.
 func triageQuery(c *gin.Context) (analysis.TriageQuery, error) {
 	q := analysis.TriageQuery{Pair: c.Query("pair"), Metric: c.Query("metric"), Sort: c.Query("sort")}
