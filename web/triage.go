@@ -95,7 +95,7 @@ func (s *Server) triage(c *gin.Context) (any, error) {
 func (s *Server) triageOf(ctx context.Context, r kgeval.Run, st analysis.Display, variant string, q analysis.TriageQuery) (*analysis.Triage, error) {
 	ixKey, ok := s.cache.key(r, "triage-index", variant)
 	ix, err := cached(s.cache, ixKey, ok, func() (*analysis.TriageIndex, error) {
-		rows, err := s.store.RunScores(ctx, r.Name, variant)
+		rows, err := s.store.RunKGScores(ctx, r.Name, variant)
 		if err != nil {
 			return nil, err
 		}
