@@ -400,12 +400,39 @@ func (t *Triage) WhyTargets() []string {
 	return out
 }
 
-// AttachWhy adds to the first WhyRows failing rows of each pair the why of
-// their sample (details by id): the failing verdicts of the pair's input
-// facts, contradicted first, with their evidence (SampleWhy); for a pair
-// without a failing verdict, the input entities that reach no context
-// entity within delta, cheapest first, with their nearest context match.
-func (t *Triage) AttachWhy(details map[string]*kgeval.SampleDetail) {
+// RowWhy is the why of one sample's pair as a triage row shows it: the
+// failing facts (at most WhyLinesPerRow), or the failed entities with
+// their nearest match, and how many more there are.
+type RowWhy struct {
+	Why     []VerdictLine
+	Nearest []NearestEntity
+	More    int
+}
+
+// WhyOfRow is the why of pair in a stored sample: the failing verdicts of
+// the pair's input facts, contradicted first, with their evidence
+// (SampleWhy); for a pair without a failing verdict, the input entities
+// that reach no context entity within delta, cheapest first, with their
+// nearest context match.
+func WhyOfRow(d *kgeval.SampleDetail, pair string) RowWhy {
+	_, _, lines := SampleWhy(d, []string{pair})
+	var failing []VerdictLine
+	for _, l := range lines {
+		if o := l.Outcome(); o != kgeval.VerdictSupported && o != kgeval.VerdictAnswered || l.Conflict {
+			failing = append(failing, l)
+		}
+	}
+	if len(failing) > 0 {
+		n := min(len(failing), WhyLinesPerRow)
+		return RowWhy{Why: failing[:n], More: len(failing) - n}
+	}
+	near, more := nearest(d, pair)
+	return RowWhy{Nearest: near, More: more}
+}
+
+// AttachWhy adds to the first WhyRows failing rows of each pair the why
+// of their sample's pair (WhyOfRow) that why returns, if it has it.
+func (t *Triage) AttachWhy(why func(id, pair string) (RowWhy, bool)) {
 	for pi := range t.Pairs {
 		p := &t.Pairs[pi]
 		n := 0
@@ -415,23 +442,9 @@ func (t *Triage) AttachWhy(details map[string]*kgeval.SampleDetail) {
 				continue
 			}
 			n++
-			d := details[r.ID]
-			if d == nil {
-				continue
+			if w, ok := why(r.ID, p.Pair); ok {
+				r.Why, r.Nearest, r.WhyMore = w.Why, w.Nearest, w.More
 			}
-			_, _, lines := SampleWhy(d, []string{p.Pair})
-			var failing []VerdictLine
-			for _, l := range lines {
-				if o := l.Outcome(); o != kgeval.VerdictSupported && o != kgeval.VerdictAnswered || l.Conflict {
-					failing = append(failing, l)
-				}
-			}
-			if len(failing) > 0 {
-				r.Why = failing[:min(len(failing), WhyLinesPerRow)]
-				r.WhyMore = len(failing) - len(r.Why)
-				continue
-			}
-			r.Nearest, r.WhyMore = nearest(d, p.Pair)
 		}
 	}
 }

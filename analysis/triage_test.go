@@ -133,7 +133,13 @@ func TestTriageCells(t *testing.T) {
 		}}}}}}
 	dc := &kgeval.SampleDetail{ID: "c", Pairs: []kgeval.PairDetail{{Pair: pairs[0], Score: &kgeval.StoredScore{},
 		Paths: []kgeval.EntityPath{{Label: "far", Cost: f(0.8), Path: []string{"far", "near"}}, {Label: "ok", Cost: f(0.1), Passed: true}}}}}
-	got.AttachWhy(map[string]*kgeval.SampleDetail{"e": d, "c": dc})
+	details := map[string]*kgeval.SampleDetail{"e": d, "c": dc}
+	got.AttachWhy(func(id, pair string) (RowWhy, bool) {
+		if details[id] == nil {
+			return RowWhy{}, false
+		}
+		return WhyOfRow(details[id], pair), true
+	})
 	rows := got.Pairs[0].Rows
 	if len(rows[0].Why) != 2 || rows[0].Why[0].Verdict != kgeval.VerdictContradicted || rows[0].Why[1].Verdict != kgeval.VerdictNotFound {
 		t.Errorf("why of e: %+v", rows[0].Why)

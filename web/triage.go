@@ -4,10 +4,12 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"golang.org/x/sync/errgroup"
 )
 
 // DefaultMinN is the fewest samples under which the dashboard hides
@@ -92,34 +94,90 @@ func (s *Server) triage(c *gin.Context) (any, error) {
 	return s.triageOf(ctx, r, st, variantOf(c), q)
 }
 
+// triageRun is what the triage keeps of a finished run: the index of
+// every row and the why of the samples it explained (by sample and pair),
+// so that another filter over the same worst samples reads no sample again.
+type triageRun struct {
+	ix  *analysis.TriageIndex
+	mu  sync.Mutex
+	why map[string]analysis.RowWhy
+}
+
+// maxWhys bounds triageRun.why (then it starts again).
+const maxWhys = 4096
+
+// whyFetches is how many samples one triage request reads at once.
+const whyFetches = 4
+
 func (s *Server) triageOf(ctx context.Context, r kgeval.Run, st analysis.Display, variant string, q analysis.TriageQuery) (*analysis.Triage, error) {
 	ixKey, ok := s.cache.key(r, "triage-index", variant)
-	ix, err := cached(s.cache, ixKey, ok, func() (*analysis.TriageIndex, error) {
+	tr, err := cached(s.cache, ixKey, ok, func() (*triageRun, error) {
 		rows, err := s.store.RunKGScores(ctx, r.Name, variant)
 		if err != nil {
 			return nil, err
 		}
-		return analysis.BuildTriageIndex(rows, st.Pairs, s.cfg.Thresholds), nil
+		return &triageRun{ix: analysis.BuildTriageIndex(rows, st.Pairs, s.cfg.Thresholds), why: map[string]analysis.RowWhy{}}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	// A range filter is not cached: its values are endless, and they would
+	// push the index (and the run's other entries) out of the cache.
 	key, _ := s.cache.key(r, "triage", variant, triageKey(q))
-	return cached(s.cache, key, ok, func() (*analysis.Triage, error) {
-		t, err := ix.Query(q)
+	return cached(s.cache, key, ok && q.Min == nil && q.Max == nil, func() (*analysis.Triage, error) {
+		t, err := tr.ix.Query(q)
 		if err != nil {
 			return nil, err
 		}
 		t.Tau, t.Delta = st.Tau, st.Delta
-		details := map[string]*kgeval.SampleDetail{}
-		for _, id := range t.WhyTargets() {
-			d, err := s.store.GetSample(ctx, r.Name, id, variant, st.Pairs)
-			if err != nil {
-				return nil, err
-			}
-			details[id] = d
+		if err := s.explainRows(ctx, tr, r.Name, variant, st.Pairs, t.WhyTargets()); err != nil {
+			return nil, err
 		}
-		t.AttachWhy(details)
+		tr.mu.Lock()
+		defer tr.mu.Unlock()
+		t.AttachWhy(func(id, pair string) (analysis.RowWhy, bool) {
+			w, ok := tr.why[kgeval.JoinKey(id, pair)]
+			return w, ok
+		})
 		return t, nil
 	})
+}
+
+// explainRows reads the samples of ids that tr has no why of yet (whyFetches
+// at a time) and keeps the why of each of their pairs.
+func (s *Server) explainRows(ctx context.Context, tr *triageRun, run, variant string, pairs []kgeval.Pair, ids []string) error {
+	tr.mu.Lock()
+	var missing []string
+	for _, id := range ids {
+		if len(pairs) > 0 {
+			if _, ok := tr.why[kgeval.JoinKey(id, pairs[0].Name)]; !ok {
+				missing = append(missing, id)
+			}
+		}
+	}
+	tr.mu.Unlock()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(whyFetches)
+	for _, id := range missing {
+		g.Go(func() error {
+			d, err := s.store.GetSample(gctx, run, id, variant, pairs)
+			if err != nil {
+				return err
+			}
+			whys := make(map[string]analysis.RowWhy, len(pairs))
+			for _, p := range pairs {
+				whys[p.Name] = analysis.WhyOfRow(d, p.Name)
+			}
+			tr.mu.Lock()
+			defer tr.mu.Unlock()
+			if len(tr.why)+len(pairs) > maxWhys {
+				clear(tr.why)
+			}
+			for p, w := range whys {
+				tr.why[kgeval.JoinKey(id, p)] = w
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }

@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kgeval/kgeval"
@@ -105,6 +106,7 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 		{"run stats (KG and 19 other metrics)", "/stats"},
 		{"triage (worst 10 per pair with the why of 3, cached after the first)", "/triage"},
 		{"triage, system filter, sorted by multihop", "/triage?system=dense&sort=multihop&order=desc"},
+		{"triage, a new multihop range each request (not cached; the run's index is)", "/triage?metric=multihop&min=0.%04d&max=1"},
 		{"one sample with its metric values", "/samples/gen-04242"},
 		{"correlations (31 variables, cached after the first)", "/correlations"},
 	}
@@ -113,8 +115,13 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 	fmt.Println("|---|---|---|---|---|---|---|")
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc}}
 	for _, ep := range endpoints {
+		var seq atomic.Int64
 		get := func() error {
-			req, _ := http.NewRequest("GET", base+ep.path, nil)
+			p := ep.path
+			if strings.Contains(p, "%04d") {
+				p = fmt.Sprintf(p, seq.Add(1)%10000)
+			}
+			req, _ := http.NewRequest("GET", base+p, nil)
 			req.Header.Set("Authorization", "Bearer "+token)
 			resp, err := client.Do(req)
 			if err != nil {
