@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -72,6 +73,8 @@ type TriageRow struct {
 	// WhyMore counts the failing facts or entities left out of Why or
 	// Nearest.
 	WhyMore int `json:"why_more,omitempty"`
+	// key is what the row is ranked by after its failing count (keyValue).
+	key float64
 }
 
 // TriageCell is one KG score of a row: Pass is nil when the value is null
@@ -203,6 +206,7 @@ func BuildTriageIndex(rows []kgeval.SampleScores, pairs []kgeval.Pair, threshold
 				}
 				tr.Cells[i] = c
 			}
+			tr.key = keyValue(tr)
 			out = append(out, tr)
 		}
 		ix.Rows[p.Name] = out
@@ -228,15 +232,6 @@ func keyValue(r TriageRow) float64 {
 		}
 	}
 	return math.NaN()
-}
-
-func cellOf(r TriageRow, metric string) *TriageCell {
-	for i := range r.Cells {
-		if r.Cells[i].Metric == metric {
-			return &r.Cells[i]
-		}
-	}
-	return nil
 }
 
 // Query filters and sorts the index. Errors: EINVALID for an unknown pair,
@@ -280,21 +275,21 @@ func (ix *TriageIndex) Query(q TriageQuery) (*Triage, error) {
 				t.Columns = append(t.Columns, TriageGloss{Metric: m, Meaning: info.Meaning, Direction: info.Direction.String(), Lo: info.Lo, Hi: info.Hi})
 			}
 		}
-		var kept []TriageRow
-		for _, r := range ix.Rows[p.Name] {
-			if keep(r, q) {
-				kept = append(kept, r)
+		rows := ix.Rows[p.Name]
+		kept := make([]int32, 0, len(rows))
+		filterCol := slices.Index(tp.Columns, q.Metric)
+		for i := range rows {
+			if keep(&rows[i], q, filterCol) {
+				kept = append(kept, int32(i))
+				if rows[i].Failing > 0 {
+					tp.Failing++
+				}
 			}
 		}
 		tp.Total = len(kept)
-		for _, r := range kept {
-			if r.Failing > 0 {
-				tp.Failing++
-			}
-		}
-		sortRows(kept, q)
-		n := min(q.Limit, len(kept))
-		for _, r := range kept[:n] {
+		sortRows(rows, kept, q, slices.Index(tp.Columns, q.Sort))
+		for _, i := range kept[:min(q.Limit, len(kept))] {
+			r := rows[i]
 			r.Cells = slices.Clone(r.Cells)
 			tp.Rows = append(tp.Rows, r)
 		}
@@ -303,13 +298,16 @@ func (ix *TriageIndex) Query(q TriageQuery) (*Triage, error) {
 	return t, nil
 }
 
-func keep(r TriageRow, q TriageQuery) bool {
+func keep(r *TriageRow, q TriageQuery, col int) bool {
 	if q.System != nil && r.System != *q.System {
 		return false
 	}
 	if q.Metric != "" && (q.Min != nil || q.Max != nil) {
-		c := cellOf(r, q.Metric)
-		if c == nil || c.Value == nil || q.Min != nil && *c.Value < *q.Min || q.Max != nil && *c.Value > *q.Max {
+		if col < 0 {
+			return false
+		}
+		v := r.Cells[col].Value
+		if v == nil || q.Min != nil && *v < *q.Min || q.Max != nil && *v > *q.Max {
 			return false
 		}
 	}
@@ -325,50 +323,50 @@ func keep(r TriageRow, q TriageQuery) bool {
 	return true
 }
 
-// sortRows orders rows worst first (most failing scores, then the lowest
-// key value, nulls last, then record), or by q.Sort (nulls last, then
-// record).
-func sortRows(rows []TriageRow, q TriageQuery) {
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		if q.Sort != "" {
-			va, vb := sortValue(a, q.Sort), sortValue(b, q.Sort)
-			switch {
-			case math.IsNaN(va) && math.IsNaN(vb):
-			case math.IsNaN(va):
-				return false
-			case math.IsNaN(vb):
-				return true
-			case va != vb:
-				if q.Desc {
-					return va > vb
-				}
-				return va < vb
-			}
-			return a.Record < b.Record
-		}
-		if a.Failing != b.Failing {
-			return a.Failing > b.Failing
-		}
-		ka, kb := keyValue(a), keyValue(b)
-		switch {
-		case math.IsNaN(ka) && math.IsNaN(kb):
-		case math.IsNaN(ka):
-			return false
-		case math.IsNaN(kb):
-			return true
-		case ka != kb:
-			return ka < kb
-		}
-		return a.Record < b.Record
-	})
+// cmpNaNLast compares a and b, NaN after every number; desc turns the
+// order of numbers round.
+func cmpNaNLast(a, b float64, desc bool) int {
+	switch {
+	case math.IsNaN(a) && math.IsNaN(b):
+		return 0
+	case math.IsNaN(a):
+		return 1
+	case math.IsNaN(b):
+		return -1
+	case desc:
+		return cmp.Compare(b, a)
+	}
+	return cmp.Compare(a, b)
 }
 
-func sortValue(r TriageRow, metric string) float64 {
-	if c := cellOf(r, metric); c != nil && c.Value != nil {
-		return *c.Value
+// sortRows orders the rows at idx worst first (most failing scores, then
+// the lowest key value, nulls last, then record), or, when q.Sort names a
+// column (col), by it (nulls last, then record).
+func sortRows(rows []TriageRow, idx []int32, q TriageQuery, col int) {
+	value := func(i int32) float64 {
+		if col >= 0 {
+			if v := rows[i].Cells[col].Value; v != nil {
+				return *v
+			}
+		}
+		return math.NaN()
 	}
-	return math.NaN()
+	slices.SortStableFunc(idx, func(i, j int32) int {
+		a, b := &rows[i], &rows[j]
+		if q.Sort != "" {
+			if c := cmpNaNLast(value(i), value(j), q.Desc); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Record, b.Record)
+		}
+		if c := cmp.Compare(b.Failing, a.Failing); c != 0 {
+			return c
+		}
+		if c := cmpNaNLast(a.key, b.key, false); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Record, b.Record)
+	})
 }
 
 // WhyRows is how many failing rows per pair AttachWhy explains, and
