@@ -146,6 +146,32 @@ func TestServer_Triage(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Pages", func(t *testing.T) {
+		resp, body := c.get("/runs/" + url.PathEscape(r.Name))
+		if resp.StatusCode != 200 {
+			t.Fatal(resp.StatusCode)
+		}
+		tri, cards := strings.Index(body, `<section id="triage"`), strings.Index(body, `class="cards"`)
+		if tri < 0 || cards < 0 || tri > cards {
+			t.Errorf("triage at %d, cards at %d: want the triage first", tri, cards)
+		}
+		if !strings.Contains(body, `data-min-n="10"`) || !strings.Contains(body, `/help/metrics?run=`) {
+			t.Error("run page without min_n or the metrics help link")
+		}
+		resp, body = c.get("/help/metrics?run=" + url.QueryEscape(r.Name))
+		if resp.StatusCode != 200 {
+			t.Fatal(resp.StatusCode)
+		}
+		for _, want := range []string{`id="metric-multihop"`, "share of input entities that reach a context entity by a path of cost &lt;= delta",
+			"τ 0.7 (SIMILAR edges), δ 0.5 (path cost)", "≤ 0.000", "fewer than 10 samples"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("/help/metrics lacks %q", want)
+			}
+		}
+		if resp, _ := c.get("/help/metrics?run=no-such-run"); resp.StatusCode != 404 {
+			t.Errorf("unknown run: %d", resp.StatusCode)
+		}
+	})
 	t.Run("Bad", func(t *testing.T) {
 		var e map[string]string
 		for _, q := range []string{"sort=ts_groundedness_avg", "order=up", "min=abc", "min=0.2", "limit=100000", "pair=nope", "limit=x"} {
