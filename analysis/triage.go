@@ -376,10 +376,13 @@ const (
 	WhyLinesPerRow = 3
 )
 
-// WhyTargets returns the ids of the samples AttachWhy needs: the first
-// WhyRows failing rows of each pair.
-func (t *Triage) WhyTargets() []string {
-	var out []string
+// WhyTarget is a sample's pair whose why a triage row shows.
+type WhyTarget struct{ ID, Pair string }
+
+// WhyTargets returns what AttachWhy needs: the sample and pair of the
+// first WhyRows failing rows of each pair.
+func (t *Triage) WhyTargets() []WhyTarget {
+	var out []WhyTarget
 	for _, p := range t.Pairs {
 		n := 0
 		for _, r := range p.Rows {
@@ -390,9 +393,7 @@ func (t *Triage) WhyTargets() []string {
 				continue
 			}
 			n++
-			if !slices.Contains(out, r.ID) {
-				out = append(out, r.ID)
-			}
+			out = append(out, WhyTarget{ID: r.ID, Pair: p.Pair})
 		}
 	}
 	return out

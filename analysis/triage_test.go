@@ -120,7 +120,7 @@ func TestTriageCells(t *testing.T) {
 	if !slices.Equal(got.Reasons, []string{"no answer triplets"}) || !slices.Equal(got.Systems, []string{"x", "y"}) {
 		t.Errorf("reasons %v systems %v", got.Reasons, got.Systems)
 	}
-	if !slices.Equal(got.WhyTargets(), []string{"e", "b", "c"}) {
+	if !slices.Equal(got.WhyTargets(), []WhyTarget{{"e", "faithfulness"}, {"b", "faithfulness"}, {"c", "faithfulness"}}) {
 		t.Errorf("why targets %v", got.WhyTargets())
 	}
 	// The why: failing verdicts, contradicted first; for a pair without

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -143,34 +144,42 @@ func (s *Server) triageOf(ctx context.Context, r kgeval.Run, st analysis.Display
 	})
 }
 
-// explainRows reads the samples of ids that tr has no why of yet (whyFetches
-// at a time) and keeps the why of each of their pairs.
-func (s *Server) explainRows(ctx context.Context, tr *triageRun, run, variant string, pairs []kgeval.Pair, ids []string) error {
+// explainRows reads, for the targets tr has no why of yet, their samples
+// with the pairs needed (whyFetches samples at a time), and keeps the why
+// of each.
+func (s *Server) explainRows(ctx context.Context, tr *triageRun, run, variant string, pairs []kgeval.Pair, targets []analysis.WhyTarget) error {
+	need := map[string][]kgeval.Pair{}
+	var ids []string
 	tr.mu.Lock()
-	var missing []string
-	for _, id := range ids {
-		if len(pairs) > 0 {
-			if _, ok := tr.why[kgeval.JoinKey(id, pairs[0].Name)]; !ok {
-				missing = append(missing, id)
+	for _, t := range targets {
+		if _, ok := tr.why[kgeval.JoinKey(t.ID, t.Pair)]; ok {
+			continue
+		}
+		for _, p := range pairs {
+			if p.Name == t.Pair && !slices.Contains(need[t.ID], p) {
+				if need[t.ID] == nil {
+					ids = append(ids, t.ID)
+				}
+				need[t.ID] = append(need[t.ID], p)
 			}
 		}
 	}
 	tr.mu.Unlock()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(whyFetches)
-	for _, id := range missing {
+	for _, id := range ids {
 		g.Go(func() error {
-			d, err := s.store.GetSample(gctx, run, id, variant, pairs)
+			d, err := s.store.GetSample(gctx, run, id, variant, need[id])
 			if err != nil {
 				return err
 			}
-			whys := make(map[string]analysis.RowWhy, len(pairs))
-			for _, p := range pairs {
+			whys := make(map[string]analysis.RowWhy, len(need[id]))
+			for _, p := range need[id] {
 				whys[p.Name] = analysis.WhyOfRow(d, p.Name)
 			}
 			tr.mu.Lock()
 			defer tr.mu.Unlock()
-			if len(tr.why)+len(pairs) > maxWhys {
+			if len(tr.why)+len(whys) > maxWhys {
 				clear(tr.why)
 			}
 			for p, w := range whys {
