@@ -91,6 +91,9 @@ type ScoreService interface {
 	// RunScores returns one row per sample of a run, in record order, with
 	// the KG scores of a variant and the other metric values.
 	RunScores(ctx context.Context, run, variant string) ([]SampleScores, error)
+	// RunKGScores returns the rows of RunScores with their KG scores only
+	// (Metrics empty).
+	RunKGScores(ctx context.Context, run, variant string) ([]SampleScores, error)
 	// MetricExplanations returns, per sample of a run, the stored
 	// explanations (JSON) of the named metrics.
 	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)

@@ -39,7 +39,8 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 		return nil, nil, err
 	}
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
-		Console: kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes}},
+		Console:    kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
+		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN},
 		&graphstore.Health{DB: db}, db)
 	if err != nil {
 		db.Close(context.WithoutCancel(ctx))

@@ -7,9 +7,11 @@ package configs
 import (
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -221,6 +223,13 @@ type WebConfig struct {
 	CypherTimeout  time.Duration `mapstructure:"cypher_timeout"`
 	CypherMaxRows  int           `mapstructure:"cypher_max_rows"`
 	CypherMaxBytes int           `mapstructure:"cypher_max_bytes"`
+	// Thresholds are the pass marks of KG metrics on the run page's triage
+	// (a value passes when >= the mark, <= for a lower-is-better metric);
+	// a metric not named keeps its default (0.5, 0 for contradiction).
+	Thresholds map[string]float64 `mapstructure:"thresholds"`
+	// MinN is the fewest samples under which the dashboard hides p-values
+	// and correlations, saying why.
+	MinN int `mapstructure:"min_n"`
 }
 
 // WebUser is a dashboard user with the bcrypt hash of their password; an
@@ -273,6 +282,19 @@ func (w *WebConfig) validate(bad func(key string, val any, why string) error) er
 	}
 	if w.CypherMaxBytes < 1024 {
 		return bad("web.cypher_max_bytes", w.CypherMaxBytes, "must be at least 1024")
+	}
+	for _, m := range slices.Sorted(maps.Keys(w.Thresholds)) {
+		v := w.Thresholds[m]
+		info, ok := kgeval.LookupMetric(m)
+		if !ok || info.Family != kgeval.FamilyKG {
+			return bad("web.thresholds."+m, v, "not a KG metric (want one of "+strings.Join(kgeval.KGMetricNames, ", ")+")")
+		}
+		if v < info.Lo || v > info.Hi || v != v {
+			return bad("web.thresholds."+m, v, fmt.Sprintf("must be in [%g, %g]", info.Lo, info.Hi))
+		}
+	}
+	if w.MinN < 2 {
+		return bad("web.min_n", w.MinN, "must be at least 2")
 	}
 	for i, p := range w.TrustedProxies {
 		if net.ParseIP(p) == nil {

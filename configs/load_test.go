@@ -23,7 +23,8 @@ func TestLoad(t *testing.T) {
 		if c.Scoring.Engine != "gds" || c.Neo4j.Database != "neo4j" || c.LLM.Concurrency < 1 {
 			t.Errorf("config %+v", c)
 		}
-		if c.Web.CypherMaxBytes != 2<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth {
+		if c.Web.CypherMaxBytes != 2<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth || c.Web.MinN != 10 ||
+			c.Web.Thresholds["support"] != 0.5 || c.Web.Thresholds["contradiction"] != 0 {
 			t.Errorf("web %+v", c.Web)
 		}
 	})
@@ -64,6 +65,9 @@ func TestLoad(t *testing.T) {
 		{"Provider", "KGEVAL_EMBEDDING_PROVIDER", "magic", "", "config: embedding.provider = magic"},
 		{"CypherMaxBytes", "KGEVAL_WEB_CYPHER_MAX_BYTES", "10", "", "config: web.cypher_max_bytes = 10: must be at least 1024"},
 		{"TrustedProxy", "KGEVAL_WEB_TRUSTED_PROXIES", "proxy.example", "", "config: web.trusted_proxies[0] = proxy.example: want an IP address or a CIDR"},
+		{"ThresholdMetric", "", "", "testdata/bad_threshold_metric.yaml", "config: web.thresholds.bogus = 0.5: not a KG metric"},
+		{"ThresholdRange", "", "", "testdata/bad_threshold_range.yaml", "config: web.thresholds.support = 1.5: must be in [0, 1]"},
+		{"MinN", "KGEVAL_WEB_MIN_N", "1", "", "config: web.min_n = 1: must be at least 2"},
 		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},
 		{"BrokenFile", "", "", "testdata/broken.yaml", "config file testdata/broken.yaml"},
 		{"MissingFile", "", "", "testdata/nope.yaml", "config file testdata/nope.yaml"},

@@ -316,6 +316,16 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 // run with 19 metric values per sample ExportScores exceeded the 2-minute
 // query timeout, and `kgeval compare` over this read took 14 s in all.
 func (db *DB) RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+	return db.runScores(ctx, run, variant, true)
+}
+
+// RunKGScores returns the rows of RunScores without the other metric
+// values (two scans): what the dashboard's triage reads.
+func (db *DB) RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+	return db.runScores(ctx, run, variant, false)
+}
+
+func (db *DB) runScores(ctx context.Context, run, variant string, metrics bool) ([]kgeval.SampleScores, error) {
 	recs, err := db.read(ctx, qSampleRows, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read samples")
@@ -340,6 +350,9 @@ func (db *DB) RunScores(ctx context.Context, run, variant string) ([]kgeval.Samp
 		}
 		r := kgResultFrom(out[i].ID, m["score"])
 		out[i].Scores[r.Pair] = r
+	}
+	if !metrics {
+		return out, nil
 	}
 	if recs, err = db.read(ctx, qMetricscoreRun, map[string]any{"run": run}); err != nil {
 		return nil, mapError(err, "read metric scores")

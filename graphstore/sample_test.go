@@ -521,3 +521,31 @@ func sameFloat(a, b *float64) bool {
 	}
 	return math.Abs(*a-*b) < 1e-12
 }
+
+// TestDB_RunKGScores checks that RunKGScores is RunScores without the other
+// metric values.
+func TestDB_RunKGScores(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	r := graphstoretest.MustWebRun(t, db, 6)
+	all, err := db.RunScores(ctx, r.Name, kgeval.DefaultVariant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kg, err := db.RunKGScores(ctx, r.Name, kgeval.DefaultVariant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kg) != 6 || len(all) != 6 {
+		t.Fatalf("%d and %d rows, want 6", len(kg), len(all))
+	}
+	for i := range all {
+		if len(all[i].Metrics) == 0 || len(kg[i].Metrics) != 0 {
+			t.Errorf("row %d: %d and %d metric values", i, len(all[i].Metrics), len(kg[i].Metrics))
+		}
+		all[i].Metrics = kg[i].Metrics
+		if !reflect.DeepEqual(all[i], kg[i]) {
+			t.Errorf("row %d: %+v, want %+v", i, kg[i], all[i])
+		}
+	}
+}

@@ -19,6 +19,15 @@ type runCache struct {
 	ttl time.Duration
 	max int
 	m   map[string]cacheItem
+	// flights are the computations under way, by key: a second caller
+	// waits for the first instead of computing the same thing again.
+	flights map[string]*flight
+}
+
+type flight struct {
+	done chan struct{}
+	v    any
+	err  error
 }
 
 type cacheItem struct {
@@ -27,7 +36,7 @@ type cacheItem struct {
 }
 
 func newRunCache(ttl time.Duration, max int) *runCache {
-	return &runCache{ttl: ttl, max: max, m: map[string]cacheItem{}}
+	return &runCache{ttl: ttl, max: max, m: map[string]cacheItem{}, flights: map[string]*flight{}}
 }
 
 // key returns the cache key of what parts name for run r, and false when r
@@ -71,14 +80,40 @@ func (c *runCache) put(key string, v any) {
 
 // cached returns what fn computes for key, computing it at most once per
 // ttl when ok (the run is finished); otherwise it just calls fn.
+// Callers that ask for the same key while it is being computed wait for
+// that computation and share its result.
 func cached[T any](c *runCache, key string, ok bool, fn func() (T, error)) (T, error) {
-	if ok {
-		if v, hit := c.get(key); hit {
-			return v.(T), nil
-		}
+	if !ok {
+		return fn()
 	}
+	if v, hit := c.get(key); hit {
+		return v.(T), nil
+	}
+	c.mu.Lock()
+	if f, busy := c.flights[key]; busy {
+		c.mu.Unlock()
+		<-f.done
+		if f.err != nil {
+			var zero T
+			return zero, f.err
+		}
+		if v, isT := f.v.(T); isT {
+			return v, nil
+		}
+		return fn() // the first caller panicked
+	}
+	f := &flight{done: make(chan struct{})}
+	c.flights[key] = f
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.flights, key)
+		c.mu.Unlock()
+		close(f.done)
+	}()
 	v, err := fn()
-	if err == nil && ok {
+	f.v, f.err = v, err
+	if err == nil {
 		c.put(key, v)
 	}
 	return v, err

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"math"
@@ -17,7 +18,7 @@ import (
 
 // pageNames are the dashboard's pages; each is templates/NAME.html inside
 // templates/layout.html.
-var pageNames = []string{"login", "runs", "run", "sample", "graph", "cypher", "compare", "sensitivity", "error"}
+var pageNames = []string{"login", "runs", "run", "sample", "graph", "cypher", "compare", "sensitivity", "metrics-help", "error"}
 
 var funcs = template.FuncMap{
 	"score": func(v *float64) string {
@@ -54,6 +55,9 @@ var funcs = template.FuncMap{
 	"lt05":     func(p float64) bool { return p < Significance },
 	// kgMetricList names the KG metrics (read per pair), space-separated.
 	"kgMetricList": func() string { return strings.Join(kgeval.KGMetricNames, " ") },
+	// gloss is a metric's meaning, direction and range from the registry,
+	// for a title: "share of ... · higher is better · 0 to 1".
+	"gloss": gloss,
 	"passMark": func(passed bool) string {
 		if passed {
 			return "pass"
@@ -229,6 +233,11 @@ type RunPage struct {
 	Sensitivity string
 	// KGMetrics tells the sample list which metrics are read per pair.
 	KGMetrics KGMetricInfo
+	// MinN is the fewest samples under which p-values and correlations
+	// are hidden (web.min_n).
+	MinN int
+	// TriageMetrics are the KG metrics the triage's range filter offers.
+	TriageMetrics []string
 }
 
 // KGMetricInfo lists the KG metrics (read per pair), the graph scores among
@@ -300,6 +309,12 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	// The page fetches its triage (TriageQuery as triage.js first asks
+	// for it) right after it loads: start it now, beside the stats, so
+	// that the fetch of a finished run joins it or finds it cached.
+	if _, ok := s.cache.key(r, "triage"); ok {
+		go s.triageOf(context.WithoutCancel(ctx), r, v.Settings, kgeval.DefaultVariant, analysis.TriageQuery{Limit: TriagePageRows})
+	}
 	st, err := s.runStatsOf(ctx, r, v.Settings, kgeval.DefaultVariant)
 	if err != nil {
 		return "", nil, err
@@ -313,7 +328,7 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 		return "", nil, err
 	}
 	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: sw,
-		KGMetrics: kgMetricInfo()}
+		KGMetrics: kgMetricInfo(), MinN: s.cfg.MinN, TriageMetrics: analysis.TriageMetrics}
 	p.Sensitivity, _ = analysis.SensitivityPrefix(runNames(runs), r.Name)
 	for _, pr := range v.Settings.Pairs {
 		for _, m := range v.Settings.Metrics {
@@ -452,4 +467,63 @@ func (s *Server) sensitivityPage(c *gin.Context) (string, any, error) {
 		return "", nil, err
 	}
 	return "Sensitivity " + v.Run, SensitivityPage{View: v}, nil
+}
+
+// gloss says what a metric means, which way is better and its scale, from
+// kgeval's metric registry; "" for a name it does not know.
+func gloss(metric string) string {
+	m, ok := kgeval.LookupMetric(metric)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s · %s · %g to %g", m.Meaning, m.Direction, m.Lo, m.Hi)
+}
+
+// MetricsHelpPage is the view model of /help/metrics: every metric of the
+// registry, the triage's pass marks and the graph parameters in force (of
+// the run named by ?run=, else kgeval's defaults).
+type MetricsHelpPage struct {
+	Metrics    []MetricHelp
+	Run        string
+	Tau, Delta float64
+	MinN       int
+}
+
+// MetricHelp is one metric as the help page lists it; Threshold is its
+// triage pass mark (KG metrics only).
+type MetricHelp struct {
+	kgeval.MetricInfo
+	Threshold *float64
+	Params    string
+}
+
+func (s *Server) metricsHelpPage(c *gin.Context) (string, any, error) {
+	p := MetricsHelpPage{MinN: s.cfg.MinN}
+	gp := kgeval.DefaultGraphParams()
+	p.Tau, p.Delta = gp.Tau, gp.Delta
+	if name := c.Query("run"); name != "" {
+		_, st, err := s.run(c.Request.Context(), name)
+		if err != nil {
+			return "", nil, err
+		}
+		p.Run, p.Tau, p.Delta = name, st.Tau, st.Delta
+	}
+	th := analysis.DefaultThresholds()
+	for k, v := range s.cfg.Thresholds {
+		th[k] = v
+	}
+	for _, m := range kgeval.Registry() {
+		h := MetricHelp{MetricInfo: m}
+		if v, ok := th[m.Name]; ok && m.Family == kgeval.FamilyKG {
+			h.Threshold = &v
+		}
+		switch {
+		case m.Name == kgeval.MetricMultihop:
+			h.Params = fmt.Sprintf("τ %g (SIMILAR edges), δ %g (path cost)", p.Tau, p.Delta)
+		case m.Graph || m.Family == kgeval.FamilyKG:
+			h.Params = fmt.Sprintf("τ %g (SIMILAR edges)", p.Tau)
+		}
+		p.Metrics = append(p.Metrics, h)
+	}
+	return "Metrics", p, nil
 }

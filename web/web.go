@@ -56,6 +56,12 @@ type Config struct {
 	// X-Forwarded-For names the client (for the sign-in rate limit); by
 	// default none, and the client is the connection's peer.
 	TrustedProxies []string
+	// Thresholds are the pass marks of KG metrics on the triage (the
+	// defaults of analysis.DefaultThresholds for the metrics not named).
+	Thresholds map[string]float64
+	// MinN is the fewest samples under which p-values and correlations
+	// are hidden (default 10).
+	MinN int
 	// Logger receives internal errors (default: slog.Default()).
 	Logger *slog.Logger
 }
@@ -96,6 +102,9 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	if cfg.Console.MaxBytes <= 0 {
 		cfg.Console.MaxBytes = 2 << 20
 	}
+	if cfg.MinN <= 0 {
+		cfg.MinN = DefaultMinN
+	}
 	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
 		cache: newRunCache(5*time.Minute, 64)}
 	if s.pages, err = parsePages(); err != nil {
@@ -131,6 +140,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	api.GET("/runs/:run/systems", s.api(s.systems))
 	api.GET("/runs/:run/sensitivity", s.api(s.sensitivity))
 	api.GET("/runs/:run/samples", s.api(s.listSamples))
+	api.GET("/runs/:run/triage", s.api(s.triage))
 	api.GET("/runs/:run/samples/:id", s.api(s.getSample))
 	api.GET("/runs/:run/samples/:id/graphs/:pair", s.api(s.getGraph))
 	api.GET("/runs/:run/export", s.export)
@@ -145,6 +155,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	private.GET("/runs/:run/samples/:id", s.page("sample", s.samplePage))
 	private.GET("/runs/:run/samples/:id/graphs/:pair", s.page("graph", s.graphPage))
 	private.GET("/cypher", s.page("cypher", s.cypherPage))
+	private.GET("/help/metrics", s.page("metrics-help", s.metricsHelpPage))
 	private.GET("/compare", s.page("compare", s.comparePage))
 	e.NoRoute(s.notFound)
 	return s, nil

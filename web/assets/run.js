@@ -152,14 +152,24 @@
     const cells = [], undefinedCells = [];
     const pairAt = new Map();
     for (const p of corr.pairs) pairAt.set(p.x + '\u001f' + p.y, p);
+    // A coefficient over fewer than minN samples is mostly noise: hidden,
+    // drawn as a cell of its own, and the note says why.
+    const minN = Number(corrSection.dataset.minN || 10);
+    const tinyCells = [];
+    let tiny = 0;
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
         const p = i === j ? null : pairAt.get(vars[Math.min(i, j)] + '\u001f' + vars[Math.max(i, j)]);
         const v = i === j ? 1 : p && p[coef];
-        if (v === null || v === undefined) undefinedCells.push([i, j, 0]);
+        if (p && p.n < minN && v !== null && v !== undefined) { tinyCells.push([i, j, 0]); if (i < j) tiny++; }
+        else if (v === null || v === undefined) undefinedCells.push([i, j, 0]);
         else cells.push([i, j, v]);
       }
     }
+    const note = document.getElementById('corr-min-n');
+    note.hidden = tiny === 0;
+    note.textContent = tiny ? tiny + ' of ' + corr.pairs.length + ' correlations are hidden (hatched grey): computed over fewer than ' + minN +
+      ' samples (web.min_n), where r or ρ is mostly noise.' : '';
     if (corrChart) corrChart.dispose();
     corrBox.style.height = Math.max(420, 160 + 22 * n) + 'px';
     corrChart = echarts.init(corrBox, null, { renderer: 'canvas' });
@@ -170,6 +180,7 @@
       if (!p) return head;
       const r = p[coef], pv = coef === 'pearson_r' ? p.pearson_p : p.spearman_p;
       if (r === null) return head + '<br>not defined: ' + esc(p.reason || '') + ' (n=' + p.n + ')';
+      if (p.n < minN) return head + '<br>hidden: n = ' + p.n + ' < ' + minN + ' samples (web.min_n)';
       return head + '<br>' + (coef === 'pearson_r' ? 'r' : 'ρ') + ' = ' + fmt(r) + ', p = ' + (pv === null ? 'null' : pv.toPrecision(2)) + ', n = ' + p.n;
     };
     corrChart.setOption({
@@ -183,6 +194,7 @@
       series: [
         { name: coef, type: 'heatmap', data: cells, label: { show: n <= 16, fontSize: 9, formatter: (x) => x.data[2].toFixed(2) } },
         { name: 'not defined', type: 'heatmap', data: undefinedCells, itemStyle: { color: '#cbd5e0' } },
+        { name: 'too few samples', type: 'heatmap', data: tinyCells, itemStyle: { color: '#e2e8f0', decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [2, 4], rotation: 0.8 } } },
       ],
     });
     corrInfo.textContent = n + ' variables over ' + corr.samples + ' samples' + (corr.empty.length ? '; without any value: ' + corr.empty.join(', ') : '') +
@@ -261,8 +273,22 @@
       }
     });
     document.querySelector('#system-metrics tbody').replaceChildren(...rows);
+    const minN = Number(sysSection.dataset.minN || 10);
+    let hidden = 0;
     const diffs = systemsData.differences.filter((d) => !one || d.metric === one).map((d) => {
       const low = (t) => (t && t.p < 0.05 ? 'n p-low' : 'n');
+      // A p-value over fewer than minN samples is hidden, with the reason.
+      if (d.n < minN) {
+        hidden++;
+        const why = 'hidden: n = ' + d.n + ' < ' + minN;
+        const cellOf = (t) => (t ? el('td', { class: 'n p-hidden', title: 'p-value hidden: n = ' + d.n + ' is below web.min_n = ' + minN }, why) : el('td', { class: 'n' }, '–'));
+        return el('tr', { 'data-metric': d.metric, 'data-a': d.a, 'data-b': d.b, 'data-hidden': 'n' },
+          el('td', {}, d.metric), el('td', {}, d.a), el('td', {}, d.b), el('td', {}, d.paired ? 'paired' : 'Welch'), el('td', { class: 'n' }, String(d.n)),
+          el('td', { class: 'n' }, fmt(d.mean_a)), el('td', { class: 'n' }, fmt(d.mean_b)),
+          cellOf(d.wilcoxon), cellOf(d.paired_t), cellOf(d.welch),
+          el('td', { class: 'n win-rate' }, fmt(d.win_rate)), el('td', { class: 'n' }, d.wins + ' / ' + d.ties + ' / ' + d.losses),
+          el('td', { class: 'muted' }, 'too few samples for a p-value'));
+      }
       const note = Object.entries(d.reasons || {}).map(([k, v]) => k + ': ' + v).join('; ');
       return el('tr', { 'data-metric': d.metric, 'data-a': d.a, 'data-b': d.b },
         el('td', {}, d.metric), el('td', {}, d.a), el('td', {}, d.b), el('td', {}, d.paired ? 'paired' : 'Welch'), el('td', { class: 'n' }, String(d.n)),
@@ -271,6 +297,10 @@
         el('td', { class: 'n win-rate' }, fmt(d.win_rate)), el('td', { class: 'n' }, d.wins + ' / ' + d.ties + ' / ' + d.losses),
         el('td', { class: 'muted' }, note));
     });
+    const note = document.getElementById('systems-min-n');
+    note.hidden = hidden === 0;
+    note.textContent = hidden ? 'p-values of ' + hidden + ' of ' + diffs.length + ' comparisons are hidden: they rest on fewer than ' + minN +
+      ' samples (web.min_n), too few for a test to mean anything; the means and win rates are shown.' : '';
     const tbody = document.querySelector('#system-differences tbody');
     if (diffs.length) tbody.replaceChildren(...diffs);
     else tbody.replaceChildren(el('tr', {}, el('td', { colspan: '13', class: 'muted' }, systemsData.systems.length < 2 ? 'one system: no pairwise comparison' : 'no metric selected')));

@@ -312,6 +312,118 @@ page.on('response', (r) => {
 page.on('dialog', (d) => { problems.push('dialog opened: ' + d.message()); d.dismiss(); });
 page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push('request off the server: ' + r.url()); });
 
+
+// Triage (issue 16 items 1 and 2), on a 1366×768 window: the run page
+// opens on the samples that need attention (the first failing row visible
+// without scrolling), a column header sorts its table and says so
+// (aria-sort, arrow), the system filter narrows the rows, a metric header
+// carries its meaning from the registry, /help/metrics lists it, and the
+// p-values and correlations over fewer than web.min_n samples are hidden
+// with the reason shown. Leaves the page on the runs list.
+async function triageSteps() {
+  const triage = await api(`/api/runs/${enc(run)}/triage?limit=5`);
+  const runURL = `${base}/runs/${enc(run)}`;
+  await step('TriageVisibleWithoutScrolling', async () => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto(runURL);
+    await page.waitForSelector('#triage tr.failing');
+    const box = await page.evaluate(() => {
+      const r = document.querySelector('#triage tr.failing').getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, scrollY: window.scrollY, h2: document.getElementById('triage-title').getBoundingClientRect().top };
+    });
+    console.log(`    first failing triage row: top ${box.top.toFixed(0)} px, bottom ${box.bottom.toFixed(0)} px of 768 (scrollY ${box.scrollY})`);
+    assert.equal(box.scrollY, 0);
+    assert.ok(box.bottom <= 768, `first failing row ends at ${box.bottom} px, below the 768 px window`);
+    // Summary cards and charts come after it.
+    const order = await page.evaluate(() => {
+      const y = (sel) => document.querySelector(sel).getBoundingClientRect().top;
+      return { triage: y('#triage'), cards: y('.cards'), charts: y('#histograms') };
+    });
+    assert.ok(order.triage < order.cards && order.cards < order.charts, `triage first: ${JSON.stringify(order)}`);
+    // The rows are the API's, worst first, each cell marked ✓ or ✗ as text.
+    const first = triage.pairs[0];
+    const ids = await page.locator(`#triage table[data-pair="${first.pair}"] tbody a.sample-link`).allTextContents();
+    assert.deepEqual(ids, first.rows.map((r) => r.id), 'rows in the API order');
+    const marks = await page.locator(`#triage table[data-pair="${first.pair}"] tbody td.tri .mark`).allTextContents();
+    const want = first.rows.flatMap((r) => r.cells.filter((c) => c.value !== null).map((c) => (c.pass ? '✓' : '✗')));
+    assert.deepEqual(marks, want, 'pass/fail marks as text');
+    assert.equal(await page.getAttribute(`#triage table[data-pair="${first.pair}"] th[data-sort="worst"]`, 'aria-sort'), 'descending', 'worst first is marked');
+    // The failing facts of a contradicted sample are inline, contradicted first.
+    const fc = triage.pairs.find((p) => p.rows.some((r) => (r.why || []).some((l) => l.verdict === 'contradicted')));
+    assert.ok(fc, 'a pair with a contradicted fact');
+    const row = fc.rows.find((r) => (r.why || []).some((l) => l.verdict === 'contradicted'));
+    const firstBadge = await page.locator(`#triage table[data-pair="${fc.pair}"] tr[data-id="${row.id}"] ul.why-lines li .badge`).first().textContent();
+    assert.match(firstBadge, /contradicted/, `first failing fact of ${row.id}: ${firstBadge}`);
+    assert.equal(await page.locator('#triage img').count(), 0, 'no element made from text');
+    assert.equal(await page.evaluate(() => window.__xss), undefined);
+    await page.screenshot({ path: `${shots}/run-triage.png` });
+  });
+  await step('TriageSortMarksColumn', async () => {
+    const p = triage.pairs[0].pair;
+    const th = `#triage table[data-pair="${p}"] th[data-sort="multihop"]`;
+    assert.equal(await page.getAttribute(th, 'aria-sort'), 'none');
+    await page.click(`${th} button`);
+    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-sort') === 'ascending', th);
+    assert.match(await page.textContent(th), /▲/, 'an arrow on the sorted column');
+    assert.equal(await page.getAttribute(`#triage table[data-pair="${p}"] th[data-sort="worst"]`, 'aria-sort'), 'none');
+    const col = triage.pairs[0].columns.indexOf('multihop');
+    const values = async () => (await page.locator(`#triage table[data-pair="${p}"] tbody tr`).evaluateAll((trs, col) =>
+      trs.map((tr) => tr.querySelectorAll('td.tri')[col]?.textContent || ''), col)).filter((t) => !t.includes('null')).map((t) => Number(t.replace(/[^0-9.]/g, '')));
+    const asc = await values();
+    assert.ok(asc.length >= 2, `multihop values ${asc}`);
+    assert.deepEqual(asc, [...asc].sort((a, b) => a - b), 'ascending');
+    await page.click(`${th} button`);
+    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-sort') === 'descending', th);
+    assert.match(await page.textContent(th), /▼/);
+    const desc = await values();
+    assert.deepEqual(desc, [...desc].sort((a, b) => b - a), 'descending');
+  });
+  await step('TriageFilterBySystem', async () => {
+    const before = await page.locator('#triage tbody tr[data-id]').count();
+    await page.selectOption('#triage-filter select[name=system]', 'why');
+    await page.waitForFunction(() => (document.getElementById('triage-pairs').dataset.query || '').includes('system=why'));
+    const systemsShown = await page.locator('#triage tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => tr.dataset.system));
+    assert.ok(systemsShown.length > 0 && systemsShown.length < before, `${systemsShown.length} rows of system why, ${before} before`);
+    assert.ok(systemsShown.every((s) => s === 'why'), `systems ${systemsShown}`);
+    const want = await api(`/api/runs/${enc(run)}/triage?limit=5&system=why`);
+    assert.equal(systemsShown.length, want.pairs.reduce((a, p) => a + p.rows.length, 0), 'the API\'s rows');
+    await page.click('#triage-filter button[type=reset]');
+    await page.waitForFunction(() => !(document.getElementById('triage-pairs').dataset.query || '').includes('system='));
+  });
+  await step('MetricMeaningOnHover', async () => {
+    const th = page.locator(`#triage table[data-pair="${triage.pairs[0].pair}"] th[data-sort="multihop"]`);
+    const meaning = 'share of input entities that reach a context entity by a path of cost <= delta';
+    await th.hover();
+    const title = await th.getAttribute('title');
+    assert.ok(title.includes(meaning) && title.includes('higher is better') && title.includes('δ 0.5'), `title: ${title}`);
+    const described = await th.getAttribute('aria-describedby');
+    assert.ok((await page.textContent(`#${described} + dd`)).includes(meaning), 'aria-describedby names the meaning');
+    const con = page.locator('#triage table th[data-sort="contradiction"]');
+    if (await con.count()) assert.match(await con.first().getAttribute('title'), /lower is better · 0 to 1 · passes at ≤ 0/);
+    await page.goto(`${base}/help/metrics?run=${enc(run)}`);
+    assert.ok((await page.textContent('#metric-multihop')).includes(meaning));
+    assert.match(await page.textContent('#metric-contradiction'), /lower is better[\s\S]*≤ 0\.000/);
+    assert.match(await page.textContent('#metric-multihop'), /τ 0\.7 \(SIMILAR edges\), δ 0\.5/);
+  });
+  await step('TinyNHidden', async () => {
+    await page.goto(runURL);
+    await page.waitForFunction(() => window.kgRun.systems().data !== null && window.kgRun.correlations().data !== null);
+    const hidden = await page.locator('#system-differences tbody td.p-hidden').allTextContents();
+    const tiny = systems.differences.filter((d) => d.n < 10);
+    assert.ok(tiny.length > 0, 'comparisons over fewer than 10 samples');
+    assert.ok(hidden.length > 0 && hidden.every((t) => /^hidden: n = \d+ < 10$/.test(t)), `hidden cells ${hidden.slice(0, 3)}`);
+    assert.equal(await page.locator('#system-differences tbody tr[data-hidden="n"]').count(), tiny.length, 'every tiny-n comparison hidden');
+    assert.ok(await page.isVisible('#systems-min-n'));
+    assert.match(await page.textContent('#systems-min-n'), /fewer than 10 samples \(web\.min_n\)/);
+    assert.ok(await page.isVisible('#corr-min-n'));
+    assert.match(await page.textContent('#corr-min-n'), /hidden .*fewer than 10 samples/);
+    console.log(`    ${hidden.length} p-value cells hidden in the ${tiny.length} comparisons with n < 10; ${await page.textContent('#corr-min-n')}`);
+    await page.setViewportSize({ width: 1400, height: 950 });
+    await page.goto(base + '/');
+    await page.waitForSelector('#runs');
+  });
+}
+
 try {
   await step('SignIn', async () => {
     await page.goto(base + '/');
@@ -321,6 +433,8 @@ try {
     await page.waitForSelector('#runs');
     await page.screenshot({ path: `${shots}/runs.png` });
   });
+
+  await triageSteps();
 
   await step('OpenRun', async () => {
     await Promise.all([page.waitForURL(`**/runs/${enc(run)}`), page.click(`#runs a[href="/runs/${enc(run)}"]`)]);
@@ -366,15 +480,20 @@ try {
     const drawn = await page.evaluate(() => {
       const { chart, data } = window.kgRun.correlations();
       const o = chart.getOption();
-      return { vars: o.xAxis[0].data, cells: o.series[0].data.length + o.series[1].data.length, defined: o.series[0].data };
+      return { vars: o.xAxis[0].data, cells: o.series.reduce((a, x) => a + x.data.length, 0), defined: o.series[0].data, tiny: o.series[2].data };
     });
     assert.deepEqual(drawn.vars, corr.variables, 'one row and column per variable');
     const n = corr.variables.length;
     assert.equal(drawn.cells, n * n, 'n × n cells');
     const p = corr.pairs.find((x) => x.pearson_r !== null);
     const i = corr.variables.indexOf(p.x), j = corr.variables.indexOf(p.y);
-    const cell = drawn.defined.find((c) => c[0] === i && c[1] === j);
-    assert.ok(cell && Math.abs(cell[2] - p.pearson_r) < 1e-12, `cell ${p.x} × ${p.y}: ${cell} vs ${p.pearson_r}`);
+    // Over fewer than web.min_n (10) samples a coefficient is hidden.
+    if (p.n >= 10) {
+      const cell = drawn.defined.find((c) => c[0] === i && c[1] === j);
+      assert.ok(cell && Math.abs(cell[2] - p.pearson_r) < 1e-12, `cell ${p.x} × ${p.y}: ${cell} vs ${p.pearson_r}`);
+    } else {
+      assert.ok(drawn.tiny.some((c) => c[0] === i && c[1] === j), `cell ${p.x} × ${p.y} (n = ${p.n}) hidden`);
+    }
     // A human label whose name holds HTML: its tooltip shows it as text.
     const h = corr.variables.findIndex((v) => v.startsWith('human.<img'));
     assert.ok(h >= 0, 'the HTML-named human label is a variable');

@@ -6,8 +6,8 @@
 // values null), serves the API on loopback with token auth exactly as
 // `kgeval serve` does, and hits the run summary, the run stats, the sample
 // list (plain, filtered and sorted by a KG score deep in the list, and
-// sorted by another metric) and one sample from -c concurrent clients for
-// -d each. It prints p50, p99,
+// sorted by another metric), the triage (plain and filtered) and one
+// sample from -c concurrent clients for -d each. It prints p50, p99,
 // max latency and throughput per endpoint as a Markdown table, and deletes
 // the run unless -keep.
 //
@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kgeval/kgeval"
@@ -103,6 +104,9 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 		{"sample list, score range, sorted by score, offset n/2", fmt.Sprintf("/samples?pair=faithfulness&metric=multihop&min=0.2&max=0.9&sort=score&order=desc&limit=50&offset=%d", n/4)},
 		{"sample list, sorted by ts_groundedness_avg, offset n/2", fmt.Sprintf("/samples?metric=ts_groundedness_avg&sort=score&order=desc&limit=50&offset=%d", n/2)},
 		{"run stats (KG and 19 other metrics)", "/stats"},
+		{"triage (worst 10 per pair with the why of 3, cached after the first)", "/triage"},
+		{"triage, system filter, sorted by multihop", "/triage?system=dense&sort=multihop&order=desc"},
+		{"triage, a new multihop range each request (not cached; the run's index is)", "/triage?metric=multihop&min=0.%04d&max=1"},
 		{"one sample with its metric values", "/samples/gen-04242"},
 		{"correlations (31 variables, cached after the first)", "/correlations"},
 	}
@@ -111,8 +115,13 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 	fmt.Println("|---|---|---|---|---|---|---|")
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc}}
 	for _, ep := range endpoints {
+		var seq atomic.Int64
 		get := func() error {
-			req, _ := http.NewRequest("GET", base+ep.path, nil)
+			p := ep.path
+			if strings.Contains(p, "%04d") {
+				p = fmt.Sprintf(p, seq.Add(1)%10000)
+			}
+			req, _ := http.NewRequest("GET", base+p, nil)
 			req.Header.Set("Authorization", "Bearer "+token)
 			resp, err := client.Do(req)
 			if err != nil {
