@@ -108,8 +108,13 @@ async function hostileText() {
     } },
   ];
   const fits = async (where) => {
-    const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
-    assert.ok(w.scroll <= w.view, `${where}: page ${w.scroll}px wide in a ${w.view}px window`);
+    const w = await page.evaluate(() => {
+      // The outermost element that sticks out of the window names the culprit.
+      const out = [...document.querySelectorAll('body *')].find((e) => e.getBoundingClientRect().right > window.innerWidth + 1);
+      const name = out ? out.tagName.toLowerCase() + (out.id ? '#' + out.id : '') + (out.className && typeof out.className === 'string' ? '.' + out.className.trim().split(/\s+/).join('.') : '') : '';
+      return { scroll: document.documentElement.scrollWidth, view: window.innerWidth, out: name };
+    });
+    assert.ok(w.scroll <= w.view, `${where}: page ${w.scroll}px wide in a ${w.view}px window (first element past the edge: ${w.out || 'none found'})`);
     return w;
   };
   const notBlank = async (loc, what) => {
