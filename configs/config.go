@@ -221,6 +221,8 @@ type WebConfig struct {
 	CypherTimeout  time.Duration `mapstructure:"cypher_timeout"`
 	CypherMaxRows  int           `mapstructure:"cypher_max_rows"`
 	CypherMaxBytes int           `mapstructure:"cypher_max_bytes"`
+	// UploadMaxBytes caps a dataset uploaded on the dashboard's jobs page.
+	UploadMaxBytes int64 `mapstructure:"upload_max_bytes"`
 }
 
 // WebUser is a dashboard user with the bcrypt hash of their password; an
@@ -273,6 +275,9 @@ func (w *WebConfig) validate(bad func(key string, val any, why string) error) er
 	}
 	if w.CypherMaxBytes < 1024 {
 		return bad("web.cypher_max_bytes", w.CypherMaxBytes, "must be at least 1024")
+	}
+	if w.UploadMaxBytes < 1024 || w.UploadMaxBytes > 1<<30 {
+		return bad("web.upload_max_bytes", w.UploadMaxBytes, "must be between 1024 and 1073741824")
 	}
 	for i, p := range w.TrustedProxies {
 		if net.ParseIP(p) == nil {

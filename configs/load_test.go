@@ -23,7 +23,7 @@ func TestLoad(t *testing.T) {
 		if c.Scoring.Engine != "gds" || c.Neo4j.Database != "neo4j" || c.LLM.Concurrency < 1 {
 			t.Errorf("config %+v", c)
 		}
-		if c.Web.CypherMaxBytes != 2<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth {
+		if c.Web.CypherMaxBytes != 2<<20 || c.Web.UploadMaxBytes != 32<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth {
 			t.Errorf("web %+v", c.Web)
 		}
 	})
@@ -63,6 +63,7 @@ func TestLoad(t *testing.T) {
 		{"Metric", "KGEVAL_SCORING_METRICS", "multihop,bogus", "", "config: scoring.metrics = bogus: unknown metric"},
 		{"Provider", "KGEVAL_EMBEDDING_PROVIDER", "magic", "", "config: embedding.provider = magic"},
 		{"CypherMaxBytes", "KGEVAL_WEB_CYPHER_MAX_BYTES", "10", "", "config: web.cypher_max_bytes = 10: must be at least 1024"},
+		{"UploadMaxBytes", "KGEVAL_WEB_UPLOAD_MAX_BYTES", "10", "", "config: web.upload_max_bytes = 10: must be between 1024 and 1073741824"},
 		{"TrustedProxy", "KGEVAL_WEB_TRUSTED_PROXIES", "proxy.example", "", "config: web.trusted_proxies[0] = proxy.example: want an IP address or a CIDR"},
 		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},
 		{"BrokenFile", "", "", "testdata/broken.yaml", "config file testdata/broken.yaml"},

@@ -56,6 +56,11 @@ type Config struct {
 	// X-Forwarded-For names the client (for the sign-in rate limit); by
 	// default none, and the client is the connection's peer.
 	TrustedProxies []string
+	// Jobs starts and watches evaluations (the jobs page); nil: none.
+	Jobs Jobs
+	// UploadMaxBytes caps an uploaded dataset (web.upload_max_bytes;
+	// default 32 MiB).
+	UploadMaxBytes int64
 	// Logger receives internal errors (default: slog.Default()).
 	Logger *slog.Logger
 }
@@ -108,7 +113,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "trusted proxies %v", cfg.TrustedProxies)
 	}
-	e.Use(gin.Recovery(), s.metrics.middleware(), securityHeaders, limitBody, s.auth.identify)
+	e.Use(gin.Recovery(), s.metrics.middleware(), securityHeaders, s.limitBody, s.auth.identify)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/api/openapi.json", s.openapi)
@@ -136,6 +141,13 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	api.GET("/runs/:run/export", s.export)
 	api.GET("/compare", s.api(s.compare))
 	api.POST("/cypher", s.api(s.cypher))
+	api.POST("/uploads", s.api(s.upload))
+	api.GET("/jobs", s.api(s.listJobs))
+	api.POST("/jobs", s.api(s.startJob))
+	api.GET("/jobs/:run", s.api(s.getJob))
+	api.POST("/jobs/:run/cancel", s.api(s.cancelJob))
+	api.POST("/jobs/:run/resume", s.api(s.resumeJob))
+	api.DELETE("/runs/:run", s.api(s.deleteRun))
 	api.GET("/sessions", s.api(s.listSessions))
 	api.POST("/sessions/revoke", s.api(s.revokeSessions))
 
@@ -146,6 +158,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	private.GET("/runs/:run/samples/:id/graphs/:pair", s.page("graph", s.graphPage))
 	private.GET("/cypher", s.page("cypher", s.cypherPage))
 	private.GET("/compare", s.page("compare", s.comparePage))
+	private.GET("/jobs", s.page("jobs", s.jobsPage))
 	e.NoRoute(s.notFound)
 	return s, nil
 }
@@ -252,10 +265,13 @@ const (
 // limitBody refuses a body whose declared length is over the route's limit
 // and caps what can be read of any other, so that no handler or form
 // parser reads more.
-func limitBody(c *gin.Context) {
+func (s *Server) limitBody(c *gin.Context) {
 	limit := int64(maxBody)
-	if c.FullPath() == "/api/cypher" {
+	switch c.FullPath() {
+	case "/api/cypher":
 		limit = maxConsoleBody
+	case "/api/uploads":
+		limit = s.uploadLimit()
 	}
 	if c.Request.ContentLength > limit {
 		c.Header("Connection", "close")
