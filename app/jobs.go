@@ -289,10 +289,13 @@ func (j *Jobs) stored(r kgeval.Run) web.Job {
 	case r.Status != kgeval.RunRunning && r.Status != kgeval.RunInterrupted:
 	case filepath.Dir(r.Dataset) != filepath.Clean(j.Dir):
 		v.Note = "not a dashboard upload: finish it with kgeval evaluate --resume"
+		if r.Status == kgeval.RunRunning {
+			v.Note = "run by another process (or left by one that was killed); not a dashboard upload: finish it with kgeval evaluate --resume"
+		}
 	default:
 		v.Resumable = true
 		if r.Status == kgeval.RunRunning {
-			v.Note = "left unfinished by a stopped process: resume it"
+			v.Note = "no job of this server runs it: left unfinished by a stopped server, resume it"
 		}
 	}
 	return v

@@ -92,7 +92,9 @@
     const actions = kg.el('td', { class: 'job-actions' });
     if (j.live && j.status === 'running') actions.appendChild(kg.el('button', { type: 'button', class: 'job-cancel', onclick: () => act(kg.path('api', 'jobs', j.run, 'cancel'), 'POST') }, 'Cancel'));
     if (j.resumable) actions.appendChild(kg.el('button', { type: 'button', class: 'job-resume', onclick: () => act(kg.path('api', 'jobs', j.run, 'resume'), 'POST') }, 'Resume'));
-    if (admin && !(j.live && j.status === 'running')) {
+    // A stored run still 'running' that no job here runs may be another
+    // process's evaluation: the page offers no delete for it (the API does).
+    if (admin && j.status !== 'running') {
       // Two clicks: "Delete run", then "Confirm delete" (no dialog).
       const sure = pendingDelete === j.run;
       actions.appendChild(kg.el('button', { type: 'button', class: 'job-delete danger' + (sure ? ' sure' : ''), onclick: () => {
