@@ -40,6 +40,9 @@ type Jobs struct {
 	// browser test slows jobs down with $KGEVAL_TEST_JOB_DELAY so that
 	// their progress can be watched without a model.
 	Delay time.Duration
+	// MaxRunning bounds the jobs that run at once (default 2): each one
+	// loads the encoder and keeps the model busy.
+	MaxRunning int
 
 	mu   sync.Mutex
 	jobs map[string]*job
@@ -59,7 +62,7 @@ func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir st
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
 	}
-	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}}
+	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, MaxRunning: 2}
 	if d := os.Getenv("KGEVAL_TEST_JOB_DELAY"); d != "" {
 		j.Delay, _ = time.ParseDuration(d)
 	}
@@ -166,8 +169,25 @@ func (j *Jobs) Start(ctx context.Context, req web.JobRequest) (web.Job, error) {
 	} else if kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 		return web.Job{}, err
 	}
+	if err := j.busy(); err != nil {
+		return web.Job{}, err
+	}
 	v := web.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine, User: req.User}
 	return j.launch(&cfg, path, v, EvaluateOptions{Limit: req.Limit}), nil
+}
+
+// busy refuses a job when MaxRunning jobs run. Callers hold mu.
+func (j *Jobs) busy() error {
+	n := 0
+	for _, jb := range j.jobs {
+		if jb.view.Live {
+			n++
+		}
+	}
+	if j.MaxRunning > 0 && n >= j.MaxRunning {
+		return kgeval.Errorf(kgeval.ETOOMANY, "%d jobs are running (at most %d at once): wait for one, or cancel one", n, j.MaxRunning)
+	}
+	return nil
 }
 
 // launch runs Evaluate for v in the background. Callers hold mu.
@@ -368,6 +388,9 @@ func (j *Jobs) Resume(ctx context.Context, run, user string) (web.Job, error) {
 	}
 	if filepath.Dir(r.Dataset) != filepath.Clean(j.Dir) || !uploadName.MatchString(filepath.Base(r.Dataset)) {
 		return web.Job{}, kgeval.Errorf(kgeval.EINVALID, "run %q is not of a dashboard upload: finish it with kgeval evaluate --resume", run)
+	}
+	if err := j.busy(); err != nil {
+		return web.Job{}, err
 	}
 	cfg := *j.cfg
 	if r.Settings != nil {

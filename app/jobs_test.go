@@ -172,4 +172,21 @@ func TestJobs(t *testing.T) {
 	if _, err := db.GetRun(ctx, run); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 		t.Errorf("deleted run: %v", err)
 	}
+
+	// At most MaxRunning jobs at once; a server that stops (Close) records
+	// its running job as interrupted.
+	again.Delay, again.MaxRunning = 300*time.Millisecond, 1
+	if _, err := again.Start(ctx, web.JobRequest{Upload: up.ID, Run: run, Engine: "native"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.Start(ctx, web.JobRequest{Upload: up.ID, Run: run + "-2", Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ETOOMANY {
+		t.Errorf("second job at once: %v", err)
+	}
+	waitJob(t, again, run, func(v web.Job) bool { return v.Done > 0 })
+	again.Close(30 * time.Second)
+	stored, _ = db.GetRun(ctx, run)
+	t.Logf("after Close: stored %s", stored.Status)
+	if stored.Status != kgeval.RunInterrupted {
+		t.Errorf("after Close: stored %s", stored.Status)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
@@ -40,16 +39,13 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 		return nil, nil, err
 	}
 	// Dashboard jobs run under ctx's values but not its cancellation: when
-	// the server stops, they are cancelled and recorded as interrupted.
+	// the server stops (ListenAndServe), they are cancelled and recorded as
+	// interrupted before it returns and the store is closed.
 	jobs, err := NewJobs(ctx, cfg, db, filepath.Join(dir, "uploads"))
 	if err != nil {
 		db.Close(context.WithoutCancel(ctx))
 		return nil, nil, err
 	}
-	go func() {
-		<-ctx.Done()
-		jobs.Close(10 * time.Second)
-	}()
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
 		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes,
 		Console: kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes}},
