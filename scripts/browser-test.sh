@@ -108,7 +108,7 @@ for i in $(seq 1 300); do
   echo '{"id": "job-'"$i"'", "question": "What is plant '"$i"' called?", "contexts": ["Plant '"$i"' is called heath '"$i"' and grows in region '"$i"'."], "answer": "Heath '"$i"'.", "reference": "Heath '"$i"'", "system": "jobs", "triplets": {"question": [["plant '"$i"'", "is called", "unknown"]], "answer": [["plant '"$i"'", "is called", "heath '"$i"'"]], "reference": [["plant '"$i"'", "is called", "heath '"$i"'"]], "contexts": [[["plant '"$i"'", "is called", "heath '"$i"'"], ["plant '"$i"'", "grows in", "region '"$i"'"]]]}}'
 done > "$tmp/job.jsonl"
 
-KGEVAL_TEST_JOB_DELAY=${KGEVAL_TEST_JOB_DELAY:-700ms} KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
+KGEVAL_TEST_JOB_DELAY=${KGEVAL_TEST_JOB_DELAY:-1s} KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
 pid=$!
 for _ in $(seq 1 100); do
   grep -q "dashboard at" "$tmp/serve.log" && break

@@ -132,6 +132,8 @@ async function jobs() {
     const after = await done();
     console.log(`    after reload: ${after} (before ${seen})`);
     assert.ok(after >= seen, 'the job survives a reload');
+    await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel)?.dataset.done) > n, [row, after], { timeout: 60000 });
+    console.log(`    still advancing after the reload: ${await done()}`);
     await page.click(`${row} button.job-cancel`);
     await page.waitForSelector(`${row}[data-status="interrupted"] button.job-resume`, { timeout: 60000 });
     assert.equal(await runStatus(), 'interrupted', 'the stored run is interrupted');
@@ -153,6 +155,18 @@ async function jobs() {
     await page.waitForSelector(row, { state: 'detached' });
     const res = await fetch(base + `/api/runs/${enc(jobRun)}`, { headers: { Authorization: 'Bearer ' + token } });
     assert.equal(res.status, 404, 'the run is deleted');
+  });
+
+  await step('JobsPageFits', async () => {
+    for (const size of [{ width: 1366, height: 768 }, { width: 375, height: 800 }]) {
+      await page.setViewportSize(size);
+      await page.goto(base + '/jobs');
+      await page.waitForSelector('#jobs tbody tr');
+      const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
+      console.log(`    jobs page at ${size.width}px: ${w.scroll}px wide`);
+      assert.ok(w.scroll <= w.view, `jobs page ${w.scroll}px wide in a ${w.view}px window`);
+    }
+    await page.setViewportSize({ width: 1400, height: 950 });
   });
 }
 
