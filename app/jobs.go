@@ -66,7 +66,39 @@ func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir st
 	if d := os.Getenv("KGEVAL_TEST_JOB_DELAY"); d != "" {
 		j.Delay, _ = time.ParseDuration(d)
 	}
+	if err := j.prune(ctx, UploadTTL); err != nil {
+		return nil, err
+	}
 	return j, nil
+}
+
+// UploadTTL is how long an upload no stored run refers to is kept: older
+// ones are removed when the server starts.
+const UploadTTL = 7 * 24 * time.Hour
+
+// prune removes the uploads older than ttl that no stored run evaluates.
+func (j *Jobs) prune(ctx context.Context, ttl time.Duration) error {
+	runs, err := j.db.ListRuns(ctx)
+	if err != nil {
+		return err
+	}
+	used := map[string]bool{}
+	for _, r := range runs {
+		used[filepath.Clean(r.Dataset)] = true
+	}
+	entries, err := os.ReadDir(j.Dir)
+	if err != nil {
+		return kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", j.Dir)
+	}
+	for _, e := range entries {
+		path := filepath.Join(j.Dir, e.Name())
+		info, err := e.Info()
+		if err != nil || !uploadName.MatchString(e.Name()) || used[path] || time.Since(info.ModTime()) < ttl {
+			continue
+		}
+		os.Remove(path)
+	}
+	return nil
 }
 
 // Options: the non-KG metrics of scoring.metrics, the two engines, and the
@@ -122,7 +154,8 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (web.Upl
 		os.Remove(path)
 		return web.Upload{}, kgeval.Errorf(kgeval.EINVALID, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, name))
 	}
-	up := web.Upload{ID: id, Name: name, Format: res.Format, Bytes: n, Records: res.Records(), Valid: len(res.Samples), Rejected: res.Rejected}
+	up := web.Upload{ID: id, Name: name, Format: res.Format, Bytes: n, Records: res.Records(), Valid: len(res.Samples),
+		Rejected: res.Rejected[:min(len(res.Rejected), web.MaxRejectedListed)], RejectedTotal: len(res.Rejected)}
 	if up.Rejected == nil {
 		up.Rejected = []kgeval.Rejection{}
 	}

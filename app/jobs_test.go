@@ -82,6 +82,27 @@ func TestJobs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(jobs.Dir, up.ID)); err != nil {
 		t.Fatal(err)
 	}
+	many, err := jobs.Upload(ctx, "many.jsonl", strings.NewReader(tripletRecords(1, false)+strings.Repeat(`{"id": "x"}`+"\n", 1500)))
+	if err != nil || many.RejectedTotal != 1500 || len(many.Rejected) != web.MaxRejectedListed || many.Rejected[0].Record != 2 {
+		t.Errorf("1,500 rejected records: total %d, %d listed, %v", many.RejectedTotal, len(many.Rejected), err)
+	}
+	// An upload older than app.UploadTTL that no run evaluates is removed
+	// when a server starts; a recent one is kept.
+	old := filepath.Join(jobs.Dir, strings.Repeat("0", 32)+".jsonl")
+	if err := os.WriteFile(old, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	week := time.Now().Add(-app.UploadTTL - time.Hour)
+	os.Chtimes(old, week, week)
+	if _, err := app.NewJobs(ctx, cfg, db, jobs.Dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("old upload %s kept: %v", old, err)
+	}
+	if _, err := os.Stat(filepath.Join(jobs.Dir, up.ID)); err != nil {
+		t.Errorf("recent upload removed: %v", err)
+	}
 	if _, err := jobs.Upload(ctx, "../../etc/x.sh", strings.NewReader("x")); kgeval.ErrorCode(err) != kgeval.EINVALID {
 		t.Errorf("upload of a .sh: %v", err)
 	}

@@ -69,10 +69,16 @@ type Upload struct {
 	Bytes  int64  `json:"bytes"`
 	// Records read, Valid ones, and the Rejected ones with their record
 	// number (1-based) and reason, as `kgeval evaluate` reports them.
-	Records  int                `json:"records"`
-	Valid    int                `json:"valid"`
-	Rejected []kgeval.Rejection `json:"rejected"`
+	// Rejected lists at most MaxRejectedListed of them; RejectedTotal
+	// counts them all.
+	Records       int                `json:"records"`
+	Valid         int                `json:"valid"`
+	Rejected      []kgeval.Rejection `json:"rejected"`
+	RejectedTotal int                `json:"rejected_total"`
 }
+
+// MaxRejectedListed bounds the rejected records an upload lists.
+const MaxRejectedListed = 1000
 
 // JobRequest starts a job.
 type JobRequest struct {

@@ -130,7 +130,7 @@ func TestServer_Jobs(t *testing.T) {
 	}
 	up := decode[web.Upload](t, body)
 	t.Logf("upload: %d records, %d valid, rejected %+v", up.Records, up.Valid, up.Rejected)
-	if up.Records != 41 || up.Valid != 40 || len(up.Rejected) != 1 || up.Rejected[0].Record != 41 || !strings.Contains(up.Rejected[0].Reason, "missing question") {
+	if up.Records != 41 || up.Valid != 40 || len(up.Rejected) != 1 || up.RejectedTotal != 1 || up.Rejected[0].Record != 41 || !strings.Contains(up.Rejected[0].Reason, "missing question") {
 		t.Fatalf("upload %+v", up)
 	}
 

@@ -28,7 +28,8 @@
     const box = $('upload-report');
     box.replaceChildren();
     box.appendChild(kg.el('p', { id: 'upload-summary' },
-      u.name + ' (' + u.format + ', ' + u.bytes + ' bytes): ' + u.records + ' records, ' + u.valid + ' valid, ' + u.rejected.length + ' rejected'));
+      u.name + ' (' + u.format + ', ' + u.bytes + ' bytes): ' + u.records + ' records, ' + u.valid + ' valid, ' + u.rejected_total + ' rejected' +
+      (u.rejected_total > u.rejected.length ? ' (the first ' + u.rejected.length + ' listed)' : '')));
     if (u.rejected.length) {
       const rows = u.rejected.map((r) => kg.el('tr', null,
         kg.el('td', { class: 'n' }, String(r.record)), kg.el('td', { class: 'clip' }, r.id || ''), kg.el('td', null, r.reason)));
