@@ -292,7 +292,9 @@ func (j *Jobs) List(ctx context.Context) ([]web.Job, error) {
 	j.mu.Lock()
 	var out []web.Job
 	for _, jb := range j.jobs {
-		if r, ok := stored[jb.view.Run]; ok || jb.view.Status == kgeval.RunRunning {
+		// A job whose run is gone was deleted elsewhere, unless it runs
+		// or failed before its run was recorded (its error is shown).
+		if r, ok := stored[jb.view.Run]; ok || jb.view.Status == kgeval.RunRunning || jb.view.Status == kgeval.RunFailed {
 			out = append(out, j.withRun(jb.view, r, ok))
 		}
 	}
@@ -310,13 +312,16 @@ func (j *Jobs) List(ctx context.Context) ([]web.Job, error) {
 	return out, nil
 }
 
-// withRun adds the stored run's call accounting and resumes to a job.
+// withRun adds the stored run's call accounting and resumes to a job; a
+// job without a stored run cannot be resumed.
 func (j *Jobs) withRun(v web.Job, r kgeval.Run, ok bool) web.Job {
 	if ok {
 		if r.Calls != nil {
 			v.Calls = *r.Calls
 		}
 		v.Resumes = r.Resumes
+	} else {
+		v.Resumable = false
 	}
 	if v.Metrics == nil {
 		v.Metrics = []string{}
@@ -369,7 +374,7 @@ func (j *Jobs) Get(ctx context.Context, run string) (web.Job, error) {
 	}
 	j.mu.Unlock()
 	switch {
-	case ok && (found || v.Status == kgeval.RunRunning):
+	case ok && (found || v.Status == kgeval.RunRunning || v.Status == kgeval.RunFailed):
 		return j.withRun(v, r, found), nil
 	case found:
 		return j.stored(r), nil

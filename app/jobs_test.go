@@ -194,6 +194,24 @@ func TestJobs(t *testing.T) {
 		t.Errorf("deleted run: %v", err)
 	}
 
+	// A job that fails before its run is recorded (no encoder files) is
+	// listed as failed with its error, not resumable.
+	broken := *cfg
+	broken.Embedding.ModelsDir = t.TempDir()
+	bj, err := app.NewJobs(ctx, &broken, db, jobs.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bj.Start(ctx, web.JobRequest{Upload: up.ID, Run: run + "-broken", Engine: "native"}); err != nil {
+		t.Fatal(err)
+	}
+	failed := waitJob(t, bj, run+"-broken", func(v web.Job) bool { return !v.Live })
+	list, _ = bj.List(ctx)
+	t.Logf("failed job: %s: %s (listed: %v)", failed.Status, failed.Error, len(list) > 0 && list[0].Run == run+"-broken")
+	if failed.Status != kgeval.RunFailed || failed.Resumable || !strings.Contains(failed.Error, "encoder") || len(list) == 0 || list[0].Run != run+"-broken" {
+		t.Errorf("failed job %+v, list %+v", failed, list)
+	}
+
 	// At most MaxRunning jobs at once; a server that stops (Close) records
 	// its running job as interrupted.
 	again.Delay, again.MaxRunning = 300*time.Millisecond, 1
