@@ -45,6 +45,11 @@
     showError(null);
     const f = $('upload-file').files[0];
     if (!f) return;
+    const max = Number($('upload-form').dataset.max);
+    if (max > 0 && f.size > max) {
+      showError(f.name + ' has ' + f.size + ' bytes: the server takes at most ' + max + ' (web.upload_max_bytes)');
+      return;
+    }
     try {
       const res = await fetch('/api/uploads?name=' + encodeURIComponent(f.name), {
         method: 'POST', body: f, credentials: 'same-origin',
