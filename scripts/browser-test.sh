@@ -38,7 +38,7 @@ run="browser-test-$(date +%s)-$$"
 pid=""
 cleanup() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-  for r in "$run" "$run-job" "$run-hostile" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
+  for r in "$run" "$run-job" "$run-delete" "$run-hostile" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
     bin/kgeval runs delete "$r" >/dev/null 2>&1
   done
   rm -rf "$tmp"
@@ -108,6 +108,10 @@ for i in $(seq 1 300); do
   echo '{"id": "job-'"$i"'", "question": "What is plant '"$i"' called?", "contexts": ["Plant '"$i"' is called heath '"$i"' and grows in region '"$i"'."], "answer": "Heath '"$i"'.", "reference": "Heath '"$i"'", "system": "jobs", "triplets": {"question": [["plant '"$i"'", "is called", "unknown"]], "answer": [["plant '"$i"'", "is called", "heath '"$i"'"]], "reference": [["plant '"$i"'", "is called", "heath '"$i"'"]], "contexts": [[["plant '"$i"'", "is called", "heath '"$i"'"], ["plant '"$i"'", "grows in", "region '"$i"'"]]]}}'
 done > "$tmp/job.jsonl"
 
+# A run for the admin to delete from the jobs page's run picker.
+bin/kgeval evaluate --dataset "$tmp/job-broken.jsonl" --run "$run-delete" --engine native >"$tmp/evaluate-delete.log" 2>&1 ||
+  { cat "$tmp/evaluate-delete.log"; echo "browser-test: evaluate of the run to delete failed" >&2; exit 1; }
+
 KGEVAL_TEST_JOB_DELAY=${KGEVAL_TEST_JOB_DELAY:-1s} KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
 pid=$!
 for _ in $(seq 1 100); do
@@ -123,5 +127,5 @@ echo "browser-test: kgeval serve at $url, run $run"
 mkdir -p docs/screenshots
 (cd web && KGEVAL_URL="$url" KGEVAL_TOKEN="$token" KGEVAL_RUN="$run" KGEVAL_SAMPLE=erica-ungrounded \
   KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_HOSTILE_ID="$hostile_id" KGEVAL_HOSTILE_SYSTEM="$hostile_system" KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
-  KGEVAL_JOB_RUN="$run-job" KGEVAL_JOB_DATA="$tmp/job.jsonl" KGEVAL_JOB_BROKEN="$tmp/job-broken.jsonl" \
+  KGEVAL_JOB_RUN="$run-job" KGEVAL_DELETE_RUN="$run-delete" KGEVAL_JOB_DATA="$tmp/job.jsonl" KGEVAL_JOB_BROKEN="$tmp/job-broken.jsonl" \
   KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)

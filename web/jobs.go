@@ -125,17 +125,29 @@ type Job struct {
 	Resumes  int          `json:"resumes"`
 }
 
-// JobsPage is the view model of the jobs page.
+// JobsPage is the view model of the jobs page: the options of a job and,
+// for an admin, every stored run (to delete one).
 type JobsPage struct {
 	Options JobOptions
 	Admin   bool
+	Runs    []string
 }
 
 func (s *Server) jobsPage(c *gin.Context) (string, any, error) {
 	if s.cfg.Jobs == nil {
 		return "", nil, kgeval.Errorf(kgeval.ENOTFOUND, "jobs are not enabled on this server")
 	}
-	return "Jobs", JobsPage{Options: s.cfg.Jobs.Options(), Admin: s.auth.isAdmin(c)}, nil
+	p := JobsPage{Options: s.cfg.Jobs.Options(), Admin: s.auth.isAdmin(c)}
+	if p.Admin {
+		runs, err := s.store.ListRuns(c.Request.Context())
+		if err != nil {
+			return "", nil, err
+		}
+		for _, r := range runs {
+			p.Runs = append(p.Runs, r.Name)
+		}
+	}
+	return "Jobs", p, nil
 }
 
 func (s *Server) jobs() (Jobs, error) {

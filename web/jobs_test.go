@@ -103,6 +103,9 @@ func TestServer_Jobs(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(page, `id="upload-form"`) || !strings.Contains(page, `value="semantic_similarity"`) || strings.Contains(page, `data-admin`) {
 		t.Errorf("jobs page: %d %.300s", resp.StatusCode, page)
 	}
+	if strings.Contains(page, `id="delete-run"`) {
+		t.Errorf("a non-admin is offered the run picker to delete runs")
+	}
 
 	// Uploads: CSRF, format, size limit, the rejected record by number.
 	data := jobRecords(40, true)
@@ -195,6 +198,11 @@ func TestServer_Jobs(t *testing.T) {
 	t.Logf("resumed: %s, %d resumes", done.Status, done.Resumes)
 	if done.Status != kgeval.RunDone || done.Resumes != 1 {
 		t.Fatalf("resumed: %+v", done)
+	}
+
+	// The admin's jobs page offers every stored run for deletion.
+	if resp, page := admin.get("/jobs"); resp.StatusCode != 200 || !strings.Contains(page, `<option value="`+run+`">`) {
+		t.Errorf("admin jobs page: %d, no option for %s", resp.StatusCode, run)
 	}
 
 	// Delete: admins only, with CSRF for a session.

@@ -134,6 +134,31 @@
       $('jobs-updated').textContent = 'updated ' + new Date().toLocaleTimeString();
     } catch (e) { showError(e); }
   }
+  // Delete any stored run (admins): the first click arms the button, the
+  // second deletes; choosing another run disarms it.
+  const delForm = $('delete-form');
+  if (delForm) {
+    const sel = $('delete-run'), btn = $('delete-button');
+    const disarm = () => { btn.classList.remove('sure'); btn.textContent = 'Delete run'; };
+    sel.addEventListener('change', disarm);
+    delForm.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      showError(null);
+      if (!sel.value) return;
+      if (!btn.classList.contains('sure')) {
+        btn.classList.add('sure');
+        btn.textContent = 'Confirm delete of ' + kg.visible(sel.value).slice(0, 60);
+        return;
+      }
+      disarm();
+      try {
+        await kg.api(kg.path('api', 'runs', sel.value), { method: 'DELETE' });
+        sel.remove(sel.selectedIndex);
+        await refresh();
+      } catch (e) { showError(e); }
+    });
+  }
+
   refresh();
   setInterval(refresh, 1000);
 })();

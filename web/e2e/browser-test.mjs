@@ -25,7 +25,8 @@
 //   KGEVAL_SENS (run prefix of a sensitivity
 //   experiment), KGEVAL_SENS_JSON (the report it wrote), KGEVAL_SENS_LOG
 //   (what it printed), KGEVAL_JOB_RUN (the run name a job gets),
-//   KGEVAL_JOB_BROKEN (a dataset whose record 3 is rejected), KGEVAL_JOB_DATA
+//   KGEVAL_JOB_BROKEN (a dataset whose record 3 is rejected), KGEVAL_DELETE_RUN
+//   (a run the admin deletes from the jobs page), KGEVAL_JOB_DATA
 //   (300 records with given triplets; the server slows jobs down with
 //   KGEVAL_TEST_JOB_DELAY), KGEVAL_SHOTS (screenshot folder).
 import { chromium } from 'playwright-core';
@@ -85,7 +86,8 @@ const f3 = (v) => (v === null || v === undefined ? 'null' : v.toFixed(3));
 // listed by its number and reason; a job started on a 300-record upload,
 // its progress seen to advance, the page reloaded (the job is still there
 // and still advancing), the job cancelled (the run stored as interrupted)
-// and resumed to done; the run deleted by the admin (two clicks).
+// and resumed to done; the run deleted by the admin (two clicks), and
+// another run deleted from the admin's run picker.
 async function jobs() {
   const jobRun = process.env.KGEVAL_JOB_RUN;
   const row = `#jobs tbody tr[data-run="${jobRun}"]`;
@@ -155,6 +157,20 @@ async function jobs() {
     await page.waitForSelector(row, { state: 'detached' });
     const res = await fetch(base + `/api/runs/${enc(jobRun)}`, { headers: { Authorization: 'Bearer ' + token } });
     assert.equal(res.status, 404, 'the run is deleted');
+  });
+
+  await step('DeleteAnyRun', async () => {
+    // Any stored run, from the admin's run picker (two clicks).
+    const victim = process.env.KGEVAL_DELETE_RUN;
+    assert.equal((await api(`/api/runs/${enc(victim)}`)).run.name, victim);
+    await page.selectOption('#delete-run', victim);
+    await page.click('#delete-button');
+    assert.match(await page.textContent('#delete-button'), /Confirm delete/);
+    await page.click('#delete-button');
+    await page.waitForFunction((v) => ![...document.querySelectorAll('#delete-run option')].some((o) => o.value === v), victim);
+    const res = await fetch(base + `/api/runs/${enc(victim)}`, { headers: { Authorization: 'Bearer ' + token } });
+    assert.equal(res.status, 404, 'the picked run is deleted');
+    assert.ok(await page.locator(`#delete-run option[value="${run}"]`).count() === 1, 'the other runs stay');
   });
 
   await step('JobsPageFits', async () => {
