@@ -38,9 +38,18 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	if err != nil {
 		return nil, nil, err
 	}
+	// Dashboard jobs run under ctx's values but not its cancellation: when
+	// the server stops (ListenAndServe), they are cancelled and recorded as
+	// interrupted before it returns and the store is closed.
+	jobs, err := NewJobs(ctx, cfg, db, filepath.Join(dir, "uploads"))
+	if err != nil {
+		db.Close(context.WithoutCancel(ctx))
+		return nil, nil, err
+	}
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
 		Console:    kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
-		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN},
+		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,
+		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes},
 		&graphstore.Health{DB: db}, db)
 	if err != nil {
 		db.Close(context.WithoutCancel(ctx))

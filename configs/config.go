@@ -230,6 +230,8 @@ type WebConfig struct {
 	// MinN is the fewest samples under which the dashboard hides p-values
 	// and correlations, saying why.
 	MinN int `mapstructure:"min_n"`
+	// UploadMaxBytes caps a dataset uploaded on the dashboard's jobs page.
+	UploadMaxBytes int64 `mapstructure:"upload_max_bytes"`
 }
 
 // WebUser is a dashboard user with the bcrypt hash of their password; an
@@ -295,6 +297,9 @@ func (w *WebConfig) validate(bad func(key string, val any, why string) error) er
 	}
 	if w.MinN < 2 {
 		return bad("web.min_n", w.MinN, "must be at least 2")
+	}
+	if w.UploadMaxBytes < 1024 || w.UploadMaxBytes > 1<<30 {
+		return bad("web.upload_max_bytes", w.UploadMaxBytes, "must be between 1024 and 1073741824")
 	}
 	for i, p := range w.TrustedProxies {
 		if net.ParseIP(p) == nil {

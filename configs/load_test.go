@@ -23,7 +23,7 @@ func TestLoad(t *testing.T) {
 		if c.Scoring.Engine != "gds" || c.Neo4j.Database != "neo4j" || c.LLM.Concurrency < 1 {
 			t.Errorf("config %+v", c)
 		}
-		if c.Web.CypherMaxBytes != 2<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth || c.Web.MinN != 10 ||
+		if c.Web.CypherMaxBytes != 2<<20 || c.Web.UploadMaxBytes != 32<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth || c.Web.MinN != 10 ||
 			c.Web.Thresholds["support"] != 0.5 || c.Web.Thresholds["contradiction"] != 0 {
 			t.Errorf("web %+v", c.Web)
 		}
@@ -64,6 +64,7 @@ func TestLoad(t *testing.T) {
 		{"Metric", "KGEVAL_SCORING_METRICS", "multihop,bogus", "", "config: scoring.metrics = bogus: unknown metric"},
 		{"Provider", "KGEVAL_EMBEDDING_PROVIDER", "magic", "", "config: embedding.provider = magic"},
 		{"CypherMaxBytes", "KGEVAL_WEB_CYPHER_MAX_BYTES", "10", "", "config: web.cypher_max_bytes = 10: must be at least 1024"},
+		{"UploadMaxBytes", "KGEVAL_WEB_UPLOAD_MAX_BYTES", "10", "", "config: web.upload_max_bytes = 10: must be between 1024 and 1073741824"},
 		{"TrustedProxy", "KGEVAL_WEB_TRUSTED_PROXIES", "proxy.example", "", "config: web.trusted_proxies[0] = proxy.example: want an IP address or a CIDR"},
 		{"ThresholdMetric", "", "", "testdata/bad_threshold_metric.yaml", "config: web.thresholds.bogus = 0.5: not a KG metric"},
 		{"ThresholdRange", "", "", "testdata/bad_threshold_range.yaml", "config: web.thresholds.support = 1.5: must be in [0, 1]"},

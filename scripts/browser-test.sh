@@ -11,7 +11,10 @@
 # run comparison), evaluates a copy in which one sample's answer triplets
 # are no longer grounded as run $run-v2 (run against run), sweeps it over tau 0.7,0.8 and delta
 # 0.3,0.5, runs `kgeval sensitivity` on testdata/sensitivity.jsonl (three
-# more runs, no LLM call), starts `kgeval serve` on a free port with a fresh state directory (so it
+# more runs, no LLM call), writes the jobs page's two uploads (three records,
+# the third without a question; 300 records with given triplets), starts
+# `kgeval serve` (jobs slowed down by $KGEVAL_TEST_JOB_DELAY, so that their
+# progress can be watched without a model) on a free port with a fresh state directory (so it
 # prints a first-start admin token), runs web/e2e/browser-test.mjs in
 # headless Chromium, and cleans up. Needs Neo4j (KGEVAL_NEO4J_URI and
 # password as for the Go tests), the MiniLM files (make minilm), node and
@@ -36,7 +39,7 @@ run="browser-test-$(date +%s)-$$"
 pid=""
 cleanup() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-  for r in "$run" "$run-hostile" "$run-v2" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
+  for r in "$run" "$run-job" "$run-delete" "$run-hostile" "$run-v2" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
     bin/kgeval runs delete "$r" >/dev/null 2>&1
   done
   rm -rf "$tmp"
@@ -106,7 +109,23 @@ go run ./web/e2e/grounding --run "$run" --sample acme-why --invented 'Acme|is so
 bin/kgeval sensitivity --dataset testdata/sensitivity.jsonl --run "$run-sens" --dir "$tmp/sens" --engine native >"$tmp/sens.log" 2>&1 ||
   { cat "$tmp/sens.log"; echo "browser-test: sensitivity failed" >&2; exit 1; }
 
-KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
+# The jobs page's uploads (issue 16 item 5): a dataset whose third record
+# has no question (it must be listed by its number), and 300 records with
+# given triplets, each with labels of its own, for a job with progress.
+{
+  echo '{"id": "ok-1", "question": "What is Erica vagans?", "contexts": ["Erica vagans is a heath."], "answer": "A heath.", "triplets": {"question": [["Erica vagans", "is", "?"]], "answer": [["Erica vagans", "is", "heath"]], "reference": [], "contexts": [[["Erica vagans", "is", "heath"]]]}}'
+  echo '{"id": "ok-2", "question": "Where does it grow?", "contexts": ["It grows in Cornwall."], "answer": "In Cornwall.", "triplets": {"question": [["it", "grows in", "?"]], "answer": [["it", "grows in", "Cornwall"]], "reference": [], "contexts": [[["it", "grows in", "Cornwall"]]]}}'
+  echo '{"id": "no-question", "contexts": ["A heath."], "answer": "A heath."}'
+} > "$tmp/job-broken.jsonl"
+for i in $(seq 1 300); do
+  echo '{"id": "job-'"$i"'", "question": "What is plant '"$i"' called?", "contexts": ["Plant '"$i"' is called heath '"$i"' and grows in region '"$i"'."], "answer": "Heath '"$i"'.", "reference": "Heath '"$i"'", "system": "jobs", "triplets": {"question": [["plant '"$i"'", "is called", "unknown"]], "answer": [["plant '"$i"'", "is called", "heath '"$i"'"]], "reference": [["plant '"$i"'", "is called", "heath '"$i"'"]], "contexts": [[["plant '"$i"'", "is called", "heath '"$i"'"], ["plant '"$i"'", "grows in", "region '"$i"'"]]]}}'
+done > "$tmp/job.jsonl"
+
+# A run for the admin to delete from the jobs page's run picker.
+bin/kgeval evaluate --dataset "$tmp/job-broken.jsonl" --run "$run-delete" --engine native >"$tmp/evaluate-delete.log" 2>&1 ||
+  { cat "$tmp/evaluate-delete.log"; echo "browser-test: evaluate of the run to delete failed" >&2; exit 1; }
+
+KGEVAL_TEST_JOB_DELAY=${KGEVAL_TEST_JOB_DELAY:-1s} KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
 pid=$!
 for _ in $(seq 1 100); do
   grep -q "dashboard at" "$tmp/serve.log" && break
@@ -121,4 +140,5 @@ echo "browser-test: kgeval serve at $url, run $run"
 mkdir -p docs/screenshots
 (cd web && KGEVAL_URL="$url" KGEVAL_TOKEN="$token" KGEVAL_RUN="$run" KGEVAL_SAMPLE=erica-ungrounded \
   KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_HOSTILE_ID="$hostile_id" KGEVAL_HOSTILE_SYSTEM="$hostile_system" KGEVAL_REGRESSED="$regressed" KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
+  KGEVAL_JOB_RUN="$run-job" KGEVAL_DELETE_RUN="$run-delete" KGEVAL_JOB_DATA="$tmp/job.jsonl" KGEVAL_JOB_BROKEN="$tmp/job-broken.jsonl" \
   KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)

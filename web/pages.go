@@ -18,7 +18,7 @@ import (
 
 // pageNames are the dashboard's pages; each is templates/NAME.html inside
 // templates/layout.html.
-var pageNames = []string{"login", "runs", "run", "sample", "graph", "cypher", "compare", "sensitivity", "metrics-help", "error"}
+var pageNames = []string{"login", "runs", "run", "sample", "graph", "cypher", "compare", "sensitivity", "metrics-help", "jobs", "error"}
 
 var funcs = template.FuncMap{
 	"score": func(v *float64) string {

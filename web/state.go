@@ -101,7 +101,13 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, log io.Writer)
 	case <-ctx.Done():
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		err := srv.Shutdown(sctx)
+		// Running jobs are cancelled and record their runs as interrupted
+		// (resumable after a restart) while the store is still open.
+		if c, ok := s.cfg.Jobs.(interface{ Close(time.Duration) }); ok {
+			c.Close(10 * time.Second)
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
 			return err
 		}
 		return nil

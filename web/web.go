@@ -62,6 +62,11 @@ type Config struct {
 	// MinN is the fewest samples under which p-values and correlations
 	// are hidden (default 10).
 	MinN int
+	// Jobs starts and watches evaluations (the jobs page); nil: none.
+	Jobs Jobs
+	// UploadMaxBytes caps an uploaded dataset (web.upload_max_bytes;
+	// default 32 MiB).
+	UploadMaxBytes int64
 	// Logger receives internal errors (default: slog.Default()).
 	Logger *slog.Logger
 }
@@ -117,7 +122,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "trusted proxies %v", cfg.TrustedProxies)
 	}
-	e.Use(gin.Recovery(), s.metrics.middleware(), securityHeaders, limitBody, s.auth.identify)
+	e.Use(gin.Recovery(), s.metrics.middleware(), securityHeaders, s.limitBody, s.auth.identify)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/api/openapi.json", s.openapi)
@@ -146,6 +151,13 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	api.GET("/runs/:run/export", s.export)
 	api.GET("/compare", s.api(s.compare))
 	api.POST("/cypher", s.api(s.cypher))
+	api.POST("/uploads", s.api(s.upload))
+	api.GET("/jobs", s.api(s.listJobs))
+	api.POST("/jobs", s.api(s.startJob))
+	api.GET("/jobs/:run", s.api(s.getJob))
+	api.POST("/jobs/:run/cancel", s.api(s.cancelJob))
+	api.POST("/jobs/:run/resume", s.api(s.resumeJob))
+	api.DELETE("/runs/:run", s.api(s.deleteRun))
 	api.GET("/sessions", s.api(s.listSessions))
 	api.POST("/sessions/revoke", s.api(s.revokeSessions))
 
@@ -157,6 +169,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	private.GET("/cypher", s.page("cypher", s.cypherPage))
 	private.GET("/help/metrics", s.page("metrics-help", s.metricsHelpPage))
 	private.GET("/compare", s.page("compare", s.comparePage))
+	private.GET("/jobs", s.page("jobs", s.jobsPage))
 	e.NoRoute(s.notFound)
 	return s, nil
 }
@@ -263,10 +276,13 @@ const (
 // limitBody refuses a body whose declared length is over the route's limit
 // and caps what can be read of any other, so that no handler or form
 // parser reads more.
-func limitBody(c *gin.Context) {
+func (s *Server) limitBody(c *gin.Context) {
 	limit := int64(maxBody)
-	if c.FullPath() == "/api/cypher" {
+	switch c.FullPath() {
+	case "/api/cypher":
 		limit = maxConsoleBody
+	case "/api/uploads":
+		limit = s.uploadLimit()
 	}
 	if c.Request.ContentLength > limit {
 		c.Header("Connection", "close")

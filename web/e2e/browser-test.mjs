@@ -26,7 +26,11 @@
 //   KGEVAL_REGRESSED (the sample made worse in run KGEVAL_RUN-v2),
 //   KGEVAL_SENS (run prefix of a sensitivity
 //   experiment), KGEVAL_SENS_JSON (the report it wrote), KGEVAL_SENS_LOG
-//   (what it printed), KGEVAL_SHOTS (screenshot folder).
+//   (what it printed), KGEVAL_JOB_RUN (the run name a job gets),
+//   KGEVAL_JOB_BROKEN (a dataset whose record 3 is rejected), KGEVAL_DELETE_RUN
+//   (a run the admin deletes from the jobs page), KGEVAL_JOB_DATA
+//   (300 records with given triplets; the server slows jobs down with
+//   KGEVAL_TEST_JOB_DELAY), KGEVAL_SHOTS (screenshot folder).
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -79,6 +83,110 @@ const sens = process.env.KGEVAL_SENS;
 const sensReport = JSON.parse(readFileSync(process.env.KGEVAL_SENS_JSON, 'utf8'));
 const sensPrinted = readFileSync(process.env.KGEVAL_SENS_LOG, 'utf8');
 const f3 = (v) => (v === null || v === undefined ? 'null' : v.toFixed(3));
+
+// jobs: the jobs page (issue 16 item 5): an upload with a broken record
+// listed by its number and reason; a job started on a 300-record upload,
+// its progress seen to advance, the page reloaded (the job is still there
+// and still advancing), the job cancelled (the run stored as interrupted)
+// and resumed to done; the run deleted by the admin (two clicks), and
+// another run deleted from the admin's run picker.
+async function jobs() {
+  const jobRun = process.env.KGEVAL_JOB_RUN;
+  const row = `#jobs tbody tr[data-run="${jobRun}"]`;
+  const done = () => page.$eval(row, (tr) => Number(tr.dataset.done)).catch(() => -1);
+  const runStatus = async () => (await api(`/api/runs/${enc(jobRun)}`)).run.status;
+
+  await step('JobUploadRejected', async () => {
+    await page.setViewportSize({ width: 1400, height: 950 });
+    await page.goto(base + '/jobs');
+    await page.setInputFiles('#upload-file', process.env.KGEVAL_JOB_BROKEN);
+    await page.click('#upload-form button[type=submit]');
+    await page.waitForSelector('#upload-rejected tbody tr');
+    assert.match(await page.textContent('#upload-summary'), /3 records, 2 valid, 1 rejected/);
+    const cells = (await page.locator('#upload-rejected tbody tr').first().locator('td').allTextContents()).map((c) => c.trim());
+    console.log(`    rejected record ${cells[0]} (${cells[1]}): ${cells[2]}`);
+    assert.equal(cells[0], '3', 'the broken record by its number');
+    assert.equal(cells[1], 'no-question');
+    assert.match(cells[2], /missing question/);
+  });
+
+  let seen;
+  await step('JobStartProgress', async () => {
+    await page.setInputFiles('#upload-file', process.env.KGEVAL_JOB_DATA);
+    await page.click('#upload-form button[type=submit]');
+    await page.waitForFunction(() => /300 records, 300 valid, 0 rejected/.test(document.getElementById('upload-summary')?.textContent || ''));
+    await page.fill('#start-run', jobRun);
+    await page.selectOption('#start-engine', 'native');
+    for (const box of await page.locator('input[name="metric"]').all()) await box.uncheck();
+    await page.click('#start-button');
+    await page.waitForSelector(`${row}[data-status="running"] button.job-cancel`);
+    await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.done) > 0, row);
+    const first = await done();
+    await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel)?.dataset.done) > n, [row, first], { timeout: 60000 });
+    seen = await done();
+    const stage = await page.textContent(`${row} td.job-stage`);
+    console.log(`    progress: ${stage} ${first} -> ${seen} (${await page.textContent(`${row} span.job-count`)}, rate ${await page.textContent(`${row} td.job-rate`)}, ETA ${await page.textContent(`${row} td.job-eta`)})`);
+    assert.ok(seen > first, 'progress advances');
+    await page.screenshot({ path: `${shots}/jobs.png`, fullPage: true });
+  });
+
+  await step('JobReloadCancel', async () => {
+    await page.reload();
+    await page.waitForSelector(`${row}[data-status="running"] button.job-cancel`);
+    const after = await done();
+    console.log(`    after reload: ${after} (before ${seen})`);
+    assert.ok(after >= seen, 'the job survives a reload');
+    await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel)?.dataset.done) > n, [row, after], { timeout: 60000 });
+    console.log(`    still advancing after the reload: ${await done()}`);
+    await page.click(`${row} button.job-cancel`);
+    await page.waitForSelector(`${row}[data-status="interrupted"] button.job-resume`, { timeout: 60000 });
+    assert.equal(await runStatus(), 'interrupted', 'the stored run is interrupted');
+  });
+
+  await step('JobResumeDone', async () => {
+    await page.click(`${row} button.job-resume`);
+    await page.waitForSelector(`${row}[data-status="done"]`, { timeout: 180000 });
+    const r = await api(`/api/runs/${enc(jobRun)}`);
+    console.log(`    resumed: ${r.run.status}, ${r.run.samples} samples`);
+    assert.equal(r.run.status, 'done');
+    assert.equal(r.run.samples, 300);
+    assert.ok(await page.isVisible(`${row} a[href="/runs/${enc(jobRun)}"]`), 'a done run links to its page');
+  });
+
+  await step('JobDeleteRun', async () => {
+    await page.click(`${row} button.job-delete`);
+    await page.click(`${row} button.job-delete.sure`);
+    await page.waitForSelector(row, { state: 'detached' });
+    const res = await fetch(base + `/api/runs/${enc(jobRun)}`, { headers: { Authorization: 'Bearer ' + token } });
+    assert.equal(res.status, 404, 'the run is deleted');
+  });
+
+  await step('DeleteAnyRun', async () => {
+    // Any stored run, from the admin's run picker (two clicks).
+    const victim = process.env.KGEVAL_DELETE_RUN;
+    assert.equal((await api(`/api/runs/${enc(victim)}`)).run.name, victim);
+    await page.selectOption('#delete-run', victim);
+    await page.click('#delete-button');
+    assert.match(await page.textContent('#delete-button'), /Confirm delete/);
+    await page.click('#delete-button');
+    await page.waitForFunction((v) => ![...document.querySelectorAll('#delete-run option')].some((o) => o.value === v), victim);
+    const res = await fetch(base + `/api/runs/${enc(victim)}`, { headers: { Authorization: 'Bearer ' + token } });
+    assert.equal(res.status, 404, 'the picked run is deleted');
+    assert.ok(await page.locator(`#delete-run option[value="${run}"]`).count() === 1, 'the other runs stay');
+  });
+
+  await step('JobsPageFits', async () => {
+    for (const size of [{ width: 1366, height: 768 }, { width: 375, height: 800 }]) {
+      await page.setViewportSize(size);
+      await page.goto(base + '/jobs');
+      await page.waitForSelector('#jobs tbody tr');
+      const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
+      console.log(`    jobs page at ${size.width}px: ${w.scroll}px wide`);
+      assert.ok(w.scroll <= w.view, `jobs page ${w.scroll}px wide in a ${w.view}px window`);
+    }
+    await page.setViewportSize({ width: 1400, height: 950 });
+  });
+}
 
 // hostileText: the hostile-text run (issue 16 item 6; the records
 // scripts/browser-test.sh adds: a 300-character id, a 200-character system
@@ -754,6 +862,7 @@ try {
   });
 
   await runVsRun();
+  await jobs();
 
   await hostileText();
 
