@@ -211,17 +211,18 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		}
 		r.Reasons[m] = why
 	}
-	if r.SupportVerified == nil {
-		setReason(MetricSupportVerified, ReasonNotApplicable+"scoring.verify is off")
-		setReason(MetricContradictionVerified, ReasonNotApplicable+"scoring.verify is off")
-	}
 	inRel, ctxRel := g.Relations(SideInput), g.Relations(SideContext)
-	// The sentence-evidence metrics are computed by evaluate from the
-	// verdicts: without triplets on a side there are none, for the graph's
-	// reason.
+	// The sentence-evidence and model-checked metrics are computed by
+	// evaluate from the verdicts: without triplets on a side there are
+	// none, for the graph's reason.
 	textWhy := ReasonNotApplicable + "sentence evidence needs the sample texts (evaluate computes it)"
+	verifyWhy := ReasonNotApplicable + "scoring.verify is off"
 	if (len(inRel) == 0 || len(ctxRel) == 0) && g.EmptyReason != "" {
-		textWhy = g.EmptyReason
+		textWhy, verifyWhy = g.EmptyReason, g.EmptyReason
+	}
+	if r.SupportVerified == nil {
+		setReason(MetricSupportVerified, verifyWhy)
+		setReason(MetricContradictionVerified, verifyWhy)
 	}
 	if r.SupportText == nil {
 		setReason(MetricSupportText, textWhy)

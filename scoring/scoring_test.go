@@ -140,7 +140,7 @@ func TestBuild(t *testing.T) {
 	// Every metric of an empty graph says why, the sentence-evidence ones
 	// included (they come from the verdicts, and there are none).
 	r := (&scoring.Native{Seed: 1}).ScoreOne(empty, kgeval.DefaultGraphParams())
-	for _, m := range []string{kgeval.MetricSupport, kgeval.MetricSupportText, kgeval.MetricContradictionText} {
+	for _, m := range []string{kgeval.MetricSupport, kgeval.MetricSupportText, kgeval.MetricContradictionText, kgeval.MetricSupportVerified} {
 		if why := r.ReasonFor(m); why != "no triplets extracted from answer" {
 			t.Errorf("%s: reason %q, want the graph's", m, why)
 		}
