@@ -132,7 +132,7 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	}
 	// Every model client of this evaluation, a separate embeddings
 	// endpoint's included.
-	all := client.Stats().Add(judgeClient.Stats())
+	all := client.Stats().Add(judgeClient.Stats()).Add(verifyClient.Stats())
 	if e, ok := embedder.(*llm.Embedder); ok && e.Client != client {
 		all = all.Add(e.Client.Stats())
 	}
