@@ -162,9 +162,10 @@ func TestJudge_EndToEnd(t *testing.T) {
 			t.Errorf("%s = %v, outside [%v, %v]", r.Metric, v, lo, hi)
 		}
 	}
-	// The answer is the reference, word for word.
-	if c, ok := ClassOf(first[len(first)-1]); !ok || c != metrics.ClassCorrect {
-		t.Errorf("answer_class of an answer equal to its reference: %q", c)
+	// The answer is the reference, word for word: correct by match, with
+	// no model call.
+	if c, ok := ClassOf(first[len(first)-1]); !ok || c != metrics.ClassCorrect || first[len(first)-1].Explanation.(ClassExplanation).By != "match" {
+		t.Errorf("answer_class of an answer equal to its reference: %q (%+v)", c, first[len(first)-1].Explanation)
 	}
 
 	second, err := j.Evaluate(ctx, s, Metrics)
@@ -181,4 +182,27 @@ func TestJudge_EndToEnd(t *testing.T) {
 		}
 	}
 	t.Logf("second pass: %d model calls, %d cache hits", s2.Calls-s1.Calls, s2.CacheHits-s1.CacheHits)
+
+	// answer_class through the model: the same sample answered in other
+	// words. Which class a 1.5B model picks is its judgement (validity
+	// measures that); here it must be one of the classes, by the model.
+	other := s
+	other.Answer = "It was founded in 2014; its headquarters are in Illinois."
+	third, err := j.Evaluate(ctx, other, []string{kgeval.MetricAnswerClass})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(third) != 1 {
+		t.Fatalf("answer_class alone gave %d results", len(third))
+	}
+	c, ok := ClassOf(third[0])
+	if !ok || third[0].Explanation.(ClassExplanation).By != "model" {
+		t.Fatalf("answer_class of a reworded answer: %s %+v, want the model's class", third[0].Value, third[0].Explanation)
+	}
+	switch c {
+	case metrics.ClassCorrect, metrics.ClassWrong, metrics.ClassDontKnow:
+	default:
+		t.Errorf("answer_class %q is not a class", c)
+	}
+	t.Logf("answer_class of a reworded answer: %s (%s)", c, third[0].Value)
 }

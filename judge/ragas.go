@@ -74,8 +74,9 @@ type GEvalExplanation struct {
 // ClassExplanation explains answer_class.
 type ClassExplanation struct {
 	Class metrics.Class `json:"class"`
-	// By is "phrase" (DONT_KNOW by the SPEC's phrase list, no model call)
-	// or "model".
+	// By is "phrase" (DONT_KNOW by the SPEC's phrase list, no model call),
+	// "match" (CORRECT: the answer is the reference, up to case, spacing
+	// and final punctuation; no model call) or "model".
 	By     string `json:"by"`
 	Phrase string `json:"phrase,omitempty"`
 	Reason string `json:"reason,omitempty"`
@@ -445,6 +446,9 @@ func (e *eval) answerClass() (metrics.Value, any) {
 	if blank(e.s.Reference) {
 		return nullNoReference, nil
 	}
+	if sameText(e.s.Answer, e.s.Reference) {
+		return classValue(metrics.ClassCorrect), ClassExplanation{Class: metrics.ClassCorrect, By: "match"}
+	}
 	user := "QUESTION:\n" + strings.TrimSpace(e.s.Question) + "\n\nREFERENCE:\n" + strings.TrimSpace(e.s.Reference) +
 		"\n\nANSWER:\n" + strings.TrimSpace(e.s.Answer)
 	a, err := ask(e, promptAnswerClass, classSchema, user, validateClass)
@@ -461,4 +465,14 @@ func classValue(c metrics.Class) metrics.Value {
 		return metrics.Of(1)
 	}
 	return metrics.Of(0)
+}
+
+// sameText reports whether a and b are the same text up to case, spacing
+// and final punctuation: an answer that is its reference is correct
+// without asking a model (the 1.5B model has called one WRONG).
+func sameText(a, b string) bool {
+	norm := func(s string) string {
+		return strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(s), " ")), ".!?;: ")
+	}
+	return norm(a) != "" && norm(a) == norm(b)
 }
