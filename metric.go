@@ -207,7 +207,7 @@ var registry = func() []MetricInfo {
 		other(MetricFactualAccuracy, FamilyRAGAS, 0, 100, "GEval score against the reference (grade A-E)", TypeReference, "graded against the reference"),
 		other(MetricSemanticSimilarity, FamilyRAGAS, 0, 100, "cosine of the answer's and the reference's sentence embeddings, ×100", TypeReference, "answer embedding against reference embedding"),
 		other(MetricBERTScoreF1, FamilyRAGAS, 0, 100, "BERTScore F1 of the answer's tokens against the reference's, max(0, F1) ×100", TypeReference, "answer tokens against reference tokens"),
-		other(MetricAnswerClass, FamilyRAGAS, 0, 1, "1 when the answer is CORRECT against the reference, else 0 (WRONG, DONT_KNOW)", TypeReference, "correct / wrong / don't know against the reference"),
+		other(MetricAnswerClass, FamilyRAGAS, 0, 1, "1 when the answer is CORRECT against the reference, else 0 (WRONG, DONT_KNOW); an answer equal to its reference is CORRECT with no model call", TypeReference, "correct / wrong / don't know against the reference"),
 	)
 	for i := range out {
 		out[i].Encoder = out[i].Name == MetricSemanticSimilarity || out[i].Name == MetricBERTScoreF1
