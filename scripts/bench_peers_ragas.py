@@ -309,11 +309,11 @@ async def run(args) -> int:
                         if r["system"] == sysname:
                             tasks.append((q, metric, r))
     done = load_results(args.out)
-    todo = [(q, m, r) for q, m, r in tasks
+    pending = [(q, m, r) for q, m, r in tasks
             if (r["id"], m) not in done or done[(r["id"], m)].get("transient")]
     log(f"{len(questions)} questions, {len(tasks)} (record, metric) tasks, "
-        f"{len(tasks) - len(todo)} already in {os.path.relpath(args.out, ROOT)}, {len(todo)} to score")
-    if not todo:
+        f"{len(tasks) - len(pending)} already in {os.path.relpath(args.out, ROOT)}, {len(pending)} to score")
+    if not pending:
         return 0
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
@@ -405,20 +405,20 @@ async def run(args) -> int:
             n_done += 1
             counts[row["status"]] += 1
             el = time.monotonic() - t_start
-            eta = el / n_done * (len(todo) - n_done)
+            eta = el / n_done * (len(pending) - n_done)
             sc = "-" if row["score"] is None else f"{row['score']:.3f}"
-            log(f"[{n_done}/{len(todo)}] {metric} {rec['id']}: {sc} {row['status']}"
+            log(f"[{n_done}/{len(pending)}] {metric} {rec['id']}: {sc} {row['status']}"
                 f"{(' (' + row['reason'][:120] + ')') if row['reason'] else ''}; {st['calls']} calls, "
                 f"{st['prompt_tokens']}+{st['completion_tokens']} tok, {row['seconds']:.0f}s; "
                 f"elapsed {el / 60:.1f} min, eta {eta / 60:.0f} min")
 
-    sess = {"started": now(), "questions": len(questions), "all": bool(args.all), "tasks": len(todo),
+    sess = {"started": now(), "questions": len(questions), "all": bool(args.all), "tasks": len(pending),
             "model": args.model, "base_url": args.base_url, "concurrency": args.concurrency}
     # SIGTERM (kill, timeout) cancels the run like Ctrl-C: records in flight are
     # dropped (asked again on resume), the session line is still written.
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
     try:
-        await asyncio.gather(*(score_one(*t) for t in todo))
+        await asyncio.gather(*(score_one(*t) for t in pending))
     finally:
         out.close()
         proxy.stop()

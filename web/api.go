@@ -217,24 +217,28 @@ func (s *Server) listSamples(c *gin.Context) (any, error) {
 
 // filterKey is a sample query without its page, for cache keys.
 func filterKey(q kgeval.SampleQuery) string {
-	str := func(p *string) string {
-		if p == nil {
-			return "-"
-		}
-		return strconv.Quote(*p)
-	}
-	num := func(p *float64) string {
-		if p == nil {
-			return "-"
-		}
-		return strconv.FormatFloat(*p, 'g', -1, 64)
-	}
 	null := "-"
 	if q.Null != nil {
 		null = strconv.FormatBool(*q.Null)
 	}
 	return strings.Join([]string{strconv.Quote(q.Variant), strconv.Quote(q.Pair), strconv.Quote(q.Metric), strconv.Quote(q.Sort),
-		strconv.FormatBool(q.Desc), num(q.Min), num(q.Max), null, str(q.Reason), str(q.System)}, " ")
+		strconv.FormatBool(q.Desc), keyNum(q.Min), keyNum(q.Max), null, keyStr(q.Reason), keyStr(q.System)}, " ")
+}
+
+// keyStr and keyNum write an optional filter value into a cache key ("-"
+// when unset).
+func keyStr(p *string) string {
+	if p == nil {
+		return "-"
+	}
+	return strconv.Quote(*p)
+}
+
+func keyNum(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*p, 'g', -1, 64)
 }
 
 // SweepView is a run's sweep: each pair's mean KG scores at every grid

@@ -64,19 +64,7 @@ func triageQuery(c *gin.Context) (analysis.TriageQuery, error) {
 }
 
 func triageKey(q analysis.TriageQuery) string {
-	str := func(p *string) string {
-		if p == nil {
-			return "-"
-		}
-		return strconv.Quote(*p)
-	}
-	num := func(p *float64) string {
-		if p == nil {
-			return "-"
-		}
-		return strconv.FormatFloat(*p, 'g', -1, 64)
-	}
-	return strings.Join([]string{strconv.Quote(q.Pair), str(q.System), strconv.Quote(q.Metric), num(q.Min), num(q.Max), str(q.Reason),
+	return strings.Join([]string{strconv.Quote(q.Pair), keyStr(q.System), strconv.Quote(q.Metric), keyNum(q.Min), keyNum(q.Max), keyStr(q.Reason),
 		strconv.Quote(q.Sort), strconv.FormatBool(q.Desc), strconv.Itoa(q.Limit)}, " ")
 }
 

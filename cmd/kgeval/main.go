@@ -97,25 +97,6 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	return m.root.ExecuteContext(ctx)
 }
 
-// flagKeys maps persistent flags to configuration keys.
-var flagKeys = map[string]string{
-	"neo4j-uri":      "neo4j.uri",
-	"neo4j-user":     "neo4j.user",
-	"neo4j-password": "neo4j.password",
-	"neo4j-database": "neo4j.database",
-	"llm-base-url":   "llm.base_url",
-	"llm-model":      "llm.model",
-	"engine":         "scoring.engine",
-	"tau":            "scoring.tau",
-	"delta":          "scoring.delta",
-	"metrics":        "scoring.metrics",
-	"concurrency":    "llm.concurrency",
-	"cache-only":     "llm.cache_only",
-	"strict":         "dataset.strict",
-	"addr":           "server.addr",
-	"log-level":      "log.level",
-}
-
 func (m *Main) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kgeval",
