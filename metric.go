@@ -49,6 +49,11 @@ const (
 	// asked fact the graph left unanswered is answered by a context
 	// sentence that states its known end and its relation's words.
 	MetricSlotCoverageText = "slot_coverage_text"
+	// MetricAtomSupport is the share of the input text's atoms (its names
+	// and literal values, read by rule, not extracted by the model) that the
+	// context side states: literals by value, names by the occurrence rule
+	// of SPEC §2b. Not a graph metric: see docs/SPEC-NOTES.md.
+	MetricAtomSupport = "atom_support"
 )
 
 // Base names of the triplet-similarity metrics (SPEC §5); each metric is a
@@ -179,6 +184,7 @@ var registry = func() []MetricInfo {
 		kg(MetricSupportText, "support, with context sentences deciding what the graph left open", HigherIsBetter, false),
 		kg(MetricContradictionText, "contradiction, with context sentences deciding what the graph left open", LowerIsBetter, false),
 		kg(MetricSlotCoverageText, "slot_coverage, with context sentences answering what the graph left open", HigherIsBetter, false),
+		kg(MetricAtomSupport, "share of the input's names and values (numbers, dates, amounts) that the context side states", HigherIsBetter, false),
 		kg(MetricSupportVerified, "support, with the model deciding what the graph left open (scoring.verify llm)", HigherIsBetter, false),
 		kg(MetricContradictionVerified, "contradiction, with the model deciding what the graph left open (scoring.verify llm)", LowerIsBetter, false),
 	}

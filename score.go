@@ -44,6 +44,7 @@ type KGResult struct {
 	SupportText           *float64 `json:"support_text"`
 	SlotCoverageText      *float64 `json:"slot_coverage_text"`
 	ContradictionText     *float64 `json:"contradiction_text"`
+	AtomSupport           *float64 `json:"atom_support"`
 	SupportVerified       *float64 `json:"support_verified"`
 	ContradictionVerified *float64 `json:"contradiction_verified"`
 	// Reason says why the scores are null (a side without triplets);
@@ -58,6 +59,23 @@ type KGResult struct {
 	// Verdicts explains support, contradiction and slot_coverage: one per
 	// input triplet.
 	Verdicts []TripletVerdict `json:"verdicts,omitempty"`
+	// Atoms explains atom_support: one per name or value of the input text.
+	Atoms []AtomCheck `json:"atoms,omitempty"`
+}
+
+// AtomCheck is one atom of an input text (a name or a literal value) and
+// whether the context side states it (MetricAtomSupport).
+type AtomCheck struct {
+	Text string `json:"text"`
+	// Kind is "name" or a literal kind ("date", "number", "money", ...).
+	Kind string `json:"kind"`
+	// Start and End are its byte span in the input text.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Stated is true when a context sentence states it; Evidence is then
+	// that sentence (Node -1, its passage and byte span).
+	Stated   bool      `json:"stated"`
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // Value returns the value of a KG metric (KGMetricNames); nil when null or
@@ -108,6 +126,8 @@ func (r *KGResult) field(metric string) **float64 {
 		return &r.ContradictionText
 	case MetricSlotCoverageText:
 		return &r.SlotCoverageText
+	case MetricAtomSupport:
+		return &r.AtomSupport
 	case MetricSupportVerified:
 		return &r.SupportVerified
 	case MetricContradictionVerified:

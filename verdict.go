@@ -229,6 +229,9 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		setReason(MetricContradictionText, textWhy)
 	}
 	question := g.Input == TextQuestion
+	if r.AtomSupport == nil && !question {
+		setReason(MetricAtomSupport, ReasonNotApplicable+"atoms need the sample texts (evaluate computes them)")
+	}
 	if r.SlotCoverageText == nil && question {
 		setReason(MetricSlotCoverageText, textWhy)
 	}
@@ -237,7 +240,7 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		setReason(MetricSlotCoverageText, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
 	} else {
 		why := ReasonNotApplicable + "the input is a question: see slot_coverage"
-		for _, m := range []string{MetricSupport, MetricContradiction, MetricSupportText, MetricContradictionText, MetricSupportVerified, MetricContradictionVerified} {
+		for _, m := range []string{MetricSupport, MetricContradiction, MetricSupportText, MetricContradictionText, MetricAtomSupport, MetricSupportVerified, MetricContradictionVerified} {
 			setReason(m, why)
 		}
 	}

@@ -1,5 +1,5 @@
-// The triplet verdicts (JSON text, or null) of stored KG scores by PairScore
+// The triplet verdicts and atom checks (JSON text, or null) of stored KG scores by PairScore
 // uid (graph id, U+001F, variant); missing uids give no row.
 UNWIND $uids AS uid
 MATCH (p:PairScore {uid: uid})
-RETURN p.pair AS pair, p.verdicts AS verdicts
+RETURN p.pair AS pair, p.verdicts AS verdicts, p.atoms AS atoms

@@ -374,6 +374,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		return rep, fmt.Errorf("score with %s: %w", e.Engine.Name(), err)
 	}
 	e.textVerdicts(samples, results)
+	e.textVerdicts(samples, skipped) // atom_support needs no extraction
 	end()
 	if e.Verifier != nil {
 		begin("verify")

@@ -299,6 +299,21 @@ func TestTextVerdicts(t *testing.T) {
 			t.Errorf("(%s, %s, %s): evidence %+v is not the founding sentence", v.Subject, v.Relation, v.Object, v.TextEvidence)
 		}
 	}
+	// Atoms of the answer: "PharmaCann" and "Theodore Wolf" are stated,
+	// "2014" is not; stored with the scores and read back.
+	if f.AtomSupport == nil || math.Abs(*f.AtomSupport-2.0/3) > 1e-9 || len(f.Atoms) != 3 || f.Atoms[1].Text != "2014" || f.Atoms[1].Stated ||
+		f.Atoms[2].Text != "Theodore Wolf" || !f.Atoms[2].Stated || f.Atoms[2].Evidence == nil ||
+		passage[f.Atoms[2].Evidence.Start:f.Atoms[2].Evidence.End] != "PharmaCann was founded in 2010 by Theodore Wolf." {
+		t.Errorf("faithfulness atom_support %v, atoms %+v; want 2/3: 2014 not stated, Theodore Wolf stated in the founding sentence", f.AtomSupport, f.Atoms)
+	}
+	stored, err := db.ReadKGScore(ctx, run, "t1", "faithfulness", kgeval.DefaultVariant)
+	if err != nil || stored.AtomSupport == nil || *stored.AtomSupport != *f.AtomSupport || len(stored.Atoms) != 3 {
+		t.Errorf("stored atom_support %v, atoms %+v (err %v); want 2/3 and 3 atoms", stored.AtomSupport, stored.Atoms, err)
+	}
+	// No reference: nothing to check the atoms against.
+	if fc := got["factual_correctness"]; fc.AtomSupport != nil || fc.ReasonFor(kgeval.MetricAtomSupport) == "" {
+		t.Errorf("factual_correctness without a reference: atom_support %v, reason %q; want null with a reason", fc.AtomSupport, fc.ReasonFor(kgeval.MetricAtomSupport))
+	}
 	// The answer states when (a year) and by whom: both asked facts answered.
 	a := got["answer_relevancy"]
 	if a.SlotCoverageText == nil || *a.SlotCoverageText != 1 {

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"strings"
+
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/scoring/lexical"
 )
@@ -66,10 +68,16 @@ func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGRes
 		r := &results[i]
 		p, ok := pairs[r.Pair]
 		s := byID[r.Sample]
-		if !ok || s == nil || len(r.Verdicts) == 0 {
+		if !ok || s == nil {
 			continue
 		}
 		srcs := sources(s, p, prepared)
+		if p.Input != kgeval.TextQuestion {
+			atomSupport(r, inputText(s, p), srcs)
+		}
+		if len(r.Verdicts) == 0 {
+			continue
+		}
 		if p.Input == kgeval.TextQuestion {
 			answeredText(r, srcs)
 			continue
@@ -97,6 +105,63 @@ func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGRes
 			delete(r.Reasons, kgeval.MetricContradictionText)
 		}
 	}
+}
+
+// inputText returns the input text of pair p for sample s.
+func inputText(s *kgeval.Sample, p kgeval.Pair) string {
+	switch p.Input {
+	case kgeval.TextAnswer:
+		return s.Answer
+	case kgeval.TextReference:
+		return s.Reference
+	case kgeval.TextContexts:
+		return strings.Join(s.Contexts, "\n\n")
+	}
+	return s.Question
+}
+
+// atomSupport computes atom_support (kgeval.MetricAtomSupport): the input
+// text's names and literal values (lexical.Atoms, read by rule, so an
+// extractor's misses and inventions do not enter) that a context text
+// states, literals by value and names by the occurrence rule. Each atom is
+// listed in r.Atoms with its evidence sentence. A text without atoms leaves
+// the metric null, with the reason.
+func atomSupport(r *kgeval.KGResult, input string, srcs []source) {
+	if r.Reasons == nil {
+		r.Reasons = map[string]string{}
+	}
+	r.Atoms, r.AtomSupport = nil, nil
+	empty := true
+	for _, src := range srcs {
+		empty = empty && src.text.Empty()
+	}
+	if empty {
+		r.Reasons[kgeval.MetricAtomSupport] = "the context side has no text"
+		return
+	}
+	atoms := lexical.Atoms(input)
+	stated := 0
+	for _, a := range atoms {
+		c := kgeval.AtomCheck{Text: a.Text, Kind: string(a.Kind), Start: a.Span.Start, End: a.Span.End}
+		if a.Kind == lexical.AtomLiteral {
+			c.Kind = string(a.Literal.Kind)
+		}
+		for _, src := range srcs {
+			if sp, ok := src.text.Backing(a); ok {
+				c.Stated = true
+				c.Evidence = &kgeval.Evidence{Node: -1, Passage: src.passage, Start: sp.Start, End: sp.End}
+				stated++
+				break
+			}
+		}
+		r.Atoms = append(r.Atoms, c)
+	}
+	if len(atoms) == 0 {
+		r.Reasons[kgeval.MetricAtomSupport] = "the input states no name or value to check"
+		return
+	}
+	r.AtomSupport = kgeval.Float(float64(stated) / float64(len(atoms)))
+	delete(r.Reasons, kgeval.MetricAtomSupport)
 }
 
 // textVerdict checks one triplet against the context sentences.

@@ -54,6 +54,7 @@ func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
 				fmt.Fprintf(w, "  %-13s %q\n", "", l.Sentence)
 			}
 		}
+		explainAtoms(w, r.Atoms)
 	}
 	var dropped []string
 	for _, g := range d.Grounding {
@@ -67,5 +68,31 @@ func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
 	}
 	if len(dropped) > 0 {
 		fmt.Fprintf(w, "\ndropped by the grounding check (in no graph, no score; the extractor's inventions):\n%s\n", strings.Join(dropped, "\n"))
+	}
+}
+
+// explainAtoms prints the atom check of one pair (atom_support): the names
+// and values of the input the context side does not state, then those it
+// does.
+func explainAtoms(w io.Writer, atoms []kgeval.AtomCheck) {
+	if len(atoms) == 0 {
+		return
+	}
+	var stated []string
+	n := 0
+	for _, a := range atoms {
+		if a.Stated {
+			n++
+			stated = append(stated, fmt.Sprintf("%q", a.Text))
+		}
+	}
+	fmt.Fprintf(w, "  names and values: %d of %d stated by the context side\n", n, len(atoms))
+	for _, a := range atoms {
+		if !a.Stated {
+			fmt.Fprintf(w, "  %-13s %q (%s)\n", "NOT STATED", a.Text, a.Kind)
+		}
+	}
+	if len(stated) > 0 {
+		fmt.Fprintf(w, "  %-13s %s\n", "stated", strings.Join(stated, ", "))
 	}
 }
