@@ -54,6 +54,12 @@ const (
 	// context side states: literals by value, names by the occurrence rule
 	// of SPEC §2b. Not a graph metric: see docs/SPEC-NOTES.md.
 	MetricAtomSupport = "atom_support"
+	// MetricTypedSlotCoverage is the share of the question's typed asked
+	// facts (a clause asking when, where, who, how many, how long or for a
+	// measure; read by rule) for which the context side states a value of
+	// that type that the question does not. Not a graph metric: see
+	// docs/SPEC-NOTES.md.
+	MetricTypedSlotCoverage = "typed_slot_coverage"
 )
 
 // Base names of the triplet-similarity metrics (SPEC §5); each metric is a
@@ -185,6 +191,7 @@ var registry = func() []MetricInfo {
 		kg(MetricContradictionText, "contradiction, with context sentences deciding what the graph left open", LowerIsBetter, false),
 		kg(MetricSlotCoverageText, "slot_coverage, with context sentences answering what the graph left open", HigherIsBetter, false),
 		kg(MetricAtomSupport, "share of the input's names and values (numbers, dates, amounts) that the context side states", HigherIsBetter, false),
+		kg(MetricTypedSlotCoverage, "share of the question's when/where/who/how-many/how-long/measure clauses for which the context side states a new value of that type", HigherIsBetter, false),
 		kg(MetricSupportVerified, "support, with the model deciding what the graph left open (scoring.verify llm)", HigherIsBetter, false),
 		kg(MetricContradictionVerified, "contradiction, with the model deciding what the graph left open (scoring.verify llm)", LowerIsBetter, false),
 	}

@@ -45,6 +45,7 @@ type KGResult struct {
 	SlotCoverageText      *float64 `json:"slot_coverage_text"`
 	ContradictionText     *float64 `json:"contradiction_text"`
 	AtomSupport           *float64 `json:"atom_support"`
+	TypedSlotCoverage     *float64 `json:"typed_slot_coverage"`
 	SupportVerified       *float64 `json:"support_verified"`
 	ContradictionVerified *float64 `json:"contradiction_verified"`
 	// Reason says why the scores are null (a side without triplets);
@@ -61,6 +62,22 @@ type KGResult struct {
 	Verdicts []TripletVerdict `json:"verdicts,omitempty"`
 	// Atoms explains atom_support: one per name or value of the input text.
 	Atoms []AtomCheck `json:"atoms,omitempty"`
+	// TypedSlots explains typed_slot_coverage: one per typed clause of the
+	// question.
+	TypedSlots []TypedSlotCheck `json:"typed_slots,omitempty"`
+}
+
+// TypedSlotCheck is one clause of a question that asks for a typed value
+// (MetricTypedSlotCoverage) and the value of the context side that answers
+// it, if any.
+type TypedSlotCheck struct {
+	Clause string `json:"clause"`
+	// Want is the answer type: date, place, person, count, duration, measure.
+	Want     string `json:"want"`
+	Answered bool   `json:"answered"`
+	// Value is the answering name or value; Evidence its sentence.
+	Value    string    `json:"value,omitempty"`
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // AtomCheck is one atom of an input text (a name or a literal value) and
@@ -128,6 +145,8 @@ func (r *KGResult) field(metric string) **float64 {
 		return &r.SlotCoverageText
 	case MetricAtomSupport:
 		return &r.AtomSupport
+	case MetricTypedSlotCoverage:
+		return &r.TypedSlotCoverage
 	case MetricSupportVerified:
 		return &r.SupportVerified
 	case MetricContradictionVerified:

@@ -235,9 +235,13 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 	if r.SlotCoverageText == nil && question {
 		setReason(MetricSlotCoverageText, textWhy)
 	}
+	if r.TypedSlotCoverage == nil && question {
+		setReason(MetricTypedSlotCoverage, ReasonNotApplicable+"typed asked facts need the sample texts (evaluate computes them)")
+	}
 	if !question {
 		setReason(MetricSlotCoverage, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
 		setReason(MetricSlotCoverageText, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
+		setReason(MetricTypedSlotCoverage, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
 	} else {
 		why := ReasonNotApplicable + "the input is a question: see slot_coverage"
 		for _, m := range []string{MetricSupport, MetricContradiction, MetricSupportText, MetricContradictionText, MetricAtomSupport, MetricSupportVerified, MetricContradictionVerified} {

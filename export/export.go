@@ -41,6 +41,7 @@ type PairScore struct {
 	ContradictionText     *float64 `json:"contradiction_text,omitempty"`
 	SlotCoverageText      *float64 `json:"slot_coverage_text,omitempty"`
 	AtomSupport           *float64 `json:"atom_support,omitempty"`
+	TypedSlotCoverage     *float64 `json:"typed_slot_coverage,omitempty"`
 	SupportVerified       *float64 `json:"support_verified,omitempty"`
 	ContradictionVerified *float64 `json:"contradiction_verified,omitempty"`
 	Reason                string   `json:"reason,omitempty"`
@@ -52,7 +53,7 @@ func RowOf(r kgeval.SampleScores) Row {
 	for pair, s := range r.Scores {
 		row.Scores[pair] = PairScore{Multihop: s.Multihop, CommunityOverlap: s.CommunityOverlap, CommunityCoverage: s.CommunityCoverage,
 			Support: s.Support, Contradiction: s.Contradiction, Recall: s.Recall, F1: s.F1, SlotCoverage: s.SlotCoverage,
-			SupportText: s.SupportText, ContradictionText: s.ContradictionText, SlotCoverageText: s.SlotCoverageText, AtomSupport: s.AtomSupport, SupportVerified: s.SupportVerified, ContradictionVerified: s.ContradictionVerified, Reason: s.Reason}
+			SupportText: s.SupportText, ContradictionText: s.ContradictionText, SlotCoverageText: s.SlotCoverageText, AtomSupport: s.AtomSupport, TypedSlotCoverage: s.TypedSlotCoverage, SupportVerified: s.SupportVerified, ContradictionVerified: s.ContradictionVerified, Reason: s.Reason}
 	}
 	for name, m := range r.Metrics {
 		if row.Metrics == nil {

@@ -34,7 +34,7 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 			"uid": kgeval.JoinKey(gid, variant), "graph": gid, "run": run, "sample": r.Sample, "pair": r.Pair,
 			"variant": variant, "engine": engine, "tau": p.Tau, "delta": p.Delta, "tau_rel": p.TauRel, "reason": r.Reason,
 			"reasons": jsonText(r.Reasons), "verdicts": jsonText(r.Verdicts),
-			"atoms": jsonText(r.Atoms),
+			"atoms": jsonText(r.Atoms), "typed_slots": jsonText(r.TypedSlots),
 		}
 		for _, m := range kgeval.KGMetricNames {
 			row[m] = optional(r.Value(m))
@@ -101,6 +101,7 @@ func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string
 	r.Pair = pair
 	decodeJSONText(score["verdicts"], &r.Verdicts)
 	decodeJSONText(score["atoms"], &r.Atoms)
+	decodeJSONText(score["typed_slots"], &r.TypedSlots)
 	return kgeval.StoredScore{KGResult: r, Engine: asString(score["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
 }
 
@@ -166,6 +167,7 @@ func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*k
 		if s := byPair[asString(m["pair"])]; s != nil {
 			decodeJSONText(m["verdicts"], &s.Verdicts)
 			decodeJSONText(m["atoms"], &s.Atoms)
+			decodeJSONText(m["typed_slots"], &s.TypedSlots)
 		}
 	}
 	return nil

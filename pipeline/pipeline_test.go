@@ -314,6 +314,14 @@ func TestTextVerdicts(t *testing.T) {
 	if fc := got["factual_correctness"]; fc.AtomSupport != nil || fc.ReasonFor(kgeval.MetricAtomSupport) == "" {
 		t.Errorf("factual_correctness without a reference: atom_support %v, reason %q; want null with a reason", fc.AtomSupport, fc.ReasonFor(kgeval.MetricAtomSupport))
 	}
+	// The question's one typed clause ("When ... and by whom?", a date) is
+	// answered by the answer's 2014.
+	if a := got["answer_relevancy"]; a.TypedSlotCoverage == nil || *a.TypedSlotCoverage != 1 || len(a.TypedSlots) != 1 || a.TypedSlots[0].Value != "2014" || a.TypedSlots[0].Want != "date" {
+		t.Errorf("answer_relevancy typed_slot_coverage %v, slots %+v; want 1, answered by 2014", a.TypedSlotCoverage, a.TypedSlots)
+	}
+	if f.TypedSlotCoverage != nil || !kgeval.NotApplicable(f.ReasonFor(kgeval.MetricTypedSlotCoverage)) {
+		t.Errorf("faithfulness typed_slot_coverage %v (%q); want null, not applicable", f.TypedSlotCoverage, f.ReasonFor(kgeval.MetricTypedSlotCoverage))
+	}
 	// The answer states when (a year) and by whom: both asked facts answered.
 	a := got["answer_relevancy"]
 	if a.SlotCoverageText == nil || *a.SlotCoverageText != 1 {

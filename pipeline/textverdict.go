@@ -74,6 +74,8 @@ func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGRes
 		srcs := sources(s, p, prepared)
 		if p.Input != kgeval.TextQuestion {
 			atomSupport(r, inputText(s, p), srcs)
+		} else {
+			typedSlots(r, prepared(s.Question), srcs)
 		}
 		if len(r.Verdicts) == 0 {
 			continue
@@ -162,6 +164,47 @@ func atomSupport(r *kgeval.KGResult, input string, srcs []source) {
 	}
 	r.AtomSupport = kgeval.Float(float64(stated) / float64(len(atoms)))
 	delete(r.Reasons, kgeval.MetricAtomSupport)
+}
+
+// typedSlots computes typed_slot_coverage (kgeval.MetricTypedSlotCoverage):
+// the clauses of the question that ask for a typed value (lexical.Asked:
+// when, where, who, how many, how long, a measure), each answered when a
+// context text states a value of that type that the question does not, in
+// a sentence about the question (lexical.Text.Answers). A question without
+// such a clause leaves the metric null, with the reason.
+func typedSlots(r *kgeval.KGResult, question *lexical.Text, srcs []source) {
+	if r.Reasons == nil {
+		r.Reasons = map[string]string{}
+	}
+	r.TypedSlots, r.TypedSlotCoverage = nil, nil
+	empty := true
+	for _, src := range srcs {
+		empty = empty && src.text.Empty()
+	}
+	if empty {
+		r.Reasons[kgeval.MetricTypedSlotCoverage] = "the context side has no text"
+		return
+	}
+	asks := lexical.Asked(question.String())
+	if len(asks) == 0 {
+		r.Reasons[kgeval.MetricTypedSlotCoverage] = "the question asks for no typed value (when, where, who, how many, how long, a measure)"
+		return
+	}
+	answered := 0
+	for _, ask := range asks {
+		c := kgeval.TypedSlotCheck{Clause: ask.Clause, Want: string(ask.Want)}
+		for _, src := range srcs {
+			if a, sp, ok := src.text.Answers(ask, question); ok {
+				c.Answered, c.Value = true, a.Text
+				c.Evidence = &kgeval.Evidence{Node: -1, Passage: src.passage, Start: sp.Start, End: sp.End}
+				answered++
+				break
+			}
+		}
+		r.TypedSlots = append(r.TypedSlots, c)
+	}
+	r.TypedSlotCoverage = kgeval.Float(float64(answered) / float64(len(asks)))
+	delete(r.Reasons, kgeval.MetricTypedSlotCoverage)
 }
 
 // textVerdict checks one triplet against the context sentences.

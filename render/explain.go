@@ -55,6 +55,7 @@ func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
 			}
 		}
 		explainAtoms(w, r.Atoms)
+		explainTypedSlots(w, r.TypedSlots)
 	}
 	var dropped []string
 	for _, g := range d.Grounding {
@@ -94,5 +95,18 @@ func explainAtoms(w io.Writer, atoms []kgeval.AtomCheck) {
 	}
 	if len(stated) > 0 {
 		fmt.Fprintf(w, "  %-13s %s\n", "stated", strings.Join(stated, ", "))
+	}
+}
+
+// explainTypedSlots prints the typed asked facts of one question pair
+// (typed_slot_coverage): each clause, the type of value it asks for, and the
+// value that answers it.
+func explainTypedSlots(w io.Writer, slots []kgeval.TypedSlotCheck) {
+	for _, c := range slots {
+		if c.Answered {
+			fmt.Fprintf(w, "  %-13s %q asks for a %s: %q\n", "ANSWERED", c.Clause, c.Want, c.Value)
+		} else {
+			fmt.Fprintf(w, "  %-13s %q asks for a %s: none stated\n", "UNANSWERED", c.Clause, c.Want)
+		}
 	}
 }

@@ -247,3 +247,6 @@ func (t *Text) Backing(a Atom) (sp Span, ok bool) {
 
 // Empty reports whether the text is empty or only white space.
 func (t *Text) Empty() bool { return strings.TrimSpace(t.raw) == "" }
+
+// String returns the text as prepared.
+func (t *Text) String() string { return t.raw }

@@ -1,0 +1,142 @@
+package lexical
+
+import (
+	"regexp"
+	"strings"
+)
+
+// AnswerType is the kind of value a question clause asks for.
+type AnswerType string
+
+// The answer types Asked reads.
+const (
+	WantDate     AnswerType = "date"     // when, what year, what date, what time
+	WantPlace    AnswerType = "place"    // where, location, located, based, headquarters
+	WantPerson   AnswerType = "person"   // who, whom
+	WantCount    AnswerType = "count"    // how many, how much, number of, population
+	WantDuration AnswerType = "duration" // how long
+	WantMeasure  AnswerType = "measure"  // size, height, elevation, length, distance, area, temperature, weight, mass, depth, speed
+)
+
+// TypedAsk is one clause of a question that asks for a value of a known type.
+type TypedAsk struct {
+	Clause string
+	Span   Span // byte span of the clause in the question
+	Want   AnswerType
+}
+
+// A question splits into clauses before "and"/"," followed by a question
+// word: "When was X founded and what is its headquarters location?".
+var askSplit = regexp.MustCompile(`(?i),?\s+and\s+(?:when|where|who|whom|what|which|how|why)\b|,\s*(?:when|where|who|whom|what|which|how|why)\b`)
+
+// The cues of each answer type, in the order they are tried: the first that
+// occurs in a clause decides its type.
+var askCues = []struct {
+	want AnswerType
+	re   *regexp.Regexp
+}{
+	{WantDuration, regexp.MustCompile(`(?i)\bhow long\b`)},
+	{WantCount, regexp.MustCompile(`(?i)\b(how many|how much|number of|population)\b`)},
+	{WantDate, regexp.MustCompile(`(?i)\b(when|what year|which year|what date|what time)\b`)},
+	{WantPlace, regexp.MustCompile(`(?i)\b(where|location|located|based|headquarters|headquartered)\b`)},
+	{WantPerson, regexp.MustCompile(`(?i)\b(who|whom)\b`)},
+	{WantMeasure, regexp.MustCompile(`(?i)\b(size|height|elevation|length|distance|area|temperature|weight|mass|depth|speed)\b`)},
+}
+
+// Asked returns the clauses of a question that ask for a typed value, the
+// expected answer type of classic question answering: "when" a date or
+// time, "where" (or a location, being based, headquarters) a place name,
+// "who" a person's name, "how many"/"how much" a number or amount, "how
+// long" a duration, and a size, height, elevation, length, distance, area,
+// temperature, weight, mass, depth or speed a measured quantity. Clauses
+// without such a cue ("what is the objective of X", "why") ask for no typed
+// value and are not returned: Asked cannot tell whether they are answered.
+func Asked(question string) []TypedAsk {
+	var cuts []int
+	for _, m := range askSplit.FindAllStringIndex(question, -1) {
+		cuts = append(cuts, m[0])
+	}
+	cuts = append(cuts, len(question))
+	var out []TypedAsk
+	start := 0
+	for _, end := range cuts {
+		clause := question[start:end]
+		for _, c := range askCues {
+			if c.re.MatchString(clause) {
+				out = append(out, TypedAsk{Clause: strings.TrimSpace(clause), Span: Span{start, end}, Want: c.want})
+				break
+			}
+		}
+		start = end
+	}
+	return out
+}
+
+// Fits reports whether atom a is a value of answer type w: a date or time
+// for WantDate; a name for WantPlace and WantPerson (Atoms does not tell
+// places from people); a number, quantity, amount or percentage for
+// WantCount; a duration (or a date range's date, or a quantity) for
+// WantDuration; a quantity or a bare number for WantMeasure.
+func (w AnswerType) Fits(a Atom) bool {
+	if w == WantPlace || w == WantPerson {
+		return a.Kind == AtomName
+	}
+	if a.Kind != AtomLiteral {
+		return false
+	}
+	switch k := a.Literal.Kind; w {
+	case WantDate:
+		return k == KindDate || k == KindTime
+	case WantCount:
+		return k == KindNumber || k == KindQuantity || k == KindMoney || k == KindPercent
+	case WantDuration:
+		return k == KindDuration || k == KindDate || k == KindQuantity
+	case WantMeasure:
+		return k == KindQuantity || k == KindNumber
+	}
+	return false
+}
+
+// Answers returns the first atom of text t that answers ask: a value of
+// its type that the question does not state itself (the question's own
+// names and values answer nothing), in a sentence of t that shares a
+// content word with the question (a value in a sentence about something
+// else answers nothing). ok is false when there is none.
+func (t *Text) Answers(ask TypedAsk, question *Text) (a Atom, sentence Span, ok bool) {
+	qwords := map[string]bool{}
+	for _, tok := range tokensOf(question.raw) {
+		if !stopWords[tok] {
+			qwords[tok] = true
+			for _, s := range stems(tok) {
+				qwords[s] = true
+			}
+		}
+	}
+	about := func(sp Span) bool {
+		for _, tok := range tokensOf(t.raw[sp.Start:sp.End]) {
+			if stopWords[tok] {
+				continue
+			}
+			if qwords[tok] {
+				return true
+			}
+			for _, s := range stems(tok) {
+				if qwords[s] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, at := range Atoms(t.raw) {
+		if !ask.Want.Fits(at) || question.Backs(at) {
+			continue
+		}
+		i := t.sentenceAt(at.Span.Start)
+		if i < 0 || !about(t.spans[i]) {
+			continue
+		}
+		return at, t.spans[i], true
+	}
+	return Atom{}, Span{}, false
+}
