@@ -173,3 +173,56 @@ func SampleWhy(d *kgeval.SampleDetail, only []string) (pairs []kgeval.Pair, resu
 	texts := SampleTexts{Question: d.Question, Answer: d.Answer, Reference: d.Reference, Contexts: d.Contexts}
 	return pairs, results, WhyLines(texts, pairs, results)
 }
+
+// CheckLine is one rule-read check of a pair, as the sample page draws it:
+// a name or value of the input (atom_support) or a typed clause of the
+// question (typed_slot_coverage), whether the context side states it, and
+// the sentence that does.
+type CheckLine struct {
+	Pair string `json:"pair"`
+	// Metric is kgeval.MetricAtomSupport or kgeval.MetricTypedSlotCoverage.
+	Metric string `json:"metric"`
+	// Item is the atom or the clause; Type its kind ("name", "date", ...)
+	// or the clause's answer type; Value the answering value of a clause.
+	Item  string `json:"item"`
+	Type  string `json:"type"`
+	OK    bool   `json:"ok"`
+	Value string `json:"value,omitempty"`
+	// Source, Before, Sentence and After as in VerdictLine.
+	Source   string `json:"source,omitempty"`
+	Before   string `json:"before,omitempty"`
+	Sentence string `json:"sentence,omitempty"`
+	After    string `json:"after,omitempty"`
+}
+
+// CheckLines lists the atom checks and typed asked facts of the pairs, the
+// failed ones first within each pair.
+func CheckLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeval.KGResult) []CheckLine {
+	var out []CheckLine
+	for _, p := range pairs {
+		r, ok := results[p.Name]
+		if !ok {
+			continue
+		}
+		var lines []CheckLine
+		add := func(l CheckLine, e *kgeval.Evidence) {
+			if e != nil {
+				l.Source = string(p.Context)
+				if p.Context == kgeval.TextContexts {
+					l.Source = fmt.Sprintf("contexts passage %d", e.Passage+1)
+				}
+				l.Before, l.Sentence, l.After = Excerpt(texts.Text(p.Context, e.Passage), e.Start, e.End, ContextChars)
+			}
+			lines = append(lines, l)
+		}
+		for _, a := range r.Atoms {
+			add(CheckLine{Pair: p.Name, Metric: kgeval.MetricAtomSupport, Item: a.Text, Type: a.Kind, OK: a.Stated}, a.Evidence)
+		}
+		for _, c := range r.TypedSlots {
+			add(CheckLine{Pair: p.Name, Metric: kgeval.MetricTypedSlotCoverage, Item: c.Clause, Type: c.Want, OK: c.Answered, Value: c.Value}, c.Evidence)
+		}
+		sort.SliceStable(lines, func(i, j int) bool { return !lines[i].OK && lines[j].OK })
+		out = append(out, lines...)
+	}
+	return out
+}

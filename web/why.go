@@ -16,14 +16,21 @@ import (
 type SampleView struct {
 	*kgeval.SampleDetail
 	Why []analysis.VerdictLine `json:"why"`
+	// Checks are the rule-read checks: the input's names and values
+	// (atom_support) and the question's typed clauses (typed_slot_coverage).
+	Checks []analysis.CheckLine `json:"checks"`
 }
 
 // sampleView builds the why of a stored sample.
 func sampleView(d *kgeval.SampleDetail) *SampleView {
-	_, _, why := analysis.SampleWhy(d, nil)
-	v := &SampleView{SampleDetail: d, Why: why}
+	pairs, results, why := analysis.SampleWhy(d, nil)
+	texts := analysis.SampleTexts{Question: d.Question, Answer: d.Answer, Reference: d.Reference, Contexts: d.Contexts}
+	v := &SampleView{SampleDetail: d, Why: why, Checks: analysis.CheckLines(texts, pairs, results)}
 	if v.Why == nil {
 		v.Why = []analysis.VerdictLine{}
+	}
+	if v.Checks == nil {
+		v.Checks = []analysis.CheckLine{}
 	}
 	return v
 }
@@ -34,6 +41,9 @@ type WhyPair struct {
 	Pair   kgeval.Pair
 	Scores []WhyScore
 	Lines  []WhyLine
+	// Atoms and Slots are the pair's rule-read checks (atom_support,
+	// typed_slot_coverage), failed ones first.
+	Atoms, Slots []analysis.CheckLine
 	// Reason says why the pair has no verdict (no triplet on a side).
 	Reason string
 }
@@ -100,10 +110,20 @@ func whyPairs(v *SampleView) []WhyPair {
 				wp.Lines = append(wp.Lines, whyLine(l))
 			}
 		}
+		for _, c := range v.Checks {
+			if c.Pair != p.Pair.Name {
+				continue
+			}
+			if c.Metric == kgeval.MetricAtomSupport {
+				wp.Atoms = append(wp.Atoms, c)
+			} else {
+				wp.Slots = append(wp.Slots, c)
+			}
+		}
 		if len(wp.Lines) == 0 {
 			wp.Reason = p.Score.Reason
 		}
-		if len(wp.Lines) > 0 || len(wp.Scores) > 0 {
+		if len(wp.Lines) > 0 || len(wp.Scores) > 0 || len(wp.Atoms)+len(wp.Slots) > 0 {
 			out = append(out, wp)
 		}
 	}

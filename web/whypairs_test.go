@@ -49,3 +49,41 @@ func TestWhyPairs(t *testing.T) {
 		t.Errorf("a pair with scores and no line: %+v", p)
 	}
 }
+
+// TestWhyPairs_Checks: the atom checks and typed clauses of a pair reach the
+// page, failed first, with their evidence sentence cut from the context.
+func TestWhyPairs_Checks(t *testing.T) {
+	ctx := "PharmaCann was founded in 2014. It is based in Illinois."
+	d := &kgeval.SampleDetail{ID: "s", Question: "When was it founded?", Answer: "It was founded in 2010 in Illinois.", Contexts: []string{ctx},
+		Pairs: []kgeval.PairDetail{
+			{Pair: kgeval.Pair{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts}, Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{
+				Pair: "faithfulness", AtomSupport: kgeval.Float(0.5), Atoms: []kgeval.AtomCheck{
+					{Text: "Illinois", Kind: "name", Stated: true, Evidence: &kgeval.Evidence{Node: -1, Passage: 0, Start: 32, End: len(ctx)}},
+					{Text: "2010", Kind: "date"},
+				}}}},
+			{Pair: kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}, Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{
+				Pair: "answer_relevancy", TypedSlotCoverage: kgeval.Float(1), TypedSlots: []kgeval.TypedSlotCheck{
+					{Clause: "When was it founded?", Want: "date", Answered: true, Value: "2010", Evidence: &kgeval.Evidence{Node: -1, Passage: -1, Start: 0, End: 35}},
+				}}}},
+		}}
+	v := sampleView(d)
+	if len(v.Checks) != 3 {
+		t.Fatalf("checks %+v, want 3", v.Checks)
+	}
+	got := whyPairs(v)
+	if len(got) != 2 {
+		t.Fatalf("pairs %+v", got)
+	}
+	for _, p := range got {
+		switch p.Pair.Name {
+		case "faithfulness":
+			if a := p.Atoms; len(a) != 2 || a[0].Item != "2010" || a[0].OK || a[1].Item != "Illinois" || !a[1].OK || a[1].Sentence != "It is based in Illinois." || a[1].Source != "contexts passage 1" {
+				t.Errorf("atoms %+v: want 2010 not stated first, then Illinois with its sentence", a)
+			}
+		case "answer_relevancy":
+			if s := p.Slots; len(s) != 1 || !s[0].OK || s[0].Value != "2010" || s[0].Sentence != "It was founded in 2010 in Illinois." || s[0].Source != "answer" {
+				t.Errorf("slots %+v", s)
+			}
+		}
+	}
+}

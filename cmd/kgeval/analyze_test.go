@@ -156,7 +156,7 @@ func TestCorrelate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("correlate: %v\n%s", err, out)
 	}
-	for _, want := range []string{"6 samples, 11 variables", "against human labels:", "between metrics:"} {
+	for _, want := range []string{"6 samples, 12 variables", "against human labels:", "between metrics:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -489,7 +489,7 @@ func TestSweepReport(t *testing.T) {
 	}
 	var rep analysis.SweepReport
 	readJSON(t, filepath.Join(dir, "s.json"), &rep)
-	if len(rep.Points) != 5 || rep.Points[0].Variant != kgeval.DefaultVariant || len(rep.Metrics) != 26 {
+	if len(rep.Points) != 5 || rep.Points[0].Variant != kgeval.DefaultVariant || len(rep.Metrics) != 28 {
 		t.Fatalf("%d points (first %q), metrics %v", len(rep.Points), rep.Points[0].Variant, rep.Metrics)
 	}
 	k := -1
