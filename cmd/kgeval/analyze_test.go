@@ -163,9 +163,9 @@ func TestCorrelate(t *testing.T) {
 	}
 	var rep render.CorrelationReport
 	readJSON(t, jsonPath, &rep)
-	wantVars := []string{"faithfulness.community_coverage", "faithfulness.community_overlap", "faithfulness.contradiction", "faithfulness.contradiction_text",
+	wantVars := []string{"faithfulness.atom_support", "faithfulness.community_coverage", "faithfulness.community_overlap", "faithfulness.contradiction", "faithfulness.contradiction_text",
 		"faithfulness.multihop", "faithfulness.support", "faithfulness.support_text", "semantic_similarity", "human.derived.n_claims", "human.score", "human.usefulness"}
-	if strings.Join(rep.Variables, ",") != strings.Join(wantVars, ",") || len(rep.Pairs) != 55 || rep.Samples != 6 {
+	if strings.Join(rep.Variables, ",") != strings.Join(wantVars, ",") || len(rep.Pairs) != 66 || rep.Samples != 6 {
 		t.Fatalf("variables %v, %d pairs, %d samples", rep.Variables, len(rep.Pairs), rep.Samples)
 	}
 	// The expected values, from the store and the labels written above.
@@ -218,7 +218,7 @@ func TestCorrelate(t *testing.T) {
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) != 56 || strings.Join(recs[0], ",") != "x,y,n,pearson_r,pearson_p,spearman_rho,spearman_p,reason" {
+	if err != nil || len(recs) != 67 || strings.Join(recs[0], ",") != "x,y,n,pearson_r,pearson_p,spearman_rho,spearman_p,reason" {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(recs), recs[0])
 	}
 	mustPNG(t, pngPath)
