@@ -633,6 +633,48 @@ def report(args) -> int:
     return 0
 
 
+def same_questions(args) -> int:
+    """Win rates of RAGAS and of kgeval metrics on the questions RAGAS scored.
+
+    args.kgeval is a `kgeval export --run R` JSONL of the same WikiEval-50
+    records; each kgeval metric is counted only on the questions where RAGAS
+    has both answers of the comparison, so the rows compare like with like.
+    """
+    results = {k: v for k, v in load_results(args.out).items() if not v.get("transient")}
+    ragas = {}
+    for r in results.values():
+        if r.get("status") == "ok" and r.get("score") is not None and r["score"] == r["score"]:
+            ragas[(r["metric"], r["question"], r["system"])] = r["score"]
+    kg = {}
+    with open(args.kgeval, encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            q = row["id"].split("-")[1]
+            for pair, scores in (row.get("scores") or {}).items():
+                for name, v in scores.items():
+                    if isinstance(v, (int, float)):
+                        kg[(pair + "." + name, q, row["system"])] = v
+            for name, v in (row.get("metrics") or {}).items():
+                if isinstance(v, (int, float)):
+                    kg[(name, q, row["system"])] = v
+    print("| comparison | metric | win rate | 95% CI | w/t/l | n |")
+    print("|---|---|---|---|---|---|")
+    for peer_metric, bad, metrics in (("faithfulness", "wikieval_ungrounded", args.faithfulness),
+                                      ("answer_relevancy", "wikieval_poor", args.relevance)):
+        qs = sorted(q for (m, q, s) in ragas if m == peer_metric and s == "wikieval_grounded"
+                    and (m, q, bad) in ragas)
+        rows = [("RAGAS " + peer_metric, [(ragas[(peer_metric, q, "wikieval_grounded")], ragas[(peer_metric, q, bad)]) for q in qs])]
+        for m in metrics.split(","):
+            rows.append(("kgeval " + m, [(kg[(m, q, "wikieval_grounded")], kg[(m, q, bad)]) for q in qs
+                                         if (m, q, "wikieval_grounded") in kg and (m, q, bad) in kg]))
+        for name, pairs in rows:
+            w = win_rate(pairs)
+            rate = "-" if w["win_rate"] is None else f"{w['win_rate']:.3f}"
+            ci = "-" if w["ci_low"] is None else f"[{w['ci_low']:.3f}, {w['ci_high']:.3f}]"
+            print(f"| grounded > {bad.split('_')[1]} ({len(qs)} questions RAGAS scored) | {name} | {rate} | {ci} | {w['w']}/{w['t']}/{w['l']} | {w['n']} |")
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -658,7 +700,15 @@ def main() -> int:
     rp.add_argument("--summary", default="")
     rp.add_argument("--markdown", default="")
     rp.add_argument("--note", default="", help="a paragraph put under the heading (e.g. a partial run)")
+    sq = sub.add_parser("same", help="RAGAS and kgeval win rates on the questions RAGAS scored")
+    sq.add_argument("--out", default=os.environ.get("KGEVAL_PEERS_OUT", DEFAULT_OUT))
+    sq.add_argument("--kgeval", required=True, help="`kgeval export --run R` JSONL of WikiEval-50")
+    sq.add_argument("--faithfulness", default="faithfulness.atom_support,faithfulness.support_text,faithfulness.multihop")
+    sq.add_argument("--relevance", default="answer_relevancy.typed_slot_coverage,answer_relevancy.community_coverage,ts_answer_relevancy_avg")
     args = p.parse_args()
+    if args.cmd == "same":
+        args.out = os.path.abspath(args.out)
+        return same_questions(args)
     if args.cmd == "run":
         args.out = os.path.abspath(args.out)
         try:
