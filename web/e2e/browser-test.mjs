@@ -790,7 +790,18 @@ try {
     assert.equal(await first.locator('.badge').first().evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(197, 48, 48)', 'red badge');
     const marked = why.filter((l) => l.sentence);
     assert.ok(marked.length >= 1, 'an evidence sentence');
-    assert.deepEqual((await page.locator('#why mark').allTextContents()).sort(), marked.map((l) => l.sentence).sort(), 'evidence sentences marked');
+    assert.deepEqual((await page.locator('#why table.why-table mark').allTextContents()).sort(), marked.map((l) => l.sentence).sort(), 'evidence sentences marked');
+    // The rule-read checks (atom_support, typed_slot_coverage): a row each,
+    // in the API's order within each pair, not stated first.
+    const checks = (await api(`/api/runs/${enc(run)}/samples/${enc(whySample)}`)).checks;
+    assert.ok(checks.length >= 1, 'the answer has names or values to check');
+    assert.equal(await page.locator('#why tr.check-line').count(), checks.length, 'a row per check');
+    const shown = await page.locator('#why tr.check-line').evaluateAll((rows) => rows.map((r) => r.dataset.verdict));
+    for (const pair of new Set(checks.map((c) => c.pair))) {
+      const oks = checks.filter((c) => c.pair === pair).map((c) => c.ok);
+      assert.deepEqual(oks, [...oks].sort((a, b) => a - b), `${pair}: not stated first`);
+    }
+    assert.equal(shown.filter((v) => v === 'supported').length, checks.filter((c) => c.ok).length, 'stated rows green');
     assert.deepEqual(await page.locator('#dropped del').allTextContents(), ['(Acme; is sold on; the Moon)'], 'the dropped triplet struck through');
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no wider than the viewport');
     await page.locator('#why').screenshot({ path: `${shots}/sample-why.png` });
