@@ -128,7 +128,8 @@ func (t *Text) Answers(ask TypedAsk, question *Text) (a Atom, sentence Span, ok 
 		}
 		return false
 	}
-	for _, at := range Atoms(t.raw) {
+	t.atomsOnce.Do(func() { t.atoms = Atoms(t.raw) })
+	for _, at := range t.atoms {
 		if !ask.Want.Fits(at) || question.Backs(at) {
 			continue
 		}

@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -204,11 +205,7 @@ func monthOrWeekday(w string) bool {
 }
 
 func sortAtoms(a []Atom) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j].Span.Start < a[j-1].Span.Start; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
+	slices.SortStableFunc(a, func(x, y Atom) int { return x.Span.Start - y.Span.Start })
 }
 
 // Backs reports whether the text backs atom a: a literal atom by a literal of

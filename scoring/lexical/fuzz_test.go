@@ -137,3 +137,21 @@ func BenchmarkNewText(b *testing.B) {
 		lexical.NewText(pslvContext)
 	}
 }
+
+// BenchmarkAtoms reads the names and values of a passage.
+func BenchmarkAtoms(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		lexical.Atoms(pslvContext)
+	}
+}
+
+// BenchmarkBacking checks the atoms of an answer against a prepared passage.
+func BenchmarkBacking(b *testing.B) {
+	atoms := lexical.Atoms("The PSLV-C56 mission was launched on 30 July 2023 at 06:30 IST from the Satish Dhawan Space Centre in Sriharikota by ISRO, carrying DS-SAR and 6 other satellites.")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, a := range atoms {
+			pslvText.Backs(a)
+		}
+	}
+}

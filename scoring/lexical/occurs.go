@@ -3,6 +3,7 @@ package lexical
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,6 +23,8 @@ type Text struct {
 	tokens    map[string][]int32
 	sentences int
 	spans     []Span // the sentences
+	atoms     []Atom // Atoms of raw, computed on first use (atomsOnce)
+	atomsOnce sync.Once
 }
 
 // NewText prepares text for Occurs.
