@@ -190,6 +190,7 @@ func Sweep(ctx context.Context, store Store, o SweepOptions) (*SweepResult, erro
 				return nil, err
 			}
 			results = append(results, scored...)
+			carryTextChecks(results, stored)
 			variant := SweepVariant(tau, delta)
 			if err := store.WriteKGResults(ctx, run, variant, engine.Name(), p, results); err != nil {
 				return nil, err
@@ -240,4 +241,39 @@ func (e noCall) Name() string { return e.name }
 
 func (e noCall) Embed(_ context.Context, texts []string) ([][]float32, error) {
 	return nil, kgeval.Errorf(kgeval.ENOTFOUND, "%d entity embeddings of this run are not in the cache (was it evaluated with encoder %s?); a sweep makes no embedding call", len(texts), e.name)
+}
+
+// textOnly are the KG metrics that read the sample texts, not the graph: a
+// sweep point cannot change them, so each keeps the default variant's value.
+var textOnly = []string{kgeval.MetricAtomSupport, kgeval.MetricTypedSlotCoverage}
+
+// carryTextChecks copies the text-only metrics (textOnly) of the default
+// variant into a sweep point's results, with their null reasons.
+func carryTextChecks(results []kgeval.KGResult, stored []kgeval.SampleScores) {
+	byID := map[string]*kgeval.SampleScores{}
+	for i := range stored {
+		byID[stored[i].ID] = &stored[i]
+	}
+	for i := range results {
+		r := &results[i]
+		row := byID[r.Sample]
+		if row == nil {
+			continue
+		}
+		d, ok := row.Scores[r.Pair]
+		if !ok {
+			continue
+		}
+		for _, m := range textOnly {
+			r.SetValue(m, d.Value(m))
+			if why := d.ReasonFor(m); d.Value(m) == nil && why != "" {
+				if r.Reasons == nil {
+					r.Reasons = map[string]string{}
+				}
+				r.Reasons[m] = why
+			} else if r.Reasons != nil {
+				delete(r.Reasons, m)
+			}
+		}
+	}
 }

@@ -161,6 +161,29 @@ func TestSweep(t *testing.T) {
 	if changed == 0 {
 		t.Error("no score changed over the grid: the sweep did not rebuild or rescore")
 	}
+	// The text-only checks do not depend on tau or delta: every grid point
+	// keeps the default's.
+	atoms := func(variant string) map[string]string {
+		m := map[string]string{}
+		for _, r := range graphstoretest.ExportScores(t, run, variant) {
+			for pair, s := range r.Scores {
+				m[r.ID+"/"+pair] = fmtPtr(s.AtomSupport) + " " + fmtPtr(s.TypedSlotCoverage)
+			}
+		}
+		return m
+	}
+	defAtoms, looseAtoms, stated := atoms(kgeval.DefaultVariant), atoms(pipeline.SweepVariant(0, 1)), 0
+	for k, v := range defAtoms {
+		if looseAtoms[k] != v {
+			t.Errorf("%s: atom_support, typed_slot_coverage %s in the default, %s at tau 0, delta 1", k, v, looseAtoms[k])
+		}
+		if !strings.HasPrefix(v, "null") {
+			stated++
+		}
+	}
+	if stated == 0 {
+		t.Error("no atom_support in the default variant")
+	}
 	if _, err := runMain(t, append([]string{"sweep", "--run", run + "-missing", "--tau", "0.7", "--delta", "0.5"}, args...)...); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 		t.Errorf("sweep of a missing run: %v, want ENOTFOUND", err)
 	}
