@@ -36,19 +36,23 @@ var askCues = []struct {
 	re   *regexp.Regexp
 }{
 	{WantDuration, regexp.MustCompile(`(?i)\bhow long\b`)},
-	{WantCount, regexp.MustCompile(`(?i)\b(how many|how much|number of|population)\b`)},
-	{WantDate, regexp.MustCompile(`(?i)\b(when|what year|which year|what date|what time)\b`)},
-	{WantPlace, regexp.MustCompile(`(?i)\b(where|location|located|based|headquarters|headquartered)\b`)},
-	{WantPerson, regexp.MustCompile(`(?i)\b(who|whom)\b`)},
-	{WantMeasure, regexp.MustCompile(`(?i)\b(size|height|elevation|length|distance|area|temperature|weight|mass|depth|speed)\b`)},
+	{WantCount, regexp.MustCompile(`(?i)\b(how many|how much|how old|number of|population|percentage|price|cost)\b`)},
+	{WantDate, regexp.MustCompile(`(?i)\b(when|what year|which year|what date|what time|in what year|in which year)\b`)},
+	{WantPlace, regexp.MustCompile(`(?i)\b(where|location|located|based|headquarters|headquartered|(what|which) (country|city|town|state|region|province|continent))\b`)},
+	{WantPerson, regexp.MustCompile(`(?i)\b(who|whom|whose)\b`)},
+	{WantMeasure, regexp.MustCompile(`(?i)\b(size|height|elevation|length|distance|area|temperature|weight|mass|depth|speed|how (far|tall|high|big|large|heavy|deep|fast))\b`)},
 }
 
 // Asked returns the clauses of a question that ask for a typed value, the
-// expected answer type of classic question answering: "when" a date or
-// time, "where" (or a location, being based, headquarters) a place name,
-// "who" a person's name, "how many"/"how much" a number or amount, "how
-// long" a duration, and a size, height, elevation, length, distance, area,
-// temperature, weight, mass, depth or speed a measured quantity. Clauses
+// expected answer type of classic question answering: "when" (what / which
+// year, date, time) a date or time; "where" (a location, being based,
+// headquarters, which country / city / town / state / region / province /
+// continent) a place name; "who" (whom, whose) a person's name; "how many",
+// "how much", "how old", a number of, a population, a percentage, a price or
+// a cost a number or amount; "how long" a duration; and a size, height,
+// elevation, length, distance, area, temperature, weight, mass, depth or
+// speed ("how far / tall / high / big / large / heavy / deep / fast") a
+// measured quantity. Clauses
 // without such a cue ("what is the objective of X", "why") ask for no typed
 // value and are not returned: Asked cannot tell whether they are answered.
 func Asked(question string) []TypedAsk {

@@ -19,6 +19,8 @@ func TestAsked(t *testing.T) {
 		{"Where is Mount Brown located and what is its elevation?", "place:Where is Mount Brown located | measure:and what is its elevation?"},
 		{"What is the objective of the project and how is it expected to enhance trade?", ""},
 		{"Why did the company fail?", ""},
+		{"In which country was she born, and how tall is she?", "place:In which country was she born | measure:, and how tall is she?"},
+		{"Whose painting sold, and what was its price?", "person:Whose painting sold | count:, and what was its price?"},
 		{"", ""},
 	} {
 		var got []string
