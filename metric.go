@@ -16,6 +16,9 @@ const (
 	FamilyTS    = "ts"    // triplet-embedding similarity (SPEC §5)
 	FamilyLLM   = "llm"   // LLM-driven metrics and their validations (SPEC §6)
 	FamilyRAGAS = "ragas" // RAGAS-style metrics (SPEC §7), 0-100
+	// FamilyBaseline are word-overlap baselines with no model: the bar a
+	// metric has to clear on a dataset.
+	FamilyBaseline = "baseline"
 )
 
 // Metric names of the KG family, computed per pair.
@@ -92,6 +95,11 @@ const (
 	MetricSemanticSimilarity  = "semantic_similarity"
 	MetricBERTScoreF1         = "bert_score_f1"
 	MetricAnswerClass         = "answer_class"
+	// MetricKPrecision is K-Precision (Adlakha et al. 2023, "Evaluating
+	// Correctness and Faithfulness of Instruction-Following Models for
+	// Question Answering"): the share of the answer's content words that
+	// occur in the contexts. A word-overlap baseline with no model.
+	MetricKPrecision = "k_precision"
 )
 
 // Direction says which way a metric improves.
@@ -220,6 +228,7 @@ var registry = func() []MetricInfo {
 		other(MetricFactualAccuracy, FamilyRAGAS, 0, 100, "GEval score against the reference (grade A-E)", TypeReference, "graded against the reference"),
 		other(MetricSemanticSimilarity, FamilyRAGAS, 0, 100, "cosine of the answer's and the reference's sentence embeddings, ×100", TypeReference, "answer embedding against reference embedding"),
 		other(MetricBERTScoreF1, FamilyRAGAS, 0, 100, "BERTScore F1 of the answer's tokens against the reference's, max(0, F1) ×100", TypeReference, "answer tokens against reference tokens"),
+		other(MetricKPrecision, FamilyBaseline, 0, 1, "K-Precision: share of the answer's distinct content words (stop words out) that occur in the contexts; a word-overlap baseline, no model", TypeFaithfulness, "answer words found in the contexts (baseline)"),
 		other(MetricAnswerClass, FamilyRAGAS, 0, 1, "1 when the answer is CORRECT against the reference, else 0 (WRONG, DONT_KNOW); an answer equal to its reference is CORRECT with no model call", TypeReference, "correct / wrong / don't know against the reference"),
 	)
 	for i := range out {
@@ -272,6 +281,8 @@ var (
 	RAGASMetricNames = MetricNames(FamilyRAGAS)
 	// EncoderMetricNames need the sentence encoder only, no LLM call.
 	EncoderMetricNames = []string{MetricSemanticSimilarity, MetricBERTScoreF1}
+	// BaselineMetricNames need neither model nor encoder.
+	BaselineMetricNames = []string{MetricKPrecision}
 )
 
 // MetricFamily returns the family of a metric name ("" when unknown).
@@ -321,7 +332,7 @@ func MetricLess(famA, a, famB, b string) bool {
 }
 
 // ExpandMetrics turns --metrics values (metric names, ts base names, family
-// names kg, ts, llm, ragas, or all) into the list of metric names, sorted.
+// names kg, ts, llm, ragas, baseline, or all) into the list of metric names, sorted.
 // The second result lists the values it did not know.
 func ExpandMetrics(values []string) (names, unknown []string) {
 	set := map[string]bool{}
@@ -336,7 +347,7 @@ func ExpandMetrics(values []string) (names, unknown []string) {
 			for _, m := range registry {
 				add(m.Name)
 			}
-		case v == FamilyKG || v == FamilyTS || v == FamilyLLM || v == FamilyRAGAS:
+		case v == FamilyKG || v == FamilyTS || v == FamilyLLM || v == FamilyRAGAS || v == FamilyBaseline:
 			add(MetricNames(v)...)
 		case isTSBase(v):
 			add(tsNames(v)...)

@@ -124,6 +124,8 @@ var oldValidityTable = []oldClass{
 	{Pattern: "answer_class", Type: kgeval.TypeReference, Note: "correct / wrong / don't know against the reference"},
 	{Pattern: "semantic_similarity", Type: kgeval.TypeReference, Note: "answer embedding against reference embedding"},
 	{Pattern: "bert_score_f1", Type: kgeval.TypeReference, Note: "answer tokens against reference tokens"},
+	// Added since: the word-overlap baseline.
+	{Pattern: "k_precision", Type: kgeval.TypeFaithfulness, Note: "answer words found in the contexts (baseline)"},
 }
 
 func oldValidityOf(name string) kgeval.Validity {
@@ -166,7 +168,7 @@ func TestValidityOf_SameAsTable(t *testing.T) {
 
 // TestExpandMetrics_All pins the metric names kgeval computes.
 func TestExpandMetrics_All(t *testing.T) {
-	want := "answer_class atom_support bert_score_f1 community_coverage community_overlap contradiction contradiction_text contradiction_verified f1 factual_accuracy factual_correctness_validation faithfulness_validation llm_factual_correctness llm_faithfulness llm_response_relevancy multihop ragas_answer_relevance ragas_context_precision ragas_context_precision_at_k ragas_context_recall ragas_faithfulness ragas_score recall semantic_similarity slot_coverage slot_coverage_text support support_text support_verified ts_answer_relevancy_avg ts_answer_relevancy_minimax ts_answer_relevancy_weighted ts_completeness_avg ts_completeness_minimax ts_completeness_weighted ts_context_relevancy_avg ts_context_relevancy_minimax ts_context_relevancy_weighted ts_groundedness_avg ts_groundedness_minimax ts_groundedness_weighted typed_slot_coverage"
+	want := "answer_class atom_support bert_score_f1 community_coverage community_overlap contradiction contradiction_text contradiction_verified f1 factual_accuracy factual_correctness_validation faithfulness_validation k_precision llm_factual_correctness llm_faithfulness llm_response_relevancy multihop ragas_answer_relevance ragas_context_precision ragas_context_precision_at_k ragas_context_recall ragas_faithfulness ragas_score recall semantic_similarity slot_coverage slot_coverage_text support support_text support_verified ts_answer_relevancy_avg ts_answer_relevancy_minimax ts_answer_relevancy_weighted ts_completeness_avg ts_completeness_minimax ts_completeness_weighted ts_context_relevancy_avg ts_context_relevancy_minimax ts_context_relevancy_weighted ts_groundedness_avg ts_groundedness_minimax ts_groundedness_weighted typed_slot_coverage"
 	names, unknown := kgeval.ExpandMetrics([]string{"all"})
 	if got := strings.Join(names, " "); got != want || len(unknown) > 0 {
 		t.Errorf("ExpandMetrics(all) = %s (unknown %v)", got, unknown)

@@ -150,7 +150,7 @@ func (v Vectors) Present(names []string) (present, empty []string) {
 // Select returns the names of v that the patterns pick, in display order:
 // a pattern is a variable name ("faithfulness.multihop"), a pair name
 // ("faithfulness": its three KG scores), a KG metric name ("multihop": that
-// score of every pair), a family (kg, ts, llm, ragas, human) or a
+// score of every pair), a family (kg, ts, llm, ragas, baseline, human) or a
 // triplet-similarity base name (ts_groundedness: its three aggregates).
 // No pattern selects every variable. Errors: EINVALID naming the patterns
 // that pick nothing, with the available names.

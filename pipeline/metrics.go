@@ -31,7 +31,7 @@ func splitMetrics(names []string) (ts, enc, judge []string) {
 					ts = append(ts, base)
 				}
 			}
-		case slices.Contains(kgeval.EncoderMetricNames, n):
+		case slices.Contains(kgeval.EncoderMetricNames, n) || slices.Contains(kgeval.BaselineMetricNames, n):
 			enc = append(enc, n)
 		default:
 			judge = append(judge, n)
@@ -124,6 +124,11 @@ func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, t
 			}
 		}
 		for _, m := range enc {
+			if m == kgeval.MetricKPrecision {
+				v := metrics.KPrecision(s.Answer, s.Contexts)
+				out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyBaseline, Value: v.V, Reason: v.Reason})
+				continue
+			}
 			switch {
 			case s.Reference == "":
 				null(s.ID, m, "no reference")

@@ -115,15 +115,15 @@ func TestEvaluate_Metrics(t *testing.T) {
 	ctx := context.Background()
 	run := fmt.Sprintf("test-metrics-%d", time.Now().UnixNano())
 	t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
-	names, _ := kgeval.ExpandMetrics([]string{"ts", "semantic_similarity", "bert_score_f1", "ragas_faithfulness"})
+	names, _ := kgeval.ExpandMetrics([]string{"ts", "semantic_similarity", "bert_score_f1", "ragas_faithfulness", "baseline"})
 	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 42},
 		Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), Metrics: names, Tokens: m}
 	rep, err := ev.Evaluate(ctx, run, res.Samples)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Metrics) != 3*(12+3) {
-		t.Errorf("%d metric values, want %d (3 samples x 15 metrics)", len(rep.Metrics), 3*15)
+	if len(rep.Metrics) != 3*(12+4) {
+		t.Errorf("%d metric values, want %d (3 samples x 16 metrics)", len(rep.Metrics), 3*16)
 	}
 	got := map[string]kgeval.MetricScore{}
 	for _, s := range rep.Metrics {
@@ -155,11 +155,16 @@ func TestEvaluate_Metrics(t *testing.T) {
 	if g := val("erica-grounded/bert_score_f1"); g <= 0 || g > 100 {
 		t.Errorf("bert_score_f1 grounded %v", g)
 	}
+	// "Erica vagans is also called Cornish heath.": erica, vagans, cornish
+	// and heath are in the first passage, "called" in none.
+	if v := val("erica-grounded/k_precision"); math.Abs(v-0.8) > 1e-9 {
+		t.Errorf("grounded k_precision %v, want 4/5", v)
+	}
 	if s := got["erica-grounded/ragas_faithfulness"]; s.Value != nil || s.Reason != "no LLM judge configured" {
 		t.Errorf("ragas_faithfulness without a judge: %+v", s)
 	}
 	stored, err := db.ReadMetricScores(ctx, run, "erica-grounded")
-	if err != nil || len(stored) != 15 {
+	if err != nil || len(stored) != 16 {
 		t.Fatalf("stored metrics: %d, %v", len(stored), err)
 	}
 	for _, s := range stored {

@@ -53,7 +53,7 @@ func selectVars(v analysis.Vectors, patterns []string) ([]string, error) {
 			unknown = append(unknown, p)
 		}
 	}
-	return nil, kgeval.Errorf(kgeval.EINVALID, "select=%s: no variable of this run matches %s; give variable names, pair names, KG metric names, families (kg, ts, llm, ragas) or ts base names, comma-separated (this run has: %s)",
+	return nil, kgeval.Errorf(kgeval.EINVALID, "select=%s: no variable of this run matches %s; give variable names, pair names, KG metric names, families (kg, ts, llm, ragas, baseline) or ts base names, comma-separated (this run has: %s)",
 		strconv.Quote(strings.Join(patterns, ",")), strings.Join(quoted(unknown), ", "), strings.Join(v.Names(), ", "))
 }
 

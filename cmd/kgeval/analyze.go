@@ -68,7 +68,7 @@ func (m *Main) correlateCommand() *cobra.Command {
 	}
 	c.Flags().StringVar(&run, "run", "", "run name")
 	c.Flags().StringVar(&variant, "variant", kgeval.DefaultVariant, "scoring variant (sweeps store several)")
-	c.Flags().StringSliceVar(&patterns, "metrics", nil, "variables: names (faithfulness.multihop), pairs (faithfulness), KG metrics (multihop), families (kg, ts, llm, ragas) or ts base names; default all")
+	c.Flags().StringSliceVar(&patterns, "metrics", nil, "variables: names (faithfulness.multihop), pairs (faithfulness), KG metrics (multihop), families (kg, ts, llm, ragas, baseline) or ts base names; default all")
 	c.Flags().BoolVar(&human, "human", false, "add the dataset's human labels")
 	c.Flags().StringVar(&jsonOut, "json", "", "write the matrix as JSON to this file")
 	c.Flags().StringVar(&csvOut, "csv", "", "write the matrix as CSV (one row per pair) to this file")

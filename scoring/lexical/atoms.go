@@ -247,3 +247,32 @@ func (t *Text) Empty() bool { return strings.TrimSpace(t.raw) == "" }
 
 // String returns the text as prepared.
 func (t *Text) String() string { return t.raw }
+
+// ContentWords returns the distinct words of s (after NFKC and case folding,
+// numbers included) that are not English stop words, in order.
+func ContentWords(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range tokensOf(s) {
+		if !stopWords[w] && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// HasWord reports whether the text holds word w (a ContentWords word), up to
+// the light inflection tolerance of the occurrence rule ("launch" and
+// "launched").
+func (t *Text) HasWord(w string) bool {
+	if len(t.tokens[w]) > 0 {
+		return true
+	}
+	for _, s := range stems(w) {
+		if len(t.tokens[s]) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,34 @@
+package metrics
+
+import "github.com/kgeval/kgeval/scoring/lexical"
+
+// KPrecision is K-Precision (Adlakha et al. 2023): the share of the answer's
+// distinct content words (lexical.ContentWords: case-folded, numbers
+// included, English stop words out) that occur in one of the contexts, up to
+// the occurrence rule's inflection tolerance. It needs no model and is the
+// word-overlap baseline a faithfulness metric has to beat: an answer copied
+// from its passage scores 1, one written without it scores low, and a
+// paraphrase of the passage is penalised although faithful.
+func KPrecision(answer string, contexts []string) Value {
+	words := lexical.ContentWords(answer)
+	switch {
+	case len(contexts) == 0:
+		return Null("no contexts")
+	case len(words) == 0:
+		return Null("the answer has no content word")
+	}
+	texts := make([]*lexical.Text, len(contexts))
+	for i, c := range contexts {
+		texts[i] = lexical.NewText(c)
+	}
+	found := 0
+	for _, w := range words {
+		for _, t := range texts {
+			if t.HasWord(w) {
+				found++
+				break
+			}
+		}
+	}
+	return Of(float64(found) / float64(len(words)))
+}
