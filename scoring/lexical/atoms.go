@@ -36,15 +36,16 @@ type Atom struct {
 // that starts a sentence (or follows a label such as "Answer:", or a list
 // number) is not a name, being capitalised because it starts the sentence
 // ("Starship is"), unless it has capitals or digits inside ("PharmaCann",
-// "NASA", "PSLV-C56"). List numbers ("1." or "2)" opening a line) and the
-// word "one" (a pronoun far more often than a count) are not atoms. A word that is only a literal ("2014",
+// "NASA", "PSLV-C56"). List numbers ("1." or "2)" opening a line),
+// citation markers ("[1]", "[2, 3]") and the word "one" (a pronoun far more
+// often than a count) are not atoms. A word that is only a literal ("2014",
 // "July") is not part of a name; months and weekdays are left to the literal
 // parser. Runs of more than six words are cut into their first six.
 func Atoms(text string) []Atom {
 	var out []Atom
 	lits := Parse(text)
 	for _, l := range lits {
-		if listMarker(text, l) || pronounOne(text, l) {
+		if listMarker(text, l) || pronounOne(text, l) || citation(text, l) {
 			continue
 		}
 		out = append(out, Atom{Kind: AtomLiteral, Text: text[l.Start:l.End], Span: Span{l.Start, l.End}, Literal: l})
@@ -108,6 +109,24 @@ func listMarker(text string, l Literal) bool {
 		line = line[i+1:]
 	}
 	return strings.TrimSpace(line) == ""
+}
+
+// citation reports whether number literal l is a citation marker: in
+// square brackets, alone or in a list ("[1]", "[2, 3]", "[4][5]"). It points
+// at a source; it states nothing.
+func citation(text string, l Literal) bool {
+	if l.Kind != KindNumber {
+		return false
+	}
+	i := l.Start - 1
+	for i >= 0 && (text[i] == ' ' || text[i] == ',' || text[i] >= '0' && text[i] <= '9') {
+		i--
+	}
+	j := l.End
+	for j < len(text) && (text[j] == ' ' || text[j] == ',' || text[j] >= '0' && text[j] <= '9') {
+		j++
+	}
+	return i >= 0 && text[i] == '[' && j < len(text) && text[j] == ']'
 }
 
 // pronounOne reports whether l is the word "one", which is a pronoun or

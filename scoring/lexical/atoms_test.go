@@ -23,6 +23,8 @@ func TestAtoms(t *testing.T) {
 		{"Question: When was it founded? I think Brad Pitt stars in it.", []string{"name:Brad Pitt"}},
 		// List markers are layout; "one" is a pronoun.
 		{"Steps:\n1. Establishing a fund of $5 million.\n2) Investing in one of the schools.", []string{"money:$5 million"}},
+		// Citation markers point at sources.
+		{"It was founded in 2014 [1][2]. It has 40 staff [3, 4].", []string{"date:2014", "number:40"}},
 		// A number standing in a sentence is a value.
 		{"The list has 1. The other has 3 items.", []string{"number:1", "number:3"}},
 		{"It surpasses NASA's Space Launch System and Saturn V.", []string{"name:NASA's Space Launch System", "name:Saturn V"}},
