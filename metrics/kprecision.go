@@ -10,25 +10,36 @@ import "github.com/kgeval/kgeval/scoring/lexical"
 // from its passage scores 1, one written without it scores low, and a
 // paraphrase of the passage is penalised although faithful.
 func KPrecision(answer string, contexts []string) Value {
+	v, _ := KPrecisionMissing(answer, contexts)
+	return v
+}
+
+// KPrecisionMissing is KPrecision with the answer's content words that no
+// context holds: its explanation.
+func KPrecisionMissing(answer string, contexts []string) (Value, []string) {
 	words := lexical.ContentWords(answer)
 	switch {
 	case len(contexts) == 0:
-		return Null("no contexts")
+		return Null("no contexts"), nil
 	case len(words) == 0:
-		return Null("the answer has no content word")
+		return Null("the answer has no content word"), nil
 	}
 	texts := make([]*lexical.Text, len(contexts))
 	for i, c := range contexts {
 		texts[i] = lexical.NewText(c)
 	}
-	found := 0
+	var missing []string
 	for _, w := range words {
+		found := false
 		for _, t := range texts {
 			if t.HasWord(w) {
-				found++
+				found = true
 				break
 			}
 		}
+		if !found {
+			missing = append(missing, w)
+		}
 	}
-	return Of(float64(found) / float64(len(words)))
+	return Of(float64(len(words)-len(missing)) / float64(len(words))), missing
 }

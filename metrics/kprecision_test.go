@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -32,6 +33,9 @@ func TestKPrecision(t *testing.T) {
 		case tc.want >= 0 && (v.V == nil || math.Abs(*v.V-tc.want) > 1e-9):
 			t.Errorf("%q: %+v, want %v", tc.answer, v, tc.want)
 		}
+	}
+	if _, missing := KPrecisionMissing("PharmaCann was founded in 2010 by Theodore Wolf.", ctx); strings.Join(missing, " ") != "2010 wolf" {
+		t.Errorf("missing words %q, want 2010 wolf", missing)
 	}
 	if v := KPrecision("Founded in 2014.", nil); v.V != nil || v.Reason != "no contexts" {
 		t.Errorf("no contexts: %+v", v)

@@ -125,8 +125,12 @@ func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, t
 		}
 		for _, m := range enc {
 			if m == kgeval.MetricKPrecision {
-				v := metrics.KPrecision(s.Answer, s.Contexts)
-				out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyBaseline, Value: v.V, Reason: v.Reason})
+				v, missing := metrics.KPrecisionMissing(s.Answer, s.Contexts)
+				var expl json.RawMessage
+				if v.V != nil {
+					expl, _ = json.Marshal(map[string]any{"not_in_contexts": append([]string{}, missing...)})
+				}
+				out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyBaseline, Value: v.V, Reason: v.Reason, Explanation: expl})
 				continue
 			}
 			switch {

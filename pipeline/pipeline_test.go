@@ -160,6 +160,9 @@ func TestEvaluate_Metrics(t *testing.T) {
 	if v := val("erica-grounded/k_precision"); math.Abs(v-0.8) > 1e-9 {
 		t.Errorf("grounded k_precision %v, want 4/5", v)
 	}
+	if e := string(got["erica-grounded/k_precision"].Explanation); e != `{"not_in_contexts":["called"]}` {
+		t.Errorf("k_precision explanation %s, want the word not found", e)
+	}
 	if s := got["erica-grounded/ragas_faithfulness"]; s.Value != nil || s.Reason != "no LLM judge configured" {
 		t.Errorf("ragas_faithfulness without a judge: %+v", s)
 	}
