@@ -107,11 +107,7 @@ func WhyLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeval.
 			continue
 		}
 		sentence := func(l *VerdictLine, e *kgeval.Evidence) {
-			l.Source = string(p.Context)
-			if p.Context == kgeval.TextContexts {
-				l.Source = fmt.Sprintf("contexts passage %d", e.Passage+1)
-			}
-			l.Before, l.Sentence, l.After = Excerpt(texts.Text(p.Context, e.Passage), e.Start, e.End, ContextChars)
+			l.Source, l.Before, l.Sentence, l.After = evidenceSentence(texts, p, e)
 		}
 		for _, v := range r.Verdicts {
 			l := VerdictLine{Pair: p.Name, Node: v.Node, Triplet: Triplet(v.Subject, v.Relation, v.Object), Asked: v.Asked,
@@ -207,11 +203,7 @@ func CheckLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeva
 		var lines []CheckLine
 		add := func(l CheckLine, e *kgeval.Evidence) {
 			if e != nil {
-				l.Source = string(p.Context)
-				if p.Context == kgeval.TextContexts {
-					l.Source = fmt.Sprintf("contexts passage %d", e.Passage+1)
-				}
-				l.Before, l.Sentence, l.After = Excerpt(texts.Text(p.Context, e.Passage), e.Start, e.End, ContextChars)
+				l.Source, l.Before, l.Sentence, l.After = evidenceSentence(texts, p, e)
 			}
 			lines = append(lines, l)
 		}
@@ -225,4 +217,16 @@ func CheckLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeva
 		out = append(out, lines...)
 	}
 	return out
+}
+
+// evidenceSentence names the context text of evidence e of pair p
+// ("contexts passage 2", "reference") and cuts its span out of the sample's
+// texts with up to ContextChars characters around it (Excerpt).
+func evidenceSentence(texts SampleTexts, p kgeval.Pair, e *kgeval.Evidence) (source, before, sentence, after string) {
+	source = string(p.Context)
+	if p.Context == kgeval.TextContexts {
+		source = fmt.Sprintf("contexts passage %d", e.Passage+1)
+	}
+	before, sentence, after = Excerpt(texts.Text(p.Context, e.Passage), e.Start, e.End, ContextChars)
+	return source, before, sentence, after
 }

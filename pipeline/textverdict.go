@@ -129,16 +129,8 @@ func inputText(s *kgeval.Sample, p kgeval.Pair) string {
 // listed in r.Atoms with its evidence sentence. A text without atoms leaves
 // the metric null, with the reason.
 func atomSupport(r *kgeval.KGResult, input string, srcs []source) {
-	if r.Reasons == nil {
-		r.Reasons = map[string]string{}
-	}
 	r.Atoms, r.AtomSupport = nil, nil
-	empty := true
-	for _, src := range srcs {
-		empty = empty && src.text.Empty()
-	}
-	if empty {
-		r.Reasons[kgeval.MetricAtomSupport] = "the context side has no text"
+	if !checkable(r, kgeval.MetricAtomSupport, srcs) {
 		return
 	}
 	atoms := lexical.Atoms(input)
@@ -166,6 +158,22 @@ func atomSupport(r *kgeval.KGResult, input string, srcs []source) {
 	delete(r.Reasons, kgeval.MetricAtomSupport)
 }
 
+// checkable prepares r.Reasons for a rule-read metric and reports whether
+// the context side has any text to check against; if not, the metric's
+// reason says so.
+func checkable(r *kgeval.KGResult, metric string, srcs []source) bool {
+	if r.Reasons == nil {
+		r.Reasons = map[string]string{}
+	}
+	for _, src := range srcs {
+		if !src.text.Empty() {
+			return true
+		}
+	}
+	r.Reasons[metric] = "the context side has no text"
+	return false
+}
+
 // typedSlots computes typed_slot_coverage (kgeval.MetricTypedSlotCoverage):
 // the clauses of the question that ask for a typed value (lexical.Asked:
 // when, where, who, how many, how long, a measure), each answered when a
@@ -173,16 +181,8 @@ func atomSupport(r *kgeval.KGResult, input string, srcs []source) {
 // a sentence about the question (lexical.Text.Answers). A question without
 // such a clause leaves the metric null, with the reason.
 func typedSlots(r *kgeval.KGResult, question *lexical.Text, srcs []source) {
-	if r.Reasons == nil {
-		r.Reasons = map[string]string{}
-	}
 	r.TypedSlots, r.TypedSlotCoverage = nil, nil
-	empty := true
-	for _, src := range srcs {
-		empty = empty && src.text.Empty()
-	}
-	if empty {
-		r.Reasons[kgeval.MetricTypedSlotCoverage] = "the context side has no text"
+	if !checkable(r, kgeval.MetricTypedSlotCoverage, srcs) {
 		return
 	}
 	asks := lexical.Asked(question.String())
