@@ -76,6 +76,12 @@
 // metric value is max(0, F1) · 100, 2 decimals; null when either side has no
 // tokens or the embedding provider gives no token vectors.
 //
+// k_precision (KPrecision, KPrecisionMissing; Adlakha et al. 2023): the
+// share of the answer's distinct content words (lexical.ContentWords) that a
+// context holds (lexical.Text.HasWord), in [0, 1], with the words no context
+// holds as its explanation; null without contexts or content words. A
+// word-overlap baseline, no model.
+//
 // Answer classification (DontKnow, ClassTally): an answer is DONT_KNOW when it
 // contains one of the SPEC phrases ("i don't know", "i do not know",
 // "unknown", "not sure", "cannot determine", "no information", "insufficient

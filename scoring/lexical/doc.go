@@ -98,4 +98,15 @@
 // cases only if every literal it states is stated in the text. Sentences and
 // Windows split long passages into sentences and windows of whole sentences
 // for extraction. NewText prepares a passage once for many labels.
+//
+// # Checks read by rule
+//
+// Atoms reads the names (runs of capitalised words) and literal values of a
+// text without any extractor; Text.Backing finds the sentence of another
+// text that states one (atom_support). Asked reads the clauses of a question
+// that ask for a typed value (when, where, who, how many, how long, a
+// measure: the expected answer type of classic question answering) and
+// Text.Answers finds the value of that type another text gives
+// (typed_slot_coverage). ContentWords and Text.HasWord give the word-overlap
+// baseline K-Precision. The rules, and why, are in docs/SPEC-NOTES.md §4b.
 package lexical
