@@ -104,28 +104,32 @@ func (w AnswerType) Fits(a Atom) bool {
 // Answers returns the first atom of text t that answers ask: a value of
 // its type that the question does not state itself (the question's own
 // names and values answer nothing), in a sentence of t that shares a
-// content word with the question (a value in a sentence about something
-// else answers nothing). ok is false when there is none.
+// content word with the clause, else with the question (a value in a
+// sentence about something else answers nothing). ok is false when there
+// is none.
 func (t *Text) Answers(ask TypedAsk, question *Text) (a Atom, sentence Span, ok bool) {
-	qwords := map[string]bool{}
-	for _, tok := range tokensOf(question.raw) {
-		if !stopWords[tok] {
-			qwords[tok] = true
-			for _, s := range stems(tok) {
-				qwords[s] = true
+	words := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, tok := range tokensOf(s) {
+			if !stopWords[tok] {
+				m[tok] = true
+				for _, st := range stems(tok) {
+					m[st] = true
+				}
 			}
 		}
+		return m
 	}
-	about := func(sp Span) bool {
+	about := func(sp Span, ws map[string]bool) bool {
 		for _, tok := range tokensOf(t.raw[sp.Start:sp.End]) {
 			if stopWords[tok] {
 				continue
 			}
-			if qwords[tok] {
+			if ws[tok] {
 				return true
 			}
-			for _, s := range stems(tok) {
-				if qwords[s] {
+			for _, st := range stems(tok) {
+				if ws[st] {
 					return true
 				}
 			}
@@ -133,15 +137,20 @@ func (t *Text) Answers(ask TypedAsk, question *Text) (a Atom, sentence Span, ok 
 		return false
 	}
 	t.atomsOnce.Do(func() { t.atoms = Atoms(t.raw) })
-	for _, at := range t.atoms {
-		if !ask.Want.Fits(at) || question.Backs(at) {
-			continue
+	// A sentence about the clause itself first ("Its headquarters is in
+	// Illinois" for "what is its headquarters location?"), then one about
+	// the question.
+	for _, ws := range []map[string]bool{words(ask.Clause), words(question.raw)} {
+		for _, at := range t.atoms {
+			if !ask.Want.Fits(at) || question.Backs(at) {
+				continue
+			}
+			i := t.sentenceAt(at.Span.Start)
+			if i < 0 || !about(t.spans[i], ws) {
+				continue
+			}
+			return at, t.spans[i], true
 		}
-		i := t.sentenceAt(at.Span.Start)
-		if i < 0 || !about(t.spans[i]) {
-			continue
-		}
-		return at, t.spans[i], true
 	}
 	return Atom{}, Span{}, false
 }

@@ -45,7 +45,11 @@ func TestAnswers(t *testing.T) {
 		answer string
 		want   [2]string // value answering each ask, "" for none
 	}{
-		{"PharmaCann was founded in 2014 by Theodore Scott. Its headquarters is located in the state of Illinois.", [2]string{"2014", "Theodore Scott"}},
+		// The place comes from the sentence about headquarters, not the
+		// founder's name in the sentence before.
+		{"PharmaCann was founded in 2014 by Theodore Scott. Its headquarters is located in the state of Illinois.", [2]string{"2014", "Illinois"}},
+		// Without a sentence about the clause, one about the question does.
+		{"PharmaCann was founded in 2014 by Theodore Scott.", [2]string{"2014", "Theodore Scott"}},
 		{"PharmaCann was founded in 2014.", [2]string{"2014", ""}},
 		// The question's own name answers nothing.
 		{"The date of PharmaCann's founding is not known.", [2]string{"", ""}},
