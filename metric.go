@@ -281,8 +281,6 @@ var (
 	RAGASMetricNames = MetricNames(FamilyRAGAS)
 	// EncoderMetricNames need the sentence encoder only, no LLM call.
 	EncoderMetricNames = []string{MetricSemanticSimilarity, MetricBERTScoreF1}
-	// BaselineMetricNames need neither model nor encoder.
-	BaselineMetricNames = []string{MetricKPrecision}
 )
 
 // MetricFamily returns the family of a metric name ("" when unknown).

@@ -10,13 +10,19 @@ import "github.com/kgeval/kgeval/scoring/lexical"
 // from its passage scores 1, one written without it scores low, and a
 // paraphrase of the passage is penalised although faithful.
 func KPrecision(answer string, contexts []string) Value {
-	v, _ := KPrecisionMissing(answer, contexts)
+	texts := make([]*lexical.Text, len(contexts))
+	for i, c := range contexts {
+		texts[i] = lexical.NewText(c)
+	}
+	v, _ := KPrecisionMissing(answer, texts)
 	return v
 }
 
-// KPrecisionMissing is KPrecision with the answer's content words that no
-// context holds: its explanation.
-func KPrecisionMissing(answer string, contexts []string) (Value, []string) {
+// KPrecisionMissing is KPrecision against contexts prepared once
+// (lexical.NewText; evaluate shares a passage among the samples that
+// retrieved it), with the answer's content words that no context holds: its
+// explanation.
+func KPrecisionMissing(answer string, contexts []*lexical.Text) (Value, []string) {
 	words := lexical.ContentWords(answer)
 	switch {
 	case len(contexts) == 0:
@@ -24,14 +30,10 @@ func KPrecisionMissing(answer string, contexts []string) (Value, []string) {
 	case len(words) == 0:
 		return Null("the answer has no content word"), nil
 	}
-	texts := make([]*lexical.Text, len(contexts))
-	for i, c := range contexts {
-		texts[i] = lexical.NewText(c)
-	}
 	var missing []string
 	for _, w := range words {
 		found := false
-		for _, t := range texts {
+		for _, t := range contexts {
 			if t.HasWord(w) {
 				found = true
 				break

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/kgeval/kgeval/scoring/lexical"
 )
 
 // TestKPrecision: hand-counted shares of the answer's content words found in
@@ -34,7 +36,7 @@ func TestKPrecision(t *testing.T) {
 			t.Errorf("%q: %+v, want %v", tc.answer, v, tc.want)
 		}
 	}
-	if _, missing := KPrecisionMissing("PharmaCann was founded in 2010 by Theodore Wolf.", ctx); strings.Join(missing, " ") != "2010 wolf" {
+	if _, missing := KPrecisionMissing("PharmaCann was founded in 2010 by Theodore Wolf.", []*lexical.Text{lexical.NewText(ctx[0]), lexical.NewText(ctx[1])}); strings.Join(missing, " ") != "2010 wolf" {
 		t.Errorf("missing words %q, want 2010 wolf", missing)
 	}
 	if v := KPrecision("Founded in 2014.", nil); v.V != nil || v.Reason != "no contexts" {

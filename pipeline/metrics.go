@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metrics"
+	"github.com/kgeval/kgeval/scoring/lexical"
 )
 
 // tsPairs are the query and candidate texts of each triplet-similarity
@@ -20,8 +21,8 @@ var tsPairs = map[string][2]kgeval.Text{
 }
 
 // splitMetrics sorts the requested metric names into triplet-similarity
-// base names, encoder metrics and judge metrics.
-func splitMetrics(names []string) (ts, enc, judge []string) {
+// base names, encoder metrics, word-overlap baselines and judge metrics.
+func splitMetrics(names []string) (ts, enc, base, judge []string) {
 	for _, n := range names {
 		switch f := kgeval.MetricFamily(n); {
 		case f == kgeval.FamilyKG || f == "":
@@ -31,20 +32,24 @@ func splitMetrics(names []string) (ts, enc, judge []string) {
 					ts = append(ts, base)
 				}
 			}
-		case slices.Contains(kgeval.EncoderMetricNames, n) || slices.Contains(kgeval.BaselineMetricNames, n):
+		case slices.Contains(kgeval.EncoderMetricNames, n):
 			enc = append(enc, n)
+		case f == kgeval.FamilyBaseline:
+			base = append(base, n)
 		default:
 			judge = append(judge, n)
 		}
 	}
 	slices.Sort(ts)
-	return ts, enc, judge
+	return ts, enc, base, judge
 }
 
-// otherMetrics computes the triplet-similarity and encoder metrics of the
-// samples (one batch of embeddings, cached by the embedder).
+// otherMetrics computes the triplet-similarity, encoder and baseline metrics
+// of the samples (one batch of embeddings, cached by the embedder; each
+// passage prepared once for the baselines).
 func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, tri []kgeval.SampleTriplets, failed []map[kgeval.Text]string) ([]kgeval.MetricScore, error) {
-	ts, enc, _ := splitMetrics(e.Metrics)
+	ts, enc, base, _ := splitMetrics(e.Metrics)
+	_, _, prepared := e.lookups(samples)
 	var out []kgeval.MetricScore
 	null := func(sample, metric, reason string) {
 		out = append(out, kgeval.MetricScore{Sample: sample, Metric: metric, Family: kgeval.MetricFamily(metric), Reason: reason})
@@ -123,16 +128,19 @@ func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, t
 					Value: a.v.V, Reason: a.v.Reason, Explanation: expl})
 			}
 		}
-		for _, m := range enc {
-			if m == kgeval.MetricKPrecision {
-				v, missing := metrics.KPrecisionMissing(s.Answer, s.Contexts)
-				var expl json.RawMessage
-				if v.V != nil {
-					expl, _ = json.Marshal(map[string]any{"not_in_contexts": append([]string{}, missing...)})
-				}
-				out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyBaseline, Value: v.V, Reason: v.Reason, Explanation: expl})
-				continue
+		for _, m := range base { // k_precision, the one baseline
+			contexts := make([]*lexical.Text, len(s.Contexts))
+			for i, c := range s.Contexts {
+				contexts[i] = prepared(c)
 			}
+			v, missing := metrics.KPrecisionMissing(s.Answer, contexts)
+			var expl json.RawMessage
+			if v.V != nil {
+				expl, _ = json.Marshal(map[string]any{"not_in_contexts": append([]string{}, missing...)})
+			}
+			out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyBaseline, Value: v.V, Reason: v.Reason, Explanation: expl})
+		}
+		for _, m := range enc {
 			switch {
 			case s.Reference == "":
 				null(s.ID, m, "no reference")

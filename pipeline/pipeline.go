@@ -396,8 +396,8 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	// batch, then the judge's, JudgeConcurrency samples at a time, each
 	// stored as it comes (a killed run keeps what was judged; the answers
 	// are cached anyway).
-	ts, enc, judged := splitMetrics(e.Metrics)
-	if len(ts)+len(enc)+len(judged) == 0 {
+	ts, enc, base, judged := splitMetrics(e.Metrics)
+	if len(ts)+len(enc)+len(base)+len(judged) == 0 {
 		return rep, nil
 	}
 	begin("metrics")
@@ -420,7 +420,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 
 func (e *Evaluator) neededTexts() map[kgeval.Text]bool {
 	need := map[kgeval.Text]bool{}
-	if ts, _, _ := splitMetrics(e.Metrics); len(ts) > 0 {
+	if ts, _, _, _ := splitMetrics(e.Metrics); len(ts) > 0 {
 		need[kgeval.TextQuestion], need[kgeval.TextAnswer], need[kgeval.TextContexts] = true, true, true
 	}
 	for _, p := range e.Pairs {

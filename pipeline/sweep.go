@@ -265,14 +265,14 @@ func carryTextChecks(results []kgeval.KGResult, stored []kgeval.SampleScores) {
 			continue
 		}
 		for _, m := range textOnly {
-			r.SetValue(m, d.Value(m))
-			if why := d.ReasonFor(m); d.Value(m) == nil && why != "" {
+			v := d.Value(m)
+			r.SetValue(m, v)
+			delete(r.Reasons, m)
+			if why := d.ReasonFor(m); v == nil && why != "" {
 				if r.Reasons == nil {
 					r.Reasons = map[string]string{}
 				}
 				r.Reasons[m] = why
-			} else if r.Reasons != nil {
-				delete(r.Reasons, m)
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGRes
 		if p.Input != kgeval.TextQuestion {
 			atomSupport(r, inputText(s, p), srcs)
 		} else {
-			typedSlots(r, prepared(s.Question), srcs)
+			typedSlots(r, s.Question, prepared(s.Question), srcs)
 		}
 		if len(r.Verdicts) == 0 {
 			continue
@@ -180,12 +180,12 @@ func checkable(r *kgeval.KGResult, metric string, srcs []source) bool {
 // context text states a value of that type that the question does not, in
 // a sentence about the question (lexical.Text.Answers). A question without
 // such a clause leaves the metric null, with the reason.
-func typedSlots(r *kgeval.KGResult, question *lexical.Text, srcs []source) {
+func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []source) {
 	r.TypedSlots, r.TypedSlotCoverage = nil, nil
 	if !checkable(r, kgeval.MetricTypedSlotCoverage, srcs) {
 		return
 	}
-	asks := lexical.Asked(question.String())
+	asks := lexical.Asked(raw)
 	if len(asks) == 0 {
 		r.Reasons[kgeval.MetricTypedSlotCoverage] = "the question asks for no typed value (when, where, who, how many, how long, a measure)"
 		return

@@ -108,49 +108,69 @@ func (w AnswerType) Fits(a Atom) bool {
 // sentence about something else answers nothing). ok is false when there
 // is none.
 func (t *Text) Answers(ask TypedAsk, question *Text) (a Atom, sentence Span, ok bool) {
-	words := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, tok := range tokensOf(s) {
-			if !stopWords[tok] {
-				m[tok] = true
-				for _, st := range stems(tok) {
-					m[st] = true
-				}
+	t.atomsOnce.Do(func() { t.atoms = Atoms(t.raw) })
+	// The candidates: values of the type that the question does not state,
+	// each with its sentence.
+	type candidate struct {
+		atom     Atom
+		sentence int
+	}
+	var cands []candidate
+	for _, at := range t.atoms {
+		if i := t.sentenceAt(at.Span.Start); i >= 0 && ask.Want.Fits(at) && !question.Backs(at) {
+			cands = append(cands, candidate{at, i})
+		}
+	}
+	if len(cands) == 0 {
+		return Atom{}, Span{}, false
+	}
+	// A sentence about the clause itself first ("Its headquarters is in
+	// Illinois" for "what is its headquarters location?"), then one about
+	// the question.
+	for _, about := range []func(int) bool{t.sharesWord(ask.Clause), t.sharesWord(question.raw)} {
+		for _, c := range cands {
+			if about(c.sentence) {
+				return c.atom, t.spans[c.sentence], true
 			}
 		}
-		return m
 	}
-	about := func(sp Span, ws map[string]bool) bool {
-		for _, tok := range tokensOf(t.raw[sp.Start:sp.End]) {
+	return Atom{}, Span{}, false
+}
+
+// sharesWord returns a test of whether sentence i of the text shares a
+// content word with s (stop words out; a word and its stems, "located" ~
+// "locate"), each sentence tokenized at most once.
+func (t *Text) sharesWord(s string) func(i int) bool {
+	ws := map[string]bool{}
+	for _, tok := range tokensOf(s) {
+		if !stopWords[tok] {
+			ws[tok] = true
+			for _, st := range stems(tok) {
+				ws[st] = true
+			}
+		}
+	}
+	memo := map[int]bool{}
+	return func(i int) bool {
+		if v, ok := memo[i]; ok {
+			return v
+		}
+		v := false
+		for _, tok := range tokensOf(t.raw[t.spans[i].Start:t.spans[i].End]) {
 			if stopWords[tok] {
 				continue
 			}
 			if ws[tok] {
-				return true
+				v = true
 			}
 			for _, st := range stems(tok) {
-				if ws[st] {
-					return true
-				}
+				v = v || ws[st]
+			}
+			if v {
+				break
 			}
 		}
-		return false
+		memo[i] = v
+		return v
 	}
-	t.atomsOnce.Do(func() { t.atoms = Atoms(t.raw) })
-	// A sentence about the clause itself first ("Its headquarters is in
-	// Illinois" for "what is its headquarters location?"), then one about
-	// the question.
-	for _, ws := range []map[string]bool{words(ask.Clause), words(question.raw)} {
-		for _, at := range t.atoms {
-			if !ask.Want.Fits(at) || question.Backs(at) {
-				continue
-			}
-			i := t.sentenceAt(at.Span.Start)
-			if i < 0 || !about(t.spans[i], ws) {
-				continue
-			}
-			return at, t.spans[i], true
-		}
-	}
-	return Atom{}, Span{}, false
 }

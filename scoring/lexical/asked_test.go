@@ -40,7 +40,7 @@ func TestAsked(t *testing.T) {
 // question does not state, in a sentence about the question.
 func TestAnswers(t *testing.T) {
 	q := NewText("When was PharmaCann founded and what is its headquarters location?")
-	asks := Asked(q.String())
+	asks := Asked("When was PharmaCann founded and what is its headquarters location?")
 	for _, tc := range []struct {
 		answer string
 		want   [2]string // value answering each ask, "" for none

@@ -31,7 +31,7 @@ type Atom struct {
 // Atoms returns the literals and proper names of text, in order. A name is a
 // maximal run of words, each starting with an upper-case letter or holding a
 // digit ("PSLV-C56", "Theodore Scott", "NASA's Space Launch System"), joined
-// by single spaces. A run loses its leading stop words ("The PSLV-C56" is
+// by single spaces or no-break spaces. A run loses its leading stop words ("The PSLV-C56" is
 // "PSLV-C56", "When" and "I" are nothing), and a single capitalised word
 // that starts a sentence (or follows a label such as "Answer:", or a list
 // number) is not a name, being capitalised because it starts the sentence
@@ -50,9 +50,15 @@ func Atoms(text string) []Atom {
 		}
 		out = append(out, Atom{Kind: AtomLiteral, Text: text[l.Start:l.End], Span: Span{l.Start, l.End}, Literal: l})
 	}
+	// inLiteral reports whether the word [s, e) overlaps a literal. Words
+	// come in text order, so one index into lits (sorted by Start) serves.
+	k := 0
 	inLiteral := func(s, e int) bool {
-		for _, l := range lits {
-			if s < l.End && e > l.Start {
+		for k < len(lits) && lits[k].End <= s {
+			k++
+		}
+		for j := k; j < len(lits) && lits[j].Start < e; j++ {
+			if s < lits[j].End {
 				return true
 			}
 		}
@@ -81,19 +87,17 @@ func Atoms(text string) []Atom {
 			out = append(out, Atom{Kind: AtomName, Text: text[s:e], Span: Span{s, e}})
 		}
 		for i, w := range words {
-			if w.capital && !inLiteral(w.start, w.end) && !monthOrWeekday(w.text) &&
-				(len(run) == 0 || words[i-1].end+1 >= w.start && joiner(text[words[i-1].end:w.start])) {
-				run = append(run, w)
-				continue
+			nameWord := w.capital && !inLiteral(w.start, w.end) && !monthOrWeekday(w.text)
+			if !nameWord || len(run) > 0 && !joiner(text[words[i-1].end:w.start]) {
+				flush()
 			}
-			flush()
-			if w.capital && !inLiteral(w.start, w.end) && !monthOrWeekday(w.text) {
+			if nameWord {
 				run = append(run, w)
 			}
 		}
 		flush()
 	}
-	sortAtoms(out)
+	slices.SortStableFunc(out, func(x, y Atom) int { return x.Span.Start - y.Span.Start })
 	return out
 }
 
@@ -223,10 +227,6 @@ func monthOrWeekday(w string) bool {
 	return false
 }
 
-func sortAtoms(a []Atom) {
-	slices.SortStableFunc(a, func(x, y Atom) int { return x.Span.Start - y.Span.Start })
-}
-
 // Backs reports whether the text backs atom a: a literal atom by a literal of
 // the same value (Equal, as precise), a name atom by the occurrence rule
 // (Occurs: compact containment, or its content words in one sentence).
@@ -237,7 +237,7 @@ func (t *Text) Backs(a Atom) bool {
 
 // Backing returns the sentence of the text that backs atom a (see Backs):
 // for a literal, the sentence holding an equal literal; for a name, the first
-// sentence that states it (Locate), or the whole text when it occurs only by
+// sentence that states it (as Locate finds it), or the whole text when it occurs only by
 // compact containment across sentences. ok is false when the text does not
 // back a.
 func (t *Text) Backing(a Atom) (sp Span, ok bool) {
@@ -252,20 +252,20 @@ func (t *Text) Backing(a Atom) (sp Span, ok bool) {
 		}
 		return Span{}, false
 	}
-	if !t.Occurs(a.Text) {
+	l := NewLabel(a.Text)
+	if ok, _ := t.occurs(l); !ok {
 		return Span{}, false
 	}
-	if sp, ok := t.Locate("", a.Text); ok {
-		return sp, true
+	for i, in := range t.sentencesOf(l) {
+		if in {
+			return t.spans[i], true
+		}
 	}
 	return Span{0, len(t.raw)}, true
 }
 
 // Empty reports whether the text is empty or only white space.
 func (t *Text) Empty() bool { return strings.TrimSpace(t.raw) == "" }
-
-// String returns the text as prepared.
-func (t *Text) String() string { return t.raw }
 
 // ContentWords returns the distinct words of s (after NFKC and case folding,
 // numbers included) that are not English stop words, in order.

@@ -29,6 +29,8 @@ func TestAtoms(t *testing.T) {
 		{"The list has 1. The other has 3 items.", []string{"number:1", "number:3"}},
 		{"It surpasses NASA's Space Launch System and Saturn V.", []string{"name:NASA's Space Launch System", "name:Saturn V"}},
 		{"Es wurde am 30. Juli 2023 in Berlin gegründet.", []string{"date:30. Juli 2023", "name:Berlin"}},
+		// A no-break space joins a name as a space does.
+		{"Theodore\u00a0Scott founded it.", []string{"name:Theodore\u00a0Scott"}},
 		{"", nil},
 		{"no capitals and no numbers here.", nil},
 	} {
