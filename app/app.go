@@ -115,6 +115,9 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 			Embedder:  cached, Judge: jd, Verifier: &llm.Verifier{Client: verifyClient, Cache: answers},
 			Calls: func() kgeval.Calls { return client.Stats().Add(judgeClient.Stats()).Add(verifyClient.Stats()) },
 		}
+		if cfg.Extraction.Method == "rules" {
+			ms.Extractor = pipeline.RuleExtractor{}
+		}
 		if m, ok := embedder.(*minilm.Model); ok {
 			ms.Tokens = m
 		}

@@ -61,6 +61,7 @@ type Config struct {
 		Strict        bool `mapstructure:"strict"`
 	} `mapstructure:"dataset"`
 	Extraction struct {
+		Method      string `mapstructure:"method"`
 		WindowChars int    `mapstructure:"window_chars"`
 		Grounding   string `mapstructure:"grounding"`
 	} `mapstructure:"extraction"`
@@ -191,6 +192,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Extraction.WindowChars < 0 {
 		return bad("extraction.window_chars", c.Extraction.WindowChars, "must be >= 0 (0: whole texts)")
+	}
+	switch c.Extraction.Method {
+	case "llm", "rules":
+	default:
+		return bad("extraction.method", c.Extraction.Method, "must be llm or rules")
 	}
 	switch c.Extraction.Grounding {
 	case "drop", "keep", "off":
