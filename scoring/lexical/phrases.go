@@ -22,12 +22,13 @@ type Fact struct {
 
 // Phrases returns the content phrases of one sentence, in order: the maximal
 // runs of words that are not stop words and not split by punctuation (the
-// candidate keywords of RAKE, Rose et al. 2010). A word is a run of letters
-// and digits; inside a word, "-", "'", "’", "&", "." and "," join when a
-// letter or digit follows ("PSLV-C56", "O'Connor", "3.2", "1,000", "U.S"),
-// ":" and "/" join digits ("06:30", "30/07/2023"), a sign opening a word
+// candidate keywords of RAKE, Rose et al. 2010). A word is a run of letters,
+// marks and digits; inside a word, "-", "'", "’", "&", "." and "," join when a
+// letter or digit follows ("PSLV-C56", "O'Connor", "3.2", "1,000", "U.S");
+// ":" joins digits ("06:30"), "/" letters or digits ("30/07/2023", "C57BL/6J"), a sign opening a word
 // stays with its number ("−10 °F") and "°" is part of a word,
-// and "$", "€", "£", "¥", "%" stay with their number. A leading field label
+// and "$", "€", "£", "¥", "%" stay with their number; a literal that Parse
+// reads is one unit whatever its words. A leading field label
 // ("Answer:", "Question:" opening the text) is not content.
 func Phrases(text string, sentence Span) []Phrase {
 	var out []Phrase
@@ -42,7 +43,23 @@ func Phrases(text string, sentence Span) []Phrase {
 		}
 		start, end = -1, -1
 	}
+	// A literal the parser reads is one unit of content, whatever its words
+	// ("7 May 1897": "May" is not the modal verb; "6:30 p.m." keeps its
+	// period).
+	lits := Parse(text[s:sentence.End])
+	k := 0
 	for i := s; i < sentence.End; {
+		for k < len(lits) && s+lits[k].End <= i {
+			k++
+		}
+		if k < len(lits) && s+lits[k].Start <= i {
+			if start < 0 {
+				start = i
+			}
+			end = s + lits[k].End
+			i = end
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case wordRune(r) || currency(r) || sign(text, i, sentence.End):
@@ -92,7 +109,9 @@ func skipFieldLabel(text string, limit int) int {
 	return 0
 }
 
-func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '°' }
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '°'
+}
 
 // sign reports whether a minus or plus sign at i belongs to the number
 // right after it ("−10 °F"): it starts a word and a digit follows.
@@ -126,7 +145,7 @@ func wordEnd(text string, i, limit int) int {
 		case strings.ContainsRune("-'’&.,:/", r) && i+n < limit:
 			next, _ := utf8.DecodeRuneInString(text[i+n:])
 			prev, _ := utf8.DecodeLastRuneInString(text[:i])
-			if !wordRune(next) || (r == ':' || r == '/') && !(unicode.IsDigit(prev) && unicode.IsDigit(next)) {
+			if !wordRune(next) || r == ':' && !(unicode.IsDigit(prev) && unicode.IsDigit(next)) || r == '/' && !wordRune(prev) {
 				return i
 			}
 			i += n
