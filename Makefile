@@ -98,9 +98,12 @@ bench-web: ## load test of the dashboard API on loopback: run summary and sample
 	@$(GO) run ./web/webbench -samples $${KGEVAL_BENCH_WEB_SAMPLES:-10000} -c 4 -d 10s
 
 # --- validity (issue: reproducible validity numbers; docs/VALIDITY.md) ---
-.PHONY: validity validity-snapshot
+.PHONY: validity validity-snapshot heldout
 validity: deps build ## WikiEval-50 win rates and sensitivity AUROCs replayed from testdata/cache/wikieval50.jsonl.gz, no model call (minutes)
 	@scripts/validity.sh replay
 
 validity-snapshot: deps build ## the same against the local model, then export the snapshot (hours, once)
 	@scripts/validity.sh snapshot
+
+heldout: deps build ## ExpertQA (expert claim labels) with extraction.method rules: metric-label correlations, no model call (minutes)
+	@scripts/heldout.sh

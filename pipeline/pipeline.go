@@ -10,6 +10,7 @@
 // scores, then compute and store the other selected per-sample metrics
 // (triplet similarity, encoder metrics, the LLM judge's). A resumed run
 // skips what is already stored (Evaluator.Done, MetricsDone).
+// RuleExtractor is the model-free extractor of `extraction.method: rules`.
 package pipeline
 
 import (

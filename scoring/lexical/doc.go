@@ -109,4 +109,13 @@
 // Text.Answers finds the value of that type another text gives
 // (typed_slot_coverage). ContentWords and Text.HasWord give the word-overlap
 // baseline K-Precision. The rules, and why, are in docs/SPEC-NOTES.md §4b.
+//
+// # Triplets read by rule
+//
+// Chain is the extractor of `extraction.method: rules`: Phrases splits a
+// sentence into its content phrases (RAKE's candidate keywords: runs of
+// words between stop words and punctuation, a literal kept whole), and every
+// two neighbouring phrases make a triplet with the words between them as the
+// relation. Its subjects and objects are copied from the text, so it invents
+// nothing; it reads no typed relation either (docs/SPEC-NOTES.md §2).
 package lexical

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# make heldout: a check beyond WikiEval with no model call. ExpertQA
+# (testdata/expertqa.jsonl: 300 answers of 4 systems, experts' claim-level
+# support labels) evaluated with extraction.method rules, and every
+# faithfulness-type metric correlated with the experts' labels
+# (kgeval correlate --human). Minutes; see docs/VALIDITY.md.
+#
+# Environment (all optional):
+#   KGEVAL_HELDOUT_DATASET  dataset with human labels (default testdata/expertqa.jsonl)
+#   KGEVAL_HELDOUT_RUN      run name (default heldout-expertqa-rules)
+#   KGEVAL_HELDOUT_OUT      report prefix (default docs/results/heldout-expertqa-rules: .txt and .csv)
+#   KGEVAL_NEO4J_URI, KGEVAL_NEO4J_PASSWORD
+#                           use this Neo4j as it is; unset, the bundled one is started
+#                           (and stopped again if this script started it)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$root/.kgeval}
+dataset=${KGEVAL_HELDOUT_DATASET:-testdata/expertqa.jsonl}
+run=${KGEVAL_HELDOUT_RUN:-heldout-expertqa-rules}
+out=${KGEVAL_HELDOUT_OUT:-docs/results/heldout-expertqa-rules}
+bin=bin/kgeval
+
+started_neo4j=0
+cleanup() { if [ "$started_neo4j" = 1 ]; then deploy/neo4j/neo4j.sh stop || true; fi; }
+trap cleanup EXIT
+[ -x "$bin" ] || { echo "heldout: $bin missing: run make build (make heldout does)" >&2; exit 1; }
+if [ -z "${KGEVAL_NEO4J_URI:-}" ]; then
+  if ! deploy/neo4j/neo4j.sh status >/dev/null 2>&1; then
+    deploy/neo4j/neo4j.sh start || exit 1
+    started_neo4j=1
+  fi
+  export KGEVAL_NEO4J_URI=bolt://127.0.0.1:${KGEVAL_NEO4J_BOLT_PORT:-7687}
+  export KGEVAL_NEO4J_PASSWORD=$(cat "$KGEVAL_STATE_DIR/neo4j/password")
+fi
+scripts/fetch-minilm.sh >/dev/null || { echo "heldout: fetching the MiniLM model failed" >&2; exit 1; }
+
+KGEVAL_EXTRACTION_METHOD=rules $bin evaluate --dataset "$dataset" --run "$run" --replace --cache-only \
+  --metrics kg,ts,k_precision || exit 1
+mkdir -p "$(dirname "$out")"
+$bin correlate --run "$run" --human --metrics faithfulness,ts_groundedness,k_precision \
+  --csv "$out.csv" > "$out.txt" || exit 1
+echo "heldout: wrote $out.txt and $out.csv"
