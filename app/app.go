@@ -126,7 +126,7 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	ev, err := pipeline.Evaluate(ctx, db, pipeline.EvaluateOptions{
 		Run: run, Dataset: path, Fingerprint: fp, Samples: res.Samples, Rejected: len(res.Rejected),
 		Replace: o.Replace, Resume: o.Resume, Fresh: o.Fresh, Config: string(cfgJSON), Settings: cfg.Scoring,
-		Grounding: cfg.Extraction.Grounding, LLM: client.Endpoint(), Encoder: embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
+		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: client.Endpoint(), Encoder: embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
 		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: models,
 		Progress: o.Progress, Log: o.Stderr,
 	})

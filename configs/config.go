@@ -194,9 +194,9 @@ func (c *Config) Validate() error {
 		return bad("extraction.window_chars", c.Extraction.WindowChars, "must be >= 0 (0: whole texts)")
 	}
 	switch c.Extraction.Method {
-	case "llm", "rules":
+	case "llm", "rules", "both":
 	default:
-		return bad("extraction.method", c.Extraction.Method, "must be llm or rules")
+		return bad("extraction.method", c.Extraction.Method, "must be llm, rules or both")
 	}
 	switch c.Extraction.Grounding {
 	case "drop", "keep", "off":

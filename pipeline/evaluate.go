@@ -60,6 +60,9 @@ type EvaluateOptions struct {
 	Settings kgeval.RunSettings
 	// Grounding is extraction.grounding (drop, keep or off).
 	Grounding string
+	// RuleFacts adds the rule-read triplets to the model's
+	// (extraction.method both; Evaluator.RuleFacts).
+	RuleFacts bool
 	// LLM (endpoint#model) and Encoder identify the models in the record.
 	LLM, Encoder string
 	// JudgeConcurrency is how many samples are judged at once.
@@ -196,7 +199,7 @@ func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 	ev.Models = models
 	e := &Evaluator{
 		Extractor: models.Extractor, Embedder: models.Embedder, Tokens: models.Tokens, Store: store, Engine: o.Engine,
-		Params: o.Settings.GraphParams(), Pairs: o.Settings.Pairs, Metrics: nonKG(o.Settings.Metrics), Grounding: o.Grounding,
+		Params: o.Settings.GraphParams(), Pairs: o.Settings.Pairs, Metrics: nonKG(o.Settings.Metrics), Grounding: o.Grounding, RuleFacts: o.RuleFacts,
 		Judge: models.Judge, JudgeConcurrency: o.JudgeConcurrency,
 	}
 	if o.Settings.Verify == "llm" {

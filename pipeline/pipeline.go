@@ -75,6 +75,9 @@ type Evaluator struct {
 	// off (SPEC §2b). Only extracted triplets are checked; a dataset's own
 	// triplets are taken as given.
 	Grounding string
+	// RuleFacts adds the triplets read by rule to every extracted text's,
+	// after the grounding check (extraction.method both).
+	RuleFacts bool
 	// Done, if set, tells which pair graphs already have their scores (a
 	// resumed run): they are not built, stored or scored again, and a sample
 	// whose graphs are all done is not extracted or embedded again.
@@ -288,6 +291,10 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 			return rep, err
 		}
 		end()
+	}
+
+	if e.RuleFacts {
+		addRuleFacts(texts, refs, extracted, tri)
 	}
 
 	// 2. Embeddings of every entity and relation key.

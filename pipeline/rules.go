@@ -20,15 +20,57 @@ func (RuleExtractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ts := []kgeval.Triplet{}
-		for _, f := range lexical.Chain(r.Text) {
-			ts = append(ts, kgeval.Triplet{Subject: f.Subject.Text, Relation: f.Relation.Text, Object: f.Object.Text,
-				Start: f.Sentence.Start, End: f.Sentence.End})
-		}
-		out[i] = kgeval.Extraction{Triplets: ts}
+		out[i] = kgeval.Extraction{Triplets: ruleTriplets(r.Text)}
 		if progress != nil {
 			progress(i+1, len(reqs))
 		}
 	}
 	return out, nil
+}
+
+// ruleTriplets reads text's triplets by rule (lexical.Chain), each with the
+// span of its sentence.
+func ruleTriplets(text string) []kgeval.Triplet {
+	ts := []kgeval.Triplet{}
+	for _, f := range lexical.Chain(text) {
+		ts = append(ts, kgeval.Triplet{Subject: f.Subject.Text, Relation: f.Relation.Text, Object: f.Object.Text,
+			Start: f.Sentence.Start, End: f.Sentence.End})
+	}
+	return ts
+}
+
+// addRuleFacts appends the rule-read triplets of every extracted text to
+// its sample's triplets (extraction.method both). It runs after the
+// grounding check, which therefore counts the model's triplets only (its
+// invention rate); the rules copy their subjects and objects from the text.
+// A text the model failed on gets none, as with the model alone.
+func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kgeval.Extraction, tri []kgeval.SampleTriplets) {
+	read := map[int][]kgeval.Triplet{}
+	for _, r := range refs {
+		if extracted[r.idx].Err != nil {
+			continue
+		}
+		ts, ok := read[r.idx]
+		if !ok {
+			ts = ruleTriplets(texts[r.idx].Text)
+			read[r.idx] = ts
+		}
+		st := &tri[r.sample]
+		switch r.text {
+		case kgeval.TextQuestion:
+			st.Question = joined(st.Question, ts)
+		case kgeval.TextAnswer:
+			st.Answer = joined(st.Answer, ts)
+		case kgeval.TextReference:
+			st.Reference = joined(st.Reference, ts)
+		case kgeval.TextContexts:
+			st.Contexts[r.pass] = joined(st.Contexts[r.pass], ts)
+		}
+	}
+}
+
+// joined returns a new slice of a then b: a sample's triplets may share
+// their backing array with another sample's (one text, extracted once).
+func joined(a, b []kgeval.Triplet) []kgeval.Triplet {
+	return append(append(make([]kgeval.Triplet, 0, len(a)+len(b)), a...), b...)
 }

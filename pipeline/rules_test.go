@@ -102,3 +102,52 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluate_RuleFacts: with extraction.method both the rule-read
+// triplets join the model's after the grounding check, so the check counts
+// the model's inventions alone, and the graphs hold both.
+func TestEvaluate_RuleFacts(t *testing.T) {
+	m, err := minilm.Load(minilm.DefaultDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := graphstoretest.MustOpenDB(t)
+	ctx := context.Background()
+	samples := []kgeval.Sample{{ID: "r1", Record: 1, Question: "What is another name for Erica vagans?",
+		Answer: "Erica vagans is also called Cornish heath.", Contexts: []string{"Erica vagans, the Cornish heath, is a species of flowering plant."}}}
+	run := fmt.Sprintf("test-rulefacts-%d", time.Now().UnixNano())
+	if err := db.WriteSamples(ctx, run, samples); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.DeleteRun(context.Background(), run) })
+	ev := &pipeline.Evaluator{Extractor: inventingExtractor{}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 1},
+		Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), RuleFacts: true}
+	rep, err := ev.Evaluate(ctx, run, samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, n := range map[kgeval.Text]int{kgeval.TextQuestion: 1, kgeval.TextAnswer: 1, kgeval.TextContexts: 1} {
+		if rep.Dropped[k] != n || rep.Kept[k] != 1 {
+			t.Errorf("%s: kept %d dropped %d, want the model's 1 and 1", k, rep.Kept[k], rep.Dropped[k])
+		}
+	}
+	g, err := db.ReadPairGraph(ctx, run, "r1", "faithfulness")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, cx := g.Triplets()
+	key := func(ts []kgeval.Triplet) string {
+		var s []string
+		for _, x := range ts {
+			s = append(s, x.Subject+" | "+x.Relation+" | "+x.Object)
+		}
+		return strings.Join(s, "\n")
+	}
+	// The model's grounded triplet, then the rules': one answer sentence of
+	// two phrases, one passage sentence of four.
+	wantIn := "Erica vagans | is also called | Cornish heath\nErica vagans | is also | called Cornish heath"
+	wantCx := "Erica vagans | is also called | Cornish heath\nErica vagans | the | Cornish heath\nCornish heath | is a | species\nspecies | of | flowering plant"
+	if key(in) != wantIn || key(cx) != wantCx {
+		t.Errorf("faithfulness graph:\nanswer\n%s\ncontexts\n%s", key(in), key(cx))
+	}
+}

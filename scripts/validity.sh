@@ -16,9 +16,11 @@
 #                             what the bundled snapshot covers)
 #   KGEVAL_VALIDITY_VERIFY    1 (default): also run <run>-verify with scoring.verify llm (the
 #                             model check of what the graph left open) and report it; 0: skip
-#   KGEVAL_VALIDITY_RULES     1 (default): also run <run>-rules and its sensitivity experiment
-#                             <run>-rules-sens* with extraction.method rules (triplets read by rule,
-#                             no model; metrics kg,ts,k_precision) and report it as <out>-rules; 0: skip
+#   KGEVAL_VALIDITY_EXTRACTORS  other extraction methods to report (default "rules both"): for
+#                             each M, run <run>-M and its sensitivity experiment <run>-M-sens* with
+#                             extraction.method M (rules: triplets read by rule, no model; both: the
+#                             model's and the rules'; metrics kg,ts,k_precision) and report it as
+#                             <out>-M; "" skips them
 #   KGEVAL_VALIDITY_OUT       report prefix (default docs/results/validity-wikieval50: .md and .json)
 #   KGEVAL_VALIDITY_GOOD, KGEVAL_VALIDITY_BAD_FAITHFULNESS, KGEVAL_VALIDITY_BAD_RELEVANCE
 #                             systems (default wikieval_grounded, wikieval_ungrounded, wikieval_poor)
@@ -43,7 +45,7 @@ good=${KGEVAL_VALIDITY_GOOD:-wikieval_grounded}
 badf=${KGEVAL_VALIDITY_BAD_FAITHFULNESS:-wikieval_ungrounded}
 badr=${KGEVAL_VALIDITY_BAD_RELEVANCE:-wikieval_poor}
 verify=${KGEVAL_VALIDITY_VERIFY:-1}
-rules=${KGEVAL_VALIDITY_RULES:-1}
+extractors=${KGEVAL_VALIDITY_EXTRACTORS-rules both}
 bin=bin/kgeval
 
 started_neo4j=0 started_llm=0
@@ -99,16 +101,17 @@ if [ "$verify" = 1 ]; then
   runs+=(--run "$run-verify")
 fi
 
-# The rule-read graphs need no model: nothing of them goes into the snapshot.
-if [ "$rules" = 1 ]; then
-  rflags=(--metrics kg,ts,k_precision)
-  [ "$mode" = replay ] && rflags+=(--cache-only)
-  step "evaluate $dataset as run $run-rules with extraction.method rules"
-  KGEVAL_EXTRACTION_METHOD=rules $bin evaluate --dataset "$dataset" --run "$run-rules" --replace "${rflags[@]}" || exit 1
-  step "sensitivity experiment with extraction.method rules as runs $run-rules-sens*"
-  KGEVAL_EXTRACTION_METHOD=rules $bin sensitivity --dataset "$dataset" --system "$good" --run "$run-rules-sens" \
-    --dir "$KGEVAL_STATE_DIR/validity/$run-rules-sens" --replace "${rflags[@]}" || exit 1
-fi
+# Other extractors on the same texts. The rules read with no model; both
+# adds them to the model's extraction, which the runs above have cached.
+rflags=(--metrics kg,ts,k_precision)
+[ "$mode" = replay ] && rflags+=(--cache-only)
+for m in $extractors; do
+  step "evaluate $dataset as run $run-$m with extraction.method $m"
+  KGEVAL_EXTRACTION_METHOD=$m $bin evaluate --dataset "$dataset" --run "$run-$m" --replace "${rflags[@]}" || exit 1
+  step "sensitivity experiment with extraction.method $m as runs $run-$m-sens*"
+  KGEVAL_EXTRACTION_METHOD=$m $bin sensitivity --dataset "$dataset" --system "$good" --run "$run-$m-sens" \
+    --dir "$KGEVAL_STATE_DIR/validity/$run-$m-sens" --replace "${rflags[@]}" || exit 1
+done
 
 if [ "$mode" = snapshot ]; then
   step "export the cache entries of the runs to $snapshot"
@@ -124,9 +127,9 @@ if [ "$verify" = 1 ]; then
   $bin validity --run "$run-verify" --good "$good" --bad-faithfulness "$badf" --bad-relevance "$badr" \
     --md "$out-verify.md" --json "$out-verify.json" || exit 1
 fi
-if [ "$rules" = 1 ]; then
-  $bin validity --run "$run-rules" --sensitivity-run "$run-rules-sens" --good "$good" --bad-faithfulness "$badf" \
-    --bad-relevance "$badr" --md "$out-rules.md" --json "$out-rules.json" || exit 1
-fi
+for m in $extractors; do
+  $bin validity --run "$run-$m" --sensitivity-run "$run-$m-sens" --good "$good" --bad-faithfulness "$badf" \
+    --bad-relevance "$badr" --md "$out-$m.md" --json "$out-$m.json" || exit 1
+done
 echo
-echo "validity: wrote $out.md and $out.json (and $out-verify.*, $out-rules.*) in $((SECONDS - t0)) s"
+echo "validity: wrote $out.md and $out.json (and $out-verify.*, and $out-M.* for M in: $extractors) in $((SECONDS - t0)) s"
