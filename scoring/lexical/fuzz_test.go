@@ -52,6 +52,16 @@ func checkParse(t *testing.T, s string) {
 	lexical.NewText(s).OccursLabel(lexical.NewLabel("PSLV-C56 2023"))
 	pslvText.OccursLabel(l)
 	lexical.Ground(s, "PSLV-C56", s)
+	for _, f := range lexical.Chain(s) {
+		for _, p := range []lexical.Phrase{f.Subject, f.Object} {
+			if p.Text == "" || p.Span.Start < f.Sentence.Start || p.Span.End > f.Sentence.End || s[p.Span.Start:p.Span.End] != p.Text {
+				t.Fatalf("Chain(%q): phrase %q at %v outside its sentence %v", s, p.Text, p.Span, f.Sentence)
+			}
+		}
+		if f.Relation.Text == "" || f.Subject.Span.End > f.Object.Span.Start {
+			t.Fatalf("Chain(%q): fact %+v", s, f)
+		}
+	}
 }
 
 // randomLabels makes n entity labels like an extractor's: names, numbers,
@@ -153,5 +163,12 @@ func BenchmarkBacking(b *testing.B) {
 		for _, a := range atoms {
 			pslvText.Backs(a)
 		}
+	}
+}
+
+// BenchmarkChain reads a passage's triplets by rule (extraction.method rules).
+func BenchmarkChain(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		lexical.Chain(pslvContext)
 	}
 }
