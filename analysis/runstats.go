@@ -15,13 +15,16 @@ type Display struct {
 	Delta   float64       `json:"delta"`
 	Tau     float64       `json:"tau"`
 	Metrics []string      `json:"metrics"` // the KG metrics shown
+	// Extraction is the run's extraction.method (llm, rules or both); llm
+	// for a run recorded before the setting existed.
+	Extraction string `json:"extraction"`
 }
 
 // DisplayOf reads the pairs, delta, tau and metrics of a run's recorded
 // scoring settings, with the SPEC defaults for a run recorded without them.
 func DisplayOf(r kgeval.Run) Display {
 	def := kgeval.DefaultGraphParams()
-	s := Display{Delta: def.Delta, Tau: def.Tau}
+	s := Display{Delta: def.Delta, Tau: def.Tau, Extraction: r.ExtractionMethod()}
 	if r.Settings != nil {
 		s.Pairs, s.Delta, s.Tau, s.Metrics = r.Settings.Pairs, r.Settings.Delta, r.Settings.Tau, r.Settings.Metrics
 	}
