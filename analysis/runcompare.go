@@ -358,6 +358,9 @@ func RunWarnings(baseline, run kgeval.Run) []RunWarning {
 		}
 		add("settings", "scoring settings not compared: %s has no readable recorded configuration", missing)
 	}
+	if ea, eb := baseline.ExtractionMethod(), run.ExtractionMethod(); ea != eb {
+		add("extraction", "different extraction: baseline %s read its triplets by %s, run %s by %s (extraction.method)", a, ea, b, eb)
+	}
 	if ma, mb := kgeval.ModelOf(baseline.LLM), kgeval.ModelOf(run.LLM); ma != "" && mb != "" && ma != mb {
 		add("model", "different models: baseline %s used %s, run %s used %s", a, ma, b, mb)
 	}

@@ -308,6 +308,9 @@ func TestRunWarnings(t *testing.T) {
 		{"NoConfig", func(r *kgeval.Run) { r.Config = "" }, "settings", `scoring settings not compared: "B" has no readable recorded configuration`},
 		{"Model", func(r *kgeval.Run) { r.LLM = "http://x/v1#llama" }, "model", `different models: baseline "A" used qwen, run "B" used llama`},
 		{"Encoder", func(r *kgeval.Run) { r.Encoder = "bge" }, "encoder", `different encoders: baseline "A" used minilm, run "B" used bge`},
+		{"Extraction", func(r *kgeval.Run) {
+			r.Config = `{"LLM": {"Model": "m"}, "Extraction": {"Method": "rules"}, "Scoring": {"Engine": "gds", "Tau": 0.7, "TauRel": 0.5, "Pairs": [{"name": "faithfulness"}]}}`
+		}, "extraction", `different extraction: baseline "A" read its triplets by llm, run "B" by rules (extraction.method)`},
 		{"Status", func(r *kgeval.Run) { r.Status = kgeval.RunInterrupted }, "status", `run "B" is not finished (status interrupted): its scores may be partial`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
