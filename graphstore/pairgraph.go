@@ -28,16 +28,21 @@ var (
 
 func nodeUID(graph string, nid int) string { return kgeval.NodeID(graph, nid) }
 
-// writeBatchSize is how many pair graphs go into one write transaction.
-const writeBatchSize = 200
+// A write transaction holds at most writeBatchSize pair graphs and, unless
+// one graph alone is larger, writeBatchRows nodes and edges: Neo4j caps the
+// memory of one transaction (dbms.memory.transaction.total.max), and graphs
+// read by rule from long passages have thousands of rows each.
+const (
+	writeBatchSize = 200
+	writeBatchRows = 50_000
+)
 
 // WritePairGraphs stores the pair graphs of run: entity and relation nodes,
 // structural and SIMILAR edges, each batch in one transaction with UNWIND.
 // A graph that was stored before is replaced, never duplicated.
 func (db *DB) WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.PairGraph) (rows int, err error) {
-	for start := 0; start < len(graphs); start += writeBatchSize {
-		end := min(start+writeBatchSize, len(graphs))
-		n, err := db.writeBatch(ctx, run, graphs[start:end])
+	for _, b := range batches(graphs, writeBatchSize, writeBatchRows) {
+		n, err := db.writeBatch(ctx, run, graphs[b[0]:b[1]])
 		if err != nil {
 			return rows, err
 		}
@@ -45,6 +50,27 @@ func (db *DB) WritePairGraphs(ctx context.Context, run string, graphs []*kgeval.
 	}
 	return rows, nil
 }
+
+// batches cuts graphs into consecutive [start, end) ranges of at most
+// maxGraphs graphs and, unless a graph alone has more, maxRows nodes and
+// edges.
+func batches(graphs []*kgeval.PairGraph, maxGraphs, maxRows int) [][2]int {
+	var out [][2]int
+	start, rows := 0, 0
+	for i, g := range graphs {
+		n := len(g.Nodes) + len(g.Edges)
+		if i > start && (i-start >= maxGraphs || rows+n > maxRows) {
+			out = append(out, [2]int{start, i})
+			start, rows = i, 0
+		}
+		rows += n
+	}
+	if start < len(graphs) {
+		out = append(out, [2]int{start, len(graphs)})
+	}
+	return out
+}
+
 func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairGraph) (int, error) {
 	var ids []any
 	var ents, rels, heads, tails, sims, relSims, conflicts []any
