@@ -16,11 +16,11 @@
 #                             what the bundled snapshot covers)
 #   KGEVAL_VALIDITY_VERIFY    1 (default): also run <run>-verify with scoring.verify llm (the
 #                             model check of what the graph left open) and report it; 0: skip
-#   KGEVAL_VALIDITY_EXTRACTORS  other extraction methods to report (default "rules both"): for
-#                             each M, run <run>-M and its sensitivity experiment <run>-M-sens* with
-#                             extraction.method M (rules: triplets read by rule, no model; both: the
-#                             model's and the rules'; metrics kg,ts,k_precision) and report it as
-#                             <out>-M; "" skips them
+#   KGEVAL_VALIDITY_EXTRACTORS  other extraction methods to report beside the configured one
+#                             (default "llm rules"): for each M, run <run>-M and its sensitivity
+#                             experiment <run>-M-sens* with extraction.method M (llm: the model's
+#                             triplets alone; rules: read by rule, no model; both: the two; metrics
+#                             kg,ts,k_precision) and report it as <out>-M; "" skips them
 #   KGEVAL_VALIDITY_OUT       report prefix (default docs/results/validity-wikieval50: .md and .json)
 #   KGEVAL_VALIDITY_GOOD, KGEVAL_VALIDITY_BAD_FAITHFULNESS, KGEVAL_VALIDITY_BAD_RELEVANCE
 #                             systems (default wikieval_grounded, wikieval_ungrounded, wikieval_poor)
@@ -45,7 +45,7 @@ good=${KGEVAL_VALIDITY_GOOD:-wikieval_grounded}
 badf=${KGEVAL_VALIDITY_BAD_FAITHFULNESS:-wikieval_ungrounded}
 badr=${KGEVAL_VALIDITY_BAD_RELEVANCE:-wikieval_poor}
 verify=${KGEVAL_VALIDITY_VERIFY:-1}
-extractors=${KGEVAL_VALIDITY_EXTRACTORS-rules both}
+extractors=${KGEVAL_VALIDITY_EXTRACTORS-llm rules}
 bin=bin/kgeval
 
 started_neo4j=0 started_llm=0
@@ -96,13 +96,15 @@ $bin sensitivity --dataset "$dataset" --system "$good" --run "$sens" --dir "$KGE
 
 runs=(--run "$run" --run "$sens" --run "$sens-reference_as_answer" --run "$sens-wrong_answer")
 if [ "$verify" = 1 ]; then
-  step "evaluate $dataset as run $run-verify with scoring.verify llm"
-  KGEVAL_SCORING_VERIFY=llm $bin evaluate --dataset "$dataset" --run "$run-verify" --replace "${flags[@]}" || exit 1
+  # The model check asks about the model's triplets: the snapshot holds its
+  # answers for those (extraction.method llm), not for the rule-read ones.
+  step "evaluate $dataset as run $run-verify with scoring.verify llm (extraction.method llm)"
+  KGEVAL_EXTRACTION_METHOD=llm KGEVAL_SCORING_VERIFY=llm $bin evaluate --dataset "$dataset" --run "$run-verify" --replace "${flags[@]}" || exit 1
   runs+=(--run "$run-verify")
 fi
 
-# Other extractors on the same texts. The rules read with no model; both
-# adds them to the model's extraction, which the runs above have cached.
+# Other extractors on the same texts: the model's extraction is cached by
+# the runs above; the rules read with no model.
 rflags=(--metrics kg,ts,k_precision)
 [ "$mode" = replay ] && rflags+=(--cache-only)
 for m in $extractors; do
