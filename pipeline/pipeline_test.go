@@ -88,6 +88,13 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 			t.Errorf("%s: stored score %+v err %v", engine.Name(), stored, err)
 		}
 	}
+	enginesAgree(t, byEngine)
+}
+
+// enginesAgree checks that the native and GDS engines gave every pair graph
+// the same multihop and the same verdict scores (SPEC §4: exactly).
+func enginesAgree(t *testing.T, byEngine map[string]map[string]kgeval.KGResult) {
+	t.Helper()
 	for k, n := range byEngine["native"] {
 		gds := byEngine["gds"][k]
 		for _, m := range []string{kgeval.MetricMultihop, kgeval.MetricSupport, kgeval.MetricContradiction, kgeval.MetricSlotCoverage} {

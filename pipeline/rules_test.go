@@ -92,15 +92,7 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 			t.Logf("%s: %s support grounded %.3f ungrounded %.3f, multihop %.3f vs %.3f", engine.Name(), q, *g.Support, *u.Support, *g.Multihop, *u.Multihop)
 		}
 	}
-	for k, n := range byEngine["native"] {
-		gds := byEngine["gds"][k]
-		for _, m := range []string{kgeval.MetricMultihop, kgeval.MetricSupport, kgeval.MetricContradiction, kgeval.MetricSlotCoverage} {
-			a, b := n.Value(m), gds.Value(m)
-			if (a == nil) != (b == nil) || a != nil && *a != *b {
-				t.Errorf("%s: %s native %v gds %v", k, m, a, b)
-			}
-		}
-	}
+	enginesAgree(t, byEngine)
 }
 
 // TestEvaluate_RuleFacts: with extraction.method both the rule-read
