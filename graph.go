@@ -64,6 +64,9 @@ type Node struct {
 	// or the sentence that states it when grounding found one. 0, 0: unknown.
 	Start int `json:"start,omitempty"`
 	End   int `json:"end,omitempty"`
+	// Source is a relation node's triplet's Source (SourceRules: read by
+	// rule; empty: the model's or the dataset's).
+	Source string `json:"source,omitempty"`
 }
 
 // Edge is a directed, weighted edge of a pair graph.

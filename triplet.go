@@ -20,7 +20,14 @@ type Triplet struct {
 	// both 0 when unknown (pre-extracted triplets).
 	Start int `json:"start,omitempty"`
 	End   int `json:"end,omitempty"`
+	// Source is SourceRules for a triplet read by rule (extraction.method
+	// rules or both); empty for the model's and a dataset's own.
+	Source string `json:"source,omitempty"`
 }
+
+// SourceRules marks a triplet, and its relation node, read by rule
+// (lexical.Chain) rather than extracted by the model.
+const SourceRules = "rules"
 
 // Slot is the unknown part of an asked fact (SPEC §4c): the question
 // "When was X completed?" asks (X, completed in, ?).

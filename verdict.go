@@ -78,7 +78,7 @@ func (g *PairGraph) Triplet(r int) (head, tail int, ok bool) {
 
 // Triplets recovers the triplets of both sides: one per relation node, its
 // subject the node with an edge into it and its object the node it points
-// to, with the stored labels, passage (-1 on the input side) and span. Build on the recovered sides
+// to, with the stored labels, passage (-1 on the input side), span and source. Build on the recovered sides
 // gives the same nodes again, so sweeps rebuild stored graphs under other
 // parameters without the original extraction.
 func (g *PairGraph) Triplets() (in, ctx []Triplet) {
@@ -91,7 +91,7 @@ func (g *PairGraph) Triplets() (in, ctx []Triplet) {
 		if !ok {
 			continue
 		}
-		tr := Triplet{Subject: g.Nodes[h].Label, Relation: n.Label, Object: g.Nodes[t].Label, Passage: n.Passage, Start: n.Start, End: n.End}
+		tr := Triplet{Subject: g.Nodes[h].Label, Relation: n.Label, Object: g.Nodes[t].Label, Passage: n.Passage, Start: n.Start, End: n.End, Source: n.Source}
 		if n.Side == SideInput {
 			in = append(in, tr)
 		} else {

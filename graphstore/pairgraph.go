@@ -96,6 +96,9 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 				ents = append(ents, row)
 			default:
 				row["key"], row["passage"], row["start"], row["end"] = n.Key, n.Passage, n.Start, n.End
+				if n.Source != "" {
+					row["source"] = n.Source
+				}
 				rels = append(rels, row)
 			}
 		}
@@ -240,6 +243,7 @@ func nodeFrom(m map[string]any) kgeval.Node {
 		n.Kind = kgeval.KindRelation
 		n.Passage = int(asInt(m["passage"]))
 		n.Start, n.End = int(asInt(m["start"])), int(asInt(m["end"]))
+		n.Source = asString(m["source"])
 	case m["slot"] == true:
 		n.Kind = kgeval.KindSlot
 	default:

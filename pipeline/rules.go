@@ -34,7 +34,7 @@ func ruleTriplets(text string) []kgeval.Triplet {
 	ts := []kgeval.Triplet{}
 	for _, f := range lexical.Chain(text) {
 		ts = append(ts, kgeval.Triplet{Subject: f.Subject.Text, Relation: f.Relation.Text, Object: f.Object.Text,
-			Start: f.Sentence.Start, End: f.Sentence.End})
+			Start: f.Sentence.Start, End: f.Sentence.End, Source: kgeval.SourceRules})
 	}
 	return ts
 }

@@ -131,14 +131,15 @@ func TestEvaluate_RuleFacts(t *testing.T) {
 	key := func(ts []kgeval.Triplet) string {
 		var s []string
 		for _, x := range ts {
-			s = append(s, x.Subject+" | "+x.Relation+" | "+x.Object)
+			s = append(s, x.Subject+" | "+x.Relation+" | "+x.Object+" ("+x.Source+")")
 		}
 		return strings.Join(s, "\n")
 	}
-	// The model's grounded triplet, then the rules': one answer sentence of
-	// two phrases, one passage sentence of four.
-	wantIn := "Erica vagans | is also called | Cornish heath\nErica vagans | is also | called Cornish heath"
-	wantCx := "Erica vagans | is also called | Cornish heath\nErica vagans | the | Cornish heath\nCornish heath | is a | species\nspecies | of | flowering plant"
+	// The model's grounded triplet, then the rules' (marked so, stored and
+	// read back): one answer sentence of two phrases, one passage sentence
+	// of four.
+	wantIn := "Erica vagans | is also called | Cornish heath ()\nErica vagans | is also | called Cornish heath (rules)"
+	wantCx := "Erica vagans | is also called | Cornish heath ()\nErica vagans | the | Cornish heath (rules)\nCornish heath | is a | species (rules)\nspecies | of | flowering plant (rules)"
 	if key(in) != wantIn || key(cx) != wantCx {
 		t.Errorf("faithfulness graph:\nanswer\n%s\ncontexts\n%s", key(in), key(cx))
 	}

@@ -278,7 +278,7 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 		if side == kgeval.SideContext {
 			passage = t.Passage
 		}
-		g.Nodes = append(g.Nodes, kgeval.Node{ID: r, Kind: kgeval.KindRelation, Side: side, Key: key[1], Label: t.Relation, Passage: passage, Start: t.Start, End: t.End})
+		g.Nodes = append(g.Nodes, kgeval.Node{ID: r, Kind: kgeval.KindRelation, Side: side, Key: key[1], Label: t.Relation, Passage: passage, Start: t.Start, End: t.End, Source: t.Source})
 		g.Edges = append(g.Edges,
 			kgeval.Edge{From: h, To: r, Type: kgeval.EdgeStructural, Weight: p.StructuralWeight, Cost: p.StructuralCost},
 			kgeval.Edge{From: r, To: o, Type: kgeval.EdgeStructural, Weight: p.StructuralWeight, Cost: p.StructuralCost})

@@ -39,7 +39,7 @@ run="browser-test-$(date +%s)-$$"
 pid=""
 cleanup() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-  for r in "$run" "$run-job" "$run-delete" "$run-hostile" "$run-v2" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
+  for r in "$run" "$run-job" "$run-delete" "$run-hostile" "$run-v2" "$run-rules" "$run-sens" "$run-sens-reference_as_answer" "$run-sens-wrong_answer"; do
     bin/kgeval runs delete "$r" >/dev/null 2>&1
   done
   rm -rf "$tmp"
@@ -92,6 +92,11 @@ cat >> "$tmp/data-v2.jsonl" <<'JSONL'
 JSONL
 bin/kgeval evaluate --dataset "$tmp/data-v2.jsonl" --run "$run-v2" --engine native >"$tmp/evaluate-v2.log" 2>&1 ||
   { cat "$tmp/evaluate-v2.log"; echo "browser-test: evaluate of the modified dataset failed" >&2; exit 1; }
+# Triplets read by rule (extraction.method rules, no model): the graph view
+# marks them and can hide them.
+head -n 3 testdata/wikieval.jsonl > "$tmp/rules.jsonl"
+KGEVAL_EXTRACTION_METHOD=rules bin/kgeval evaluate --dataset "$tmp/rules.jsonl" --run "$run-rules" --engine native --metrics kg >"$tmp/evaluate-rules.log" 2>&1 ||
+  { cat "$tmp/evaluate-rules.log"; echo "browser-test: evaluate with extraction.method rules failed" >&2; exit 1; }
 # Sweep variants for the run dashboard's sweep curves (no model or
 # embedding call: the graphs are rebuilt from stored triplets and cached
 # embeddings).
@@ -139,6 +144,6 @@ echo "browser-test: kgeval serve at $url, run $run"
 
 mkdir -p docs/screenshots
 (cd web && KGEVAL_URL="$url" KGEVAL_TOKEN="$token" KGEVAL_RUN="$run" KGEVAL_SAMPLE=erica-ungrounded \
-  KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_HOSTILE_ID="$hostile_id" KGEVAL_HOSTILE_SYSTEM="$hostile_system" KGEVAL_REGRESSED="$regressed" KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
+  KGEVAL_XSS_SAMPLE=xss KGEVAL_WHY_SAMPLE=acme-why KGEVAL_LONG_SAMPLE=long-why KGEVAL_HOSTILE_ID="$hostile_id" KGEVAL_HOSTILE_SYSTEM="$hostile_system" KGEVAL_REGRESSED="$regressed" KGEVAL_RULES_RUN="$run-rules" KGEVAL_RULES_SAMPLE=wikieval-00-grounded KGEVAL_SENS="$run-sens" KGEVAL_SENS_JSON="$tmp/sens/sensitivity.json" KGEVAL_SENS_LOG="$tmp/sens.log" \
   KGEVAL_JOB_RUN="$run-job" KGEVAL_DELETE_RUN="$run-delete" KGEVAL_JOB_DATA="$tmp/job.jsonl" KGEVAL_JOB_BROKEN="$tmp/job-broken.jsonl" \
   KGEVAL_SHOTS="$root/docs/screenshots" CHROMIUM="$chromium" node e2e/browser-test.mjs)

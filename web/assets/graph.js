@@ -17,7 +17,7 @@
       group: 'nodes',
       data: { id: 'n' + n.id, nid: n.id, label: short(kg.visible(n.label)), kind: n.kind, side: n.side, community: n.community,
         ccolor: n.community === null ? '#cccccc' : palette[n.community % palette.length] },
-      classes: n.kind + ' ' + n.side,
+      classes: n.kind + ' ' + n.side + (n.source === 'rules' ? ' rules' : ''),
     });
   }
   g.edges.forEach((e, i) => {
@@ -40,6 +40,7 @@
       { selector: 'node.relation', style: { shape: 'round-rectangle', width: 14, height: 10, 'font-size': 9, color: '#555', 'background-color': '#e2e8f0' } },
       { selector: 'node.relation.in', style: { 'border-color': '#2b6cb0' } },
       { selector: 'node.relation.ctx', style: { 'border-color': '#dd6b20' } },
+      { selector: 'node.relation.rules', style: { 'border-style': 'dashed', 'background-color': '#f7fafc' } },
       { selector: 'edge', style: { width: 1.5, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.8, 'line-color': '#a0aec0', 'target-arrow-color': '#a0aec0' } },
       { selector: 'edge.sim', style: { 'line-style': 'dashed', 'line-color': '#805ad5', 'target-arrow-color': '#805ad5', width: 'mapData(weight, 0.5, 1, 1, 4)', label: 'data(label)', 'font-size': 10, color: '#553c9a', 'text-background-color': '#fff', 'text-background-opacity': 0.8 } },
       { selector: '.faded', style: { opacity: 0.2 } },
@@ -56,6 +57,20 @@
     cy.batch(() => {
       cy.nodes().forEach((n) => n.style('background-color', ev.target.checked ? n.data('ccolor') : ''));
     });
+  });
+
+  // Triplets read by rule (extraction.method rules or both) can be hidden:
+  // their relation nodes, and the entities no other triplet uses.
+  const ruleToggle = document.getElementById('rule-triplets');
+  const ruleRels = cy.nodes('node.relation.rules');
+  if (ruleToggle && ruleRels.length === 0) ruleToggle.closest('label').hidden = true;
+  ruleToggle?.addEventListener('change', (ev) => {
+    const only = cy.nodes('node.entity, node.slot').filter((n) => {
+      const rels = n.neighborhood('node.relation');
+      return rels.length > 0 && rels.every((r) => r.hasClass('rules'));
+    });
+    cy.batch(() => ruleRels.union(only).style('display', ev.target.checked ? 'element' : 'none'));
+    cy.fit(cy.elements(':visible'), 20);
   });
 
   const info = document.getElementById('path-info');

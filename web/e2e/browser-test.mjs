@@ -30,7 +30,9 @@
 //   KGEVAL_JOB_BROKEN (a dataset whose record 3 is rejected), KGEVAL_DELETE_RUN
 //   (a run the admin deletes from the jobs page), KGEVAL_JOB_DATA
 //   (300 records with given triplets; the server slows jobs down with
-//   KGEVAL_TEST_JOB_DELAY), KGEVAL_SHOTS (screenshot folder).
+//   KGEVAL_TEST_JOB_DELAY), KGEVAL_RULES_RUN, KGEVAL_RULES_SAMPLE (a run
+//   with extraction.method rules and a sample of it), KGEVAL_SHOTS
+//   (screenshot folder).
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -38,6 +40,7 @@ import { readFileSync } from 'node:fs';
 const base = process.env.KGEVAL_URL;
 const token = process.env.KGEVAL_TOKEN;
 const run = process.env.KGEVAL_RUN;
+const rulesRun = process.env.KGEVAL_RULES_RUN, rulesSample = process.env.KGEVAL_RULES_SAMPLE;
 const sample = process.env.KGEVAL_SAMPLE;
 const xssSample = process.env.KGEVAL_XSS_SAMPLE;
 const whySample = process.env.KGEVAL_WHY_SAMPLE;
@@ -765,6 +768,25 @@ try {
     await page.screenshot({ path: `${shots}/graph.png` });
     await page.check('#communities');
     await page.screenshot({ path: `${shots}/graph-communities.png` });
+  });
+
+  await step('RuleTripletsMarkedAndHidden', async () => {
+    // A run with extraction.method rules: its relation nodes are marked
+    // (dashed) and the checkbox hides them and the entities only they use,
+    // then shows them again.
+    const rg = await api(`/api/runs/${enc(rulesRun)}/samples/${enc(rulesSample)}/graphs/faithfulness`);
+    const ruleRels = rg.nodes.filter((n) => n.kind === 'relation' && n.source === 'rules').length;
+    assert.ok(ruleRels > 0 && ruleRels === rg.nodes.filter((n) => n.kind === 'relation').length, `every relation read by rule: ${ruleRels}`);
+    await page.goto(`${base}/runs/${enc(rulesRun)}/samples/${enc(rulesSample)}/graphs/faithfulness`);
+    await page.waitForFunction(() => window.cy && window.cy.nodes().length > 0);
+    const count = () => page.evaluate(() => ({ rules: cy.nodes('node.relation.rules').length, visible: cy.nodes(':visible').length }));
+    const shown = await count();
+    assert.equal(shown.rules, ruleRels, 'rule-read relations drawn marked');
+    assert.equal(shown.visible, rg.nodes.length, 'all drawn at first');
+    await page.uncheck('#rule-triplets');
+    assert.equal((await count()).visible, 0, 'nothing left once the rule-read triplets are hidden');
+    await page.check('#rule-triplets');
+    assert.equal((await count()).visible, rg.nodes.length, 'all shown again');
   });
 
   await step('HTMLShownAsText', async () => {
