@@ -294,7 +294,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	}
 
 	if e.RuleFacts {
-		addRuleFacts(texts, refs, extracted, tri)
+		addRuleFacts(texts, refs, extracted, tri, e.Grounding != kgeval.GroundingOff && e.Grounding != kgeval.GroundingKeep)
 	}
 
 	// 2. Embeddings of every entity and relation key.

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"slices"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/scoring/lexical"
@@ -42,9 +43,11 @@ func ruleTriplets(text string) []kgeval.Triplet {
 // addRuleFacts appends the rule-read triplets of every extracted text to
 // its sample's triplets (extraction.method both). It runs after the
 // grounding check, which therefore counts the model's triplets only (its
-// invention rate); the rules copy their subjects and objects from the text.
-// A text the model failed on gets none, as with the model alone.
-func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kgeval.Extraction, tri []kgeval.SampleTriplets) {
+// invention rate). The rules copy their subjects and objects from the text;
+// the rare one whose value the text states otherwise (a sentence split
+// between "Rs." and its amount) is left out, uncounted, when grounding is
+// drop. A text the model failed on gets none, as with the model alone.
+func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kgeval.Extraction, tri []kgeval.SampleTriplets, check bool) {
 	read := map[int][]kgeval.Triplet{}
 	for _, r := range refs {
 		if extracted[r.idx].Err != nil {
@@ -53,6 +56,13 @@ func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kge
 		ts, ok := read[r.idx]
 		if !ok {
 			ts = ruleTriplets(texts[r.idx].Text)
+			if check {
+				prepared := lexical.NewText(texts[r.idx].Text)
+				ts = slices.DeleteFunc(ts, func(t kgeval.Triplet) bool {
+					ok, _ := lexical.GroundText(t.Subject, t.Object, prepared)
+					return !ok
+				})
+			}
 			read[r.idx] = ts
 		}
 		st := &tri[r.sample]
