@@ -281,7 +281,9 @@ type RunValidity struct {
 	Fingerprint string `json:"fingerprint"`
 	LLM         string `json:"llm"`
 	Encoder     string `json:"encoder"`
-	Samples     int    `json:"samples"`
+	// Extraction is the run's extraction.method (llm, rules or both).
+	Extraction string `json:"extraction"`
+	Samples    int    `json:"samples"`
 	// SensitivityRuns are the runs of the sensitivity experiment, by variant.
 	SensitivityRuns map[string]string `json:"sensitivity_runs,omitempty"`
 	// Empty lists the metrics without any value in the run (left out).
@@ -300,7 +302,7 @@ func LoadValidity(ctx context.Context, st Store, run, variant string, patterns [
 	if err != nil {
 		return out, err
 	}
-	out.Dataset, out.Fingerprint, out.LLM, out.Encoder = rec.Dataset, rec.Fingerprint, rec.LLM, rec.Encoder
+	out.Dataset, out.Fingerprint, out.LLM, out.Encoder, out.Extraction = rec.Dataset, rec.Fingerprint, rec.LLM, rec.Encoder, rec.ExtractionMethod()
 	rows, err := LoadRows(ctx, st, run, variant, false)
 	if err != nil {
 		return out, err

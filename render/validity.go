@@ -71,7 +71,7 @@ func better(r analysis.ValidityRow) string {
 
 func validityPreamble(rep analysis.RunValidity) []string {
 	lines := []string{
-		fmt.Sprintf("run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s", rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder),
+		fmt.Sprintf("run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s, extraction.method %s%s", rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder, rep.Extraction, extractionNote(rep.Extraction)),
 		fmt.Sprintf("good system %s; questions paired with %s: %d, with %s: %d", rep.Good, rep.BadFaithfulness, rep.Questions[rep.BadFaithfulness], rep.BadRelevance, rep.Questions[rep.BadRelevance]),
 		fmt.Sprintf("win rate: share of paired questions with both values where the good answer scores better (ties ½); n: those questions; null: questions without the good / bad value; 95%% CI: percentile bootstrap over questions, %d resamples, seed %d", rep.Resamples, rep.Seed),
 	}
@@ -149,4 +149,16 @@ func ValidityMarkdown(w io.Writer, rep analysis.RunValidity) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// extractionNote says what an extraction method means for the model named
+// beside it.
+func extractionNote(method string) string {
+	switch method {
+	case "rules":
+		return " (triplets read by rule: no metric here calls the model)"
+	case "both":
+		return " (the model's triplets and the ones read by rule)"
+	}
+	return ""
 }
