@@ -10,7 +10,9 @@
 // scores, then compute and store the other selected per-sample metrics
 // (triplet similarity, encoder metrics, the LLM judge's). A resumed run
 // skips what is already stored (Evaluator.Done, MetricsDone).
-// RuleExtractor is the model-free extractor of `extraction.method: rules`.
+// RuleExtractor is the model-free extractor of `extraction.method: rules`;
+// Evaluator.RuleFacts adds the same rule-read triplets to the model's
+// (`both`, the default).
 package pipeline
 
 import (
@@ -123,6 +125,20 @@ type textRef struct {
 	text   kgeval.Text
 	pass   int // passage index for contexts
 	idx    int // index into the deduplicated texts
+}
+
+// of returns where the triplets of the text r refers to go in tri.
+func (r textRef) of(tri []kgeval.SampleTriplets) *[]kgeval.Triplet {
+	st := &tri[r.sample]
+	switch r.text {
+	case kgeval.TextQuestion:
+		return &st.Question
+	case kgeval.TextAnswer:
+		return &st.Answer
+	case kgeval.TextReference:
+		return &st.Reference
+	}
+	return &st.Contexts[r.pass]
 }
 
 // Evaluate runs the whole pipeline for samples under run.
@@ -257,16 +273,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		if ts == nil {
 			ts = []kgeval.Triplet{}
 		}
-		switch r.text {
-		case kgeval.TextQuestion:
-			tri[r.sample].Question = ts
-		case kgeval.TextAnswer:
-			tri[r.sample].Answer = ts
-		case kgeval.TextReference:
-			tri[r.sample].Reference = ts
-		case kgeval.TextContexts:
-			tri[r.sample].Contexts[r.pass] = ts
-		}
+		*r.of(tri) = ts
 	}
 	end()
 

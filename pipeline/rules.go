@@ -65,22 +65,9 @@ func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kge
 			}
 			read[r.idx] = ts
 		}
-		st := &tri[r.sample]
-		switch r.text {
-		case kgeval.TextQuestion:
-			st.Question = joined(st.Question, ts)
-		case kgeval.TextAnswer:
-			st.Answer = joined(st.Answer, ts)
-		case kgeval.TextReference:
-			st.Reference = joined(st.Reference, ts)
-		case kgeval.TextContexts:
-			st.Contexts[r.pass] = joined(st.Contexts[r.pass], ts)
-		}
+		// A new slice: a sample's triplets may share their backing array
+		// with another sample's (one text, extracted once).
+		at := r.of(tri)
+		*at = slices.Concat(*at, ts)
 	}
-}
-
-// joined returns a new slice of a then b: a sample's triplets may share
-// their backing array with another sample's (one text, extracted once).
-func joined(a, b []kgeval.Triplet) []kgeval.Triplet {
-	return append(append(make([]kgeval.Triplet, 0, len(a)+len(b)), a...), b...)
 }

@@ -25,14 +25,8 @@ started_neo4j=0
 cleanup() { if [ "$started_neo4j" = 1 ]; then deploy/neo4j/neo4j.sh stop || true; fi; }
 trap cleanup EXIT
 [ -x "$bin" ] || { echo "heldout: $bin missing: run make build (make heldout does)" >&2; exit 1; }
-if [ -z "${KGEVAL_NEO4J_URI:-}" ]; then
-  if ! deploy/neo4j/neo4j.sh status >/dev/null 2>&1; then
-    deploy/neo4j/neo4j.sh start || exit 1
-    started_neo4j=1
-  fi
-  export KGEVAL_NEO4J_URI=bolt://127.0.0.1:${KGEVAL_NEO4J_BOLT_PORT:-7687}
-  export KGEVAL_NEO4J_PASSWORD=$(cat "$KGEVAL_STATE_DIR/neo4j/password")
-fi
+. scripts/neo4j-env.sh
+use_neo4j || exit 1
 scripts/fetch-minilm.sh >/dev/null || { echo "heldout: fetching the MiniLM model failed" >&2; exit 1; }
 
 KGEVAL_EXTRACTION_METHOD=rules $bin evaluate --dataset "$dataset" --run "$run" --replace --cache-only \

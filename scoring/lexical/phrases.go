@@ -23,13 +23,13 @@ type Fact struct {
 // Phrases returns the content phrases of one sentence, in order: the maximal
 // runs of words that are not stop words and not split by punctuation (the
 // candidate keywords of RAKE, Rose et al. 2010). A word is a run of letters,
-// marks and digits; inside a word, "-", "'", "’", "&", "." and "," join when a
-// letter or digit follows ("PSLV-C56", "O'Connor", "3.2", "1,000", "U.S");
-// ":" joins digits ("06:30"), "/" letters or digits ("30/07/2023", "C57BL/6J"), a sign opening a word
-// stays with its number ("−10 °F") and "°" is part of a word,
-// and "$", "€", "£", "¥", "%" stay with their number; a literal that Parse
-// reads is one unit whatever its words. A leading field label
-// ("Answer:", "Question:" opening the text) is not content.
+// marks, digits and "°". Inside a word, "-", "'", "’", "&", "." and ","
+// join when a letter or digit follows ("PSLV-C56", "O'Connor", "3.2",
+// "1,000", "U.S"); ":" joins digits ("06:30"); "/" joins letters or digits
+// ("30/07/2023", "C57BL/6J"). A sign opening a word stays with its number
+// ("−10 °F"), and "$", "€", "£", "¥", "%" stay with theirs. A literal that
+// Parse reads is one unit whatever its words ("7 May 1897"). A leading field
+// label ("Answer:", "Question:" opening the text) is not content.
 func Phrases(text string, sentence Span) []Phrase {
 	var out []Phrase
 	s := sentence.Start
