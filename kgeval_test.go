@@ -69,8 +69,9 @@ func TestCanonicalCommunities(t *testing.T) {
 }
 
 // TestApplyModelVerdicts: the model decides only the open triplets
-// (not_found, conflicts); the graph's verdicts stay; the verified scores
-// combine both.
+// (not_found, conflicts) that the model extracted (a rule-read one is not
+// asked about and keeps the graph's verdict); the graph's verdicts stay;
+// the verified scores combine both.
 func TestApplyModelVerdicts(t *testing.T) {
 	r := kgeval.KGResult{Verdicts: []kgeval.TripletVerdict{
 		{Verdict: kgeval.VerdictSupported},
@@ -79,6 +80,7 @@ func TestApplyModelVerdicts(t *testing.T) {
 		{Verdict: kgeval.VerdictNotFound},
 		{Verdict: kgeval.VerdictSupported, Conflict: true},
 		{Verdict: kgeval.VerdictAnswered, Asked: true},
+		{Verdict: kgeval.VerdictNotFound, Source: kgeval.SourceRules},
 	}, Reasons: map[string]string{kgeval.MetricSupportVerified: "n/a: scoring.verify is off"}}
 	open := kgeval.OpenVerdicts(&r)
 	if fmt.Sprint(open) != "[2 3 4]" {
@@ -86,9 +88,10 @@ func TestApplyModelVerdicts(t *testing.T) {
 	}
 	kgeval.ApplyModelVerdicts(&r, open, []kgeval.ModelVerdict{
 		{Verdict: kgeval.VerdictSupported, Reason: "r1"}, {Verdict: kgeval.VerdictNotFound}, {Verdict: kgeval.VerdictContradicted}})
-	// supported: 0 and 2; contradicted: 1 and 4; of 5 full triplets.
-	if r.SupportVerified == nil || *r.SupportVerified != 0.4 || r.ContradictionVerified == nil || *r.ContradictionVerified != 0.4 {
-		t.Errorf("verified %v / %v, want 0.4 / 0.4", r.SupportVerified, r.ContradictionVerified)
+	// supported: 0 and 2; contradicted: 1 and 4; of 6 full triplets (the
+	// rule-read one stays not_found).
+	if r.SupportVerified == nil || *r.SupportVerified != 2.0/6 || r.ContradictionVerified == nil || *r.ContradictionVerified != 2.0/6 {
+		t.Errorf("verified %v / %v, want 1/3 / 1/3", r.SupportVerified, r.ContradictionVerified)
 	}
 	if r.Verdicts[2].Verdict != kgeval.VerdictNotFound || r.Verdicts[2].Model != kgeval.VerdictSupported || r.Verdicts[2].ModelReason != "r1" {
 		t.Errorf("the graph's verdict must stay beside the model's: %+v", r.Verdicts[2])

@@ -40,7 +40,9 @@ type TripletVerdict struct {
 	Relation string `json:"relation"`
 	Object   string `json:"object"`
 	// Asked marks an asked fact with a slot "?" (SPEC §4c).
-	Asked   bool   `json:"asked,omitempty"`
+	Asked bool `json:"asked,omitempty"`
+	// Source is the triplet's Source (SourceRules: read by rule).
+	Source  string `json:"source,omitempty"`
 	Verdict string `json:"verdict"`
 	// Conflict is set when the context side both supports and contradicts
 	// the triplet (the verdict is then supported).
@@ -133,13 +135,15 @@ func (x tripletEnds) get(r int) (head, tail int, ok bool) {
 //	support:    (h~h' and t~t') or (h~t' and t~h')
 //	contradict: (h~h' and t≠t') or (t~t' and h≠h') or (h~t' and t≠h') or (t~h' and h≠t')
 //	answer:     an asked fact's known end k (the other is a slot): k~h' and t' is
-//	            no non-answer ("unknown"), or k~t' and h' is no non-answer
+//	            new, or k~t' and h' is new; a filler is new when it is no
+//	            non-answer ("unknown") and no input entity is SIMILAR to it
+//	            (an answer that restates the question fills no slot)
 //
 // It is the native engine's half of the verdicts; the GDS engine asks the
 // same of the stored graph in cypher/kgscore_verdicts.cypher.
 func (g *PairGraph) MatchTriplets() []VerdictMatch {
 	type pair struct{ a, b int }
-	sim, conf, relSim := map[pair]bool{}, map[pair]bool{}, map[int][]int{}
+	sim, conf, relSim, named := map[pair]bool{}, map[pair]bool{}, map[int][]int{}, map[int]bool{}
 	for _, e := range g.Edges {
 		switch {
 		case e.Type == EdgeConflict:
@@ -148,8 +152,13 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 			relSim[e.From] = append(relSim[e.From], e.To)
 		case e.Type == EdgeSimilar:
 			sim[pair{e.From, e.To}] = true
+			named[e.To] = true
 		}
 	}
+	// A filler answers only when it is new: not a non-answer ("unknown"),
+	// and not a node the input itself names (a context entity reached by an
+	// entity SIMILAR edge): restating the question does not answer it.
+	fills := func(n int) bool { return !g.Nodes[n].NonAnswer && !named[n] }
 	ends := g.tripletIndex()
 	var out []VerdictMatch
 	for _, r := range g.Relations(SideInput) {
@@ -165,9 +174,9 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 			m := VerdictMatch{In: r, Ctx: c}
 			switch {
 			case g.Nodes[h].Kind == KindSlot:
-				m.Answer = sim[pair{t, h2}] && !g.Nodes[t2].NonAnswer || sim[pair{t, t2}] && !g.Nodes[h2].NonAnswer
+				m.Answer = sim[pair{t, h2}] && fills(t2) || sim[pair{t, t2}] && fills(h2)
 			case g.Nodes[t].Kind == KindSlot:
-				m.Answer = sim[pair{h, h2}] && !g.Nodes[t2].NonAnswer || sim[pair{h, t2}] && !g.Nodes[h2].NonAnswer
+				m.Answer = sim[pair{h, h2}] && fills(t2) || sim[pair{h, t2}] && fills(h2)
 			default:
 				m.Support = (sim[pair{h, h2}] && sim[pair{t, t2}]) || (sim[pair{h, t2}] && sim[pair{t, h2}])
 				m.Contradict = (sim[pair{h, h2}] && conf[pair{t, t2}]) || (sim[pair{t, t2}] && conf[pair{h, h2}]) ||
@@ -197,12 +206,16 @@ func SortMatches(ms []VerdictMatch) {
 // shares one definition. A full triplet is supported when some match
 // supports it (Conflict when another contradicts it), contradicted when
 // matches only contradict it, else not_found; an asked fact is answered by
-// an answering match, or, when it is a full triplet of a question, by a
+// an answering match (one whose filler is new, see MatchTriplets), or,
+// when it is a full triplet of a question, by a
 // supporting or contradicting one. Evidence is the match whose relations
 // are most similar (lowest context node on a tie).
 //
 // support and contradiction count full triplets of an input that is not a
-// question; slot_coverage counts all triplets of a question; recall and F1
+// question; slot_coverage counts the triplets of a question that the model
+// extracted as asked facts (a rule-read triplet of a question, Source
+// SourceRules, states what the question gives and is no asked fact; it
+// stays in the graph for multihop and communities); recall and F1
 // are computed only against the reference (support is then precision).
 func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 	setReason := func(m, why string) {
@@ -290,8 +303,13 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		if !ok {
 			continue
 		}
+		if question && g.Nodes[rel].Source == SourceRules {
+			// A statement of the question read by rule says what the
+			// question gives, not what it asks: no asked fact.
+			continue
+		}
 		v := TripletVerdict{Node: rel, Subject: g.Nodes[h].Label, Relation: g.Nodes[rel].Label, Object: g.Nodes[t].Label,
-			Asked: g.Nodes[h].Kind == KindSlot || g.Nodes[t].Kind == KindSlot}
+			Asked: g.Nodes[h].Kind == KindSlot || g.Nodes[t].Kind == KindSlot, Source: g.Nodes[rel].Source}
 		var sup, con, ans *Evidence
 		for _, m := range byIn[rel] {
 			if m.Support && better(sup, rel, m.Ctx) {
@@ -444,11 +462,14 @@ func ApplyModelVerdicts(r *KGResult, open []int, verdicts []ModelVerdict) {
 
 // OpenVerdicts returns the indexes in r.Verdicts of the triplets the graph
 // left open: not_found, or supported with a conflict. Asked facts are not
-// checked.
+// checked, nor are triplets read by rule (extraction.method both or rules):
+// their relation is the words between two phrases ("and", "for the"), no
+// claim to put to the model, and asking about them multiplied the model
+// check's prompts (see docs/SPEC-NOTES.md, §4b).
 func OpenVerdicts(r *KGResult) []int {
 	var out []int
 	for i, v := range r.Verdicts {
-		if !v.Asked && (v.Verdict == VerdictNotFound || v.Conflict) {
+		if !v.Asked && v.Source != SourceRules && (v.Verdict == VerdictNotFound || v.Conflict) {
 			out = append(out, i)
 		}
 	}

@@ -3,8 +3,9 @@
 // by a relation SIMILAR edge, whether the context triplet supports r (both
 // ends match, either orientation), contradicts it (one end matches, the
 // other is a CONFLICTS literal), or answers it (r is an asked fact: its known
-// end matches either end of r2, whose other end, the filler, is not a
-// non-answer such as "unknown"). "Matches" is an entity SIMILAR edge, which
+// end matches either end of r2, whose other end, the filler, is new: not a
+// non-answer such as "unknown", and not an entity the input names itself,
+// that is one reached by an entity SIMILAR edge; restating is not answering). "Matches" is an entity SIMILAR edge, which
 // pair-graph building drew by the literal-aware rule of SPEC §3b. The native
 // engine computes the same in kgeval.PairGraph.MatchTriplets; kgeval's
 // AssembleVerdicts turns the rows into verdicts and scores for both.
@@ -17,13 +18,15 @@ WITH gid, r, r2, h, t, h2, t2,
      EXISTS { (h)-[:SIMILAR]->(h2) } AS hh, EXISTS { (t)-[:SIMILAR]->(t2) } AS tt,
      EXISTS { (h)-[:SIMILAR]->(t2) } AS ht, EXISTS { (t)-[:SIMILAR]->(h2) } AS th,
      EXISTS { (h)-[:CONFLICTS]->(h2) } AS xhh, EXISTS { (t)-[:CONFLICTS]->(t2) } AS xtt,
-     EXISTS { (h)-[:CONFLICTS]->(t2) } AS xht, EXISTS { (t)-[:CONFLICTS]->(h2) } AS xth
+     EXISTS { (h)-[:CONFLICTS]->(t2) } AS xht, EXISTS { (t)-[:CONFLICTS]->(h2) } AS xth,
+     h2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(h2) } AS h2new,
+     t2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(t2) } AS t2new
 WITH gid, r.nid AS input, r2.nid AS context,
      CASE WHEN h.slot OR t.slot THEN false ELSE (hh AND tt) OR (ht AND th) END AS support,
      CASE WHEN h.slot OR t.slot THEN false
           ELSE (hh AND xtt) OR (tt AND xhh) OR (ht AND xth) OR (th AND xht) END AS contradict,
-     CASE WHEN h.slot THEN (tt AND h2.non_answer IS NULL) OR (th AND t2.non_answer IS NULL)
-          WHEN t.slot THEN (hh AND t2.non_answer IS NULL) OR (ht AND h2.non_answer IS NULL)
+     CASE WHEN h.slot THEN (tt AND h2new) OR (th AND t2new)
+          WHEN t.slot THEN (hh AND t2new) OR (ht AND h2new)
           ELSE false END AS answer
 WHERE support OR contradict OR answer
 RETURN gid AS graph, input, context, support, contradict, answer

@@ -176,6 +176,28 @@ func VerdictCases() []VerdictCase {
 			[]Sim{{"Dasypoda radchenkoi", "Dasypoda radchenkoi", 1}}, []RelSim{{0, 0, 0.9}, {1, 1, 0.9}}, nil),
 			Verdicts: []string{una, ans}, Evidence: []int{-1, 1},
 			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
+		// Restating is not answering: the poor answer's "The Chimnabai
+		// Clock Tower was named ..." fills the slot with a name the question
+		// gives itself (an entity SIMILAR edge reaches it), so the asked fact
+		// stays unanswered; the completion date is new and answers.
+		{Name: "AskedRestated", Graph: VerdictGraph("v-restated", kgeval.TextQuestion, A,
+			[][3]string{{"Chimnabai Clock Tower", "was completed in", "?"}, {"Chimnabai Clock Tower", "was named after", "?"}},
+			[][3]string{{"The Chimnabai Clock Tower", "was completed in", "1878"}, {"The Chimnabai Clock Tower", "named", "Chimnabai Clock"}},
+			[]Sim{{"Chimnabai Clock Tower", "The Chimnabai Clock Tower", 0.98}, {"Chimnabai Clock Tower", "Chimnabai Clock", 0.93}},
+			[]RelSim{{0, 0, 1}, {1, 1, 0.8}}, nil),
+			Verdicts: []string{ans, una}, Evidence: []int{0, -1},
+			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
+		// A question's statement read by rule (extraction.method both) is
+		// what the question gives, not what it asks: only the model's asked
+		// fact counts, and the answer that repeats the question's words
+		// answers nothing.
+		{Name: "QuestionRuleFacts", Graph: ruleRead(VerdictGraph("v-qrules", kgeval.TextQuestion, A,
+			[][3]string{{"PSLV-C56", "launch date", "?"}, {"scheduled launch date", "and", "time"}},
+			[][3]string{{"scheduled launch date", "and", "time"}, {"PSLV-C56 mission", "is", "important space mission"}},
+			[]Sim{{"scheduled launch date", "scheduled launch date", 1}, {"time", "time", 1}, {"PSLV-C56", "PSLV-C56 mission", 0.9}},
+			[]RelSim{{1, 0, 1}}, nil), 1),
+			Verdicts: []string{una}, Evidence: []int{-1},
+			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0)}},
 		// Against the reference: precision = support, recall = reference
 		// triplets the answer supports, F1.
 		{Name: "ReferenceF1", Graph: VerdictGraph("v-ref", A, kgeval.TextReference,
@@ -187,6 +209,16 @@ func VerdictCases() []VerdictCase {
 		{Name: "EmptyContext", Graph: VerdictGraph("v-empty", A, C, [][3]string{{"a", "r", "b"}}, nil, nil, nil, nil),
 			Want: map[string]*float64{kgeval.MetricSupport: nil, kgeval.MetricContradiction: nil}},
 	}
+}
+
+// ruleRead marks the input triplets at the given indexes read by rule
+// (kgeval.SourceRules).
+func ruleRead(g *kgeval.PairGraph, idx ...int) *kgeval.PairGraph {
+	rels := g.Relations(kgeval.SideInput)
+	for _, i := range idx {
+		g.Nodes[rels[i]].Source = kgeval.SourceRules
+	}
+	return g
 }
 
 // AddVerdictEdges gives random graphs (Random) relation SIMILAR edges and
