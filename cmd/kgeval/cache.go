@@ -35,7 +35,7 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 		Use:     "export --out FILE [--run NAME ...] [--kind extract,embed,judge,verify] [--no-time]",
 		Short:   "Write cache entries (all, or those some runs used) to a snapshot file",
 		Long:    help("cache-export"),
-		Example: `  kgeval cache export --run validity-wikieval50 --run validity-wikieval50-sens --out testdata/cache/wikieval50.jsonl.gz`,
+		Example: `  kgeval cache export --run validity-wikieval50 --run validity-wikieval50-sens --kind extract,judge,verify --out testdata/cache/wikieval50.jsonl.gz`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
