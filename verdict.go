@@ -50,6 +50,11 @@ type TripletVerdict struct {
 	Evidence *Evidence `json:"evidence,omitempty"`
 	// Contradiction is the contradicting context triplet of a conflict.
 	Contradiction *Evidence `json:"contradiction,omitempty"`
+	// Unfilled is, for an unanswered asked fact, the context triplet that
+	// matched its known end and relation but filled the slot with nothing
+	// new (it repeats a name the question gives, or says the value is
+	// unknown): why it is unanswered.
+	Unfilled *Evidence `json:"unfilled,omitempty"`
 	// Text is the verdict of the sentence check on a triplet the graph did
 	// not find (supported, contradicted or ""), with its evidence sentence.
 	Text         string    `json:"text,omitempty"`
@@ -62,14 +67,17 @@ type TripletVerdict struct {
 
 // VerdictMatch is one raw finding of an engine: input relation In and
 // context relation Ctx state the same fact (Support), contradict each other
-// (Contradict), or Ctx answers the asked fact In (Answer). Every engine
-// reports all matches; AssembleVerdicts picks the evidence, so engines agree
-// exactly when their matches do.
+// (Contradict), Ctx answers the asked fact In (Answer), or Ctx matches the
+// asked fact's known end and relation but fills its slot with nothing new
+// (Unfilled: a name the question gives itself, or a non-answer such as
+// "unknown"). Every engine reports all matches; AssembleVerdicts picks the
+// evidence, so engines agree exactly when their matches do.
 type VerdictMatch struct {
 	In, Ctx    int
 	Support    bool
 	Contradict bool
 	Answer     bool
+	Unfilled   bool
 }
 
 // Triplet returns the triplet of relation node r: the node with a
@@ -138,6 +146,7 @@ func (x tripletEnds) get(r int) (head, tail int, ok bool) {
 //	            new, or k~t' and h' is new; a filler is new when it is no
 //	            non-answer ("unknown") and no input entity is SIMILAR to it
 //	            (an answer that restates the question fills no slot)
+//	unfilled:   k~h' and t' is not new, or k~t' and h' is not new
 //
 // It is the native engine's half of the verdicts; the GDS engine asks the
 // same of the stored graph in cypher/kgscore_verdicts.cypher.
@@ -175,14 +184,16 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 			switch {
 			case g.Nodes[h].Kind == KindSlot:
 				m.Answer = sim[pair{t, h2}] && fills(t2) || sim[pair{t, t2}] && fills(h2)
+				m.Unfilled = sim[pair{t, h2}] && !fills(t2) || sim[pair{t, t2}] && !fills(h2)
 			case g.Nodes[t].Kind == KindSlot:
 				m.Answer = sim[pair{h, h2}] && fills(t2) || sim[pair{h, t2}] && fills(h2)
+				m.Unfilled = sim[pair{h, h2}] && !fills(t2) || sim[pair{h, t2}] && !fills(h2)
 			default:
 				m.Support = (sim[pair{h, h2}] && sim[pair{t, t2}]) || (sim[pair{h, t2}] && sim[pair{t, h2}])
 				m.Contradict = (sim[pair{h, h2}] && conf[pair{t, t2}]) || (sim[pair{t, t2}] && conf[pair{h, h2}]) ||
 					(sim[pair{h, t2}] && conf[pair{t, h2}]) || (sim[pair{t, h2}] && conf[pair{h, t2}])
 			}
-			if m.Support || m.Contradict || m.Answer {
+			if m.Support || m.Contradict || m.Answer || m.Unfilled {
 				out = append(out, m)
 			}
 		}
@@ -310,8 +321,11 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		}
 		v := TripletVerdict{Node: rel, Subject: g.Nodes[h].Label, Relation: g.Nodes[rel].Label, Object: g.Nodes[t].Label,
 			Asked: g.Nodes[h].Kind == KindSlot || g.Nodes[t].Kind == KindSlot, Source: g.Nodes[rel].Source}
-		var sup, con, ans *Evidence
+		var sup, con, ans, unf *Evidence
 		for _, m := range byIn[rel] {
+			if m.Unfilled && better(unf, rel, m.Ctx) {
+				unf = evidence(rel, m.Ctx)
+			}
 			if m.Support && better(sup, rel, m.Ctx) {
 				sup = evidence(rel, m.Ctx)
 			}
@@ -332,7 +346,7 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 			case con != nil:
 				v.Verdict, v.Evidence = VerdictAnswered, con
 			default:
-				v.Verdict = VerdictUnanswered
+				v.Verdict, v.Unfilled = VerdictUnanswered, unf
 			}
 			if v.Verdict == VerdictAnswered {
 				answered++

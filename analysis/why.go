@@ -55,6 +55,10 @@ type VerdictLine struct {
 	// passage 2", "reference"); Sentence is the evidence span of that text,
 	// with up to ContextChars characters Before and After it.
 	Evidence string `json:"evidence,omitempty"`
+	// Unfilled marks an unanswered asked fact whose Evidence matched its
+	// known end and relation but filled nothing new (it repeats the
+	// question, or says the value is unknown).
+	Unfilled bool   `json:"unfilled,omitempty"`
 	Source   string `json:"source,omitempty"`
 	Before   string `json:"before,omitempty"`
 	Sentence string `json:"sentence,omitempty"`
@@ -116,6 +120,10 @@ func WhyLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeval.
 			case v.Evidence != nil:
 				e := v.Evidence
 				l.Evidence = Triplet(e.Subject, e.Relation, e.Object)
+				sentence(&l, e)
+			case v.Unfilled != nil:
+				e := v.Unfilled
+				l.Evidence, l.Unfilled = Triplet(e.Subject, e.Relation, e.Object), true
 				sentence(&l, e)
 			case v.Verdict == kgeval.VerdictNotFound && v.Text != "":
 				l.Text, l.Verdict = v.Text, v.Text+SentenceSuffix

@@ -77,6 +77,19 @@ func TestWhyLines(t *testing.T) {
 			t.Errorf("sentence evidence: %+v", s)
 		}
 	})
+	// An unanswered asked fact shows the answer triplet that matched it but
+	// filled nothing new, with its sentence.
+	t.Run("Unfilled", func(t *testing.T) {
+		rel := kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}
+		got := analysis.WhyLines(texts, []kgeval.Pair{rel}, map[string]kgeval.KGResult{rel.Name: {Verdicts: []kgeval.TripletVerdict{
+			{Node: 1, Subject: "Acme", Relation: "founded in", Object: kgeval.Slot, Asked: true, Verdict: kgeval.VerdictUnanswered,
+				Unfilled: &kgeval.Evidence{Subject: "Acme", Relation: "was founded in", Object: "Acme", Passage: -1, Start: 0, End: 25}},
+		}}})
+		if len(got) != 1 || !got[0].Unfilled || got[0].Evidence != "(Acme; was founded in; Acme)" || got[0].Source != "answer" ||
+			got[0].Sentence != "Acme was founded in 2014." || got[0].Verdict != kgeval.VerdictUnanswered {
+			t.Errorf("unfilled asked fact: %+v", got)
+		}
+	})
 	t.Run("NoResult", func(t *testing.T) {
 		if got := analysis.WhyLines(texts, []kgeval.Pair{{Name: "answer_relevancy"}}, results); len(got) != 0 {
 			t.Errorf("a pair without a result: %+v", got)

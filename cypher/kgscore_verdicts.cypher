@@ -5,7 +5,9 @@
 // other is a CONFLICTS literal), or answers it (r is an asked fact: its known
 // end matches either end of r2, whose other end, the filler, is new: not a
 // non-answer such as "unknown", and not an entity the input names itself,
-// that is one reached by an entity SIMILAR edge; restating is not answering). "Matches" is an entity SIMILAR edge, which
+// that is one reached by an entity SIMILAR edge; restating is not answering),
+// or matches the asked fact's known end and relation with a filler that is
+// not new (unfilled: why the asked fact stays unanswered). "Matches" is an entity SIMILAR edge, which
 // pair-graph building drew by the literal-aware rule of SPEC §3b. The native
 // engine computes the same in kgeval.PairGraph.MatchTriplets; kgeval's
 // AssembleVerdicts turns the rows into verdicts and scores for both.
@@ -27,7 +29,10 @@ WITH gid, r.nid AS input, r2.nid AS context,
           ELSE (hh AND xtt) OR (tt AND xhh) OR (ht AND xth) OR (th AND xht) END AS contradict,
      CASE WHEN h.slot THEN (tt AND h2new) OR (th AND t2new)
           WHEN t.slot THEN (hh AND t2new) OR (ht AND h2new)
-          ELSE false END AS answer
-WHERE support OR contradict OR answer
-RETURN gid AS graph, input, context, support, contradict, answer
+          ELSE false END AS answer,
+     CASE WHEN h.slot THEN (tt AND NOT h2new) OR (th AND NOT t2new)
+          WHEN t.slot THEN (hh AND NOT t2new) OR (ht AND NOT h2new)
+          ELSE false END AS unfilled
+WHERE support OR contradict OR answer OR unfilled
+RETURN gid AS graph, input, context, support, contradict, answer, unfilled
 ORDER BY graph, input, context

@@ -196,7 +196,7 @@ func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGra
 				continue
 			}
 			matches[i] = append(matches[i], kgeval.VerdictMatch{In: int(asInt(m["input"])), Ctx: int(asInt(m["context"])),
-				Support: m["support"] == true, Contradict: m["contradict"] == true, Answer: m["answer"] == true})
+				Support: m["support"] == true, Contradict: m["contradict"] == true, Answer: m["answer"] == true, Unfilled: m["unfilled"] == true})
 		}
 	}
 	for i, g := range graphs {

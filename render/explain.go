@@ -45,7 +45,9 @@ func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
 			if l.Model != "" {
 				fmt.Fprintf(w, "  %-13s model: %s — %s\n", "", l.Model, l.ModelReason)
 			}
-			if l.Evidence != "" {
+			if l.Unfilled {
+				fmt.Fprintf(w, "  %-13s fills nothing new (repeats the question or says unknown): %s [%s]\n", "", l.Evidence, l.Source)
+			} else if l.Evidence != "" {
 				fmt.Fprintf(w, "  %-13s evidence %s [%s]\n", "", l.Evidence, l.Source)
 			} else if l.Sentence != "" {
 				fmt.Fprintf(w, "  %-13s evidence sentence [%s]\n", "", l.Source)

@@ -91,6 +91,9 @@ type VerdictCase struct {
 	Verdicts []string
 	Evidence []int
 	Conflict []bool
+	// Unfilled is the index of each triplet's unfilled evidence (-1: none;
+	// nil: none for every triplet).
+	Unfilled []int
 	Want     map[string]*float64
 }
 
@@ -174,7 +177,7 @@ func VerdictCases() []VerdictCase {
 			[][3]string{{"Dasypoda radchenkoi", "taxonomy", "?"}, {"Dasypoda radchenkoi", "related to", "?"}},
 			[][3]string{{"Dasypoda radchenkoi", "has taxonomy", "currently unknown"}, {"Dasypoda morotei", "is related to", "Dasypoda radchenkoi"}},
 			[]Sim{{"Dasypoda radchenkoi", "Dasypoda radchenkoi", 1}}, []RelSim{{0, 0, 0.9}, {1, 1, 0.9}}, nil),
-			Verdicts: []string{una, ans}, Evidence: []int{-1, 1},
+			Verdicts: []string{una, ans}, Evidence: []int{-1, 1}, Unfilled: []int{0, -1},
 			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
 		// Restating is not answering: the poor answer's "The Chimnabai
 		// Clock Tower was named ..." fills the slot with a name the question
@@ -185,7 +188,7 @@ func VerdictCases() []VerdictCase {
 			[][3]string{{"The Chimnabai Clock Tower", "was completed in", "1878"}, {"The Chimnabai Clock Tower", "named", "Chimnabai Clock"}},
 			[]Sim{{"Chimnabai Clock Tower", "The Chimnabai Clock Tower", 0.98}, {"Chimnabai Clock Tower", "Chimnabai Clock", 0.93}},
 			[]RelSim{{0, 0, 1}, {1, 1, 0.8}}, nil),
-			Verdicts: []string{ans, una}, Evidence: []int{0, -1},
+			Verdicts: []string{ans, una}, Evidence: []int{0, -1}, Unfilled: []int{-1, 1},
 			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
 		// A question's statement read by rule (extraction.method both) is
 		// what the question gives, not what it asks: only the model's asked
@@ -301,6 +304,16 @@ func CheckVerdicts(tb testing.TB, c VerdictCase, r kgeval.KGResult) {
 			if v.Evidence.Passage != n.Passage || v.Evidence.Start != n.Start || v.Evidence.End != n.End || v.Evidence.Relation != n.Label {
 				tb.Errorf("%s: triplet %d evidence %+v does not carry its triplet's relation, passage and span", c.Name, i, *v.Evidence)
 			}
+		}
+		wantUnf := -1
+		if c.Unfilled != nil {
+			wantUnf = c.Unfilled[i]
+		}
+		switch {
+		case wantUnf < 0 && v.Unfilled != nil:
+			tb.Errorf("%s: triplet %d has unfilled evidence %+v, want none", c.Name, i, *v.Unfilled)
+		case wantUnf >= 0 && (v.Unfilled == nil || v.Unfilled.Node != ctxRel[wantUnf]):
+			tb.Errorf("%s: triplet %d unfilled evidence %+v, want context triplet %d (node %d)", c.Name, i, v.Unfilled, wantUnf, ctxRel[wantUnf])
 		}
 		conflict := c.Conflict != nil && c.Conflict[i]
 		if v.Conflict != conflict {
