@@ -137,8 +137,8 @@ func TestCorrelate(t *testing.T) {
 func TestHumanLabels(t *testing.T) {
 	raw := `{"usefulness": "Partially useful",
 	  "claims": [
-	    {"claim": "a", "support": "Complete", "correctness": "Definitely correct"},
-	    {"claim": "b", "support": "Partial", "correctness": "Probably correct"},
+	    {"claim": "a", "support": "Complete", "correctness": "Definitely correct", "informativeness": "Very relevant"},
+	    {"claim": "b", "support": "Partial", "correctness": "Probably correct", "informativeness": "Not too important"},
 	    {"claim": "c", "support": "N/A", "correctness": "Unsure"},
 	    {"claim": "d", "support": "Missing", "correctness": "Likely incorrect"},
 	    {"claim": "e", "support": null, "correctness": "Definitely incorrect"},
@@ -154,6 +154,7 @@ func TestHumanLabels(t *testing.T) {
 		"usefulness":                    0.5,
 		"claims.support":                (1 + 0.5 + 0 + 0.25) / 4, // N/A and null skipped
 		"claims.correctness":            (1 + 0.75 + 0.5 + 0.25 + 0) / 5,
+		"claims.informativeness":        (1 + 1.0/3) / 2,
 		"derived.n_claims":              6,
 		"derived.support_complete_frac": 0.1667,
 		"derived.nested.k":              2,

@@ -47,12 +47,15 @@
 //	                             "correctness"                           Probably correct 0.75,
 //	                                                                     Unsure 0.5, Likely incorrect 0.25,
 //	                                                                     Definitely incorrect 0; null skipped
+//	claims.informativeness       mean over the claims of each claim's    Very relevant 1, A bit relevant 2/3,
+//	                             "informativeness"                       Not too important 1/3,
+//	                                                                     Uninformative 0; null skipped
 //
 // The ordinal strings are ExpertQA's (Malaviya et al., 2024); they are
 // matched exactly after trimming spaces. A claim whose value is skipped does
 // not count in the mean; an answer with no mapped claim has no claims.*
-// label. ExpertQA's other claim fields (informativeness, worthiness,
-// reliability) are not mapped.
+// label. ExpertQA's other claim fields (worthiness, reliability) are not
+// mapped.
 //
 // # Systems
 //

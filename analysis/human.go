@@ -17,13 +17,18 @@ var (
 	// CorrectnessScale is ExpertQA's claim correctness.
 	CorrectnessScale = map[string]float64{"Definitely correct": 1, "Probably correct": 0.75, "Unsure": 0.5,
 		"Likely incorrect": 0.25, "Definitely incorrect": 0}
+	// InformativenessScale is ExpertQA's claim informativeness: how
+	// relevant the claim is to the question, evenly spaced.
+	InformativenessScale = map[string]float64{"Very relevant": 1, "A bit relevant": 2.0 / 3, "Not too important": 1.0 / 3,
+		"Uninformative": 0}
 )
 
 // topScales maps top-level string labels; claimScales maps the fields of
 // each claim in a top-level "claims" list, averaged per answer.
 var (
 	topScales   = map[string]map[string]float64{"usefulness": UsefulnessScale}
-	claimScales = map[string]map[string]float64{"support": SupportScale, "correctness": CorrectnessScale}
+	claimScales = map[string]map[string]float64{"support": SupportScale, "correctness": CorrectnessScale,
+		"informativeness": InformativenessScale}
 )
 
 // HumanLabels returns the numeric human labels of one sample's `human`

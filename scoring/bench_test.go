@@ -47,7 +47,7 @@ func BenchmarkBuild(b *testing.B) {
 				x.ctx = append(x.ctx, t)
 			}
 		}
-		for j, k := range scoring.EntityKeys(x.in, x.ctx) {
+		for j, k := range scoring.LabelKeys(x.in, x.ctx) {
 			v := make([]float32, 384)
 			v[j%384] = 1
 			v[(j*7)%384] += 0.5

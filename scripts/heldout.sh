@@ -3,12 +3,15 @@
 # (testdata/expertqa.jsonl: 300 answers of 4 systems, experts' claim-level
 # support labels) evaluated with extraction.method rules, and every
 # faithfulness-type metric correlated with the experts' labels
-# (kgeval correlate --human). Minutes; see docs/VALIDITY.md.
+# (kgeval correlate --human); the answer-relevance metrics likewise
+# (<out>-relevance: against the experts' claim informativeness and answer
+# usefulness). Minutes; see docs/VALIDITY.md.
 #
 # Environment (all optional):
 #   KGEVAL_HELDOUT_DATASET  dataset with human labels (default testdata/expertqa.jsonl)
 #   KGEVAL_HELDOUT_RUN      run name (default heldout-expertqa-rules)
-#   KGEVAL_HELDOUT_OUT      report prefix (default docs/results/heldout-expertqa-rules: .txt and .csv)
+#   KGEVAL_HELDOUT_OUT      report prefix (default docs/results/heldout-expertqa-rules: .txt and .csv,
+#                           and -relevance.txt and -relevance.csv)
 #   KGEVAL_NEO4J_URI, KGEVAL_NEO4J_PASSWORD
 #                           use this Neo4j as it is; unset, the bundled one is started
 #                           (and stopped again if this script started it)
@@ -34,4 +37,6 @@ KGEVAL_EXTRACTION_METHOD=rules $bin evaluate --dataset "$dataset" --run "$run" -
 mkdir -p "$(dirname "$out")"
 $bin correlate --run "$run" --human --metrics faithfulness,ts_groundedness,k_precision \
   --csv "$out.csv" > "$out.txt" || exit 1
-echo "heldout: wrote $out.txt and $out.csv"
+$bin correlate --run "$run" --human --metrics answer_relevancy,ts_answer_relevancy \
+  --csv "$out-relevance.csv" > "$out-relevance.txt" || exit 1
+echo "heldout: wrote $out.txt, $out.csv, $out-relevance.txt and $out-relevance.csv"

@@ -38,6 +38,16 @@ rc=${PIPESTATUS[0]}
 passed=$(grep -c -- '--- PASS' "$log")
 failed=$(grep -c -- '--- FAIL' "$log")
 
+# Every benchmark of make bench runs once, so that a broken one fails here
+# and not first in the report (pipeline's 1,000-sample benchmark is left to
+# make bench: minutes on GDS).
+echo "=== benchmarks, one iteration each: scoring, lexical, minilm"
+if go test -count=1 -run '^$' -bench . -benchtime 1x ./scoring/... ./minilm/; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); rc=1
+fi
+
 # SPEC §4 on a generated corpus: GDS and native engines against NetworkX.
 echo "=== engine agreement: ${KGEVAL_AGREEMENT_GRAPHS:-500} generated pair graphs, GDS vs native vs NetworkX"
 if py=$(scripts/pyenv.sh bench scripts/requirements-bench.txt) &&
