@@ -168,6 +168,21 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 	// and not a node the input itself names (a context entity reached by an
 	// entity SIMILAR edge): restating the question does not answer it.
 	fills := func(n int) bool { return !g.Nodes[n].NonAnswer && !named[n] }
+	// slot: an asked fact's known end k matches one end of the context
+	// triplet (h2, t2); the other end fills the slot, with something new
+	// (answer) or not (unfilled).
+	slot := func(k, h2, t2 int) (answer, unfilled bool) {
+		for _, e := range [2][2]int{{h2, t2}, {t2, h2}} {
+			if sim[pair{k, e[0]}] {
+				if fills(e[1]) {
+					answer = true
+				} else {
+					unfilled = true
+				}
+			}
+		}
+		return answer, unfilled
+	}
 	ends := g.tripletIndex()
 	var out []VerdictMatch
 	for _, r := range g.Relations(SideInput) {
@@ -183,11 +198,9 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 			m := VerdictMatch{In: r, Ctx: c}
 			switch {
 			case g.Nodes[h].Kind == KindSlot:
-				m.Answer = sim[pair{t, h2}] && fills(t2) || sim[pair{t, t2}] && fills(h2)
-				m.Unfilled = sim[pair{t, h2}] && !fills(t2) || sim[pair{t, t2}] && !fills(h2)
+				m.Answer, m.Unfilled = slot(t, h2, t2)
 			case g.Nodes[t].Kind == KindSlot:
-				m.Answer = sim[pair{h, h2}] && fills(t2) || sim[pair{h, t2}] && fills(h2)
-				m.Unfilled = sim[pair{h, h2}] && !fills(t2) || sim[pair{h, t2}] && !fills(h2)
+				m.Answer, m.Unfilled = slot(h, h2, t2)
 			default:
 				m.Support = (sim[pair{h, h2}] && sim[pair{t, t2}]) || (sim[pair{h, t2}] && sim[pair{t, h2}])
 				m.Contradict = (sim[pair{h, h2}] && conf[pair{t, t2}]) || (sim[pair{t, t2}] && conf[pair{h, h2}]) ||

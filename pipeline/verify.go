@@ -14,7 +14,8 @@ import (
 const maxEvidence = 2
 
 // verify asks e.Verifier about the triplets each non-question pair graph
-// left open (not_found, or supported and contradicted), one batched question
+// left open (not_found, or supported and contradicted; kgeval.OpenVerdicts:
+// the model's own triplets, not the rule-read ones), one batched question
 // per pair graph, with each triplet's best evidence sentences from the
 // pair's context text, and records the model's verdicts beside the graph's
 // (kgeval.ApplyModelVerdicts). A triplet that no context sentence mentions

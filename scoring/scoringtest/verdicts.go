@@ -290,34 +290,33 @@ func CheckVerdicts(tb testing.TB, c VerdictCase, r kgeval.KGResult) {
 		if v.Verdict != c.Verdicts[i] {
 			tb.Errorf("%s: triplet %d (%s %s %s) is %s, want %s", c.Name, i, v.Subject, v.Relation, v.Object, v.Verdict, c.Verdicts[i])
 		}
-		want := -1
-		if c.Evidence != nil {
-			want = c.Evidence[i]
-		}
-		switch {
-		case want < 0 && v.Evidence != nil:
-			tb.Errorf("%s: triplet %d has evidence %+v, want none", c.Name, i, *v.Evidence)
-		case want >= 0 && (v.Evidence == nil || v.Evidence.Node != ctxRel[want]):
-			tb.Errorf("%s: triplet %d evidence %+v, want context triplet %d (node %d)", c.Name, i, v.Evidence, want, ctxRel[want])
-		case want >= 0:
-			n := c.Graph.Nodes[ctxRel[want]]
-			if v.Evidence.Passage != n.Passage || v.Evidence.Start != n.Start || v.Evidence.End != n.End || v.Evidence.Relation != n.Label {
-				tb.Errorf("%s: triplet %d evidence %+v does not carry its triplet's relation, passage and span", c.Name, i, *v.Evidence)
-			}
-		}
-		wantUnf := -1
-		if c.Unfilled != nil {
-			wantUnf = c.Unfilled[i]
-		}
-		switch {
-		case wantUnf < 0 && v.Unfilled != nil:
-			tb.Errorf("%s: triplet %d has unfilled evidence %+v, want none", c.Name, i, *v.Unfilled)
-		case wantUnf >= 0 && (v.Unfilled == nil || v.Unfilled.Node != ctxRel[wantUnf]):
-			tb.Errorf("%s: triplet %d unfilled evidence %+v, want context triplet %d (node %d)", c.Name, i, v.Unfilled, wantUnf, ctxRel[wantUnf])
-		}
+		checkEvidence(tb, c, i, "evidence", c.Evidence, v.Evidence, ctxRel)
+		checkEvidence(tb, c, i, "unfilled evidence", c.Unfilled, v.Unfilled, ctxRel)
 		conflict := c.Conflict != nil && c.Conflict[i]
 		if v.Conflict != conflict {
 			tb.Errorf("%s: triplet %d conflict = %v, want %v", c.Name, i, v.Conflict, conflict)
+		}
+	}
+}
+
+// checkEvidence checks triplet i's evidence of one kind against the case's
+// expected context triplet indexes (nil or -1: none): the context triplet,
+// with its relation, passage and span.
+func checkEvidence(tb testing.TB, c VerdictCase, i int, what string, wantIdx []int, got *kgeval.Evidence, ctxRel []int) {
+	tb.Helper()
+	want := -1
+	if wantIdx != nil {
+		want = wantIdx[i]
+	}
+	switch {
+	case want < 0 && got != nil:
+		tb.Errorf("%s: triplet %d has %s %+v, want none", c.Name, i, what, *got)
+	case want >= 0 && (got == nil || got.Node != ctxRel[want]):
+		tb.Errorf("%s: triplet %d %s %+v, want context triplet %d (node %d)", c.Name, i, what, got, want, ctxRel[want])
+	case want >= 0:
+		n := c.Graph.Nodes[ctxRel[want]]
+		if got.Passage != n.Passage || got.Start != n.Start || got.End != n.End || got.Relation != n.Label {
+			tb.Errorf("%s: triplet %d %s %+v does not carry its triplet's relation, passage and span", c.Name, i, what, *got)
 		}
 	}
 }
