@@ -59,6 +59,14 @@ type Node struct {
 	// ("currently unknown", "not provided"): it fills no slot of an asked
 	// fact (SPEC §4c).
 	NonAnswer bool `json:"non_answer,omitempty"`
+	// Fits lists the answer types an entity's label is a value of ("date",
+	// "place", "person", "count", "duration", "measure"; lexical.FitsOf):
+	// such an entity answers a typed asked fact (SPEC §4c).
+	Fits []string `json:"fits,omitempty"`
+	// Want is, on a slot, the answer type its asked fact's relation names
+	// ("mission date": "date"; lexical.WantOf), "" for none: a new filler
+	// of that type answers it whatever the answering relation (SPEC §4c).
+	Want string `json:"want,omitempty"`
 	// Start and End are the byte span of a relation node's triplet in its
 	// text (its passage for the contexts): the window it was extracted from,
 	// or the sentence that states it when grounding found one. 0, 0: unknown.

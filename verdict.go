@@ -3,6 +3,7 @@ package kgeval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -41,6 +42,9 @@ type TripletVerdict struct {
 	Object   string `json:"object"`
 	// Asked marks an asked fact with a slot "?" (SPEC §4c).
 	Asked bool `json:"asked,omitempty"`
+	// Want is an asked fact's answer type, the kind of value its relation
+	// names ("date" for "mission date"; Node.Want), "" for none.
+	Want string `json:"want,omitempty"`
 	// Source is the triplet's Source (SourceRules: read by rule).
 	Source  string `json:"source,omitempty"`
 	Verdict string `json:"verdict"`
@@ -147,18 +151,26 @@ func (x tripletEnds) get(r int) (head, tail int, ok bool) {
 //	            non-answer ("unknown") and no input entity is SIMILAR to it
 //	            (an answer that restates the question fills no slot)
 //	unfilled:   k~h' and t' is not new, or k~t' and h' is not new
+//	typed:      an asked fact whose relation names the kind of value asked
+//	            ("mission date": a date; Node.Want) is also answered by a
+//	            context triplet whose relation does not match: k~h' and t'
+//	            is new and of that type (Node.Fits), or k~t' and h' is
+//	            (the question's "mission date" is the answer's "is
+//	            scheduled to be launched on 30 July 2023")
 //
 // It is the native engine's half of the verdicts; the GDS engine asks the
 // same of the stored graph in cypher/kgscore_verdicts.cypher.
 func (g *PairGraph) MatchTriplets() []VerdictMatch {
 	type pair struct{ a, b int }
 	sim, conf, relSim, named := map[pair]bool{}, map[pair]bool{}, map[int][]int{}, map[int]bool{}
+	relSimilar := map[pair]bool{}
 	for _, e := range g.Edges {
 		switch {
 		case e.Type == EdgeConflict:
 			conf[pair{e.From, e.To}] = true
 		case e.Type == EdgeSimilar && g.Nodes[e.From].Kind == KindRelation:
 			relSim[e.From] = append(relSim[e.From], e.To)
+			relSimilar[pair{e.From, e.To}] = true
 		case e.Type == EdgeSimilar:
 			sim[pair{e.From, e.To}] = true
 			named[e.To] = true
@@ -168,39 +180,57 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 	// and not a node the input itself names (a context entity reached by an
 	// entity SIMILAR edge): restating the question does not answer it.
 	fills := func(n int) bool { return !g.Nodes[n].NonAnswer && !named[n] }
+	fits := func(n int, want string) bool { return want != "" && slices.Contains(g.Nodes[n].Fits, want) }
 	// slot: an asked fact's known end k matches one end of the context
 	// triplet (h2, t2); the other end fills the slot, with something new
-	// (answer) or not (unfilled).
-	slot := func(k, h2, t2 int) (answer, unfilled bool) {
+	// (answer) or not (unfilled). similar: the relations match; else only
+	// a new filler of the type the asked relation names (want) answers.
+	slot := func(k, h2, t2 int, similar bool, want string) (answer, unfilled bool) {
 		for _, e := range [2][2]int{{h2, t2}, {t2, h2}} {
-			if sim[pair{k, e[0]}] {
-				if fills(e[1]) {
-					answer = true
-				} else {
-					unfilled = true
-				}
+			if !sim[pair{k, e[0]}] {
+				continue
+			}
+			switch {
+			case fills(e[1]) && (similar || fits(e[1], want)):
+				answer = true
+			case similar && !fills(e[1]):
+				unfilled = true
 			}
 		}
 		return answer, unfilled
 	}
 	ends := g.tripletIndex()
+	ctxRels := g.Relations(SideContext)
 	var out []VerdictMatch
 	for _, r := range g.Relations(SideInput) {
 		h, t, ok := ends.get(r)
 		if !ok {
 			continue
 		}
-		for _, c := range relSim[r] {
+		// A typed asked fact is compared with every context triplet, the
+		// others with those their relation matches.
+		cands, want := relSim[r], ""
+		switch {
+		case g.Nodes[h].Kind == KindSlot:
+			want = g.Nodes[h].Want
+		case g.Nodes[t].Kind == KindSlot:
+			want = g.Nodes[t].Want
+		}
+		if want != "" {
+			cands = ctxRels
+		}
+		for _, c := range cands {
 			h2, t2, ok := ends.get(c)
 			if !ok {
 				continue
 			}
+			similar := relSimilar[pair{r, c}]
 			m := VerdictMatch{In: r, Ctx: c}
 			switch {
 			case g.Nodes[h].Kind == KindSlot:
-				m.Answer, m.Unfilled = slot(t, h2, t2)
+				m.Answer, m.Unfilled = slot(t, h2, t2, similar, want)
 			case g.Nodes[t].Kind == KindSlot:
-				m.Answer, m.Unfilled = slot(h, h2, t2)
+				m.Answer, m.Unfilled = slot(h, h2, t2, similar, want)
 			default:
 				m.Support = (sim[pair{h, h2}] && sim[pair{t, t2}]) || (sim[pair{h, t2}] && sim[pair{t, h2}])
 				m.Contradict = (sim[pair{h, h2}] && conf[pair{t, t2}]) || (sim[pair{t, t2}] && conf[pair{h, h2}]) ||
@@ -333,7 +363,8 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 			continue
 		}
 		v := TripletVerdict{Node: rel, Subject: g.Nodes[h].Label, Relation: g.Nodes[rel].Label, Object: g.Nodes[t].Label,
-			Asked: g.Nodes[h].Kind == KindSlot || g.Nodes[t].Kind == KindSlot, Source: g.Nodes[rel].Source}
+			Asked: g.Nodes[h].Kind == KindSlot || g.Nodes[t].Kind == KindSlot, Source: g.Nodes[rel].Source,
+			Want: g.Nodes[h].Want + g.Nodes[t].Want}
 		var sup, con, ans, unf *Evidence
 		for _, m := range byIn[rel] {
 			if m.Unfilled && better(unf, rel, m.Ctx) {

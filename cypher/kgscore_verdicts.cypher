@@ -7,30 +7,46 @@
 // non-answer such as "unknown", and not an entity the input names itself,
 // that is one reached by an entity SIMILAR edge; restating is not answering),
 // or matches the asked fact's known end and relation with a filler that is
-// not new (unfilled: why the asked fact stays unanswered). "Matches" is an entity SIMILAR edge, which
+// not new (unfilled: why the asked fact stays unanswered). An asked fact
+// whose relation names the kind of value asked (its slot's want: "mission
+// date" a date) is compared with every context triplet of its graph: one
+// whose relation does not match answers it with a new filler of that type
+// (the filler's fits). "Matches" is an entity SIMILAR edge, which
 // pair-graph building drew by the literal-aware rule of SPEC §3b. The native
 // engine computes the same in kgeval.PairGraph.MatchTriplets; kgeval's
 // AssembleVerdicts turns the rows into verdicts and scores for both.
 // $graphs: graph ids.
 UNWIND $graphs AS gid
 MATCH (h:Entity)-[:REL]->(r:Relation {graph: gid, side: 'in'})-[:REL]->(t:Entity)
-MATCH (r)-[:SIMILAR]->(r2:Relation)
+WITH gid, r, h, t, coalesce(h.want, t.want) AS want
+CALL {
+  WITH r
+  MATCH (r)-[:SIMILAR]->(r2:Relation)
+  RETURN r2, true AS rr
+  UNION
+  WITH r, gid, want
+  MATCH (r2:Relation {graph: gid, side: 'ctx'})
+  WHERE want IS NOT NULL AND NOT EXISTS { (r)-[:SIMILAR]->(r2) }
+  RETURN r2, false AS rr
+}
 MATCH (h2:Entity)-[:REL]->(r2)-[:REL]->(t2:Entity)
-WITH gid, r, r2, h, t, h2, t2,
+WITH gid, r, r2, h, t, h2, t2, rr,
      EXISTS { (h)-[:SIMILAR]->(h2) } AS hh, EXISTS { (t)-[:SIMILAR]->(t2) } AS tt,
      EXISTS { (h)-[:SIMILAR]->(t2) } AS ht, EXISTS { (t)-[:SIMILAR]->(h2) } AS th,
      EXISTS { (h)-[:CONFLICTS]->(h2) } AS xhh, EXISTS { (t)-[:CONFLICTS]->(t2) } AS xtt,
      EXISTS { (h)-[:CONFLICTS]->(t2) } AS xht, EXISTS { (t)-[:CONFLICTS]->(h2) } AS xth,
      h2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(h2) } AS h2new,
-     t2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(t2) } AS t2new
+     t2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(t2) } AS t2new,
+     rr OR coalesce(want IN h2.fits, false) AS h2ok, rr OR coalesce(want IN t2.fits, false) AS t2ok
 WITH gid, r.nid AS input, r2.nid AS context,
-     CASE WHEN h.slot OR t.slot THEN false ELSE (hh AND tt) OR (ht AND th) END AS support,
-     CASE WHEN h.slot OR t.slot THEN false
+     CASE WHEN h.slot OR t.slot OR NOT rr THEN false ELSE (hh AND tt) OR (ht AND th) END AS support,
+     CASE WHEN h.slot OR t.slot OR NOT rr THEN false
           ELSE (hh AND xtt) OR (tt AND xhh) OR (ht AND xth) OR (th AND xht) END AS contradict,
-     CASE WHEN h.slot THEN (tt AND h2new) OR (th AND t2new)
-          WHEN t.slot THEN (hh AND t2new) OR (ht AND h2new)
+     CASE WHEN h.slot THEN (tt AND h2new AND h2ok) OR (th AND t2new AND t2ok)
+          WHEN t.slot THEN (hh AND t2new AND t2ok) OR (ht AND h2new AND h2ok)
           ELSE false END AS answer,
-     CASE WHEN h.slot THEN (tt AND NOT h2new) OR (th AND NOT t2new)
+     CASE WHEN NOT rr THEN false
+          WHEN h.slot THEN (tt AND NOT h2new) OR (th AND NOT t2new)
           WHEN t.slot THEN (hh AND NOT t2new) OR (ht AND NOT h2new)
           ELSE false END AS unfilled
 WHERE support OR contradict OR answer OR unfilled

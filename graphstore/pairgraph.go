@@ -88,11 +88,17 @@ func (db *DB) writeBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 				if n.NonAnswer {
 					row["non_answer"] = true
 				}
+				if len(n.Fits) > 0 {
+					row["fits"] = n.Fits
+				}
 				ents = append(ents, row)
 			case kgeval.KindSlot:
 				// A slot is stored as an entity node marked slot (it is in
 				// no V_in; see kgeval.KindSlot).
 				row["key"], row["slot"] = n.Key, true
+				if n.Want != "" {
+					row["want"] = n.Want
+				}
 				ents = append(ents, row)
 			default:
 				row["key"], row["passage"], row["start"], row["end"] = n.Key, n.Passage, n.Start, n.End
@@ -246,9 +252,15 @@ func nodeFrom(m map[string]any) kgeval.Node {
 		n.Source = asString(m["source"])
 	case m["slot"] == true:
 		n.Kind = kgeval.KindSlot
+		n.Want = asString(m["want"])
 	default:
 		n.Kind = kgeval.KindEntity
 		n.NonAnswer = m["non_answer"] == true
+		if fs, ok := m["fits"].([]any); ok {
+			for _, f := range fs {
+				n.Fits = append(n.Fits, asString(f))
+			}
+		}
 	}
 	return n
 }

@@ -253,7 +253,8 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 			return id
 		}
 		id := len(g.Nodes)
-		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: k, Label: label, Passage: -1, NonAnswer: lexical.NonAnswer(label)})
+		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: k, Label: label, Passage: -1,
+			NonAnswer: lexical.NonAnswer(label), Fits: fitsOf(label)})
 		se.ids[k] = id
 		se.order = append(se.order, k)
 		return id
@@ -273,6 +274,11 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 		seen[key] = true
 		h := entity(t.Subject)
 		o := entity(t.Object)
+		for _, s := range []int{h, o} {
+			if g.Nodes[s].Kind == kgeval.KindSlot {
+				g.Nodes[s].Want = string(lexical.WantOf(t.Relation))
+			}
+		}
 		r := len(g.Nodes)
 		passage := -1
 		if side == kgeval.SideContext {
@@ -284,6 +290,15 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 			kgeval.Edge{From: r, To: o, Type: kgeval.EdgeStructural, Weight: p.StructuralWeight, Cost: p.StructuralCost})
 	}
 	return se
+}
+
+// fitsOf returns the answer types label is a value of (lexical.FitsOf).
+func fitsOf(label string) []string {
+	var out []string
+	for _, w := range lexical.FitsOf(label) {
+		out = append(out, string(w))
+	}
+	return out
 }
 
 // Cosine returns the cosine similarity of a and b, clamped to [-1, 1]

@@ -174,3 +174,65 @@ func (t *Text) sharesWord(s string) func(i int) bool {
 		return v
 	}
 }
+
+// The cues of an asked fact's relation ("mission date", "location",
+// "number of teams"): a question's extractor names the kind of value asked
+// with a noun, where the question itself used a question word. They are
+// tried before the question cues (askCues), in this order; the first that
+// occurs decides.
+var relationCues = []struct {
+	want AnswerType
+	re   *regexp.Regexp
+}{
+	{WantDuration, regexp.MustCompile(`(?i)\b(duration|months|weeks|days|hours|minutes)\b`)},
+	{WantCount, regexp.MustCompile(`(?i)\b(number|count|amount|total)\b`)},
+	{WantDate, regexp.MustCompile(`(?i)\b(date|year|day)\b`)},
+	{WantPlace, regexp.MustCompile(`(?i)\b(site|place|venue|country|city|town|region|province|continent)\b`)},
+	{WantPerson, regexp.MustCompile(`(?i)\b(founder|director|author|inventor|creator)\b`)},
+}
+
+// WantOf returns the answer type that an asked fact's relation names, ""
+// for none: a noun of the kind of value (a date, year or day a date; a
+// number, count, amount or total a count; a duration, or months, weeks,
+// days, hours or minutes, a duration; a site, place, venue, country, city,
+// town, region, province or continent a place; a founder, director,
+// author, inventor or creator a person), else the question cues of Asked
+// ("location", "headquarters", "elevation", "who"). "What is its
+// objective" names none.
+func WantOf(relation string) AnswerType {
+	for _, c := range relationCues {
+		if c.re.MatchString(relation) {
+			return c.want
+		}
+	}
+	for _, c := range askCues {
+		if c.re.MatchString(relation) {
+			return c.want
+		}
+	}
+	return ""
+}
+
+// answerTypes is every AnswerType, in a fixed order.
+var answerTypes = []AnswerType{WantDate, WantPlace, WantPerson, WantCount, WantDuration, WantMeasure}
+
+// FitsOf returns the answer types that an entity label is a value of: those
+// an atom of the label Fits ("in 1896": date, duration; "the state of
+// Illinois": place, person; "2,121 meters": count, duration, measure), none
+// for a label without a literal or a name ("a leading pharmaceutical
+// company"). A label is read as the middle of a sentence: a single
+// capitalised word ("Illinois") is a name there.
+func FitsOf(label string) []AnswerType {
+	const lead = "of "
+	var out []AnswerType
+	atoms := Atoms(lead + label)
+	for _, w := range answerTypes {
+		for _, a := range atoms {
+			if w.Fits(a) {
+				out = append(out, w)
+				break
+			}
+		}
+	}
+	return out
+}

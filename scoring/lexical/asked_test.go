@@ -78,3 +78,61 @@ func TestAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestWantOf: the answer type an asked fact's relation names.
+func TestWantOf(t *testing.T) {
+	for rel, want := range map[string]AnswerType{
+		"mission date":                    WantDate,
+		"launch date and time":            WantDate,
+		"official premier year":           WantDate,
+		"location":                        WantPlace,
+		"headquarters":                    WantPlace,
+		"world premiere theater location": WantPlace,
+		"country or state where located":  WantPlace,
+		"launch site":                     WantPlace,
+		"team participants number":        WantCount,
+		"number of people":                WantCount,
+		"length in months or weeks":       WantDuration,
+		"duration":                        WantDuration,
+		"elevation":                       WantMeasure,
+		"height and speed compared to":    WantMeasure,
+		"founder":                         WantPerson,
+		"who directed":                    WantPerson,
+		"objective":                       "",
+		"conservation status":             "",
+		"how?":                            "",
+		"capabilities":                    "",
+		"taxonomic relationship with":     "",
+		"":                                "",
+		"Datum":                           "", // a word that holds "date" is not the word
+	} {
+		if got := WantOf(rel); got != want {
+			t.Errorf("WantOf(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+// TestFitsOf: the answer types an entity label is a value of.
+func TestFitsOf(t *testing.T) {
+	for label, want := range map[string]string{
+		"in 1896":                           "date duration",
+		"Sunday, 30 July 2023 at 06:30 IST": "date duration",
+		"the state of Illinois":             "place person",
+		"Illinois":                          "place person",
+		"Theodore Scott":                    "place person",
+		"2,121 meters":                      "count duration measure",
+		"seven":                             "count measure",
+		"two weeks":                         "duration",
+		"a leading pharmaceutical company":  "",
+		"popular hiking destination":        "",
+		"":                                  "",
+	} {
+		var got []string
+		for _, w := range FitsOf(label) {
+			got = append(got, string(w))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("FitsOf(%q) = %q, want %q", label, strings.Join(got, " "), want)
+		}
+	}
+}

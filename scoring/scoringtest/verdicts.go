@@ -37,12 +37,20 @@ func VerdictGraph(name string, input, context kgeval.Text, in, ctx [][3]string, 
 		}
 		id := len(g.Nodes)
 		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: label, Label: label, Passage: -1, NonAnswer: lexical.NonAnswer(label)})
+		for _, w := range lexical.FitsOf(label) {
+			g.Nodes[id].Fits = append(g.Nodes[id].Fits, string(w))
+		}
 		ids[k] = id
 		return id
 	}
 	add := func(side string, ts [][3]string) {
 		for i, t := range ts {
 			h, o := node(side, t[0]), node(side, t[2])
+			for _, s := range []int{h, o} {
+				if g.Nodes[s].Kind == kgeval.KindSlot {
+					g.Nodes[s].Want = string(lexical.WantOf(t[1]))
+				}
+			}
 			r := len(g.Nodes)
 			passage := -1
 			if side == kgeval.SideContext {
@@ -190,6 +198,19 @@ func VerdictCases() []VerdictCase {
 			[]RelSim{{0, 0, 1}, {1, 1, 0.8}}, nil),
 			Verdicts: []string{ans, una}, Evidence: []int{0, -1}, Unfilled: []int{-1, 1},
 			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
+		// Typed asked facts: a relation that names the kind of value asked
+		// ("mission date", "launch site") is answered by a new filler of
+		// that type whatever the answer's relation (no relation SIMILAR
+		// edge here); the name the question gives itself (PSLV-C56) fills
+		// nothing, and an asked fact of no type ("objective") still needs a
+		// matching relation.
+		{Name: "AskedTyped", Graph: VerdictGraph("v-typed", kgeval.TextQuestion, A,
+			[][3]string{{"PSLV-C56", "mission date", "?"}, {"PSLV-C56", "launch site", "?"}, {"PSLV-C56", "objective", "?"}},
+			[][3]string{{"The PSLV-C56 mission", "is scheduled to be launched on", "Sunday, 30 July 2023"}, {"The PSLV-C56 mission", "is also called", "PSLV-C56"},
+				{"The PSLV-C56 mission", "aims to", "study weather patterns"}, {"The PSLV-C56 mission", "will be launched from", "Satish Dhawan Space Centre"}},
+			[]Sim{{"PSLV-C56", "The PSLV-C56 mission", 0.9}, {"PSLV-C56", "PSLV-C56", 1}}, nil, nil),
+			Verdicts: []string{ans, ans, una}, Evidence: []int{0, 3, -1},
+			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(2.0 / 3)}},
 		// A question's statement read by rule (extraction.method both) is
 		// what the question gives, not what it asks: only the model's asked
 		// fact counts, and the answer that repeats the question's words
@@ -228,11 +249,40 @@ func ruleRead(g *kgeval.PairGraph, idx ...int) *kgeval.PairGraph {
 // CONFLICTS edges, so that engines can be compared on verdicts too: about a
 // third of the input relations get one to three similar context relations,
 // and some input entities conflict with a context entity they are not
-// similar to.
+// similar to. About a third of the graphs become question graphs with asked
+// facts (a slot, typed or not, on an input entity), and some context
+// entities get answer types (Node.Fits), so that typed answering (SPEC §4c)
+// is compared too.
 func AddVerdictEdges(graphs []*kgeval.PairGraph, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, seed^7))
+	wants := []string{"", lexicalDate, lexicalPlace}
 	for _, g := range graphs {
 		g.Input, g.Context = kgeval.TextAnswer, kgeval.TextReference
+		if ins := g.InputEntities(); len(ins) > 0 && r.Float64() < 0.35 {
+			g.Input = kgeval.TextQuestion
+			for k := 0; k < 1+r.IntN(2); k++ {
+				a := ins[r.IntN(len(ins))]
+				slot, rel := len(g.Nodes), len(g.Nodes)+1
+				g.Nodes = append(g.Nodes,
+					kgeval.Node{ID: slot, Kind: kgeval.KindSlot, Side: kgeval.SideInput, Key: kgeval.Slot, Label: kgeval.Slot, Passage: -1, Want: wants[r.IntN(len(wants))]},
+					kgeval.Node{ID: rel, Kind: kgeval.KindRelation, Side: kgeval.SideInput, Key: fmt.Sprintf("asked%d", k), Label: fmt.Sprintf("asked%d", k), Passage: -1})
+				from, to := a, slot
+				if r.IntN(2) == 0 {
+					from, to = slot, a
+				}
+				g.Edges = append(g.Edges,
+					kgeval.Edge{From: from, To: rel, Type: kgeval.EdgeStructural, Weight: 0.9, Cost: 0.1},
+					kgeval.Edge{From: rel, To: to, Type: kgeval.EdgeStructural, Weight: 0.9, Cost: 0.1})
+			}
+			for _, c := range g.ContextEntities() {
+				switch x := r.Float64(); {
+				case x < 0.2:
+					g.Nodes[c].Fits = []string{lexicalDate}
+				case x < 0.35:
+					g.Nodes[c].Fits = []string{lexicalPlace, string(lexical.WantPerson)}
+				}
+			}
+		}
 		inRel, ctxRel := g.Relations(kgeval.SideInput), g.Relations(kgeval.SideContext)
 		for _, i := range inRel {
 			if r.Float64() > 0.35 || len(ctxRel) == 0 {
@@ -265,6 +315,11 @@ func AddVerdictEdges(graphs []*kgeval.PairGraph, seed uint64) {
 		}
 	}
 }
+
+const (
+	lexicalDate  = string(lexical.WantDate)
+	lexicalPlace = string(lexical.WantPlace)
+)
 
 // CheckVerdicts compares an engine's result on a verdict case with the
 // hand-worked verdicts, evidence and scores.
