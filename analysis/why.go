@@ -58,7 +58,12 @@ type VerdictLine struct {
 	// Unfilled marks an unanswered asked fact whose Evidence matched its
 	// known end and relation but filled nothing new (it repeats the
 	// question, or says the value is unknown).
-	Unfilled bool   `json:"unfilled,omitempty"`
+	Unfilled bool `json:"unfilled,omitempty"`
+	// Want is an asked fact's answer type ("date"; TripletVerdict.Want);
+	// ByType marks an answer whose relation does not match the asked one:
+	// its filler is new and of that type (SPEC §4c, typed asked facts).
+	Want     string `json:"want,omitempty"`
+	ByType   bool   `json:"by_type,omitempty"`
 	Source   string `json:"source,omitempty"`
 	Before   string `json:"before,omitempty"`
 	Sentence string `json:"sentence,omitempty"`
@@ -115,11 +120,14 @@ func WhyLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeval.
 		}
 		for _, v := range r.Verdicts {
 			l := VerdictLine{Pair: p.Name, Node: v.Node, Triplet: Triplet(v.Subject, v.Relation, v.Object), Asked: v.Asked,
-				Verdict: v.Verdict, Conflict: v.Conflict, Model: v.Model, ModelReason: v.ModelReason}
+				Verdict: v.Verdict, Conflict: v.Conflict, Model: v.Model, ModelReason: v.ModelReason, Want: v.Want}
 			switch {
 			case v.Evidence != nil:
 				e := v.Evidence
 				l.Evidence = Triplet(e.Subject, e.Relation, e.Object)
+				// A relation SIMILAR edge always has a positive weight:
+				// an answer without one is an answer by type.
+				l.ByType = v.Verdict == kgeval.VerdictAnswered && v.Want != "" && e.Weight == 0
 				sentence(&l, e)
 			case v.Unfilled != nil:
 				e := v.Unfilled

@@ -90,6 +90,20 @@ func TestWhyLines(t *testing.T) {
 			t.Errorf("unfilled asked fact: %+v", got)
 		}
 	})
+	// A typed asked fact answered through another relation says so; one
+	// answered through a matching relation (weight > 0) does not.
+	t.Run("ByType", func(t *testing.T) {
+		rel := kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}
+		got := analysis.WhyLines(texts, []kgeval.Pair{rel}, map[string]kgeval.KGResult{rel.Name: {Verdicts: []kgeval.TripletVerdict{
+			{Node: 1, Subject: "Acme", Relation: "founding date", Object: kgeval.Slot, Asked: true, Want: "date", Verdict: kgeval.VerdictAnswered,
+				Evidence: &kgeval.Evidence{Subject: "Acme", Relation: "was set up in", Object: "2014", Passage: -1, Start: 0, End: 25}},
+			{Node: 2, Subject: "Acme", Relation: "founded in", Object: kgeval.Slot, Asked: true, Want: "date", Verdict: kgeval.VerdictAnswered,
+				Evidence: &kgeval.Evidence{Subject: "Acme", Relation: "was founded in", Object: "2014", Passage: -1, Start: 0, End: 25, Weight: 0.9}},
+		}}})
+		if len(got) != 2 || !got[0].ByType || got[0].Want != "date" || got[1].ByType || got[1].Want != "date" {
+			t.Errorf("typed asked facts: %+v", got)
+		}
+	})
 	t.Run("NoResult", func(t *testing.T) {
 		if got := analysis.WhyLines(texts, []kgeval.Pair{{Name: "answer_relevancy"}}, results); len(got) != 0 {
 			t.Errorf("a pair without a result: %+v", got)

@@ -225,13 +225,17 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 					t.Errorf("graph %d triplet %d: gds %+v native %+v", i, j, v, w)
 				}
 				verdicts[v.Verdict]++
+				if v.Verdict == kgeval.VerdictAnswered && v.Evidence != nil && v.Evidence.Weight == 0 {
+					verdicts["answered by type"]++ // no relation SIMILAR edge: typed (SPEC §4c)
+				}
 			}
 		}
 		dOv += math.Abs(*gds[i].CommunityOverlap - *nat[i].CommunityOverlap)
 		dCov += math.Abs(*gds[i].CommunityCoverage - *nat[i].CommunityCoverage)
 	}
 	t.Logf("verdicts (both engines): %v", verdicts)
-	if verdicts[kgeval.VerdictSupported] == 0 || verdicts[kgeval.VerdictContradicted] == 0 || verdicts[kgeval.VerdictNotFound] == 0 {
+	if verdicts[kgeval.VerdictSupported] == 0 || verdicts[kgeval.VerdictContradicted] == 0 || verdicts[kgeval.VerdictNotFound] == 0 ||
+		verdicts[kgeval.VerdictAnswered] == 0 || verdicts[kgeval.VerdictUnanswered] == 0 || verdicts["answered by type"] == 0 {
 		t.Errorf("the generated graphs do not exercise every verdict: %v", verdicts)
 	}
 	n := float64(len(graphs))

@@ -41,12 +41,18 @@ func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
 			if l.Conflict {
 				label += " (CONFLICT)"
 			}
-			fmt.Fprintf(w, "  %-13s %s\n", label, l.Triplet)
+			asks := ""
+			if l.Want != "" {
+				asks = " asks for a " + l.Want
+			}
+			fmt.Fprintf(w, "  %-13s %s%s\n", label, l.Triplet, asks)
 			if l.Model != "" {
 				fmt.Fprintf(w, "  %-13s model: %s — %s\n", "", l.Model, l.ModelReason)
 			}
 			if l.Unfilled {
 				fmt.Fprintf(w, "  %-13s fills nothing new (repeats the question or says unknown): %s [%s]\n", "", l.Evidence, l.Source)
+			} else if l.ByType {
+				fmt.Fprintf(w, "  %-13s evidence %s [%s]: a new %s, another relation\n", "", l.Evidence, l.Source, l.Want)
 			} else if l.Evidence != "" {
 				fmt.Fprintf(w, "  %-13s evidence %s [%s]\n", "", l.Evidence, l.Source)
 			} else if l.Sentence != "" {
