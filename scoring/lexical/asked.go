@@ -3,6 +3,8 @@ package lexical
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // AnswerType is the kind of value a question clause asks for.
@@ -198,8 +200,17 @@ var relationCues = []struct {
 // town, region, province or continent a place; a founder, director,
 // author, inventor or creator a person), else the question cues of Asked
 // ("location", "headquarters", "elevation", "who"). "What is its
-// objective" names none.
+// objective" names none, and neither does a name in the relation: a
+// capitalised word after the first is part of a name ("sovereign of the
+// Vatican City State" asks for no place).
 func WantOf(relation string) AnswerType {
+	words := strings.Fields(relation)
+	for i, w := range words {
+		if r, _ := utf8.DecodeRuneInString(w); i > 0 && unicode.IsUpper(r) {
+			words[i] = "_"
+		}
+	}
+	relation = strings.Join(words, " ")
 	for _, c := range relationCues {
 		if c.re.MatchString(relation) {
 			return c.want

@@ -105,6 +105,8 @@ func TestWantOf(t *testing.T) {
 		"taxonomic relationship with":     "",
 		"":                                "",
 		"Datum":                           "", // a word that holds "date" is not the word
+		"became the head of the Catholic Church and sovereign of the Vatican City State": "", // a name's words are no cue
+		"Location": WantPlace,
 	} {
 		if got := WantOf(rel); got != want {
 			t.Errorf("WantOf(%q) = %q, want %q", rel, got, want)
