@@ -188,7 +188,7 @@ var relationCues = []struct {
 }{
 	{WantDuration, regexp.MustCompile(`(?i)\b(duration|months|weeks|days|hours|minutes)\b`)},
 	{WantCount, regexp.MustCompile(`(?i)\b(number|count|amount|total)\b`)},
-	{WantDate, regexp.MustCompile(`(?i)\b(date|year|day)\b`)},
+	{WantDate, regexp.MustCompile(`(?i)\b(date|year)\b`)},
 	{WantPlace, regexp.MustCompile(`(?i)\b(site|place|venue|country|city|town|region|province|continent)\b`)},
 	{WantPerson, regexp.MustCompile(`(?i)\b(founder|director|author|inventor|creator)\b`)},
 }
