@@ -59,9 +59,9 @@ type Node struct {
 	// ("currently unknown", "not provided"): it fills no slot of an asked
 	// fact (SPEC §4c).
 	NonAnswer bool `json:"non_answer,omitempty"`
-	// Fits lists the answer types an entity's label is a value of ("date",
-	// "place", "person", "count", "duration", "measure"; lexical.FitsOf):
-	// such an entity answers a typed asked fact (SPEC §4c).
+	// Fits lists the answer types a context entity's label is a value of
+	// ("date", "place", "person", "count", "duration", "measure";
+	// lexical.FitsOf): such an entity answers a typed asked fact (SPEC §4c).
 	Fits []string `json:"fits,omitempty"`
 	// Want is, on a slot, the answer type its asked fact's relation names
 	// ("mission date": "date"; lexical.WantOf), "" for none: a new filler

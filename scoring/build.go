@@ -253,8 +253,10 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 			return id
 		}
 		id := len(g.Nodes)
-		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: k, Label: label, Passage: -1,
-			NonAnswer: lexical.NonAnswer(label), Fits: fitsOf(label)})
+		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: k, Label: label, Passage: -1, NonAnswer: lexical.NonAnswer(label)})
+		if side == kgeval.SideContext {
+			g.Nodes[id].Fits = lexical.FitsOf(label) // a filler of a typed asked fact
+		}
 		se.ids[k] = id
 		se.order = append(se.order, k)
 		return id
@@ -290,15 +292,6 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 			kgeval.Edge{From: r, To: o, Type: kgeval.EdgeStructural, Weight: p.StructuralWeight, Cost: p.StructuralCost})
 	}
 	return se
-}
-
-// fitsOf returns the answer types label is a value of (lexical.FitsOf).
-func fitsOf(label string) []string {
-	var out []string
-	for _, w := range lexical.FitsOf(label) {
-		out = append(out, string(w))
-	}
-	return out
 }
 
 // Cosine returns the cosine similarity of a and b, clamped to [-1, 1]

@@ -227,20 +227,20 @@ func WantOf(relation string) AnswerType {
 // answerTypes is every AnswerType, in a fixed order.
 var answerTypes = []AnswerType{WantDate, WantPlace, WantPerson, WantCount, WantDuration, WantMeasure}
 
-// FitsOf returns the answer types that an entity label is a value of: those
-// an atom of the label Fits ("in 1896": date, duration; "the state of
-// Illinois": place, person; "2,121 meters": count, duration, measure), none
-// for a label without a literal or a name ("a leading pharmaceutical
-// company"). A label is read as the middle of a sentence: a single
-// capitalised word ("Illinois") is a name there.
-func FitsOf(label string) []AnswerType {
+// FitsOf returns the answer types that an entity label is a value of, by
+// name ("date", "place", ...): those an atom of the label Fits ("in 1896":
+// date, duration; "the state of Illinois": place, person; "2,121 meters":
+// count, duration, measure), none for a label without a literal or a name
+// ("a leading pharmaceutical company"). A label is read as the middle of a
+// sentence: a single capitalised word ("Illinois") is a name there.
+func FitsOf(label string) []string {
 	const lead = "of "
-	var out []AnswerType
+	var out []string
 	atoms := Atoms(lead + label)
 	for _, w := range answerTypes {
 		for _, a := range atoms {
 			if w.Fits(a) {
-				out = append(out, w)
+				out = append(out, string(w))
 				break
 			}
 		}

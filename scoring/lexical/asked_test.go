@@ -129,12 +129,8 @@ func TestFitsOf(t *testing.T) {
 		"popular hiking destination":        "",
 		"":                                  "",
 	} {
-		var got []string
-		for _, w := range FitsOf(label) {
-			got = append(got, string(w))
-		}
-		if strings.Join(got, " ") != want {
-			t.Errorf("FitsOf(%q) = %q, want %q", label, strings.Join(got, " "), want)
+		if got := strings.Join(FitsOf(label), " "); got != want {
+			t.Errorf("FitsOf(%q) = %q, want %q", label, got, want)
 		}
 	}
 }

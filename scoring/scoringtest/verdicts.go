@@ -20,7 +20,9 @@ type RelSim struct {
 // VerdictGraph builds a pair graph for the triplet verdicts (SPEC §4b, §4c):
 // like Graph, plus relation SIMILAR edges, CONFLICTS edges (input entity,
 // context entity) and slots: a "?" subject or object is a slot node of its
-// own. input and context name the two texts.
+// own, with the answer type its relation names (lexical.WantOf); context
+// entities carry the types their labels are values of (lexical.FitsOf), as
+// pair-graph building gives them. input and context name the two texts.
 func VerdictGraph(name string, input, context kgeval.Text, in, ctx [][3]string, sims []Sim, rels []RelSim, conflicts [][2]string) *kgeval.PairGraph {
 	g := &kgeval.PairGraph{Sample: name, Pair: "test", Input: input, Context: context}
 	ids := map[string]int{}
@@ -37,8 +39,8 @@ func VerdictGraph(name string, input, context kgeval.Text, in, ctx [][3]string, 
 		}
 		id := len(g.Nodes)
 		g.Nodes = append(g.Nodes, kgeval.Node{ID: id, Kind: kgeval.KindEntity, Side: side, Key: label, Label: label, Passage: -1, NonAnswer: lexical.NonAnswer(label)})
-		for _, w := range lexical.FitsOf(label) {
-			g.Nodes[id].Fits = append(g.Nodes[id].Fits, string(w))
+		if side == kgeval.SideContext {
+			g.Nodes[id].Fits = lexical.FitsOf(label)
 		}
 		ids[k] = id
 		return id
