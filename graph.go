@@ -65,7 +65,8 @@ type Node struct {
 	Fits []string `json:"fits,omitempty"`
 	// Want is, on a slot, the answer type its asked fact's relation names
 	// ("mission date": "date"; lexical.WantOf), "" for none: a new filler
-	// of that type answers it whatever the answering relation (SPEC §4c).
+	// of that type answers it whatever the answering relation, and for a
+	// literal type (LiteralWant) only such a filler does (SPEC §4c).
 	Want string `json:"want,omitempty"`
 	// Start and End are the byte span of a relation node's triplet in its
 	// text (its passage for the contexts): the window it was extracted from,
@@ -75,6 +76,19 @@ type Node struct {
 	// Source is a relation node's triplet's Source (SourceRules: read by
 	// rule; empty: the model's or the dataset's).
 	Source string `json:"source,omitempty"`
+}
+
+// LiteralWant reports whether answer type want (Node.Want) asks for a
+// literal: a date, a count, a duration or a measure, which the literal
+// parser of SPEC §3b reads reliably. A place or a person is a name or a
+// description ("near the coast"), so a matching relation answers it with
+// any new filler. cypher/kgscore_verdicts.cypher lists the same types.
+func LiteralWant(want string) bool {
+	switch want {
+	case "date", "count", "duration", "measure":
+		return true
+	}
+	return false
 }
 
 // Edge is a directed, weighted edge of a pair graph.

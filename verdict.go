@@ -57,7 +57,8 @@ type TripletVerdict struct {
 	// Unfilled is, for an unanswered asked fact, the context triplet that
 	// matched its known end and relation but filled the slot with nothing
 	// new (it repeats a name the question gives, or says the value is
-	// unknown): why it is unanswered.
+	// unknown) or with no value of the literal type asked (LiteralWant):
+	// why it is unanswered.
 	Unfilled *Evidence `json:"unfilled,omitempty"`
 	// Text is the verdict of the sentence check on a triplet the graph did
 	// not find (supported, contradicted or ""), with its evidence sentence.
@@ -73,8 +74,8 @@ type TripletVerdict struct {
 // context relation Ctx state the same fact (Support), contradict each other
 // (Contradict), Ctx answers the asked fact In (Answer), or Ctx matches the
 // asked fact's known end and relation but fills its slot with nothing new
-// (Unfilled: a name the question gives itself, or a non-answer such as
-// "unknown"). Every engine reports all matches; AssembleVerdicts picks the
+// (Unfilled: a name the question gives itself, a non-answer such as
+// "unknown", or no value of the literal type asked). Every engine reports all matches; AssembleVerdicts picks the
 // evidence, so engines agree exactly when their matches do.
 type VerdictMatch struct {
 	In, Ctx    int
@@ -156,7 +157,10 @@ func (x tripletEnds) get(r int) (head, tail int, ok bool) {
 //	            context triplet whose relation does not match: k~h' and t'
 //	            is new and of that type (Node.Fits), or k~t' and h' is
 //	            (the question's "mission date" is the answer's "is
-//	            scheduled to be launched on 30 July 2023")
+//	            scheduled to be launched on 30 July 2023"); a literal type
+//	            (LiteralWant) is answered only by a filler of that type,
+//	            whatever the relation (a matching relation with another
+//	            filler is unfilled)
 //
 // It is the native engine's half of the verdicts; the GDS engine asks the
 // same of the stored graph in cypher/kgscore_verdicts.cypher.
@@ -180,20 +184,28 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 	// and not a node the input itself names (a context entity reached by an
 	// entity SIMILAR edge): restating the question does not answer it.
 	fills := func(n int) bool { return !g.Nodes[n].NonAnswer && !named[n] }
-	fits := func(n int, want string) bool { return want != "" && slices.Contains(g.Nodes[n].Fits, want) }
+	// fits: n is a filler of the type the asked relation names (want):
+	// any filler through a matching relation (similar) unless the type is
+	// a literal one, and through another relation only one of the type.
+	fits := func(n int, want string, similar bool) bool {
+		if similar && !LiteralWant(want) {
+			return true
+		}
+		return want != "" && slices.Contains(g.Nodes[n].Fits, want)
+	}
 	// slot: an asked fact's known end k matches one end of the context
 	// triplet (h2, t2); the other end fills the slot, with something new
-	// (answer) or not (unfilled). similar: the relations match; else only
-	// a new filler of the type the asked relation names (want) answers.
+	// of the asked type (answer) or not (unfilled, when the relations
+	// match: why the asked fact stays unanswered).
 	slot := func(k, h2, t2 int, similar bool, want string) (answer, unfilled bool) {
 		for _, e := range [2][2]int{{h2, t2}, {t2, h2}} {
 			if !sim[pair{k, e[0]}] {
 				continue
 			}
 			switch {
-			case fills(e[1]) && (similar || fits(e[1], want)):
+			case fills(e[1]) && fits(e[1], want, similar):
 				answer = true
-			case similar && !fills(e[1]):
+			case similar:
 				unfilled = true
 			}
 		}

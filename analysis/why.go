@@ -57,7 +57,8 @@ type VerdictLine struct {
 	Evidence string `json:"evidence,omitempty"`
 	// Unfilled marks an unanswered asked fact whose Evidence matched its
 	// known end and relation but filled nothing new (it repeats the
-	// question, or says the value is unknown).
+	// question, or says the value is unknown) or no value of the literal
+	// type asked.
 	Unfilled bool `json:"unfilled,omitempty"`
 	// Want is an asked fact's answer type ("date"; TripletVerdict.Want);
 	// ByType marks an answer whose relation does not match the asked one:

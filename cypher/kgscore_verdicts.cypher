@@ -11,7 +11,9 @@
 // whose relation names the kind of value asked (its slot's want: "mission
 // date" a date) is compared with every context triplet of its graph: one
 // whose relation does not match answers it with a new filler of that type
-// (the filler's fits). "Matches" is an entity SIMILAR edge, which
+// (the filler's fits); a literal type (date, count, duration, measure, as
+// kgeval.LiteralWant) is answered only by a filler of that type, and a
+// matching relation with another filler is unfilled. "Matches" is an entity SIMILAR edge, which
 // pair-graph building drew by the literal-aware rule of SPEC §3b. The native
 // engine computes the same in kgeval.PairGraph.MatchTriplets; kgeval's
 // AssembleVerdicts turns the rows into verdicts and scores for both.
@@ -37,17 +39,20 @@ WITH gid, r, r2, h, t, h2, t2, rr,
      EXISTS { (h)-[:CONFLICTS]->(t2) } AS xht, EXISTS { (t)-[:CONFLICTS]->(h2) } AS xth,
      h2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(h2) } AS h2new,
      t2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(t2) } AS t2new,
-     rr OR coalesce(want IN h2.fits, false) AS h2ok, rr OR coalesce(want IN t2.fits, false) AS t2ok
+     (rr AND NOT coalesce(want IN ['date', 'count', 'duration', 'measure'], false)) AS anyFiller,
+     coalesce(want IN h2.fits, false) AS h2typed, coalesce(want IN t2.fits, false) AS t2typed
+WITH gid, r, r2, h, t, rr, hh, tt, ht, th, xhh, xtt, xht, xth,
+     h2new AND (anyFiller OR h2typed) AS h2fills, t2new AND (anyFiller OR t2typed) AS t2fills
 WITH gid, r.nid AS input, r2.nid AS context,
      CASE WHEN h.slot OR t.slot OR NOT rr THEN false ELSE (hh AND tt) OR (ht AND th) END AS support,
      CASE WHEN h.slot OR t.slot OR NOT rr THEN false
           ELSE (hh AND xtt) OR (tt AND xhh) OR (ht AND xth) OR (th AND xht) END AS contradict,
-     CASE WHEN h.slot THEN (tt AND h2new AND h2ok) OR (th AND t2new AND t2ok)
-          WHEN t.slot THEN (hh AND t2new AND t2ok) OR (ht AND h2new AND h2ok)
+     CASE WHEN h.slot THEN (tt AND h2fills) OR (th AND t2fills)
+          WHEN t.slot THEN (hh AND t2fills) OR (ht AND h2fills)
           ELSE false END AS answer,
      CASE WHEN NOT rr THEN false
-          WHEN h.slot THEN (tt AND NOT h2new) OR (th AND NOT t2new)
-          WHEN t.slot THEN (hh AND NOT t2new) OR (ht AND NOT h2new)
+          WHEN h.slot THEN (tt AND NOT h2fills) OR (th AND NOT t2fills)
+          WHEN t.slot THEN (hh AND NOT t2fills) OR (ht AND NOT h2fills)
           ELSE false END AS unfilled
 WHERE support OR contradict OR answer OR unfilled
 RETURN gid AS graph, input, context, support, contradict, answer, unfilled

@@ -50,7 +50,11 @@ func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
 				fmt.Fprintf(w, "  %-13s model: %s — %s\n", "", l.Model, l.ModelReason)
 			}
 			if l.Unfilled {
-				fmt.Fprintf(w, "  %-13s fills nothing new (repeats the question or says unknown): %s [%s]\n", "", l.Evidence, l.Source)
+				why := "repeats the question or says unknown"
+				if kgeval.LiteralWant(l.Want) {
+					why += ", or is no " + l.Want
+				}
+				fmt.Fprintf(w, "  %-13s fills nothing new (%s): %s [%s]\n", "", why, l.Evidence, l.Source)
 			} else if l.ByType {
 				fmt.Fprintf(w, "  %-13s evidence %s [%s]: a new %s, another relation\n", "", l.Evidence, l.Source, l.Want)
 			} else if l.Evidence != "" {

@@ -213,6 +213,17 @@ func VerdictCases() []VerdictCase {
 			[]Sim{{"PSLV-C56", "The PSLV-C56 mission", 0.9}, {"PSLV-C56", "PSLV-C56", 1}}, nil, nil),
 			Verdicts: []string{ans, ans, una}, Evidence: []int{0, 3, -1},
 			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(2.0 / 3)}},
+		// A literal type is answered only by a value of that type: "was
+		// released a while ago" matches the relation of "release date" but
+		// states no date (unfilled); a place may be a description, so a
+		// matching relation answers "headquarters location" with "the
+		// cloud".
+		{Name: "AskedTypedRelation", Graph: VerdictGraph("v-typedrel", kgeval.TextQuestion, A,
+			[][3]string{{"GPT-4", "release date", "?"}, {"GPT-4", "headquarters location", "?"}},
+			[][3]string{{"GPT-4", "was released", "a while ago"}, {"GPT-4", "is located in", "the cloud"}},
+			[]Sim{{"GPT-4", "GPT-4", 1}}, []RelSim{{0, 0, 0.9}, {1, 1, 0.9}}, nil),
+			Verdicts: []string{una, ans}, Evidence: []int{-1, 1}, Unfilled: []int{0, -1},
+			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
 		// A question's statement read by rule (extraction.method both) is
 		// what the question gives, not what it asks: only the model's asked
 		// fact counts, and the answer that repeats the question's words
