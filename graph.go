@@ -1,5 +1,7 @@
 package kgeval
 
+import "slices"
+
 // Pair names the two texts of a sample that one pair graph compares.
 type Pair struct {
 	Name    string `json:"name" mapstructure:"name"`
@@ -78,18 +80,15 @@ type Node struct {
 	Source string `json:"source,omitempty"`
 }
 
-// LiteralWant reports whether answer type want (Node.Want) asks for a
-// literal: a date, a count, a duration or a measure, which the literal
-// parser of SPEC §3b reads reliably. A place or a person is a name or a
-// description ("near the coast"), so a matching relation answers it with
-// any new filler. cypher/kgscore_verdicts.cypher lists the same types.
-func LiteralWant(want string) bool {
-	switch want {
-	case "date", "count", "duration", "measure":
-		return true
-	}
-	return false
-}
+// LiteralWants are the answer types (Node.Want) that ask for a literal: a
+// date, a count, a duration or a measure, which the literal parser of
+// SPEC §3b reads reliably. A place or a person is a name or a description
+// ("near the coast"), so a matching relation answers it with any new
+// filler. The GDS engine passes them to cypher/kgscore_verdicts.cypher.
+var LiteralWants = []string{"date", "count", "duration", "measure"}
+
+// LiteralWant reports whether answer type want is one of LiteralWants.
+func LiteralWant(want string) bool { return slices.Contains(LiteralWants, want) }
 
 // Edge is a directed, weighted edge of a pair graph.
 type Edge struct {

@@ -11,13 +11,14 @@
 // whose relation names the kind of value asked (its slot's want: "mission
 // date" a date) is compared with every context triplet of its graph: one
 // whose relation does not match answers it with a new filler of that type
-// (the filler's fits); a literal type (date, count, duration, measure, as
-// kgeval.LiteralWant) is answered only by a filler of that type, and a
+// (the filler's fits); a literal type ($literalWants: date, count,
+// duration, measure) is answered only by a filler of that type, and a
 // matching relation with another filler is unfilled. "Matches" is an entity SIMILAR edge, which
 // pair-graph building drew by the literal-aware rule of SPEC §3b. The native
 // engine computes the same in kgeval.PairGraph.MatchTriplets; kgeval's
 // AssembleVerdicts turns the rows into verdicts and scores for both.
-// $graphs: graph ids.
+// $graphs: graph ids; $literalWants: the literal answer types
+// (kgeval.LiteralWants).
 UNWIND $graphs AS gid
 MATCH (h:Entity)-[:REL]->(r:Relation {graph: gid, side: 'in'})-[:REL]->(t:Entity)
 WITH gid, r, h, t, coalesce(h.want, t.want) AS want
@@ -39,7 +40,7 @@ WITH gid, r, r2, h, t, h2, t2, rr,
      EXISTS { (h)-[:CONFLICTS]->(t2) } AS xht, EXISTS { (t)-[:CONFLICTS]->(h2) } AS xth,
      h2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(h2) } AS h2new,
      t2.non_answer IS NULL AND NOT EXISTS { (:Entity)-[:SIMILAR]->(t2) } AS t2new,
-     (rr AND NOT coalesce(want IN ['date', 'count', 'duration', 'measure'], false)) AS anyFiller,
+     (rr AND NOT coalesce(want IN $literalWants, false)) AS anyFiller,
      coalesce(want IN h2.fits, false) AS h2typed, coalesce(want IN t2.fits, false) AS t2typed
 WITH gid, r, r2, h, t, rr, hh, tt, ht, th, xhh, xtt, xht, xth,
      h2new AND (anyFiller OR h2typed) AS h2fills, t2new AND (anyFiller OR t2typed) AS t2fills

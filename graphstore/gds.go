@@ -185,7 +185,7 @@ func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGra
 	}
 	const batch = 200
 	for lo := 0; lo < len(ids); lo += batch {
-		recs, err := e.DB.read(ctx, qKgscoreVerdicts, map[string]any{"graphs": ids[lo:min(lo+batch, len(ids))]})
+		recs, err := e.DB.read(ctx, qKgscoreVerdicts, map[string]any{"graphs": ids[lo:min(lo+batch, len(ids))], "literalWants": kgeval.LiteralWants})
 		if err != nil {
 			return mapError(err, "read triplet verdicts")
 		}
