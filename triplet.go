@@ -21,20 +21,13 @@ type Triplet struct {
 	Start int `json:"start,omitempty"`
 	End   int `json:"end,omitempty"`
 	// Source is SourceRules for a triplet read by rule (extraction.method
-	// rules or both), SourceClause for an asked fact read by rule from a
-	// typed question clause; empty for the model's and a dataset's own.
+	// rules or both); empty for the model's and a dataset's own.
 	Source string `json:"source,omitempty"`
 }
 
 // SourceRules marks a triplet, and its relation node, read by rule
 // (lexical.Chain) rather than extracted by the model.
 const SourceRules = "rules"
-
-// SourceClause marks an asked fact read by rule from a question clause that
-// asks for a typed value ("When was PharmaCann founded": (PharmaCann; When
-// was PharmaCann founded; ?), a date; lexical.Asked). Unlike a rule-read
-// statement of a question, it is an asked fact (SPEC-NOTES §4c).
-const SourceClause = "clause"
 
 // Slot is the unknown part of an asked fact (SPEC §4c): the question
 // "When was X completed?" asks (X, completed in, ?).

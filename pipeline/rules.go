@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/scoring/lexical"
@@ -12,8 +11,7 @@ import (
 // RuleExtractor is the extractor of `extraction.method: rules`: triplets
 // read by rule (lexical.Chain), with no model call and no cache. Each
 // triplet keeps the span of its sentence as its window. A question is read
-// like any text: its triplets are full facts, not asked ones with a slot;
-// its typed clauses add asked facts (clauseFacts).
+// like any text: its triplets are full facts, not asked ones with a slot.
 type RuleExtractor struct{}
 
 // Extract implements kgeval.Extractor.
@@ -23,11 +21,7 @@ func (RuleExtractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ts := ruleTriplets(r.Text)
-		if r.Asked {
-			ts = append(ts, clauseFacts(r.Text)...)
-		}
-		out[i] = kgeval.Extraction{Triplets: ts}
+		out[i] = kgeval.Extraction{Triplets: ruleTriplets(r.Text)}
 		if progress != nil {
 			progress(i+1, len(reqs))
 		}
@@ -44,47 +38,6 @@ func ruleTriplets(text string) []kgeval.Triplet {
 			Start: f.Sentence.Start, End: f.Sentence.End, Source: kgeval.SourceRules})
 	}
 	return ts
-}
-
-// clauseFacts returns the asked facts of a question's typed clauses
-// (lexical.Asked): for each, (K; clause; ?), where K, the known end, is the
-// longest name the clause gives (lexical.Atoms; the first of equals), else
-// the question's longest (a clause that says "it" or "its" is about the
-// question's subject), and the clause is the relation, whose cue gives the
-// slot its type (lexical.WantOf: "When was PharmaCann founded" asks for a
-// date). A clause without a name to anchor it gives none. Source is
-// kgeval.SourceClause; the span is the clause's.
-func clauseFacts(question string) []kgeval.Triplet {
-	atoms := lexical.Atoms(question)
-	longest := func(sp lexical.Span) string {
-		best := ""
-		for _, a := range atoms {
-			if a.Kind == lexical.AtomName && a.Span.Start >= sp.Start && a.Span.End <= sp.End && a.Span.End-a.Span.Start > len(best) {
-				best = question[a.Span.Start:a.Span.End]
-			}
-		}
-		return best
-	}
-	whole := longest(lexical.Span{Start: 0, End: len(question)})
-	var out []kgeval.Triplet
-	for _, a := range lexical.Asked(question) {
-		clause := strings.TrimLeft(question[a.Span.Start:a.Span.End], ", ")
-		clause = strings.TrimPrefix(clause, "and ")
-		if _, rest, ok := strings.Cut(clause, ": "); ok {
-			clause = rest // "Question: When was ..." is labelled, not asked
-		}
-		clause = strings.TrimSpace(strings.TrimRight(clause, "? "))
-		k := longest(a.Span)
-		if k == "" {
-			k = whole
-		}
-		if k == "" || clause == "" || lexical.WantOf(clause) == "" {
-			continue
-		}
-		out = append(out, kgeval.Triplet{Subject: k, Relation: clause, Object: kgeval.Slot,
-			Start: a.Span.Start, End: a.Span.End, Source: kgeval.SourceClause})
-	}
-	return out
 }
 
 // addRuleFacts appends the rule-read triplets of every extracted text to
@@ -109,10 +62,6 @@ func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kge
 					ok, _ := lexical.GroundText(t.Subject, t.Object, prepared)
 					return !ok
 				})
-			}
-			if texts[r.idx].Asked {
-				// The clause's name is copied from the question.
-				ts = append(ts, clauseFacts(texts[r.idx].Text)...)
 			}
 			read[r.idx] = ts
 		}
