@@ -31,6 +31,10 @@ type Evidence struct {
 	End     int `json:"end,omitempty"`
 	// Weight is the cosine of the two relations (1 for identical keys).
 	Weight float64 `json:"weight"`
+	// ByType marks the evidence of an asked fact answered through another
+	// relation by a new value of the type it asks for (SPEC §4c; Weight is
+	// then 0: no relation SIMILAR edge joins the two).
+	ByType bool `json:"by_type,omitempty"`
 }
 
 // TripletVerdict is the verdict on one input triplet of a pair graph.
@@ -221,13 +225,8 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 		}
 		// A typed asked fact is compared with every context triplet, the
 		// others with those their relation matches.
-		cands, want := relSim[r], ""
-		switch {
-		case g.Nodes[h].Kind == KindSlot:
-			want = g.Nodes[h].Want
-		case g.Nodes[t].Kind == KindSlot:
-			want = g.Nodes[t].Want
-		}
+		known, want := g.askedEnd(h, t)
+		cands := relSim[r]
 		if want != "" {
 			cands = ctxRels
 		}
@@ -238,12 +237,9 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 			}
 			similar := relSimilar[pair{r, c}]
 			m := VerdictMatch{In: r, Ctx: c}
-			switch {
-			case g.Nodes[h].Kind == KindSlot:
-				m.Answer, m.Unfilled = slot(t, h2, t2, similar, want)
-			case g.Nodes[t].Kind == KindSlot:
-				m.Answer, m.Unfilled = slot(h, h2, t2, similar, want)
-			default:
+			if known >= 0 {
+				m.Answer, m.Unfilled = slot(known, h2, t2, similar, want)
+			} else {
 				m.Support = (sim[pair{h, h2}] && sim[pair{t, t2}]) || (sim[pair{h, t2}] && sim[pair{t, h2}])
 				m.Contradict = (sim[pair{h, h2}] && conf[pair{t, t2}]) || (sim[pair{t, t2}] && conf[pair{h, h2}]) ||
 					(sim[pair{h, t2}] && conf[pair{t, h2}]) || (sim[pair{t, h2}] && conf[pair{h, t2}])
@@ -255,6 +251,19 @@ func (g *PairGraph) MatchTriplets() []VerdictMatch {
 	}
 	SortMatches(out)
 	return out
+}
+
+// askedEnd returns, for the triplet (h, t) of an asked fact, its known end
+// and the answer type its slot asks for (Node.Want, "" for none); known is
+// -1 for a full triplet.
+func (g *PairGraph) askedEnd(h, t int) (known int, want string) {
+	switch {
+	case g.Nodes[h].Kind == KindSlot:
+		return t, g.Nodes[h].Want
+	case g.Nodes[t].Kind == KindSlot:
+		return h, g.Nodes[t].Want
+	}
+	return -1, ""
 }
 
 // SortMatches orders matches by input then context relation node.
@@ -348,8 +357,9 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 	evidence := func(in, c int) *Evidence {
 		h, t, _ := ends.get(c)
 		n := g.Nodes[c]
+		w, related := relWeight[[2]int{in, c}]
 		return &Evidence{Node: c, Subject: g.Nodes[h].Label, Relation: n.Label, Object: g.Nodes[t].Label,
-			Passage: n.Passage, Start: n.Start, End: n.End, Weight: relWeight[[2]int{in, c}]}
+			Passage: n.Passage, Start: n.Start, End: n.End, Weight: w, ByType: !related}
 	}
 	better := func(cur *Evidence, in, c int) bool {
 		w := relWeight[[2]int{in, c}]
@@ -374,9 +384,9 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 			// question gives, not what it asks: no asked fact.
 			continue
 		}
+		known, want := g.askedEnd(h, t)
 		v := TripletVerdict{Node: rel, Subject: g.Nodes[h].Label, Relation: g.Nodes[rel].Label, Object: g.Nodes[t].Label,
-			Asked: g.Nodes[h].Kind == KindSlot || g.Nodes[t].Kind == KindSlot, Source: g.Nodes[rel].Source,
-			Want: g.Nodes[h].Want + g.Nodes[t].Want}
+			Asked: known >= 0, Source: g.Nodes[rel].Source, Want: want}
 		var sup, con, ans, unf *Evidence
 		for _, m := range byIn[rel] {
 			if m.Unfilled && better(unf, rel, m.Ctx) {

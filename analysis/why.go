@@ -126,9 +126,7 @@ func WhyLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeval.
 			case v.Evidence != nil:
 				e := v.Evidence
 				l.Evidence = Triplet(e.Subject, e.Relation, e.Object)
-				// A relation SIMILAR edge always has a positive weight:
-				// an answer without one is an answer by type.
-				l.ByType = v.Verdict == kgeval.VerdictAnswered && v.Want != "" && e.Weight == 0
+				l.ByType = e.ByType
 				sentence(&l, e)
 			case v.Unfilled != nil:
 				e := v.Unfilled

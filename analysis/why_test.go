@@ -91,12 +91,12 @@ func TestWhyLines(t *testing.T) {
 		}
 	})
 	// A typed asked fact answered through another relation says so; one
-	// answered through a matching relation (weight > 0) does not.
+	// answered through a matching relation does not.
 	t.Run("ByType", func(t *testing.T) {
 		rel := kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}
 		got := analysis.WhyLines(texts, []kgeval.Pair{rel}, map[string]kgeval.KGResult{rel.Name: {Verdicts: []kgeval.TripletVerdict{
 			{Node: 1, Subject: "Acme", Relation: "founding date", Object: kgeval.Slot, Asked: true, Want: "date", Verdict: kgeval.VerdictAnswered,
-				Evidence: &kgeval.Evidence{Subject: "Acme", Relation: "was set up in", Object: "2014", Passage: -1, Start: 0, End: 25}},
+				Evidence: &kgeval.Evidence{Subject: "Acme", Relation: "was set up in", Object: "2014", Passage: -1, Start: 0, End: 25, ByType: true}},
 			{Node: 2, Subject: "Acme", Relation: "founded in", Object: kgeval.Slot, Asked: true, Want: "date", Verdict: kgeval.VerdictAnswered,
 				Evidence: &kgeval.Evidence{Subject: "Acme", Relation: "was founded in", Object: "2014", Passage: -1, Start: 0, End: 25, Weight: 0.9}},
 		}}})

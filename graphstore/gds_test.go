@@ -225,8 +225,8 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 					t.Errorf("graph %d triplet %d: gds %+v native %+v", i, j, v, w)
 				}
 				verdicts[v.Verdict]++
-				if v.Verdict == kgeval.VerdictAnswered && v.Evidence != nil && v.Evidence.Weight == 0 {
-					verdicts["answered by type"]++ // no relation SIMILAR edge: typed (SPEC §4c)
+				if v.Verdict == kgeval.VerdictAnswered && v.Evidence != nil && v.Evidence.ByType {
+					verdicts["answered by type"]++ // SPEC §4c
 				}
 			}
 		}

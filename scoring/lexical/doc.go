@@ -107,7 +107,9 @@
 // that ask for a typed value (when, where, who, how many, how long, a
 // measure: the expected answer type of classic question answering) and
 // Text.Answers finds the value of that type another text gives
-// (typed_slot_coverage). ContentWords and Text.HasWord give the word-overlap
+// (typed_slot_coverage). For the graph's asked facts (SPEC-NOTES §4c),
+// WantOf reads the type an asked relation names ("mission date": a date)
+// and FitsOf the types an entity label is a value of. ContentWords and Text.HasWord give the word-overlap
 // baseline K-Precision. The rules, and why, are in docs/SPEC-NOTES.md §4b.
 //
 // # Triplets read by rule
