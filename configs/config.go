@@ -238,6 +238,14 @@ type WebConfig struct {
 	MinN int `mapstructure:"min_n"`
 	// UploadMaxBytes caps a dataset uploaded on the dashboard's jobs page.
 	UploadMaxBytes int64 `mapstructure:"upload_max_bytes"`
+
+	// The upload quota and cleanup (issue 26): what one user (or token)
+	// may keep uploaded at once, and when an upload that no unfinished run
+	// needs is removed (checked every UploadCleanupInterval while serving).
+	UploadQuotaFiles      int           `mapstructure:"upload_quota_files"`
+	UploadQuotaBytes      int64         `mapstructure:"upload_quota_bytes"`
+	UploadCleanupAge      time.Duration `mapstructure:"upload_cleanup_age"`
+	UploadCleanupInterval time.Duration `mapstructure:"upload_cleanup_interval"`
 }
 
 // WebUser is a dashboard user with the bcrypt hash of their password; an
@@ -313,6 +321,23 @@ func (w *WebConfig) validate(bad func(key string, val any, why string) error) er
 				return bad(fmt.Sprintf("web.trusted_proxies[%d]", i), p, "want an IP address or a CIDR")
 			}
 		}
+	}
+	return w.validateUploadQuota(bad)
+}
+
+// validateUploadQuota checks the upload quota and cleanup keys.
+func (w *WebConfig) validateUploadQuota(bad func(key string, val any, why string) error) error {
+	if w.UploadQuotaFiles < 1 {
+		return bad("web.upload_quota_files", w.UploadQuotaFiles, "must be at least 1")
+	}
+	if w.UploadQuotaBytes < 1024 {
+		return bad("web.upload_quota_bytes", w.UploadQuotaBytes, "must be at least 1024")
+	}
+	if w.UploadCleanupAge < time.Minute {
+		return bad("web.upload_cleanup_age", w.UploadCleanupAge, "must be at least 1m")
+	}
+	if w.UploadCleanupInterval < time.Second {
+		return bad("web.upload_cleanup_interval", w.UploadCleanupInterval, "must be at least 1s")
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package configs
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kgeval/kgeval"
 )
@@ -26,6 +27,9 @@ func TestLoad(t *testing.T) {
 		if c.Web.CypherMaxBytes != 2<<20 || c.Web.UploadMaxBytes != 32<<20 || len(c.Web.TrustedProxies) != 0 || !c.Web.Auth || c.Web.MinN != 10 ||
 			c.Web.Thresholds["support"] != 0.5 || c.Web.Thresholds["contradiction"] != 0 {
 			t.Errorf("web %+v", c.Web)
+		}
+		if c.Web.UploadQuotaFiles != 20 || c.Web.UploadQuotaBytes != 256<<20 || c.Web.UploadCleanupAge != 24*time.Hour || c.Web.UploadCleanupInterval != 10*time.Minute {
+			t.Errorf("upload quota and cleanup: %d files, %d bytes, age %v, every %v", c.Web.UploadQuotaFiles, c.Web.UploadQuotaBytes, c.Web.UploadCleanupAge, c.Web.UploadCleanupInterval)
 		}
 	})
 	t.Run("FileEnvFlag", func(t *testing.T) {
@@ -69,6 +73,10 @@ func TestLoad(t *testing.T) {
 		{"ThresholdMetric", "", "", "testdata/bad_threshold_metric.yaml", "config: web.thresholds.bogus = 0.5: not a KG metric"},
 		{"ThresholdRange", "", "", "testdata/bad_threshold_range.yaml", "config: web.thresholds.support = 1.5: must be in [0, 1]"},
 		{"MinN", "KGEVAL_WEB_MIN_N", "1", "", "config: web.min_n = 1: must be at least 2"},
+		{"UploadQuotaFiles", "KGEVAL_WEB_UPLOAD_QUOTA_FILES", "0", "", "config: web.upload_quota_files = 0: must be at least 1"},
+		{"UploadQuotaBytes", "KGEVAL_WEB_UPLOAD_QUOTA_BYTES", "100", "", "config: web.upload_quota_bytes = 100: must be at least 1024"},
+		{"UploadCleanupAge", "KGEVAL_WEB_UPLOAD_CLEANUP_AGE", "10s", "", "config: web.upload_cleanup_age = 10s: must be at least 1m"},
+		{"UploadCleanupInterval", "KGEVAL_WEB_UPLOAD_CLEANUP_INTERVAL", "often", "", "config: web.upload_cleanup_interval = often: not a valid duration"},
 		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},
 		{"BrokenFile", "", "", "testdata/broken.yaml", "config file testdata/broken.yaml"},
 		{"MissingFile", "", "", "testdata/nope.yaml", "config file testdata/nope.yaml"},
