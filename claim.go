@@ -1,0 +1,108 @@
+package kgeval
+
+import "context"
+
+// Claim verdicts (SPEC §4d): an answer or reference is split into claims,
+// each claim gets its evidence window chosen by the pair graph, the model's
+// probability that the evidence supports it (scoring.verify: prob), the
+// graph's own signals, and one calibrated probability.
+
+// ClaimQuery is one claim and the evidence it is checked against: the
+// evidence texts are shown to the model in order, before the claim.
+type ClaimQuery struct {
+	Evidence []string
+	Claim    string
+}
+
+// ClaimProb is the model's answer about one ClaimQuery.
+type ClaimProb struct {
+	// P is P(supported) = p(Yes) / (p(Yes) + p(No)) over the answer
+	// token's top log-probabilities; with Fallback, the answer token itself
+	// (1 for Yes, 0 otherwise).
+	P float64 `json:"p"`
+	// Fallback is true when the endpoint returned no log-probabilities.
+	Fallback bool `json:"fallback,omitempty"`
+	// Chunks is how many requests the evidence took (it is cut into chunks
+	// that fit the endpoint's context); Best is the chunk with the highest P.
+	Chunks int `json:"chunks"`
+	Best   int `json:"best,omitempty"`
+	// Tokens is the prompt tokens the endpoint counted over all chunks (0
+	// for an answer read from the cache).
+	Tokens int `json:"tokens,omitempty"`
+	// Cached is true when every chunk's answer came from the cache.
+	Cached bool `json:"cached,omitempty"`
+}
+
+// ClaimVerifier asks a model, one request per claim (per evidence chunk),
+// for its probability that the evidence supports the claim.
+type ClaimVerifier interface {
+	// CheckClaims answers each query; a query the model could not answer
+	// has its error in errs (its ClaimProb zero). progress, if not nil, is
+	// called after each query. Errors: EUNAVAILABLE when the cache cannot
+	// be reached; the context's error when it ends.
+	CheckClaims(ctx context.Context, qs []ClaimQuery, progress func(done, total int)) (ps []ClaimProb, errs []error, err error)
+}
+
+// Claim verdicts.
+const (
+	ClaimSupported    = "supported"
+	ClaimUnsupported  = "unsupported"
+	ClaimContradicted = "contradicted"
+)
+
+// ClaimCheck is one claim of an input text (an answer or a reference) and
+// how it was checked against the context side of a pair (SPEC §4d).
+type ClaimCheck struct {
+	// Text is the claim as the checker reads it (citation markers such as
+	// "[1]" removed); Start and End its byte span in the input text.
+	Text  string `json:"text"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	// Triplets are the input relation nodes of the pair graph whose
+	// triplets the claim states.
+	Triplets []int `json:"triplets,omitempty"`
+	// Evidence is the evidence window, best first: context sentences and
+	// why the graph chose each.
+	Evidence []ClaimEvidence `json:"evidence,omitempty"`
+	// EvidenceMode is how the window was chosen: "whole" (the context fits
+	// the budget), "graph" or "cosine".
+	EvidenceMode string `json:"evidence_mode,omitempty"`
+	// Model is the model's answer (scoring.verify: prob); nil when not
+	// asked (verify off, or the call failed: ModelError says why).
+	Model      *ClaimProb `json:"model,omitempty"`
+	ModelError string     `json:"model_error,omitempty"`
+	// Features are the signals the calibrated score combines, by name
+	// (CalibrationFeatures).
+	Features map[string]float64 `json:"features"`
+	// Conflicts are the literal or name conflicts with the evidence.
+	Conflicts []ClaimConflict `json:"conflicts,omitempty"`
+	// Score is the calibrated probability that the claim is supported;
+	// Verdict compares it with the calibrated pass mark (contradicted when
+	// a conflict was found and the score fails).
+	Score   float64 `json:"score"`
+	Verdict string  `json:"verdict"`
+}
+
+// ClaimEvidence is one context sentence of a claim's evidence window.
+type ClaimEvidence struct {
+	Passage int    `json:"passage"`
+	Start   int    `json:"start"`
+	End     int    `json:"end"`
+	Text    string `json:"text"`
+	// Weight is the sentence's rank score; Why names what reached it
+	// ("entity Eiffel Tower ~ eiffel tower 1.00", "path", "literal 1889",
+	// "verdict", "words").
+	Weight float64  `json:"weight"`
+	Why    []string `json:"why,omitempty"`
+}
+
+// ClaimConflict is a value of the claim that its evidence states otherwise
+// in the same slot: a date, number, amount (with its currency or unit) or
+// name.
+type ClaimConflict struct {
+	Kind     string `json:"kind"`
+	Claim    string `json:"claim"`
+	Evidence string `json:"evidence"`
+	// Sentence is the evidence sentence that states the other value.
+	Sentence string `json:"sentence"`
+}
