@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -34,7 +35,8 @@ type AuthConfig struct {
 	// HMAC, 32 for AES-256).
 	SessionKey []byte
 	// InsecureCookies drops the Secure flag (plain http on another host
-	// than loopback); the default is Secure.
+	// than loopback); the default is Secure. A request that came over TLS
+	// gets a Secure cookie either way (see cookieFor).
 	InsecureCookies bool
 	// SessionTTL is how long a sign-in lasts (default 12h).
 	SessionTTL time.Duration
@@ -58,8 +60,15 @@ const (
 
 const (
 	sessionName = "kgeval_session"
-	csrfHeader  = "X-CSRF-Token"
-	csrfField   = "csrf_token"
+	// hostSessionName is the session cookie's name where the browser
+	// reached the server over https (cookieFor). A browser keeps a
+	// __Host- cookie only when it is Secure, set over https, with Path=/
+	// and no Domain: no sibling host can scope one to this host, and no
+	// plain-http page can set or overwrite it. Like every cookie it is
+	// still sent to every port of its host.
+	hostSessionName = "__Host-" + sessionName
+	csrfHeader      = "X-CSRF-Token"
+	csrfField       = "csrf_token"
 )
 
 type auth struct {
@@ -136,7 +145,9 @@ func (a *auth) identify(c *gin.Context) {
 		c.Next()
 		return
 	}
-	sess, _ := a.store.Get(c.Request, sessionName) // a bad or expired cookie gives a new session
+	name, secure := a.cookieFor(c.Request)
+	sess, _ := a.store.Get(c.Request, name) // a bad or expired cookie gives a new session
+	sess.Options.Secure = secure
 	c.Set(keySess, sess)
 	id, _ := sess.Values["sid"].(string)
 	if ss, ok := a.sessions.get(id); ok {
@@ -145,6 +156,45 @@ func (a *auth) identify(c *gin.Context) {
 		c.Set(keyVia, "session")
 	}
 	c.Next()
+}
+
+// cookieFor returns the session cookie's name and Secure flag for a
+// request. Over https (the connection's own TLS, or a reverse proxy's
+// X-Forwarded-Proto: https) the cookie is Secure and named
+// __Host-kgeval_session. Over plain http it is Secure unless
+// InsecureCookies, and keeps the plain name kgeval_session on a loopback
+// host (127.0.0.0/8, ::1, localhost, *.localhost), where browsers take a
+// Secure cookie over plain http but may refuse a __Host- one; on any other
+// host a Secure cookie only works over https, so it gets the prefix too.
+//
+// The name decides nothing about who is signed in (the session lives on
+// the server and the cookie's value is sealed with its name), so a client
+// that sends a false X-Forwarded-Proto only names its own cookie.
+func (a *auth) cookieFor(r *http.Request) (name string, secure bool) {
+	overTLS := r.TLS != nil || strings.EqualFold(strings.TrimSpace(strings.Split(r.Header.Get("X-Forwarded-Proto"), ",")[0]), "https")
+	switch {
+	case overTLS:
+		return hostSessionName, true
+	case a.cfg.InsecureCookies:
+		return sessionName, false
+	case isLoopbackHost(r.Host):
+		return sessionName, true
+	}
+	return hostSessionName, true
+}
+
+// isLoopbackHost reports whether a Host header (with or without a port)
+// names this machine's loopback: 127.0.0.0/8, ::1, localhost or a name
+// under .localhost (RFC 6761; browsers resolve those to loopback).
+func isLoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }
 
 // tokenName looks a token up in constant time per stored token.
@@ -311,6 +361,21 @@ func (a *auth) isAdmin(c *gin.Context) bool {
 		return false
 	}
 	return a.cfg.Admins[c.GetString(keyKind)+":"+c.GetString(keyUser)]
+}
+
+// caller names who is calling, as jobs and uploads record their owner:
+// "user:NAME" or "token:NAME" (the keys of AuthConfig.Admins; a session
+// opened with a token is the token), "anonymous" with sign-in off, "" for
+// nobody.
+func caller(c *gin.Context) string {
+	user := c.GetString(keyUser)
+	switch {
+	case user == "":
+		return ""
+	case c.GetString(keyVia) == "open":
+		return "anonymous"
+	}
+	return c.GetString(keyKind) + ":" + user
 }
 
 // sessionID returns the id of the caller's server-side session, if any.
