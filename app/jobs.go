@@ -29,6 +29,14 @@ import (
 // EvaluateOptions.Progress. A job outlives the request that started it,
 // not the server: runs a stopped server leaves unfinished are listed from
 // the store and resumed with Evaluate's Resume.
+//
+// Who uploaded each file and who started each run's job are kept in
+// Dir/owners.json, so that they outlive the server too: each user's
+// uploads are held to the upload quota (web.upload_quota_files,
+// web.upload_quota_bytes), and the web layer lets only a job's owner or an
+// admin cancel or resume it. Uploads no unfinished run needs are removed
+// web.upload_cleanup_age after they were made, at start and every
+// web.upload_cleanup_interval while the server runs.
 type Jobs struct {
 	cfg *configs.Config
 	db  *graphstore.DB
@@ -44,10 +52,33 @@ type Jobs struct {
 	// loads the encoder and keeps the model busy.
 	MaxRunning int
 
-	mu   sync.Mutex
-	jobs map[string]*job
-	wg   sync.WaitGroup
+	mu     sync.Mutex
+	jobs   map[string]*job
+	owners owners
+	wg     sync.WaitGroup
+
+	stop     chan struct{} // closed by Close: the cleanup loop ends
+	stopOnce sync.Once
 }
+
+// owners is what Jobs keeps in Dir/owners.json: the owner and size of
+// each upload (by upload id) and who started the job of each run.
+type owners struct {
+	Uploads map[string]uploadRecord `json:"uploads"`
+	Runs    map[string]string       `json:"runs"`
+}
+
+// uploadRecord is an upload's owner ("user:NAME", "token:NAME",
+// "anonymous"; web.JobRequest.User), size and time of upload.
+type uploadRecord struct {
+	Owner   string    `json:"owner"`
+	Bytes   int64     `json:"bytes"`
+	Created time.Time `json:"created"`
+}
+
+// ownersFile is the name of the owners record in Dir (not an upload name,
+// so the cleanup never takes it for one).
+const ownersFile = "owners.json"
 
 type job struct {
 	view    web.Job
@@ -62,43 +93,218 @@ func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir st
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
 	}
-	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, MaxRunning: 2}
+	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, MaxRunning: 2, stop: make(chan struct{})}
 	if d := os.Getenv("KGEVAL_TEST_JOB_DELAY"); d != "" {
 		j.Delay, _ = time.ParseDuration(d)
 	}
-	if err := j.prune(ctx, UploadTTL); err != nil {
+	if err := j.loadOwners(); err != nil {
 		return nil, err
 	}
+	if _, err := j.CleanupUploads(ctx); err != nil {
+		return nil, err
+	}
+	go j.cleanupLoop(j.cleanupEvery())
 	return j, nil
 }
 
-// UploadTTL is how long an upload no stored run refers to is kept: older
-// ones are removed when the server starts.
-const UploadTTL = 7 * 24 * time.Hour
+// UploadTTL is the default of web.upload_cleanup_age: how long an upload
+// no unfinished run needs is kept.
+const UploadTTL = 24 * time.Hour
 
-// prune removes the uploads older than ttl that no stored run evaluates.
-func (j *Jobs) prune(ctx context.Context, ttl time.Duration) error {
+// cleanupAge is web.upload_cleanup_age (UploadTTL when unset).
+func (j *Jobs) cleanupAge() time.Duration {
+	if j.cfg.Web.UploadCleanupAge > 0 {
+		return j.cfg.Web.UploadCleanupAge
+	}
+	return UploadTTL
+}
+
+// cleanupEvery is web.upload_cleanup_interval (10 minutes when unset).
+func (j *Jobs) cleanupEvery() time.Duration {
+	if j.cfg.Web.UploadCleanupInterval > 0 {
+		return j.cfg.Web.UploadCleanupInterval
+	}
+	return 10 * time.Minute
+}
+
+// cleanupLoop runs CleanupUploads every interval until Close. A failed
+// round (Neo4j away) is tried again at the next tick.
+func (j *Jobs) cleanupLoop(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-j.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(j.base, time.Minute)
+			j.CleanupUploads(ctx)
+			cancel()
+		}
+	}
+}
+
+// CleanupUploads removes the uploads older than web.upload_cleanup_age
+// (by their file's time) that no unfinished run needs: no stored run that
+// is not done (running, interrupted or failed: it may be resumed) and no
+// job of this server that is not done evaluates them. An upload of a done
+// run is removed too: its results are in the store, and the run keeps the
+// upload's name and fingerprint. It forgets the owners of removed uploads
+// and of runs that are gone, and returns the ids it removed.
+func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
+	listed := time.Now()
 	runs, err := j.db.ListRuns(ctx)
 	if err != nil {
-		return err
-	}
-	used := map[string]bool{}
-	for _, r := range runs {
-		used[filepath.Clean(r.Dataset)] = true
+		return nil, err
 	}
 	entries, err := os.ReadDir(j.Dir)
 	if err != nil {
-		return kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", j.Dir)
+		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", j.Dir)
 	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	needed, stored := map[string]bool{}, map[string]bool{}
+	for _, r := range runs {
+		stored[r.Name] = true
+		if r.Status != kgeval.RunDone {
+			needed[filepath.Clean(r.Dataset)] = true
+		}
+	}
+	for name, jb := range j.jobs {
+		stored[name] = true // a job's run may not be recorded yet
+		if jb.view.Live || jb.view.Status != kgeval.RunDone {
+			needed[filepath.Join(j.Dir, jb.view.Dataset)] = true
+		}
+	}
+	var removed []string
+	present := map[string]bool{}
 	for _, e := range entries {
-		path := filepath.Join(j.Dir, e.Name())
-		info, err := e.Info()
-		if err != nil || !uploadName.MatchString(e.Name()) || used[path] || time.Since(info.ModTime()) < ttl {
+		if !uploadName.MatchString(e.Name()) {
 			continue
 		}
-		os.Remove(path)
+		path := filepath.Join(j.Dir, e.Name())
+		info, err := e.Info()
+		if err != nil || needed[path] || time.Since(info.ModTime()) < j.cleanupAge() {
+			present[e.Name()] = err == nil
+			continue
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			present[e.Name()] = true
+			continue
+		}
+		removed = append(removed, e.Name())
+	}
+	changed := len(removed) > 0
+	for id, r := range j.owners.Uploads {
+		// An upload still being read (no bytes yet) or made since the
+		// listing is not in it, and is kept.
+		if !present[id] && r.Bytes > 0 && r.Created.Before(listed) {
+			delete(j.owners.Uploads, id)
+			changed = true
+		}
+	}
+	for run := range j.owners.Runs {
+		if !stored[run] {
+			delete(j.owners.Runs, run)
+			changed = true
+		}
+	}
+	if changed {
+		if err := j.saveOwners(); err != nil {
+			return removed, err
+		}
+	}
+	return removed, nil
+}
+
+// loadOwners reads Dir/owners.json (none yet: nobody owns anything).
+func (j *Jobs) loadOwners() error {
+	j.owners = owners{Uploads: map[string]uploadRecord{}, Runs: map[string]string{}}
+	file := filepath.Join(j.Dir, ownersFile)
+	b, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return kgeval.Wrap(kgeval.EINVALID, err, "read %s", file)
+	}
+	if err := json.Unmarshal(b, &j.owners); err != nil {
+		return kgeval.Errorf(kgeval.EINVALID, "%s: not an owners record (delete it: uploads then count for nobody's quota, and only admins may cancel or resume the jobs)", file)
+	}
+	if j.owners.Uploads == nil {
+		j.owners.Uploads = map[string]uploadRecord{}
+	}
+	if j.owners.Runs == nil {
+		j.owners.Runs = map[string]string{}
 	}
 	return nil
+}
+
+// saveOwners writes Dir/owners.json whole (a new file renamed over the
+// old one), without the uploads still being read. Callers hold mu.
+func (j *Jobs) saveOwners() error {
+	rec := owners{Uploads: map[string]uploadRecord{}, Runs: j.owners.Runs}
+	for id, r := range j.owners.Uploads {
+		if r.Bytes > 0 {
+			rec.Uploads[id] = r
+		}
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(j.Dir, ownersFile)
+	tmp, err := os.CreateTemp(j.Dir, ".owners-*")
+	if err != nil {
+		return kgeval.Wrap(kgeval.EINTERNAL, err, "write %s", file)
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return kgeval.Wrap(kgeval.EINTERNAL, err, "write %s", file)
+	}
+	return nil
+}
+
+// UploadUsage returns what who's kept uploads hold against the quota.
+func (j *Jobs) UploadUsage(who string) web.UploadUsage {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.usage(who, "")
+}
+
+// usage counts who's uploads but skip. Callers hold mu.
+func (j *Jobs) usage(who, skip string) web.UploadUsage {
+	u := web.UploadUsage{MaxFiles: j.cfg.Web.UploadQuotaFiles, MaxBytes: j.cfg.Web.UploadQuotaBytes, CleanupAgeSeconds: int64(j.cleanupAge() / time.Second)}
+	for id, r := range j.owners.Uploads {
+		if r.Owner == who && id != skip {
+			u.Files++
+			u.Bytes += r.Bytes
+		}
+	}
+	return u
+}
+
+// forgetUpload removes an upload that is not kept and its record.
+func (j *Jobs) forgetUpload(id string) {
+	os.Remove(filepath.Join(j.Dir, id))
+	j.mu.Lock()
+	delete(j.owners.Uploads, id)
+	j.mu.Unlock()
+}
+
+// nameOf is the name part of an owner ("user:alice" is alice).
+func nameOf(owner string) string {
+	if _, name, ok := strings.Cut(owner, ":"); ok {
+		return name
+	}
+	return owner
 }
 
 // Options: the non-KG metrics of scoring.metrics, the two engines, and the
@@ -122,8 +328,11 @@ var uploadName = regexp.MustCompile(`^[0-9a-f]{32}\.(jsonl|json|csv|parquet)$`)
 
 // Upload writes body to a new file of Dir named by 16 random bytes and the
 // extension of name, then validates it with the dataset loader of
-// `kgeval evaluate`. A file with no valid record is not kept.
+// `kgeval evaluate`. A file with no valid record is not kept. The upload
+// belongs to web.UploaderFrom(ctx) and counts against their quota: at it,
+// ETOOMANY (files) or ETOOLARGE (bytes), with the way to free space.
 func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (web.Upload, error) {
+	who := web.UploaderFrom(ctx)
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
 	if ext == "ndjson" {
 		ext = "jsonl"
@@ -137,8 +346,22 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (web.Upl
 	rand.Read(b)
 	id := hex.EncodeToString(b) + "." + ext
 	path := filepath.Join(j.Dir, id)
+	// The upload takes its place in the quota before it is read, so that
+	// uploads at once count each other; its bytes are checked once read.
+	j.mu.Lock()
+	u := j.usage(who, "")
+	if err := u.Check(-1); err != nil {
+		j.mu.Unlock()
+		return web.Upload{}, err
+	}
+	j.owners.Uploads[id] = uploadRecord{Owner: who, Created: time.Now().UTC()}
+	j.mu.Unlock()
+	if u.MaxBytes > 0 {
+		body = io.LimitReader(body, u.MaxBytes-u.Bytes+1) // one byte over the room left tells it was over
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
+		j.forgetUpload(id)
 		return web.Upload{}, kgeval.Wrap(kgeval.EINTERNAL, err, "store upload")
 	}
 	n, err := io.Copy(f, body)
@@ -146,12 +369,19 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (web.Upl
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(path)
+		j.forgetUpload(id)
+		return web.Upload{}, err
+	}
+	j.mu.Lock()
+	err = j.usage(who, id).Check(n)
+	j.mu.Unlock()
+	if err != nil {
+		j.forgetUpload(id)
 		return web.Upload{}, err
 	}
 	res, err := LoadDataset(j.cfg, path)
 	if err != nil {
-		os.Remove(path)
+		j.forgetUpload(id)
 		return web.Upload{}, kgeval.Errorf(kgeval.EINVALID, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, name))
 	}
 	up := web.Upload{ID: id, Name: name, Format: res.Format, Bytes: n, Records: res.Records(), Valid: len(res.Samples),
@@ -160,8 +390,17 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (web.Upl
 		up.Rejected = []kgeval.Rejection{}
 	}
 	if up.Valid == 0 {
-		os.Remove(path)
+		j.forgetUpload(id)
 		up.ID = ""
+		return up, nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.owners.Uploads[id] = uploadRecord{Owner: who, Bytes: n, Created: time.Now().UTC()}
+	if err := j.saveOwners(); err != nil {
+		delete(j.owners.Uploads, id)
+		os.Remove(path)
+		return web.Upload{}, err
 	}
 	return up, nil
 }
@@ -205,7 +444,16 @@ func (j *Jobs) Start(ctx context.Context, req web.JobRequest) (web.Job, error) {
 	if err := j.busy(); err != nil {
 		return web.Job{}, err
 	}
-	v := web.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine, User: req.User}
+	if _, err := os.Stat(path); err != nil { // removed by the cleanup since it was read
+		return web.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", req.Upload)
+	}
+	j.owners.Runs[req.Run] = req.User
+	if err := j.saveOwners(); err != nil {
+		delete(j.owners.Runs, req.Run)
+		return web.Job{}, err
+	}
+	v := web.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
+		Owner: req.User, User: nameOf(req.User)}
 	return j.launch(&cfg, path, v, EvaluateOptions{Limit: req.Limit}), nil
 }
 
@@ -331,8 +579,11 @@ func (j *Jobs) withRun(v web.Job, r kgeval.Run, ok bool) web.Job {
 
 // stored is the job view of a stored run no job of this server runs.
 func (j *Jobs) stored(r kgeval.Run) web.Job {
+	j.mu.Lock()
+	owner := j.owners.Runs[r.Name]
+	j.mu.Unlock()
 	v := web.Job{Run: r.Name, Dataset: filepath.Base(r.Dataset), Status: r.Status, Error: r.Error, Samples: r.Samples, Rejected: r.Rejected,
-		Engine: r.Engine, Started: r.Started, Resumes: r.Resumes, ETA: -1, Metrics: []string{}}
+		Engine: r.Engine, Started: r.Started, Resumes: r.Resumes, ETA: -1, Metrics: []string{}, Owner: owner, User: nameOf(owner)}
 	if r.Settings != nil {
 		v.Metrics = append(v.Metrics, r.Settings.Metrics...)
 	}
@@ -410,7 +661,9 @@ func (j *Jobs) Cancel(ctx context.Context, run string) (web.Job, error) {
 }
 
 // Resume finishes an interrupted or unfinished run of an uploaded dataset
-// with the settings it was recorded with (Evaluate with Resume).
+// with the settings it was recorded with (Evaluate with Resume). The run
+// keeps the owner it was started by; user becomes it when none is
+// recorded.
 func (j *Jobs) Resume(ctx context.Context, run, user string) (web.Job, error) {
 	r, err := j.db.GetRun(ctx, run)
 	if err != nil {
@@ -445,8 +698,17 @@ func (j *Jobs) Resume(ctx context.Context, run, user string) (web.Job, error) {
 			metrics = append(metrics, m)
 		}
 	}
-	v := web.Job{Run: run, Dataset: filepath.Base(r.Dataset), Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine, User: user,
-		Resumes: r.Resumes + 1}
+	owner := j.owners.Runs[run]
+	if owner == "" {
+		j.owners.Runs[run] = user
+		if err := j.saveOwners(); err != nil {
+			delete(j.owners.Runs, run)
+			return web.Job{}, err
+		}
+		owner = user
+	}
+	v := web.Job{Run: run, Dataset: filepath.Base(r.Dataset), Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine,
+		Owner: owner, User: nameOf(owner), Resumes: r.Resumes + 1}
 	if jb, ok := j.jobs[run]; ok {
 		v.Dataset, v.Metrics = jb.view.Dataset, jb.view.Metrics
 	}
@@ -464,12 +726,17 @@ func (j *Jobs) DeleteRun(ctx context.Context, run string) error {
 		return err
 	}
 	delete(j.jobs, run)
+	if _, ok := j.owners.Runs[run]; ok {
+		delete(j.owners.Runs, run)
+		return j.saveOwners()
+	}
 	return nil
 }
 
-// Close cancels the running jobs and waits (up to timeout) until each has
-// recorded its run as interrupted.
+// Close stops the upload cleanup, cancels the running jobs and waits (up
+// to timeout) until each has recorded its run as interrupted.
 func (j *Jobs) Close(timeout time.Duration) {
+	j.stopOnce.Do(func() { close(j.stop) })
 	j.mu.Lock()
 	for _, jb := range j.jobs {
 		jb.cancel()
@@ -483,4 +750,7 @@ func (j *Jobs) Close(timeout time.Duration) {
 	}
 }
 
-var _ web.Jobs = (*Jobs)(nil)
+var (
+	_ web.Jobs        = (*Jobs)(nil)
+	_ web.UploadQuota = (*Jobs)(nil)
+)

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -33,11 +34,14 @@ type Jobs interface {
 	// ENOTFOUND.
 	Get(ctx context.Context, run string) (Job, error)
 	// Cancel stops a running job; its run is recorded as interrupted.
-	// Errors: ENOTFOUND, ECONFLICT (not running).
+	// The server lets only the job's Owner or an admin call it. Errors:
+	// ENOTFOUND, ECONFLICT (not running).
 	Cancel(ctx context.Context, run string) (Job, error)
 	// Resume finishes an interrupted (or, after a restart, unfinished) run
-	// of an uploaded dataset in the background. Errors: ENOTFOUND,
-	// ECONFLICT (running), EINVALID (not a dashboard upload, or changed).
+	// of an uploaded dataset in the background; the run keeps its recorded
+	// owner (user becomes it when none is recorded). The server lets only
+	// the job's Owner or an admin call it. Errors: ENOTFOUND, ECONFLICT
+	// (running), EINVALID (not a dashboard upload, or changed).
 	Resume(ctx context.Context, run string, user string) (Job, error)
 	// DeleteRun deletes a stored run and forgets its job. Errors:
 	// ENOTFOUND, ECONFLICT (its job is running).
@@ -80,6 +84,86 @@ type Upload struct {
 // MaxRejectedListed bounds the rejected records an upload lists.
 const MaxRejectedListed = 1000
 
+// UploadQuota is implemented by Jobs that keep each user's uploads within
+// a quota (package app's do). Jobs.Upload enforces it; the server asks
+// first, so that an upload over it is refused before its body is read.
+type UploadQuota interface {
+	// UploadUsage returns what who's kept uploads hold and the limits.
+	UploadUsage(who string) UploadUsage
+}
+
+// UploadUsage is what one user's (or token's) kept uploads hold against
+// the upload quota (web.upload_quota_files, web.upload_quota_bytes), and
+// how long an upload no unfinished run needs is kept
+// (web.upload_cleanup_age).
+type UploadUsage struct {
+	Files             int   `json:"files"`
+	Bytes             int64 `json:"bytes"`
+	MaxFiles          int   `json:"max_files"`
+	MaxBytes          int64 `json:"max_bytes"`
+	CleanupAgeSeconds int64 `json:"cleanup_age_seconds"`
+}
+
+// Check refuses one more upload of size bytes (-1: not known yet) over the
+// quota: ETOOMANY (429) when the files are at their limit, ETOOLARGE (413)
+// when the bytes are or would be. The message says the limit and how to
+// free space.
+func (u UploadUsage) Check(size int64) error {
+	free := fmt.Sprintf("an upload is removed %s after it was made once no unfinished run needs it (web.upload_cleanup_age): wait for that, resume your interrupted runs to done, or ask an admin to delete runs you no longer need",
+		age(time.Duration(u.CleanupAgeSeconds)*time.Second))
+	if u.MaxFiles > 0 && u.Files >= u.MaxFiles {
+		return kgeval.Errorf(kgeval.ETOOMANY, "upload quota: you keep %d uploads, at most %d per user (web.upload_quota_files); %s", u.Files, u.MaxFiles, free)
+	}
+	if u.MaxBytes > 0 && (u.Bytes >= u.MaxBytes || size > u.MaxBytes-u.Bytes) {
+		this := ""
+		if size >= 0 {
+			this = fmt.Sprintf(" and this one brings at least %s more", byteSize(size))
+		}
+		return kgeval.Errorf(kgeval.ETOOLARGE, "upload quota: your uploads hold %s%s, at most %s per user (web.upload_quota_bytes); %s", byteSize(u.Bytes), this, byteSize(u.MaxBytes), free)
+	}
+	return nil
+}
+
+// byteSize writes n bytes for people: 256.0 MiB, 12.5 KiB, 300 bytes.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// age writes a duration without its zero tail: 24h, 1h30m, 7d.
+func age(d time.Duration) string {
+	if d >= 48*time.Hour && d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+type uploaderKey struct{}
+
+// WithUploader returns ctx naming who uploads (as JobRequest.User names
+// who starts a job): Jobs.Upload counts the upload against their quota.
+func WithUploader(ctx context.Context, who string) context.Context {
+	return context.WithValue(ctx, uploaderKey{}, who)
+}
+
+// UploaderFrom returns who WithUploader named ("" if nobody).
+func UploaderFrom(ctx context.Context) string {
+	who, _ := ctx.Value(uploaderKey{}).(string)
+	return who
+}
+
 // JobRequest starts a job.
 type JobRequest struct {
 	Upload    string   `json:"upload"`
@@ -88,7 +172,9 @@ type JobRequest struct {
 	Engine    string   `json:"engine"`
 	Limit     int      `json:"limit"`
 	CacheOnly bool     `json:"cache_only"`
-	// User who started it (set by the server).
+	// User who starts it, set by the server: "user:NAME" or "token:NAME"
+	// (as web.users and web.tokens name them), "anonymous" with sign-in
+	// off. The job records it as its Owner.
 	User string `json:"-"`
 }
 
@@ -119,10 +205,15 @@ type Job struct {
 	Rejected int          `json:"rejected"`
 	Metrics  []string     `json:"metrics"`
 	Engine   string       `json:"engine"`
-	User     string       `json:"user,omitempty"`
-	Started  time.Time    `json:"started"`
-	Finished *time.Time   `json:"finished,omitempty"`
-	Resumes  int          `json:"resumes"`
+	// Owner started the job ("user:NAME", "token:NAME" or "anonymous");
+	// only they and admins may cancel or resume it. Empty when no starter
+	// is recorded (a run of the CLI, or one started before owners were
+	// kept): then only admins may. User is the name part of Owner.
+	Owner    string     `json:"owner,omitempty"`
+	User     string     `json:"user,omitempty"`
+	Started  time.Time  `json:"started"`
+	Finished *time.Time `json:"finished,omitempty"`
+	Resumes  int        `json:"resumes"`
 }
 
 // JobsPage is the view model of the jobs page: the options of a job and,
@@ -164,6 +255,9 @@ func (s *Server) upload(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.uploadQuota(c); err != nil {
+		return nil, err
+	}
 	name := c.Query("name")
 	if name == "" || len(name) > 255 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "name: want the file's name (with its extension: .jsonl, .json, .csv or .parquet)")
@@ -177,6 +271,24 @@ func (s *Server) upload(c *gin.Context) (any, error) {
 		return nil, err
 	}
 	return up, nil
+}
+
+// uploadQuota names the caller as the upload's owner (WithUploader, on the
+// request's context) and refuses the upload before its body is read when
+// their kept uploads are at the quota, or its declared length would pass
+// it. Jobs.Upload checks again with the bytes it read.
+func (s *Server) uploadQuota(c *gin.Context) error {
+	who := caller(c)
+	c.Request = c.Request.WithContext(WithUploader(c.Request.Context(), who))
+	q, ok := s.cfg.Jobs.(UploadQuota)
+	if !ok {
+		return nil
+	}
+	if err := q.UploadUsage(who).Check(c.Request.ContentLength); err != nil {
+		c.Header("Connection", "close") // the body is not read
+		return err
+	}
+	return nil
 }
 
 // maxRunName bounds a run name chosen in the browser.
@@ -233,7 +345,7 @@ func (s *Server) startJob(c *gin.Context) (any, error) {
 	if !ok {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "engine %q: want one of %s", req.Engine, strings.Join(opt.Engines, ", "))
 	}
-	req.User = c.GetString(keyUser)
+	req.User = caller(c)
 	return j.Start(c.Request.Context(), req)
 }
 
@@ -249,7 +361,11 @@ func (s *Server) listJobs(c *gin.Context) (any, error) {
 	if jobs == nil {
 		jobs = []Job{}
 	}
-	return gin.H{"jobs": jobs, "options": j.Options(), "admin": s.auth.isAdmin(c)}, nil
+	out := gin.H{"jobs": jobs, "options": j.Options(), "admin": s.auth.isAdmin(c), "you": caller(c)}
+	if q, ok := j.(UploadQuota); ok {
+		out["uploads"] = q.UploadUsage(caller(c))
+	}
+	return out, nil
 }
 
 func (s *Server) getJob(c *gin.Context) (any, error) {
@@ -265,6 +381,9 @@ func (s *Server) cancelJob(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.mayControl(c, j, "cancel"); err != nil {
+		return nil, err
+	}
 	return j.Cancel(c.Request.Context(), c.Param("run"))
 }
 
@@ -273,7 +392,31 @@ func (s *Server) resumeJob(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return j.Resume(c.Request.Context(), c.Param("run"), c.GetString(keyUser))
+	if err := s.mayControl(c, j, "resume"); err != nil {
+		return nil, err
+	}
+	return j.Resume(c.Request.Context(), c.Param("run"), caller(c))
+}
+
+// mayControl lets the job's owner (who started it) and admins cancel or
+// resume it: EFORBIDDEN for anyone else, and for everyone but admins when
+// no owner is recorded. With sign-in off there is nobody to tell apart,
+// and everyone may.
+func (s *Server) mayControl(c *gin.Context, j Jobs, what string) error {
+	if s.auth.isAdmin(c) || c.GetString(keyVia) == "open" {
+		return nil
+	}
+	v, err := j.Get(c.Request.Context(), c.Param("run"))
+	if err != nil {
+		return err
+	}
+	switch v.Owner {
+	case "":
+		return kgeval.Errorf(kgeval.EFORBIDDEN, "only an admin may %s the job of run %q: who started it is not recorded", what, v.Run)
+	case caller(c):
+		return nil
+	}
+	return kgeval.Errorf(kgeval.EFORBIDDEN, "only %s, who started it, or an admin may %s the job of run %q", v.Owner, what, v.Run)
 }
 
 // deleteRun deletes a stored run; admins only.
