@@ -63,6 +63,17 @@ const (
 	// that type that the question does not. Not a graph metric: see
 	// docs/SPEC-NOTES.md.
 	MetricTypedSlotCoverage = "typed_slot_coverage"
+	// Claim verdicts (SPEC §4d; ClaimCheck): MetricClaimScore is the headline,
+	// the mean over the input's claims of each claim's calibrated
+	// probability of being supported; MetricClaimScoreMin the least of them (low
+	// when any claim fails); MetricPSupported the mean of the model's
+	// P(supported) alone (scoring.verify prob); MetricClaimContradiction the
+	// share of claims with a value or name that their evidence states
+	// otherwise.
+	MetricClaimScore         = "score"
+	MetricClaimScoreMin      = "score_min"
+	MetricPSupported         = "p_supported"
+	MetricClaimContradiction = "claim_contradiction"
 )
 
 // Base names of the triplet-similarity metrics (SPEC §5); each metric is a
@@ -187,6 +198,10 @@ var registry = func() []MetricInfo {
 		return MetricInfo{Name: name, Family: FamilyKG, Direction: dir, Lo: 0, Hi: 1, Meaning: meaning, Graph: graph}
 	}
 	out := []MetricInfo{
+		kg(MetricClaimScore, "calibrated probability that the input's claims are supported, mean over its claims (headline)", HigherIsBetter, false),
+		kg(MetricClaimScoreMin, "least calibrated probability over the input's claims: low when any claim is unsupported", HigherIsBetter, false),
+		kg(MetricPSupported, "mean over the input's claims of the model's P(supported) on the claim's evidence (scoring.verify prob)", HigherIsBetter, false),
+		kg(MetricClaimContradiction, "share of the input's claims with a date, number, amount or name that their evidence states otherwise", LowerIsBetter, false),
 		kg(MetricMultihop, "share of input entities that reach a context entity by a path of cost <= delta", HigherIsBetter, true),
 		kg(MetricCommunityOverlap, "share of Louvain communities that hold entities of both sides", HigherIsBetter, true),
 		kg(MetricCommunityCoverage, "share of input entities whose community holds a context entity", HigherIsBetter, true),

@@ -35,6 +35,11 @@ type KGResult struct {
 	Multihop          *float64 `json:"multihop"`
 	CommunityOverlap  *float64 `json:"community_overlap"`
 	CommunityCoverage *float64 `json:"community_coverage"`
+	// Claim scores (SPEC §4d); see the Metric constants.
+	Score              *float64 `json:"score"`
+	ScoreMin           *float64 `json:"score_min"`
+	PSupported         *float64 `json:"p_supported"`
+	ClaimContradiction *float64 `json:"claim_contradiction"`
 	// Verdict scores (SPEC §4b, §4c); see the Metric constants.
 	Support               *float64 `json:"support"`
 	Contradiction         *float64 `json:"contradiction"`
@@ -62,6 +67,8 @@ type KGResult struct {
 	Verdicts []TripletVerdict `json:"verdicts,omitempty"`
 	// Atoms explains atom_support: one per name or value of the input text.
 	Atoms []AtomCheck `json:"atoms,omitempty"`
+	// Claims explains the claim scores: one per claim of the input text.
+	Claims []ClaimCheck `json:"claims,omitempty"`
 	// TypedSlots explains typed_slot_coverage: one per typed clause of the
 	// question.
 	TypedSlots []TypedSlotCheck `json:"typed_slots,omitempty"`
@@ -121,6 +128,14 @@ func (r *KGResult) ReasonFor(metric string) string {
 
 func (r *KGResult) field(metric string) **float64 {
 	switch metric {
+	case MetricClaimScore:
+		return &r.Score
+	case MetricClaimScoreMin:
+		return &r.ScoreMin
+	case MetricPSupported:
+		return &r.PSupported
+	case MetricClaimContradiction:
+		return &r.ClaimContradiction
 	case MetricMultihop:
 		return &r.Multihop
 	case MetricCommunityOverlap:

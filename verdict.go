@@ -312,6 +312,12 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		setReason(MetricSupportVerified, verifyWhy)
 		setReason(MetricContradictionVerified, verifyWhy)
 	}
+	if r.Score == nil && g.Input != TextQuestion {
+		claimWhy := ReasonNotApplicable + "claim verdicts need the sample texts (evaluate computes them)"
+		for _, m := range []string{MetricClaimScore, MetricClaimScoreMin, MetricPSupported, MetricClaimContradiction} {
+			setReason(m, claimWhy)
+		}
+	}
 	if r.SupportText == nil {
 		setReason(MetricSupportText, textWhy)
 		setReason(MetricContradictionText, textWhy)
@@ -332,7 +338,8 @@ func AssembleVerdicts(g *PairGraph, matches []VerdictMatch, r *KGResult) {
 		setReason(MetricTypedSlotCoverage, fmt.Sprintf("%sthe input is the %s, not a question", ReasonNotApplicable, g.Input))
 	} else {
 		why := ReasonNotApplicable + "the input is a question: see slot_coverage"
-		for _, m := range []string{MetricSupport, MetricContradiction, MetricSupportText, MetricContradictionText, MetricAtomSupport, MetricSupportVerified, MetricContradictionVerified} {
+		for _, m := range []string{MetricSupport, MetricContradiction, MetricSupportText, MetricContradictionText, MetricAtomSupport, MetricSupportVerified, MetricContradictionVerified,
+			MetricClaimScore, MetricClaimScoreMin, MetricPSupported, MetricClaimContradiction} {
 			setReason(m, why)
 		}
 	}

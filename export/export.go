@@ -31,6 +31,11 @@ type PairScore struct {
 	Multihop          *float64 `json:"multihop"`
 	CommunityOverlap  *float64 `json:"community_overlap"`
 	CommunityCoverage *float64 `json:"community_coverage"`
+	// The claim scores (SPEC §4d) are left out when null.
+	Score              *float64 `json:"score,omitempty"`
+	ScoreMin           *float64 `json:"score_min,omitempty"`
+	PSupported         *float64 `json:"p_supported,omitempty"`
+	ClaimContradiction *float64 `json:"claim_contradiction,omitempty"`
 	// The verdict scores (SPEC §4b, §4c) are left out when null.
 	Support               *float64 `json:"support,omitempty"`
 	Contradiction         *float64 `json:"contradiction,omitempty"`
@@ -51,7 +56,7 @@ type PairScore struct {
 func RowOf(r kgeval.SampleScores) Row {
 	row := Row{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]PairScore{}}
 	for pair, s := range r.Scores {
-		row.Scores[pair] = PairScore{Multihop: s.Multihop, CommunityOverlap: s.CommunityOverlap, CommunityCoverage: s.CommunityCoverage,
+		row.Scores[pair] = PairScore{Score: s.Score, ScoreMin: s.ScoreMin, PSupported: s.PSupported, ClaimContradiction: s.ClaimContradiction, Multihop: s.Multihop, CommunityOverlap: s.CommunityOverlap, CommunityCoverage: s.CommunityCoverage,
 			Support: s.Support, Contradiction: s.Contradiction, Recall: s.Recall, F1: s.F1, SlotCoverage: s.SlotCoverage,
 			SupportText: s.SupportText, ContradictionText: s.ContradictionText, SlotCoverageText: s.SlotCoverageText, AtomSupport: s.AtomSupport, TypedSlotCoverage: s.TypedSlotCoverage, SupportVerified: s.SupportVerified, ContradictionVerified: s.ContradictionVerified, Reason: s.Reason}
 	}

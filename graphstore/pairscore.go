@@ -34,7 +34,7 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 			"uid": kgeval.JoinKey(gid, variant), "graph": gid, "run": run, "sample": r.Sample, "pair": r.Pair,
 			"variant": variant, "engine": engine, "tau": p.Tau, "delta": p.Delta, "tau_rel": p.TauRel, "reason": r.Reason,
 			"reasons": jsonText(r.Reasons), "verdicts": jsonText(r.Verdicts),
-			"atoms": jsonText(r.Atoms), "typed_slots": jsonText(r.TypedSlots),
+			"atoms": jsonText(r.Atoms), "typed_slots": jsonText(r.TypedSlots), "claims": jsonText(r.Claims),
 		}
 		for _, m := range kgeval.KGMetricNames {
 			row[m] = optional(r.Value(m))
@@ -102,6 +102,7 @@ func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string
 	decodeJSONText(score["verdicts"], &r.Verdicts)
 	decodeJSONText(score["atoms"], &r.Atoms)
 	decodeJSONText(score["typed_slots"], &r.TypedSlots)
+	decodeJSONText(score["claims"], &r.Claims)
 	return kgeval.StoredScore{KGResult: r, Engine: asString(score["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
 }
 
@@ -168,6 +169,7 @@ func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*k
 			decodeJSONText(m["verdicts"], &s.Verdicts)
 			decodeJSONText(m["atoms"], &s.Atoms)
 			decodeJSONText(m["typed_slots"], &s.TypedSlots)
+			decodeJSONText(m["claims"], &s.Claims)
 		}
 	}
 	return nil

@@ -73,6 +73,12 @@ type Evaluator struct {
 	// VerifyPairs names the pairs the Verifier checks (empty: every pair
 	// whose input is not the question).
 	VerifyPairs []string
+	// ClaimVerifier, if set, gives each claim the model's P(supported)
+	// (scoring.verify: prob; SPEC §4d). Claims are checked without it too.
+	ClaimVerifier kgeval.ClaimVerifier
+	// Claims are the claim checks' settings: the evidence window and the
+	// calibration (nil: claims.DefaultCalibration).
+	Claims ClaimOptions
 	// Grounding is extraction.grounding: drop (default when empty), keep or
 	// off (SPEC §2b). Only extracted triplets are checked; a dataset's own
 	// triplets are taken as given.
@@ -111,6 +117,10 @@ type Report struct {
 	// questions (one per pair graph), the triplets asked and the questions
 	// the model could not answer.
 	VerifyBatches, VerifyFacts, VerifyFailed int
+	// Claims counts the claims checked; ClaimQueries the model questions
+	// they made (after deduplication), ClaimFailed those that failed,
+	// ClaimTokens the prompt tokens the endpoint counted for them.
+	Claims, ClaimQueries, ClaimFailed, ClaimTokens int
 }
 
 // SampleError is a sample whose text could not be extracted.
@@ -398,6 +408,11 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		}
 		end()
 	}
+	begin("claims")
+	if err := e.claimChecks(ctx, samples, graphs, results, rep, progress("claims")); err != nil {
+		return rep, fmt.Errorf("claims: %w", err)
+	}
+	end()
 	begin("score")
 	results = append(results, skipped...)
 	if err := e.Store.WriteKGResults(ctx, run, "default", e.Engine.Name(), e.Params, results); err != nil {

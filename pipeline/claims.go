@@ -1,0 +1,184 @@
+package pipeline
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring/claims"
+)
+
+// ClaimOptions are the claim checks' settings (SPEC §4d).
+type ClaimOptions struct {
+	// Evidence is the evidence window: its mode (graph, cosine or whole)
+	// and budget in estimated tokens.
+	Evidence claims.Params
+	// Calibration is the calibrated score's fits (nil: the committed one).
+	Calibration *claims.Calibration
+}
+
+// claimChecks splits the input text of every pair graph whose input is not
+// the question into claims, chooses each claim's evidence window from the
+// graph, asks the ClaimVerifier (if any) about each claim with its window,
+// and sets the claim metrics of the results from the calibrated score.
+func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, progress func(int, int)) error {
+	cal := e.Claims.Calibration
+	if cal == nil {
+		var err error
+		if cal, err = claims.DefaultCalibration(); err != nil {
+			return err
+		}
+	}
+	params := e.Claims.Evidence
+	if params.Mode == "" {
+		params.Mode = claims.ModeGraph
+	}
+	if params.Budget <= 0 {
+		params.Budget = 1500
+	}
+	params.Delta = e.Params.Delta
+	pairs, byID, _ := e.lookups(samples)
+	byGraph := map[string]*kgeval.PairGraph{}
+	for _, g := range graphs {
+		byGraph[kgeval.JoinKey(g.Sample, g.Pair)] = g
+	}
+	type job struct {
+		result   int
+		checks   []kgeval.ClaimCheck
+		first    int // index of its first query
+		passages []claims.Passage
+	}
+	var jobs []job
+	var queries []kgeval.ClaimQuery
+	for i := range results {
+		r := &results[i]
+		p, ok := pairs[r.Pair]
+		s := byID[r.Sample]
+		if !ok || s == nil || p.Input == kgeval.TextQuestion {
+			continue
+		}
+		in := claims.Input{Text: inputText(s, p), Passages: passagesOf(s, p), Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r}
+		if !hasText(in.Passages) {
+			noClaims(r, "the context side has no text")
+			continue
+		}
+		if params.Mode == claims.ModeCosine {
+			in.Cosine = e.cosine(ctx)
+		}
+		checks, err := claims.Check(in, params)
+		if err != nil {
+			return err
+		}
+		j := job{result: i, checks: checks, first: len(queries), passages: in.Passages}
+		if e.ClaimVerifier != nil {
+			for _, c := range checks {
+				queries = append(queries, kgeval.ClaimQuery{Evidence: claims.Window(c, in.Passages), Claim: c.Text})
+			}
+		}
+		jobs = append(jobs, j)
+		rep.Claims += len(checks)
+	}
+	var ps []kgeval.ClaimProb
+	var errs []error
+	if len(queries) > 0 {
+		var err error
+		progress(0, len(queries))
+		if ps, errs, err = e.ClaimVerifier.CheckClaims(ctx, queries, progress); err != nil {
+			return err
+		}
+		rep.ClaimQueries = len(queries)
+		for i := range ps {
+			if errs[i] != nil {
+				rep.ClaimFailed++
+			} else {
+				rep.ClaimTokens += ps[i].Tokens
+			}
+		}
+	}
+	for _, j := range jobs {
+		var answers []*kgeval.ClaimProb
+		var failed []error
+		if e.ClaimVerifier != nil {
+			answers = make([]*kgeval.ClaimProb, len(j.checks))
+			failed = make([]error, len(j.checks))
+			for k := range j.checks {
+				q := j.first + k
+				if errs[q] != nil {
+					failed[k] = errs[q]
+					continue
+				}
+				answers[k] = &ps[q]
+			}
+		}
+		cal.Score(&results[j.result], j.checks, answers, failed)
+	}
+	return nil
+}
+
+// hasText reports whether some passage has text.
+func hasText(ps []claims.Passage) bool {
+	for _, p := range ps {
+		if strings.TrimSpace(p.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// noClaims leaves the claim metrics of r null with the reason.
+func noClaims(r *kgeval.KGResult, why string) {
+	if r.Reasons == nil {
+		r.Reasons = map[string]string{}
+	}
+	for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
+		r.SetValue(m, nil)
+		r.Reasons[m] = why
+	}
+}
+
+// passagesOf returns the context side of pair p for sample s as passages.
+func passagesOf(s *kgeval.Sample, p kgeval.Pair) []claims.Passage {
+	switch p.Context {
+	case kgeval.TextContexts:
+		out := make([]claims.Passage, len(s.Contexts))
+		for i, c := range s.Contexts {
+			out[i] = claims.Passage{Index: i, Text: c}
+		}
+		return out
+	case kgeval.TextReference:
+		return []claims.Passage{{Index: -1, Text: s.Reference}}
+	case kgeval.TextAnswer:
+		return []claims.Passage{{Index: -1, Text: s.Answer}}
+	}
+	return []claims.Passage{{Index: -1, Text: s.Question}}
+}
+
+// cosine returns the encoder cosine of a claim with each sentence, through
+// the run's embedder (and its cache).
+func (e *Evaluator) cosine(ctx context.Context) func(string, []string) ([]float64, error) {
+	return func(claim string, sents []string) ([]float64, error) {
+		vs, err := e.Embedder.Embed(ctx, append([]string{claim}, sents...))
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(sents))
+		for i := range sents {
+			out[i] = cos(vs[0], vs[i+1])
+		}
+		return out, nil
+	}
+}
+
+func cos(a, b []float32) float64 {
+	var d, na, nb float64
+	for i := range a {
+		d += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return d / math.Sqrt(na*nb)
+}

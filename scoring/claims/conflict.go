@@ -1,0 +1,207 @@
+package claims
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring/lexical"
+)
+
+// conflictSentences is how many of the best ranked evidence sentences a
+// claim's values are compared with.
+const conflictSentences = 5
+
+// anchorWords is how many words before a value name its slot ("born in
+// 1948": born; "a budget of $3 million": budget).
+const anchorWords = 3
+
+// conflicts finds the claim's values and names that its evidence states
+// otherwise in the same slot (SPEC §4d): a claim atom that no evidence
+// sentence states, and an evidence sentence that has an atom of the same
+// kind with another value (for money, the same amount in another currency
+// too) after one of the claim atom's anchor words (the content words just
+// before it). Names conflict only after an anchor that is a verb or
+// preposition phrase of at least one content word, and only with a name
+// the claim does not mention.
+func conflicts(claim string, ranked []sentence) []kgeval.ClaimConflict {
+	var ev []sentence
+	for _, s := range ranked {
+		if len(ev) == conflictSentences || s.weight <= 0 {
+			break
+		}
+		ev = append(ev, s)
+	}
+	if len(ev) == 0 {
+		return nil
+	}
+	texts := make([]*lexical.Text, len(ev))
+	for i, s := range ev {
+		texts[i] = s.lt
+	}
+	claimLower := strings.ToLower(claim)
+	var out []kgeval.ClaimConflict
+	for _, a := range lexical.Atoms(claim) {
+		stated := false
+		for _, t := range texts {
+			if t.Backs(a) {
+				stated = true
+				break
+			}
+		}
+		if stated {
+			continue
+		}
+		anchors := anchorsBefore(claim, a.Span.Start)
+		if len(anchors) == 0 {
+			continue
+		}
+		for i, s := range ev {
+			for _, b := range lexical.Atoms(s.text) {
+				if b.Kind != a.Kind || !sharesAnchor(anchors, anchorsBefore(s.text, b.Span.Start)) {
+					continue
+				}
+				kind, ok := differs(a, b, claimLower)
+				if !ok {
+					continue
+				}
+				out = append(out, kgeval.ClaimConflict{Kind: kind, Claim: a.Text, Evidence: b.Text, Sentence: ev[i].text})
+				break
+			}
+			if len(out) > 0 && out[len(out)-1].Claim == a.Text {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// differs reports whether evidence atom b states another value than claim
+// atom a in a's kind: a literal of the same kind with another value, money
+// in another currency, or a name the claim does not mention.
+func differs(a, b lexical.Atom, claimLower string) (kind string, ok bool) {
+	if a.Kind == lexical.AtomName {
+		if strings.Contains(claimLower, strings.ToLower(b.Text)) || lexical.SharesWord(lexical.NewLabel(a.Text), lexical.NewLabel(b.Text)) {
+			return "", false
+		}
+		return "name", true
+	}
+	x, y := a.Literal, b.Literal
+	if x.Kind != y.Kind {
+		return "", false
+	}
+	if x.Kind == lexical.KindMoney && x.Unit != "" && y.Unit != "" && x.Unit != y.Unit {
+		return "currency", true
+	}
+	eq, comparable := lexical.Equal(x, y)
+	if !comparable || eq {
+		return "", false
+	}
+	return string(x.Kind), true
+}
+
+// anchorsBefore returns the content words among the anchorWords words
+// before byte offset at of s.
+func anchorsBefore(s string, at int) []string {
+	fields := strings.Fields(s[:at])
+	if len(fields) > anchorWords {
+		fields = fields[len(fields)-anchorWords:]
+	}
+	return lexical.ContentWords(strings.Join(fields, " "))
+}
+
+func sharesAnchor(a, b []string) bool {
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// features computes the claim's signals that need no model (see
+// kgeval.CalibrationFeatures).
+func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int, ctxTexts []*lexical.Text) {
+	f := c.Features
+	// Word overlap: the claim's content words any context text holds.
+	words := lexical.ContentWords(cl.Text)
+	if len(words) > 0 {
+		n := 0
+		for _, w := range words {
+			for _, t := range ctxTexts {
+				if t.HasWord(w) {
+					n++
+					break
+				}
+			}
+		}
+		f[kgeval.FeatureOverlap] = float64(n) / float64(len(words))
+	}
+	// Atoms: the claim's names and values the context states.
+	atoms := lexical.Atoms(cl.Text)
+	f[kgeval.FeatureAtoms] = 1
+	if len(atoms) > 0 {
+		n := 0
+		for _, a := range atoms {
+			for _, t := range ctxTexts {
+				if t.Backs(a) {
+					n++
+					break
+				}
+			}
+		}
+		f[kgeval.FeatureAtoms] = float64(n) / float64(len(atoms))
+	}
+	// Graph: the claim's triplets supported (graph or sentence verdict),
+	// and its entities within multihop's delta.
+	f[kgeval.FeatureSupport], f[kgeval.FeatureReach] = 0, 0
+	if in.Result != nil && len(rels) > 0 {
+		isRel := map[int]bool{}
+		for _, id := range rels {
+			isRel[id] = true
+		}
+		n, sup := 0, 0
+		for _, v := range in.Result.Verdicts {
+			if !isRel[v.Node] || v.Asked {
+				continue
+			}
+			n++
+			if v.Verdict == kgeval.VerdictSupported || v.Text == kgeval.VerdictSupported {
+				sup++
+			}
+		}
+		if n > 0 {
+			f[kgeval.FeatureSupport] = float64(sup) / float64(n)
+		}
+	}
+	if in.Result != nil && len(ents) > 0 {
+		isEnt := map[int]bool{}
+		for _, id := range ents {
+			isEnt[id] = true
+		}
+		n, passed := 0, 0
+		for _, ep := range in.Result.Paths {
+			if isEnt[ep.Node] {
+				n++
+				if ep.Passed {
+					passed++
+				}
+			}
+		}
+		if n > 0 {
+			f[kgeval.FeatureReach] = float64(passed) / float64(n)
+		}
+	}
+	f[kgeval.FeatureConflict] = 0
+	if len(c.Conflicts) > 0 {
+		f[kgeval.FeatureConflict] = 1
+	}
+}
+
+// Logit is log(p/(1-p)) with p kept within [1e-4, 1-1e-4], the model
+// feature of the calibration.
+func Logit(p float64) float64 {
+	p = math.Min(math.Max(p, 1e-4), 1-1e-4)
+	return math.Log(p / (1 - p))
+}
