@@ -106,3 +106,33 @@ type ClaimConflict struct {
 	// Sentence is the evidence sentence that states the other value.
 	Sentence string `json:"sentence"`
 }
+
+// The signals of a claim that the calibrated score combines
+// (ClaimCheck.Features).
+const (
+	// FeatureModel is the logit of the model's P(supported) (absent when
+	// the model was not asked).
+	FeatureModel = "model_logit"
+	// FeatureOverlap is the share of the claim's content words that the
+	// context side holds (k_precision of the claim).
+	FeatureOverlap = "overlap"
+	// FeatureAtoms is the share of the claim's names and values that the
+	// context side states (1 when it has none).
+	FeatureAtoms = "atoms"
+	// FeatureSupport is the share of the claim's triplets the graph (or a
+	// context sentence) supports; FeatureReach the share of its entities
+	// within multihop's delta of the context side.
+	FeatureSupport = "support"
+	FeatureReach   = "reach"
+	// FeatureConflict is 1 when a value or name of the claim conflicts
+	// with its evidence.
+	FeatureConflict = "conflict"
+)
+
+// CalibrationFeatures are the features of the calibrated score, in the
+// order of its coefficients; CalibrationFeaturesNoModel those of the
+// score without a model (scoring.verify off or llm).
+var (
+	CalibrationFeatures        = []string{FeatureModel, FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict}
+	CalibrationFeaturesNoModel = []string{FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict}
+)
