@@ -219,6 +219,11 @@ func (e *Extractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, p
 			itemKeys[i] = append(itemKeys[i], k)
 		}
 	}
+	// The total is the windows to ask, known only now: a long text is
+	// asked in several.
+	if progress != nil {
+		progress(0, len(keys))
+	}
 	cached, err := e.Cache.Get(ctx, keys)
 	if err != nil {
 		return nil, err

@@ -250,7 +250,6 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	var extracted []kgeval.Extraction
 	if len(texts) > 0 {
 		var err error
-		progress("extract")(0, len(texts))
 		if extracted, err = e.Extractor.Extract(ctx, texts, progress("extract")); err != nil {
 			return rep, fmt.Errorf("extract: %w", err)
 		}

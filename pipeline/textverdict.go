@@ -78,6 +78,14 @@ func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGRes
 			typedSlots(r, s.Question, prepared(s.Question), srcs)
 		}
 		if len(r.Verdicts) == 0 {
+			if p.Input == kgeval.TextQuestion && r.SlotCoverageText == nil && r.SlotCoverage == nil {
+				// Nothing to answer by sentence either: slot_coverage's reason
+				// ("no asked fact extracted from the question") is this one's.
+				if r.Reasons == nil {
+					r.Reasons = map[string]string{}
+				}
+				r.Reasons[kgeval.MetricSlotCoverageText] = r.ReasonFor(kgeval.MetricSlotCoverage)
+			}
 			continue
 		}
 		if p.Input == kgeval.TextQuestion {

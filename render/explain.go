@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -33,6 +34,7 @@ func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
 			}
 		}
 		fmt.Fprintf(w, "\n%s (%s → %s): %s\n", p.Name, p.Input, p.Context, strings.Join(parts, ", "))
+		explainClaims(w, r.Claims)
 		for _, l := range lines {
 			if l.Pair != p.Name {
 				continue
@@ -81,6 +83,59 @@ func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
 	}
 	if len(dropped) > 0 {
 		fmt.Fprintf(w, "\ndropped by the grounding check (in no graph, no score; the extractor's inventions):\n%s\n", strings.Join(dropped, "\n"))
+	}
+}
+
+// explainClaims prints the claim checks of one pair (SPEC §4d): each claim
+// with its calibrated score and verdict, the model's P(supported), its
+// conflicts and its best evidence sentences with why the graph chose them;
+// the lowest scores first.
+func explainClaims(w io.Writer, cs []kgeval.ClaimCheck) {
+	if len(cs) == 0 {
+		return
+	}
+	order := make([]int, len(cs))
+	sup := 0
+	for i := range order {
+		order[i] = i
+		if cs[i].Verdict == kgeval.ClaimSupported {
+			sup++
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cs[order[a]].Score < cs[order[b]].Score })
+	fmt.Fprintf(w, "  claims: %d of %d supported\n", sup, len(cs))
+	for _, i := range order {
+		c := cs[i]
+		fmt.Fprintf(w, "  %-13s %.2f %q\n", strings.ToUpper(c.Verdict), c.Score, c.Text)
+		var sig []string
+		switch {
+		case c.Model != nil && c.Model.Fallback:
+			sig = append(sig, fmt.Sprintf("model answer %.0f (no logprobs)", c.Model.P))
+		case c.Model != nil:
+			sig = append(sig, fmt.Sprintf("model P(supported) %.2f", c.Model.P))
+		case c.ModelError != "":
+			sig = append(sig, "model check failed: "+c.ModelError)
+		}
+		for _, f := range []struct{ name, label string }{{kgeval.FeatureOverlap, "words"}, {kgeval.FeatureAtoms, "names and values"},
+			{kgeval.FeatureSupport, "triplets supported"}, {kgeval.FeatureReach, "entities reached"}} {
+			if v, ok := c.Features[f.name]; ok {
+				sig = append(sig, fmt.Sprintf("%s %.2f", f.label, v))
+			}
+		}
+		fmt.Fprintf(w, "  %-13s %s; evidence: %s\n", "", strings.Join(sig, ", "), c.EvidenceMode)
+		for _, x := range c.Conflicts {
+			fmt.Fprintf(w, "  %-13s conflict (%s): %q, the evidence says %q in %q\n", "", x.Kind, x.Claim, x.Evidence, x.Sentence)
+		}
+		for k, e := range c.Evidence {
+			if k == 2 {
+				break
+			}
+			where := "reference"
+			if e.Passage >= 0 {
+				where = fmt.Sprintf("passage %d", e.Passage+1)
+			}
+			fmt.Fprintf(w, "  %-13s [%s] %q (%s)\n", "", where, e.Text, strings.Join(e.Why, "; "))
+		}
 	}
 }
 

@@ -189,7 +189,7 @@ func TestServer_Why(t *testing.T) {
 		// The run page offers the sort and knows which metrics are per pair
 		// and lower-is-better.
 		_, body := browser.get("/runs/" + url.PathEscape(r.Name))
-		for _, s := range []string{`id="sort-contradiction"`, `<option>contradiction</option>`, `"lower":["contradiction","contradiction_text","contradiction_verified"]`} {
+		for _, s := range []string{`id="sort-contradiction"`, `<option>contradiction</option>`, `"lower":["claim_contradiction","contradiction","contradiction_text","contradiction_verified"]`} {
 			if !strings.Contains(body, s) {
 				t.Errorf("run page lacks %s", s)
 			}

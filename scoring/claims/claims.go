@@ -227,7 +227,10 @@ func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ctxTex
 			if e.Type != kgeval.EdgeSimilar || g.Nodes[e.To].Side != kgeval.SideContext {
 				continue
 			}
-			if isEnt[e.From] || isRel[e.From] {
+			// A relation reaches only when it says something: the rule-read
+			// relations are often glue words ("the", "with") that match
+			// every sentence.
+			if isEnt[e.From] || isRel[e.From] && len(lexical.ContentWords(g.Nodes[e.From].Label)) > 0 && len(lexical.ContentWords(g.Nodes[e.To].Label)) > 0 {
 				set(e.To, e.Weight, g.Nodes[e.From].Label+" ~ "+g.Nodes[e.To].Label)
 			}
 		}
@@ -272,7 +275,9 @@ func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ctxTex
 			for _, x := range ends[n.ID] {
 				if reach[x] > 0 {
 					w += reach[x]
-					whys = append(whys, "entity "+why[x])
+					if y := "entity " + why[x]; !slices.Contains(whys, y) {
+						whys = append(whys, y)
+					}
 				}
 			}
 			if w > 0 {
