@@ -71,6 +71,10 @@ type RunSettings struct {
 	TauRel           float64  `mapstructure:"tau_rel"`
 	Verify           string   `mapstructure:"verify"`
 	VerifyPairs      []string `mapstructure:"verify_pairs"`
+	// Evidence is how a claim's evidence window is chosen (graph, cosine
+	// or whole; SPEC §4d) and EvidenceTokens its budget in estimated tokens.
+	Evidence       string `mapstructure:"evidence"`
+	EvidenceTokens int    `mapstructure:"evidence_tokens"`
 	Delta            float64  `mapstructure:"delta"`
 	StructuralWeight float64  `mapstructure:"structural_weight"`
 	StructuralCost   float64  `mapstructure:"structural_cost"`

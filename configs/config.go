@@ -190,6 +190,14 @@ func (c *Config) Validate() error {
 	default:
 		return bad("scoring.verify", c.Scoring.Verify, "must be off or llm")
 	}
+	switch c.Scoring.Evidence {
+	case "graph", "cosine", "whole":
+	default:
+		return bad("scoring.evidence", c.Scoring.Evidence, "must be graph, cosine or whole")
+	}
+	if c.Scoring.EvidenceTokens < 64 {
+		return bad("scoring.evidence_tokens", c.Scoring.EvidenceTokens, "must be >= 64 (estimated tokens)")
+	}
 	if c.Extraction.WindowChars < 0 {
 		return bad("extraction.window_chars", c.Extraction.WindowChars, "must be >= 0 (0: whole texts)")
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring/claims"
 )
 
 // Store is what the use cases read and write: the domain's storage
@@ -205,6 +206,7 @@ func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 	if o.Settings.Verify == "llm" {
 		e.Verifier, e.VerifyPairs = models.Verifier, o.Settings.VerifyPairs
 	}
+	e.Claims.Evidence = claims.Params{Mode: o.Settings.Evidence, Budget: o.Settings.EvidenceTokens}
 	// The run record keeps the texts of the whole evaluation: a resume sees
 	// only what its unfinished samples still need, so it does not replace
 	// a count an earlier attempt recorded.
