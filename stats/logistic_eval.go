@@ -236,6 +236,37 @@ func CVThreshold(scores []float64, y []int, groups []string, folds int) (Thresho
 			}
 		}
 	}
+	out.BalancedAccuracy, out.Lo, out.Hi, out.Skipped = pooledBalanced(y, pred, groups)
+	return out, nil
+}
+
+// FixedThreshold is the balanced accuracy of scores at a threshold chosen
+// beforehand (a calibration's pass mark), with CVThreshold's bootstrap
+// interval over groups; Folds is empty and Threshold the one given.
+// Errors: lengths that differ, a non-finite score, a label other than 0 or
+// 1, a single class.
+func FixedThreshold(scores []float64, y []int, groups []string, threshold float64) (ThresholdCV, error) {
+	out := ThresholdCV{N: len(scores), Resamples: ThresholdResamples, Seed: ThresholdSeed, Threshold: threshold}
+	if len(y) != len(scores) || len(groups) != len(scores) {
+		return out, fmt.Errorf("fixed threshold: %d scores, %d labels and %d groups", len(scores), len(y), len(groups))
+	}
+	if _, ok := BalancedAccuracy(scores, y, threshold); !ok {
+		return out, errors.New("fixed threshold: need finite scores and labels 0 and 1, both present")
+	}
+	pred := make([]bool, len(scores))
+	for i, s := range scores {
+		pred[i] = s >= threshold
+	}
+	out.BalancedAccuracy, out.Lo, out.Hi, out.Skipped = pooledBalanced(y, pred, groups)
+	return out, nil
+}
+
+// pooledBalanced returns the balanced accuracy of the predictions pred
+// (labels y, valid) and its percentile-bootstrap interval over groups:
+// ThresholdResamples draws of as many groups as there are, with
+// replacement (PCG seeded with ThresholdSeed), skipping (and counting) the
+// draws that hold a single class.
+func pooledBalanced(y []int, pred []bool, groups []string) (ba, lo, hi float64, skipped int) {
 	// Counts per group, in order of first appearance.
 	var order []string
 	byGroup := map[string]*confusion{}
@@ -250,7 +281,7 @@ func CVThreshold(scores []float64, y []int, groups []string, folds int) (Thresho
 		c.add(y[i], pred[i])
 		all.add(y[i], pred[i])
 	}
-	out.BalancedAccuracy, _ = all.balanced()
+	ba, _ = all.balanced()
 	counts := make([]confusion, len(order))
 	for i, g := range order {
 		counts[i] = *byGroup[g]
@@ -262,14 +293,14 @@ func CVThreshold(scores []float64, y []int, groups []string, folds int) (Thresho
 		for range counts {
 			c.plus(counts[rng.IntN(len(counts))])
 		}
-		if ba, ok := c.balanced(); ok {
-			bas = append(bas, ba)
+		if b, ok := c.balanced(); ok {
+			bas = append(bas, b)
 		} else {
-			out.Skipped++
+			skipped++
 		}
 	}
-	out.Lo, out.Hi = percentileInterval(bas)
-	return out, nil
+	lo, hi = percentileInterval(bas)
+	return ba, lo, hi, skipped
 }
 
 // percentileInterval returns the 2.5% and 97.5% points of xs (sorted in

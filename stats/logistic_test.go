@@ -421,3 +421,22 @@ func TestBalancedAccuracy_CVThreshold(t *testing.T) {
 		})
 	}
 }
+
+func TestBalancedAccuracy_FixedThreshold(t *testing.T) {
+	d := mustLogisticData(t)
+	w := d.want.BalancedAccuracy[0]
+	got, err := stats.FixedThreshold(d.want.CV.OOF, d.y, d.groups, w.Threshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNear(t, "BalancedAccuracy", got.BalancedAccuracy, w.BalancedAccuracy, 1e-15)
+	if got.Threshold != w.Threshold || len(got.Folds) != 0 || !(got.Lo <= got.BalancedAccuracy && got.BalancedAccuracy <= got.Hi) {
+		t.Errorf("%+v", got)
+	}
+	if _, err := stats.FixedThreshold([]float64{1, 2}, []int{1, 1}, []string{"a", "b"}, 0.5); err == nil {
+		t.Error("one class: no error")
+	}
+	if _, err := stats.FixedThreshold([]float64{1, 2}, []int{0, 1}, []string{"a"}, 0.5); err == nil {
+		t.Error("lengths: no error")
+	}
+}
