@@ -135,6 +135,8 @@ func (m *Main) rootCommand() *cobra.Command {
 		m.validityCommand(),
 		m.explainCommand(),
 		m.gateCommand(),
+		m.factcheckCommand(),
+		m.calibrateCommand(),
 	)
 	return root
 }

@@ -1,0 +1,654 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/stats"
+)
+
+// The factcheck read models (issue 27): how well each faithfulness score of
+// a run separates the samples a human judged supported (human.faithfulness
+// 1) from the others (0), on a claim-level dataset such as
+// testdata/expertqa_claims.jsonl, and the logistic calibration of the claim
+// features fitted on such a run.
+//
+// Every score is read as a classifier of the label: its AUROC with
+// DeLong's 95% interval, and its balanced accuracy at a threshold chosen by
+// cross-validation (stats.CVThreshold: chosen on the other folds, pooled
+// over the held-out samples, 95% bootstrap interval over groups). A group is
+// the part of a sample's id before '#' (the ExpertQA record whose answer
+// the claim comes from): the samples of one group are in one fold.
+//
+// The claim features (kgeval.ClaimCheck.Features) are combined by an
+// out-of-fold logistic regression (stats.CrossValidate): each stored claim
+// is a training row with its sample's label; a sample's prediction is the
+// mean of its claims' out-of-fold predictions, as the headline score
+// averages calibrated claim probabilities.
+
+// FactcheckPair is the pair whose KG metrics and claims the report reads.
+const FactcheckPair = "faithfulness"
+
+// Defaults of the factcheck report and the calibration.
+const (
+	FactcheckFolds  = 5
+	FactcheckLambda = 1.0
+)
+
+// FactcheckLabel is the human label the report reads: 1 supported, 0 not.
+const FactcheckLabel = "faithfulness"
+
+// FactcheckOptions are the report's settings (zero values: the defaults).
+// Calibration, when set, is a fitted calibration (a `kgeval calibrate`
+// file, named CalibrationName) to judge on the run as it is: its model
+// applied to each claim, the samples' mean read at its pass mark.
+type FactcheckOptions struct {
+	Folds           int
+	Lambda          float64
+	Calibration     *Calibration
+	CalibrationName string
+}
+
+func (o FactcheckOptions) withDefaults() FactcheckOptions {
+	if o.Folds == 0 {
+		o.Folds = FactcheckFolds
+	}
+	if o.Lambda == 0 {
+		o.Lambda = FactcheckLambda
+	}
+	return o
+}
+
+// Kinds of factcheck rows.
+const (
+	FactcheckMetric = "metric"
+	FactcheckCV     = "cv"
+	// FactcheckFixed is a given calibration: nothing is fitted on the run,
+	// and its balanced accuracy is at the calibration's own pass mark.
+	FactcheckFixed = "fixed"
+)
+
+// FactcheckRow is one score of the report read as a classifier of the
+// human label.
+type FactcheckRow struct {
+	// Name is the metric variable ("faithfulness.score", "k_precision") or
+	// the combination ("combination (cv)", ...).
+	Name string `json:"name"`
+	// Kind is FactcheckMetric (a stored score), FactcheckCV (an
+	// out-of-fold logistic regression on Features) or FactcheckFixed (a
+	// given calibration).
+	Kind     string   `json:"kind"`
+	Features []string `json:"features,omitempty"`
+	// LowerIsBetter marks a score for which lower means supported (the
+	// contradiction scores): its AUROC is that of the negated score, so
+	// that above 0.5 is right for every row, and a sample passes when it
+	// is at or below Threshold.
+	LowerIsBetter bool `json:"lower_is_better,omitempty"`
+	// N counts the labelled samples with a value, Positives those
+	// labelled 1; Claims, for a cv row, the claims it was fitted on.
+	N         int `json:"n"`
+	Positives int `json:"positives"`
+	Claims    int `json:"claims,omitempty"`
+	// AUROC and its DeLong 95% interval; null with Reason when not
+	// defined.
+	AUROC   *float64 `json:"auroc"`
+	AUROCLo *float64 `json:"auroc_lo"`
+	AUROCHi *float64 `json:"auroc_hi"`
+	// BalancedAccuracy is the cross-validated one (stats.CVThreshold), Lo
+	// and Hi its bootstrap interval; Threshold the one chosen on all
+	// samples (the pass mark).
+	BalancedAccuracy *float64 `json:"balanced_accuracy"`
+	BALo             *float64 `json:"balanced_accuracy_lo"`
+	BAHi             *float64 `json:"balanced_accuracy_hi"`
+	Threshold        *float64 `json:"threshold"`
+	Reason           string   `json:"reason,omitempty"`
+}
+
+// FactcheckCost is what the run's claims cost, from its record.
+type FactcheckCost struct {
+	// Calls and CacheHits are the run's model requests (all stages) and
+	// those answered from the cache; PromptTokens the prompt tokens the
+	// endpoint counted.
+	Calls        int64 `json:"calls"`
+	CacheHits    int64 `json:"cache_hits"`
+	PromptTokens int64 `json:"prompt_tokens"`
+	// Seconds adds the run's stages named in Stages (claims and verify,
+	// those recorded).
+	Seconds float64  `json:"seconds"`
+	Stages  []string `json:"stages"`
+	// PerClaim and PerSample divide the three by the stored claims and by
+	// the run's samples; nil when there are none.
+	PerClaim  *CostShare `json:"per_claim,omitempty"`
+	PerSample *CostShare `json:"per_sample,omitempty"`
+}
+
+// CostShare is a cost divided by a count.
+type CostShare struct {
+	Calls        float64 `json:"calls"`
+	PromptTokens float64 `json:"prompt_tokens"`
+	Seconds      float64 `json:"seconds"`
+}
+
+// Factcheck is the report of `kgeval factcheck`.
+type Factcheck struct {
+	Run         string `json:"run"`
+	Variant     string `json:"variant"`
+	Dataset     string `json:"dataset"`
+	Fingerprint string `json:"fingerprint"`
+	LLM         string `json:"llm"`
+	Encoder     string `json:"encoder"`
+	Extraction  string `json:"extraction"`
+	Verify      string `json:"verify"`
+	// Samples is the run's rows; Labelled those with a human
+	// faithfulness label (Positives of them 1); Groups their groups.
+	Samples   int `json:"samples"`
+	Labelled  int `json:"labelled"`
+	Positives int `json:"positives"`
+	Groups    int `json:"groups"`
+	// Claims counts the stored claim checks of the labelled samples,
+	// WithModel those with the model's P(supported).
+	Claims    int     `json:"claims"`
+	WithModel int     `json:"claims_with_model"`
+	Folds     int     `json:"folds"`
+	Lambda    float64 `json:"lambda"`
+	// Empty lists the faithfulness metrics the run stores without any
+	// value (left out).
+	Empty []string `json:"empty,omitempty"`
+	// Rows: each faithfulness KG metric with a value, k_precision, then the
+	// cross-validated combinations of claim features.
+	Rows  []FactcheckRow `json:"rows"`
+	Cost  FactcheckCost  `json:"cost"`
+	Notes []string       `json:"notes,omitempty"`
+}
+
+// FactcheckGroup returns the group of a sample id: the part before the
+// first '#', the whole id when it has none.
+func FactcheckGroup(id string) string {
+	g, _, _ := strings.Cut(id, "#")
+	return g
+}
+
+// labelled is one labelled sample: its row index, label and group.
+type labelled struct {
+	row   int
+	y     int
+	group string
+}
+
+// factcheckLabels returns the rows with a human faithfulness label.
+// Errors: EINVALID for a label other than 0 or 1 or unreadable labels.
+func factcheckLabels(rows []Row) ([]labelled, error) {
+	var out []labelled
+	for i, r := range rows {
+		h, err := HumanLabels(r.Human)
+		if err != nil {
+			return nil, kgeval.Wrap(kgeval.EINVALID, err, "sample %s", r.ID)
+		}
+		v, ok := h[FactcheckLabel]
+		if !ok {
+			continue
+		}
+		if v != 0 && v != 1 {
+			return nil, kgeval.Errorf(kgeval.EINVALID, "sample %s: human %s %v: want 0 (not supported) or 1 (supported)", r.ID, FactcheckLabel, v)
+		}
+		out = append(out, labelled{row: i, y: int(v), group: FactcheckGroup(r.ID)})
+	}
+	return out, nil
+}
+
+// FactcheckReport reads rows (the samples of run rec, with the claims of
+// the faithfulness pair in Scores[FactcheckPair].Claims when stored) as
+// the factcheck report. Errors: EINVALID when no sample has a human
+// faithfulness label, when one is not 0 or 1, or when the labels hold a
+// single class.
+func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOptions) (Factcheck, error) {
+	o = o.withDefaults()
+	rep := Factcheck{Run: rec.Name, Variant: variant, Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, LLM: rec.LLM, Encoder: rec.Encoder,
+		Extraction: rec.ExtractionMethod(), Samples: len(rows), Folds: o.Folds, Lambda: o.Lambda, Rows: []FactcheckRow{}}
+	if rec.Settings != nil {
+		rep.Verify = rec.Settings.Verify
+	}
+	labs, err := factcheckLabels(rows)
+	if err != nil {
+		return rep, err
+	}
+	rep.Labelled = len(labs)
+	groups := map[string]bool{}
+	for _, l := range labs {
+		rep.Positives += l.y
+		groups[l.group] = true
+	}
+	rep.Groups = len(groups)
+	if rep.Labelled == 0 {
+		return rep, kgeval.Errorf(kgeval.EINVALID, "run %q: no sample has a human %s label (0 or 1): see testdata/expertqa_claims.jsonl", rec.Name, FactcheckLabel)
+	}
+	if rep.Positives == 0 || rep.Positives == rep.Labelled {
+		return rep, kgeval.Errorf(kgeval.EINVALID, "run %q: every labelled sample has human %s %d: need both 0 and 1", rec.Name, FactcheckLabel, labs[0].y)
+	}
+
+	v := MetricVectors(rows)
+	var names []string
+	for _, m := range kgeval.KGMetricNames {
+		if name := KGName(FactcheckPair, m); v[name] != nil {
+			names = append(names, name)
+		}
+	}
+	if v[kgeval.MetricKPrecision] != nil {
+		names = append(names, kgeval.MetricKPrecision)
+	}
+	names, rep.Empty = v.Present(names)
+	for _, name := range names {
+		row := FactcheckRow{Name: name, Kind: FactcheckMetric, LowerIsBetter: kgeval.ValidityOf(name).Direction == kgeval.LowerIsBetter}
+		var scores []float64
+		var ys []int
+		var gs []string
+		for _, l := range labs {
+			if x := v[name][l.row]; x != nil && isFinite(*x) {
+				scores, ys, gs = append(scores, *x), append(ys, l.y), append(gs, l.group)
+			}
+		}
+		rep.Rows = append(rep.Rows, classify(row, scores, ys, gs, o.Folds))
+	}
+
+	claims := factcheckClaims(rows, labs)
+	rep.Claims = len(claims)
+	present := map[string]bool{}
+	for _, c := range claims {
+		for k := range c.features {
+			present[k] = true
+		}
+		if c.model {
+			rep.WithModel++
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		features []string
+	}{
+		{"combination (cv)", kgeval.CalibrationFeatures},
+		{"P(supported) alone (cv)", []string{kgeval.FeatureModel}},
+		{"graph alone (cv)", kgeval.CalibrationFeaturesNoModel},
+		{"overlap alone (claim k_precision, cv)", []string{kgeval.FeatureOverlap}},
+	} {
+		fs := slices.DeleteFunc(slices.Clone(c.features), func(f string) bool { return !present[f] })
+		row := FactcheckRow{Name: c.name, Kind: FactcheckCV, Features: fs}
+		switch {
+		case len(claims) == 0:
+			row.Features = c.features
+			row.Reason = fmt.Sprintf("no claim checks stored on the %s pair (a run without the claims stage)", FactcheckPair)
+		case len(fs) == 0:
+			row.Features = c.features
+			row.Reason = fmt.Sprintf("no stored claim has %s", strings.Join(c.features, " or "))
+		default:
+			row = combine(row, claims, o)
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
+	if cal := o.Calibration; cal != nil {
+		rep.Rows = append(rep.Rows, fixedCalibration(FactcheckRow{Name: "calibration " + o.CalibrationName, Kind: FactcheckFixed,
+			Features: cal.Model.Names}, claims, *cal))
+	}
+	if !present[kgeval.FeatureModel] && len(claims) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("no claim has %s (the run's scoring.verify is %q, not prob): the combination is the graph's alone", kgeval.FeatureModel, rep.Verify))
+	}
+	rep.Cost = factcheckCost(rec, len(rows), factcheckAllClaims(rows))
+	return rep, nil
+}
+
+// classify fills row's numbers from scores (one per labelled sample with a
+// value), turned round for a lower-is-better score.
+func classify(row FactcheckRow, scores []float64, y []int, groups []string, folds int) FactcheckRow {
+	row.N = len(scores)
+	for _, v := range y {
+		row.Positives += v
+	}
+	if row.LowerIsBetter {
+		neg := make([]float64, len(scores))
+		for i, s := range scores {
+			neg[i] = -s
+		}
+		scores = neg
+	}
+	var pos, neg []float64
+	for i, s := range scores {
+		if y[i] == 1 {
+			pos = append(pos, s)
+		} else {
+			neg = append(neg, s)
+		}
+	}
+	if auc, lo, hi, ok := stats.AUROCInterval(pos, neg, 0.95); ok {
+		row.AUROC, row.AUROCLo, row.AUROCHi = ptr(auc), ptr(lo), ptr(hi)
+	} else {
+		row.Reason = fmt.Sprintf("%d supported and %d unsupported samples with a value: need 2 of each", len(pos), len(neg))
+		return row
+	}
+	cv, err := stats.CVThreshold(scores, y, groups, folds)
+	if err != nil {
+		row.Reason = err.Error()
+		return row
+	}
+	t := cv.Threshold
+	if row.LowerIsBetter {
+		t = -t
+	}
+	row.BalancedAccuracy, row.BALo, row.BAHi, row.Threshold = ptr(cv.BalancedAccuracy), ptr(cv.Lo), ptr(cv.Hi), ptr(t)
+	return row
+}
+
+// sampleMeans averages the per-claim predictions p of the claims claims[idx[k]]
+// per sample, in sample order, with each sample's label and group.
+func sampleMeans(claims []claimRow, idx []int, p []float64) (scores []float64, y []int, groups []string) {
+	sum, cnt := map[int]float64{}, map[int]int{}
+	var order []int
+	for k, i := range idx {
+		s := claims[i].sample
+		if cnt[s] == 0 {
+			order = append(order, s)
+		}
+		sum[s] += p[k]
+		cnt[s]++
+	}
+	sort.Ints(order)
+	label, group := map[int]int{}, map[int]string{}
+	for _, c := range claims {
+		label[c.sample], group[c.sample] = c.y, c.group
+	}
+	scores, y, groups = make([]float64, len(order)), make([]int, len(order)), make([]string, len(order))
+	for k, s := range order {
+		scores[k], y[k], groups[k] = sum[s]/float64(cnt[s]), label[s], group[s]
+	}
+	return scores, y, groups
+}
+
+// fixedCalibration fills a fixed row: cal's model applied to the claims
+// that have its features, averaged per sample, read at cal's pass mark.
+func fixedCalibration(row FactcheckRow, claims []claimRow, cal Calibration) FactcheckRow {
+	m := cal.Model
+	if len(m.Names) == 0 || len(m.Coef) != len(m.Names) || len(m.Mean) != len(m.Names) || len(m.Scale) != len(m.Names) {
+		row.Reason = fmt.Sprintf("the calibration's model has %d names, %d coefficients, %d means and %d scales", len(m.Names), len(m.Coef), len(m.Mean), len(m.Scale))
+		return row
+	}
+	x, _, _, idx := claimMatrix(claims, m.Names)
+	row.Claims = len(x)
+	if len(x) == 0 {
+		row.Reason = "no claim has every feature of the calibration"
+		return row
+	}
+	p := make([]float64, len(x))
+	for i, v := range x {
+		p[i] = m.Predict(v)
+	}
+	scores, y, groups := sampleMeans(claims, idx, p)
+	row.N = len(scores)
+	var pos, neg []float64
+	for i, s := range scores {
+		row.Positives += y[i]
+		if y[i] == 1 {
+			pos = append(pos, s)
+		} else {
+			neg = append(neg, s)
+		}
+	}
+	auc, lo, hi, ok := stats.AUROCInterval(pos, neg, 0.95)
+	if !ok {
+		row.Reason = fmt.Sprintf("%d supported and %d unsupported samples with a value: need 2 of each", len(pos), len(neg))
+		return row
+	}
+	row.AUROC, row.AUROCLo, row.AUROCHi = ptr(auc), ptr(lo), ptr(hi)
+	fixed, err := stats.FixedThreshold(scores, y, groups, cal.PassMark)
+	if err != nil {
+		row.Reason = err.Error()
+		return row
+	}
+	row.BalancedAccuracy, row.BALo, row.BAHi, row.Threshold = ptr(fixed.BalancedAccuracy), ptr(fixed.Lo), ptr(fixed.Hi), ptr(cal.PassMark)
+	return row
+}
+
+// claimRow is one stored claim of a labelled sample.
+type claimRow struct {
+	sample   int // index into the labelled samples
+	y        int
+	group    string
+	features map[string]float64
+	model    bool
+}
+
+// factcheckClaims returns the stored claims of the labelled samples.
+func factcheckClaims(rows []Row, labs []labelled) []claimRow {
+	var out []claimRow
+	for k, l := range labs {
+		for _, c := range rows[l.row].Scores[FactcheckPair].Claims {
+			out = append(out, claimRow{sample: k, y: l.y, group: l.group, features: c.Features, model: c.Model != nil})
+		}
+	}
+	return out
+}
+
+func factcheckAllClaims(rows []Row) int {
+	n := 0
+	for _, r := range rows {
+		n += len(r.Scores[FactcheckPair].Claims)
+	}
+	return n
+}
+
+// claimMatrix returns the feature vectors (in the order of features) of the
+// claims that have every one of them, finite, with their indexes.
+func claimMatrix(claims []claimRow, features []string) (x [][]float64, y []int, groups []string, idx []int) {
+	for i, c := range claims {
+		row := make([]float64, len(features))
+		ok := true
+		for j, f := range features {
+			v, has := c.features[f]
+			if !has || !isFinite(v) {
+				ok = false
+				break
+			}
+			row[j] = v
+		}
+		if ok {
+			x, y, groups, idx = append(x, row), append(y, c.y), append(groups, c.group), append(idx, i)
+		}
+	}
+	return x, y, groups, idx
+}
+
+// combine fills a cv row: the out-of-fold logistic predictions of the
+// claims that have row.Features, averaged per sample, read as a score.
+func combine(row FactcheckRow, claims []claimRow, o FactcheckOptions) FactcheckRow {
+	x, y, groups, idx := claimMatrix(claims, row.Features)
+	row.Claims = len(x)
+	if len(x) == 0 {
+		row.Reason = "no claim has every feature"
+		return row
+	}
+	oof, err := stats.CrossValidate(x, y, groups, o.Folds, o.Lambda)
+	if err != nil {
+		row.Reason = err.Error()
+		return row
+	}
+	scores, ys, gs := sampleMeans(claims, idx, oof)
+	return classify(row, scores, ys, gs, o.Folds)
+}
+
+// FactcheckStages are the stages whose seconds the claims cost.
+var FactcheckStages = []string{"claims", "verify"}
+
+func factcheckCost(rec kgeval.Run, samples, claims int) FactcheckCost {
+	var c FactcheckCost
+	if rec.Calls != nil {
+		c.Calls, c.CacheHits, c.PromptTokens = rec.Calls.Calls, rec.Calls.CacheHits, rec.Calls.PromptTokens
+	}
+	c.Stages = []string{}
+	for _, s := range FactcheckStages {
+		if sec, ok := rec.Stages[s]; ok {
+			c.Seconds += sec
+			c.Stages = append(c.Stages, s)
+		}
+	}
+	share := func(n int) *CostShare {
+		if n == 0 {
+			return nil
+		}
+		d := float64(n)
+		return &CostShare{Calls: float64(c.Calls) / d, PromptTokens: float64(c.PromptTokens) / d, Seconds: c.Seconds / d}
+	}
+	c.PerClaim, c.PerSample = share(claims), share(samples)
+	return c
+}
+
+// CalibrationSource says what a calibration was fitted on.
+type CalibrationSource struct {
+	Dataset     string `json:"dataset"`
+	Fingerprint string `json:"fingerprint"`
+	Run         string `json:"run"`
+	LLM         string `json:"llm"`
+	Encoder     string `json:"encoder"`
+	Claims      int    `json:"claims"`
+	Kgeval      string `json:"kgeval"`
+}
+
+// Calibration is the file `kgeval calibrate` writes (scoring/calibration.json
+// by default): the logistic model of the claim features, the pass mark a
+// claim's calibrated probability must reach, what it was fitted on and how
+// well it did out of fold.
+type Calibration struct {
+	Model stats.Logistic `json:"model"`
+	// PassMark is stats.CVThreshold's threshold on the claims'
+	// out-of-fold predictions (chosen on all of them).
+	PassMark float64           `json:"pass_mark"`
+	FittedOn CalibrationSource `json:"fitted_on"`
+	// CVAUROC and CVBalancedAccuracy are those of the out-of-fold claim
+	// predictions (DeLong and group-bootstrap 95% intervals beside them).
+	CVAUROC              float64    `json:"cv_auroc"`
+	CVAUROCCI            [2]float64 `json:"cv_auroc_ci"`
+	CVBalancedAccuracy   float64    `json:"cv_balanced_accuracy"`
+	CVBalancedAccuracyCI [2]float64 `json:"cv_balanced_accuracy_ci"`
+	Folds                int        `json:"folds"`
+	// LeftOut counts the claims of labelled samples without every feature.
+	LeftOut int `json:"claims_left_out"`
+}
+
+// CalibrateOptions are calibrate's settings: the report's, and the
+// version of kgeval recorded in the file.
+type CalibrateOptions struct {
+	FactcheckOptions
+	Kgeval string
+}
+
+// Calibrate fits the logistic model of the claim features
+// (kgeval.CalibrationFeatures; kgeval.CalibrationFeaturesNoModel when no
+// claim has the model's) on every stored claim of the labelled samples of
+// rows, each with its sample's label, and chooses the pass mark on the
+// out-of-fold predictions (folds by group, FactcheckGroup). Errors:
+// EINVALID for the labels (as FactcheckReport), for no claim with every
+// feature, and when the fit fails.
+func Calibrate(rows []Row, rec kgeval.Run, o CalibrateOptions) (Calibration, error) {
+	fo := o.FactcheckOptions.withDefaults()
+	out := Calibration{Folds: fo.Folds, FittedOn: CalibrationSource{Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, Run: rec.Name,
+		LLM: rec.LLM, Encoder: rec.Encoder, Kgeval: o.Kgeval}}
+	labs, err := factcheckLabels(rows)
+	if err != nil {
+		return out, err
+	}
+	claims := factcheckClaims(rows, labs)
+	features := kgeval.CalibrationFeatures
+	if !slices.ContainsFunc(claims, func(c claimRow) bool { _, ok := c.features[kgeval.FeatureModel]; return ok }) {
+		features = kgeval.CalibrationFeaturesNoModel
+	}
+	x, y, groups, _ := claimMatrix(claims, features)
+	out.LeftOut = len(claims) - len(x)
+	out.FittedOn.Claims = len(x)
+	if len(x) == 0 {
+		return out, kgeval.Errorf(kgeval.EINVALID, "run %q: no claim of a labelled sample has every feature (%s): %d claims stored",
+			rec.Name, strings.Join(features, ", "), len(claims))
+	}
+	if out.Model, err = stats.FitLogistic(x, y, features, fo.Lambda); err != nil {
+		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", rec.Name)
+	}
+	oof, err := stats.CrossValidate(x, y, groups, fo.Folds, fo.Lambda)
+	if err != nil {
+		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", rec.Name)
+	}
+	var pos, neg []float64
+	for i, p := range oof {
+		if y[i] == 1 {
+			pos = append(pos, p)
+		} else {
+			neg = append(neg, p)
+		}
+	}
+	auc, lo, hi, ok := stats.AUROCInterval(pos, neg, 0.95)
+	if !ok {
+		return out, kgeval.Errorf(kgeval.EINVALID, "run %q: %d supported and %d unsupported claims: need 2 of each", rec.Name, len(pos), len(neg))
+	}
+	out.CVAUROC, out.CVAUROCCI = auc, [2]float64{lo, hi}
+	cv, err := stats.CVThreshold(oof, y, groups, fo.Folds)
+	if err != nil {
+		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", rec.Name)
+	}
+	out.PassMark, out.CVBalancedAccuracy, out.CVBalancedAccuracyCI = cv.Threshold, cv.BalancedAccuracy, [2]float64{cv.Lo, cv.Hi}
+	return out, nil
+}
+
+// FactcheckStore is what LoadFactcheck reads: the rows and the stored
+// claims of each sample's faithfulness pair.
+type FactcheckStore interface {
+	Store
+	ReadKGScore(ctx context.Context, run, sample, pair, variant string) (kgeval.StoredScore, error)
+}
+
+// LoadFactcheckRows reads a run's record and the rows of a variant, each
+// with the claims stored on its faithfulness pair (one read per sample).
+// Errors: those of LoadRows.
+func LoadFactcheckRows(ctx context.Context, st FactcheckStore, run, variant string) (kgeval.Run, []Row, error) {
+	rec, err := st.GetRun(ctx, run)
+	if err != nil {
+		return rec, nil, err
+	}
+	rows, err := LoadRows(ctx, st, run, variant, false)
+	if err != nil {
+		return rec, nil, err
+	}
+	for i, r := range rows {
+		s, ok := r.Scores[FactcheckPair]
+		if !ok {
+			continue
+		}
+		stored, err := st.ReadKGScore(ctx, run, r.ID, FactcheckPair, variant)
+		if kgeval.ErrorCode(err) == kgeval.ENOTFOUND {
+			continue
+		}
+		if err != nil {
+			return rec, nil, fmt.Errorf("claims of sample %s: %w", r.ID, err)
+		}
+		s.Claims = stored.Claims
+		rows[i].Scores[FactcheckPair] = s
+	}
+	return rec, rows, nil
+}
+
+// LoadFactcheck reads a run and computes its factcheck report. Errors:
+// those of LoadFactcheckRows and FactcheckReport.
+func LoadFactcheck(ctx context.Context, st FactcheckStore, run, variant string, o FactcheckOptions) (Factcheck, error) {
+	rec, rows, err := LoadFactcheckRows(ctx, st, run, variant)
+	if err != nil {
+		return Factcheck{Run: run, Variant: variant}, err
+	}
+	return FactcheckReport(rows, rec, variant, o)
+}
+
+// LoadCalibration reads a run and fits its calibration. Errors: those of
+// LoadFactcheckRows and Calibrate.
+func LoadCalibration(ctx context.Context, st FactcheckStore, run, variant string, o CalibrateOptions) (Calibration, error) {
+	rec, rows, err := LoadFactcheckRows(ctx, st, run, variant)
+	if err != nil {
+		return Calibration{}, err
+	}
+	return Calibrate(rows, rec, o)
+}

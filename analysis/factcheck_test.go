@@ -1,0 +1,361 @@
+package analysis_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/stats"
+)
+
+// fcClaim is a claim check with the six calibration features, in the order
+// of kgeval.CalibrationFeatures (model_logit, overlap, atoms, support,
+// reach, conflict); a nil model leaves model_logit out.
+func fcClaim(model *float64, overlap, atoms, support, reach, conflict float64) kgeval.ClaimCheck {
+	c := kgeval.ClaimCheck{Features: map[string]float64{kgeval.FeatureOverlap: overlap, kgeval.FeatureAtoms: atoms,
+		kgeval.FeatureSupport: support, kgeval.FeatureReach: reach, kgeval.FeatureConflict: conflict}}
+	if model != nil {
+		c.Features[kgeval.FeatureModel] = *model
+		c.Model = &kgeval.ClaimProb{P: 0.5}
+	}
+	return c
+}
+
+// fcRow is one claim sample: its human label (nil: none; JSON text),
+// faithfulness.score and claim_contradiction, k_precision and claims.
+func fcRow(id, human string, score, contra, kp *float64, claims ...kgeval.ClaimCheck) analysis.Row {
+	r := analysis.Row{ID: id, System: "s", Question: id, Human: human,
+		Scores: map[string]kgeval.KGResult{"faithfulness": {Sample: id, Pair: "faithfulness", Score: score, ClaimContradiction: contra,
+			Reason: "hand-made", Claims: claims}},
+		Metrics: map[string]kgeval.MetricScore{kgeval.MetricKPrecision: {Metric: kgeval.MetricKPrecision, Value: kp}}}
+	return r
+}
+
+const (
+	yes = `{"faithfulness": 1}`
+	no  = `{"faithfulness": 0}`
+)
+
+// fcRows are 11 hand-made claim samples of 10 ExpertQA-like records
+// (r04#0 and r04#1 share one), 5 supported, 5 not, one without a label.
+func fcRows() []analysis.Row {
+	return []analysis.Row{
+		fcRow("r01#0", yes, f(0.9), f(0), f(0.8), fcClaim(f(2), 0.9, 1, 1, 1, 0)),
+		fcRow("r02#0", yes, f(0.8), f(0), f(0.7), fcClaim(f(1.5), 0.8, 1, 0.5, 1, 0)),
+		fcRow("r03#0", yes, f(0.7), f(0), f(0.9), fcClaim(f(1), 0.6, 1, 0.5, 0.5, 0)),
+		fcRow("r04#0", yes, f(0.6), f(0.5), f(0.4), fcClaim(f(0.5), 0.7, 0.5, 0, 0.5, 0), fcClaim(f(1.2), 0.9, 1, 1, 1, 0)),
+		fcRow("r04#1", yes, f(0.4), f(0), f(0.6), fcClaim(f(0.2), 0.5, 1, 0, 0, 0)),
+		fcRow("r05#0", no, f(0.5), f(0), f(0.5), fcClaim(f(-0.5), 0.6, 1, 0, 0.5, 0)),
+		fcRow("r06#0", no, f(0.3), f(1), f(0.3), fcClaim(f(-1), 0.3, 0, 0, 0, 1)),
+		fcRow("r07#0", no, f(0.2), f(0), f(0.6), fcClaim(f(-1.5), 0.4, 0.5, 0, 0, 0)),
+		fcRow("r08#0", no, nil, nil, f(0.2)),
+		fcRow("r09#0", no, f(0.1), f(0.5), f(0.1), fcClaim(f(-2), 0.2, 0, 0, 0, 1)),
+		fcRow("r10#0", "null", f(0.5), f(0), f(0.5), fcClaim(f(3), 0.1, 1, 1, 1, 0)),
+	}
+}
+
+func fcFind(t *testing.T, rep analysis.Factcheck, name string) analysis.FactcheckRow {
+	t.Helper()
+	for _, r := range rep.Rows {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no row %q in %+v", name, rep.Rows)
+	return analysis.FactcheckRow{}
+}
+
+// TestFactcheckReport runs the read model on the hand-made rows: which
+// samples each row reads, the hand-computed AUROCs and pass mark, a
+// lower-is-better score turned round, the claim combinations against
+// stats on the same claims, and the cost per claim and sample.
+func TestFactcheckReport(t *testing.T) {
+	rec := kgeval.Run{Name: "fc", Dataset: "claims.jsonl", Fingerprint: "abc", LLM: "http://x/v1#m", Encoder: "minilm",
+		Settings: &kgeval.RunSettings{Verify: "prob"}, Samples: 11,
+		Calls:  &kgeval.Calls{Calls: 22, CacheHits: 3, PromptTokens: 1100},
+		Stages: kgeval.Stages{"claims": 5.5, "extract": 100}}
+	rows := fcRows()
+	rep, err := analysis.FactcheckReport(rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Samples != 11 || rep.Labelled != 10 || rep.Positives != 5 || rep.Groups != 9 || rep.Claims != 10 || rep.WithModel != 10 ||
+		rep.Folds != analysis.FactcheckFolds || rep.Lambda != analysis.FactcheckLambda || rep.Verify != "prob" {
+		t.Errorf("header %+v", rep)
+	}
+
+	// faithfulness.score over the 9 labelled samples with a value: of the
+	// 5 × 4 pairs only 0.4 < 0.5 is wrong: 19/20. Pass mark: at 0.55 every
+	// negative and 4 of 5 positives are right, (0.8 + 1)/2 = 0.9.
+	score := fcFind(t, rep, "faithfulness.score")
+	if score.N != 9 || score.Positives != 5 || score.Kind != analysis.FactcheckMetric || score.LowerIsBetter {
+		t.Errorf("score row %+v", score)
+	}
+	near(t, "score AUROC", score.AUROC, 0.95)
+	near(t, "score threshold", score.Threshold, 0.55)
+	if *score.AUROCLo > 0.95 || *score.AUROCHi < 0.95 || *score.BALo > *score.BalancedAccuracy || *score.BAHi < *score.BalancedAccuracy {
+		t.Errorf("intervals %+v", score)
+	}
+	// The cross-validated numbers are stats' on the same samples.
+	scores := []float64{0.9, 0.8, 0.7, 0.6, 0.4, 0.5, 0.3, 0.2, 0.1}
+	ys := []int{1, 1, 1, 1, 1, 0, 0, 0, 0}
+	groups := []string{"r01", "r02", "r03", "r04", "r04", "r05", "r06", "r07", "r09"}
+	cv, err := stats.CVThreshold(scores, ys, groups, analysis.FactcheckFolds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "score balanced accuracy", score.BalancedAccuracy, cv.BalancedAccuracy)
+
+	// claim_contradiction is lower-is-better: AUROC of the negated values,
+	// 13.5/20 (ties ½); its pass mark is an upper bound.
+	contra := fcFind(t, rep, "faithfulness.claim_contradiction")
+	if !contra.LowerIsBetter || contra.N != 9 {
+		t.Errorf("contradiction row %+v", contra)
+	}
+	near(t, "contradiction AUROC", contra.AUROC, 0.675)
+	if contra.Threshold == nil || *contra.Threshold < 0 || *contra.Threshold > 1 {
+		t.Errorf("contradiction threshold %v", contra.Threshold)
+	}
+
+	// k_precision reads all 10 labelled samples: 22.5/25.
+	kp := fcFind(t, rep, kgeval.MetricKPrecision)
+	if kp.N != 10 {
+		t.Errorf("k_precision n %d", kp.N)
+	}
+	near(t, "k_precision AUROC", kp.AUROC, 0.9)
+
+	// A graph metric without any value is listed apart, not as a row.
+	if !slices.Contains(rep.Empty, "faithfulness.multihop") {
+		t.Errorf("empty %v", rep.Empty)
+	}
+	for _, r := range rep.Rows {
+		if r.Name == "faithfulness.multihop" {
+			t.Error("a metric without values has a row")
+		}
+	}
+
+	// The combination: out-of-fold logistic on the 10 claims of labelled
+	// samples, r04#0's two claims averaged.
+	comb := fcFind(t, rep, "combination (cv)")
+	if !slices.Equal(comb.Features, kgeval.CalibrationFeatures) || comb.Claims != 10 || comb.N != 9 || comb.Kind != analysis.FactcheckCV {
+		t.Errorf("combination %+v", comb)
+	}
+	var x [][]float64
+	var cy []int
+	var cg []string
+	for _, r := range rows[:10] {
+		for _, c := range r.Scores["faithfulness"].Claims {
+			v := make([]float64, len(kgeval.CalibrationFeatures))
+			for j, name := range kgeval.CalibrationFeatures {
+				v[j] = c.Features[name]
+			}
+			x, cg = append(x, v), append(cg, analysis.FactcheckGroup(r.ID))
+			cy = append(cy, map[string]int{yes: 1, no: 0}[r.Human])
+		}
+	}
+	oof, err := stats.CrossValidate(x, cy, cg, analysis.FactcheckFolds, analysis.FactcheckLambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Claims 3 and 4 are r04#0's.
+	sampleScores := append(append(append([]float64{}, oof[:3]...), (oof[3]+oof[4])/2), oof[5:]...)
+	var pos, neg []float64
+	for i, s := range sampleScores {
+		if ys[i] == 1 {
+			pos = append(pos, s)
+		} else {
+			neg = append(neg, s)
+		}
+	}
+	auc, _ := stats.AUROC(pos, neg)
+	near(t, "combination AUROC", comb.AUROC, auc)
+
+	if r := fcFind(t, rep, "P(supported) alone (cv)"); !slices.Equal(r.Features, []string{kgeval.FeatureModel}) || r.AUROC == nil {
+		t.Errorf("P(supported) alone %+v", r)
+	}
+	if r := fcFind(t, rep, "graph alone (cv)"); !slices.Equal(r.Features, kgeval.CalibrationFeaturesNoModel) || r.AUROC == nil {
+		t.Errorf("graph alone %+v", r)
+	}
+	if r := fcFind(t, rep, "overlap alone (claim k_precision, cv)"); !slices.Equal(r.Features, []string{kgeval.FeatureOverlap}) || r.AUROC == nil {
+		t.Errorf("overlap alone %+v", r)
+	}
+
+	// Cost: 22 calls, 1,100 tokens and 5.5 s (claims; extract is not a
+	// claim stage) over 11 stored claims and 11 samples.
+	c := rep.Cost
+	if c.Calls != 22 || c.CacheHits != 3 || c.PromptTokens != 1100 || c.Seconds != 5.5 || !slices.Equal(c.Stages, []string{"claims"}) ||
+		c.PerClaim == nil || *c.PerClaim != (analysis.CostShare{Calls: 2, PromptTokens: 100, Seconds: 0.5}) ||
+		c.PerSample == nil || *c.PerSample != (analysis.CostShare{Calls: 2, PromptTokens: 100, Seconds: 0.5}) {
+		t.Errorf("cost %+v per claim %+v per sample %+v", c, c.PerClaim, c.PerSample)
+	}
+}
+
+func TestFactcheckReport_Errors(t *testing.T) {
+	rec := kgeval.Run{Name: "fc"}
+	for _, tt := range []struct {
+		name string
+		rows []analysis.Row
+		want string
+	}{
+		{"NoLabel", []analysis.Row{fcRow("a#0", "null", f(1), nil, nil)}, "no sample has a human faithfulness label"},
+		{"OneClass", []analysis.Row{fcRow("a#0", yes, f(1), nil, nil), fcRow("b#0", yes, f(0), nil, nil)}, "need both 0 and 1"},
+		{"NotBinary", []analysis.Row{fcRow("a#0", `{"faithfulness": 0.5}`, f(1), nil, nil)}, "sample a#0: human faithfulness 0.5"},
+		{"NotJSON", []analysis.Row{fcRow("a#0", `[1]`, f(1), nil, nil)}, "sample a#0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := analysis.FactcheckReport(tt.rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+			if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want EINVALID with %q", err, tt.want)
+			}
+		})
+	}
+
+	t.Run("NoClaims", func(t *testing.T) {
+		// A run without the claims stage: the metric rows, and cv rows
+		// that say why they are empty.
+		var rows []analysis.Row
+		for _, r := range fcRows() {
+			r.Scores["faithfulness"] = kgeval.KGResult{Score: r.Scores["faithfulness"].Score}
+			rows = append(rows, r)
+		}
+		rep, err := analysis.FactcheckReport(rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := fcFind(t, rep, "combination (cv)"); r.AUROC != nil || !strings.Contains(r.Reason, "no claim checks stored") {
+			t.Errorf("combination %+v", r)
+		}
+		if rep.Cost.PerClaim != nil || rep.Claims != 0 {
+			t.Errorf("claims %d, cost per claim %+v", rep.Claims, rep.Cost.PerClaim)
+		}
+	})
+
+	t.Run("NoModel", func(t *testing.T) {
+		// Claims without model_logit (scoring.verify not prob): no
+		// P(supported) row, the combination is the graph's.
+		var rows []analysis.Row
+		for _, r := range fcRows() {
+			s := r.Scores["faithfulness"]
+			var cs []kgeval.ClaimCheck
+			for _, c := range s.Claims {
+				delete(c.Features, kgeval.FeatureModel)
+				c.Model = nil
+				cs = append(cs, c)
+			}
+			s.Claims = cs
+			r.Scores["faithfulness"] = s
+			rows = append(rows, r)
+		}
+		rep, err := analysis.FactcheckReport(rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := fcFind(t, rep, "P(supported) alone (cv)"); r.AUROC != nil || !strings.Contains(r.Reason, "no stored claim has model_logit") {
+			t.Errorf("P(supported) alone %+v", r)
+		}
+		comb, graph := fcFind(t, rep, "combination (cv)"), fcFind(t, rep, "graph alone (cv)")
+		if !slices.Equal(comb.Features, kgeval.CalibrationFeaturesNoModel) || comb.AUROC == nil || *comb.AUROC != *graph.AUROC {
+			t.Errorf("combination %+v, graph %+v", comb, graph)
+		}
+		if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "the combination is the graph's alone") {
+			t.Errorf("notes %v", rep.Notes)
+		}
+	})
+}
+
+// TestCalibrate fits the calibration on the hand-made claims: the model is
+// stats' fit on the same matrix, the pass mark CVThreshold's on the
+// out-of-fold claim predictions; without the model's feature, the graph's
+// features.
+func TestCalibrate(t *testing.T) {
+	rec := kgeval.Run{Name: "fc", Dataset: "claims.jsonl", Fingerprint: "abc", LLM: "http://x/v1#m", Encoder: "minilm"}
+	rows := fcRows()
+	cal, err := analysis.Calibrate(rows, rec, analysis.CalibrateOptions{Kgeval: "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cal.Model.Names, kgeval.CalibrationFeatures) || cal.FittedOn != (analysis.CalibrationSource{Dataset: "claims.jsonl",
+		Fingerprint: "abc", Run: "fc", LLM: "http://x/v1#m", Encoder: "minilm", Claims: 10, Kgeval: "v1"}) || cal.LeftOut != 0 || cal.Folds != 5 {
+		t.Errorf("calibration %+v", cal)
+	}
+	var x [][]float64
+	var y []int
+	var g []string
+	for _, r := range rows[:10] {
+		for _, c := range r.Scores["faithfulness"].Claims {
+			v := make([]float64, len(kgeval.CalibrationFeatures))
+			for j, name := range kgeval.CalibrationFeatures {
+				v[j] = c.Features[name]
+			}
+			x, g = append(x, v), append(g, analysis.FactcheckGroup(r.ID))
+			y = append(y, map[string]int{yes: 1, no: 0}[r.Human])
+		}
+	}
+	m, err := stats.FitLogistic(x, y, kgeval.CalibrationFeatures, analysis.FactcheckLambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Coef, cal.Model.Coef) || m.Intercept != cal.Model.Intercept {
+		t.Errorf("model %+v, want %+v", cal.Model, m)
+	}
+	oof, _ := stats.CrossValidate(x, y, g, 5, analysis.FactcheckLambda)
+	cv, _ := stats.CVThreshold(oof, y, g, 5)
+	if cal.PassMark != cv.Threshold || cal.CVBalancedAccuracy != cv.BalancedAccuracy || !(cal.CVAUROCCI[0] <= cal.CVAUROC && cal.CVAUROC <= cal.CVAUROCCI[1]) {
+		t.Errorf("pass mark %v, balanced accuracy %v, AUROC %v %v; want %v, %v", cal.PassMark, cal.CVBalancedAccuracy, cal.CVAUROC, cal.CVAUROCCI,
+			cv.Threshold, cv.BalancedAccuracy)
+	}
+
+	t.Run("Fixed", func(t *testing.T) {
+		// The fitted calibration judged on the same run (factcheck
+		// --calibration): its model on each claim, r04#0's two averaged, read
+		// at its pass mark.
+		rep, err := analysis.FactcheckReport(fcRows(), rec, kgeval.DefaultVariant, analysis.FactcheckOptions{Calibration: &cal, CalibrationName: "cal.json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := fcFind(t, rep, "calibration cal.json")
+		p := make([]float64, len(x))
+		for i, v := range x {
+			p[i] = cal.Model.Predict(v)
+		}
+		scores := append(append(append([]float64{}, p[:3]...), (p[3]+p[4])/2), p[5:]...)
+		ys := []int{1, 1, 1, 1, 1, 0, 0, 0, 0}
+		var pos, neg []float64
+		for i, s := range scores {
+			if ys[i] == 1 {
+				pos = append(pos, s)
+			} else {
+				neg = append(neg, s)
+			}
+		}
+		auc, _ := stats.AUROC(pos, neg)
+		ba, _ := stats.BalancedAccuracy(scores, ys, cal.PassMark)
+		if r.Kind != analysis.FactcheckFixed || r.N != 9 || r.Claims != 10 || r.Threshold == nil || *r.Threshold != cal.PassMark {
+			t.Errorf("row %+v", r)
+		}
+		near(t, "fixed AUROC", r.AUROC, auc)
+		near(t, "fixed balanced accuracy", r.BalancedAccuracy, ba)
+	})
+	t.Run("NoModel", func(t *testing.T) {
+		var rows []analysis.Row
+		for _, r := range fcRows() {
+			for _, c := range r.Scores["faithfulness"].Claims {
+				delete(c.Features, kgeval.FeatureModel)
+			}
+			rows = append(rows, r)
+		}
+		cal, err := analysis.Calibrate(rows, rec, analysis.CalibrateOptions{})
+		if err != nil || !slices.Equal(cal.Model.Names, kgeval.CalibrationFeaturesNoModel) {
+			t.Errorf("%v: %+v", err, cal.Model)
+		}
+	})
+	t.Run("NoClaims", func(t *testing.T) {
+		rows := []analysis.Row{fcRow("a#0", yes, f(1), nil, nil), fcRow("b#0", no, f(0), nil, nil)}
+		if _, err := analysis.Calibrate(rows, rec, analysis.CalibrateOptions{}); kgeval.ErrorCode(err) != kgeval.EINVALID ||
+			!strings.Contains(err.Error(), "no claim of a labelled sample has every feature") {
+			t.Errorf("err = %v", err)
+		}
+	})
+}

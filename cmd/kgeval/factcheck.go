@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/render"
+	"github.com/spf13/cobra"
+)
+
+// factcheck and calibrate (issue 27): how well each faithfulness score of
+// a run over a claim-level dataset separates supported from unsupported
+// claims (analysis.LoadFactcheck), and the logistic calibration of the
+// claim features fitted on such a run (analysis.LoadCalibration).
+
+// DefaultCalibrationFile is where calibrate writes: the file package
+// scoring embeds.
+const DefaultCalibrationFile = "scoring/calibration.json"
+
+// factcheckOpts are the flags of factcheck and calibrate.
+type factcheckOpts struct {
+	run, variant, csvOut, jsonOut, out string
+	folds                              int
+	lambda                             float64
+}
+
+func (o *factcheckOpts) flags(c *cobra.Command) {
+	f := c.Flags()
+	f.StringVar(&o.run, "run", "", "run name (a claim-level dataset with human faithfulness 0/1, e.g. testdata/expertqa_claims_balanced.jsonl)")
+	f.StringVar(&o.variant, "variant", kgeval.DefaultVariant, "scoring variant of the KG scores")
+	f.IntVar(&o.folds, "folds", analysis.FactcheckFolds, "cross-validation folds (samples of one group, the id before '#', share a fold)")
+	f.Float64Var(&o.lambda, "lambda", analysis.FactcheckLambda, "L2 penalty of the logistic regression (1/C in scikit-learn)")
+}
+
+func (o factcheckOpts) check() error {
+	if o.run == "" {
+		return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+	}
+	if o.folds < 2 {
+		return kgeval.Errorf(kgeval.EINVALID, "--folds %d: want at least 2", o.folds)
+	}
+	if !(o.lambda > 0) {
+		return kgeval.Errorf(kgeval.EINVALID, "--lambda %v: want a value above 0", o.lambda)
+	}
+	return nil
+}
+
+func (o factcheckOpts) options() analysis.FactcheckOptions {
+	return analysis.FactcheckOptions{Folds: o.folds, Lambda: o.lambda}
+}
+
+func (m *Main) factcheckCommand() *cobra.Command {
+	var o factcheckOpts
+	c := &cobra.Command{
+		Use:     "factcheck --run NAME [--csv F] [--json F] [--calibration F]",
+		Short:   "How well each faithfulness score separates supported from unsupported claims: AUROC and cross-validated balanced accuracy",
+		Long:    help("factcheck"),
+		Example: `  kgeval factcheck --run factcheck-expertqa --csv docs/results/factcheck-expertqa.csv > docs/results/factcheck-expertqa.txt`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
+			fo := o.options()
+			if o.out != "" {
+				cal, err := readCalibration(o.out)
+				if err != nil {
+					return err
+				}
+				fo.Calibration, fo.CalibrationName = &cal, o.out
+			}
+			return m.withStore(cmd, false, func(db *graphstore.DB) error {
+				rep, err := analysis.LoadFactcheck(cmd.Context(), db, o.run, o.variant, fo)
+				if err != nil {
+					return err
+				}
+				render.Factcheck(m.Stdout, rep)
+				return render.WriteFiles(render.File(o.csvOut, "--csv", func(w io.Writer) error { return render.FactcheckCSV(w, rep) }),
+					render.File(o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }))
+			})
+		},
+	}
+	o.flags(c)
+	c.Flags().StringVar(&o.csvOut, "csv", "", "write the rows as CSV to this file")
+	c.Flags().StringVar(&o.jsonOut, "json", "", "write the report as JSON to this file")
+	c.Flags().StringVar(&o.out, "calibration", "", "also judge this calibration file (written by calibrate, e.g. "+DefaultCalibrationFile+") on the run: its model and pass mark as they are")
+	return c
+}
+
+// readCalibration reads a calibration file written by calibrate. Errors:
+// EINVALID for a file that cannot be read or is not one.
+func readCalibration(path string) (analysis.Calibration, error) {
+	var cal analysis.Calibration
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return cal, kgeval.Wrap(kgeval.EINVALID, err, "--calibration %s", path)
+	}
+	if err := json.Unmarshal(b, &cal); err != nil {
+		return cal, kgeval.Wrap(kgeval.EINVALID, err, "--calibration %s", path)
+	}
+	if len(cal.Model.Names) == 0 {
+		return cal, kgeval.Errorf(kgeval.EINVALID, "--calibration %s: no model.names: not a file of `kgeval calibrate`", path)
+	}
+	return cal, nil
+}
+
+func (m *Main) calibrateCommand() *cobra.Command {
+	var o factcheckOpts
+	c := &cobra.Command{
+		Use:     "calibrate --run NAME [--out FILE]",
+		Short:   "Fit the logistic calibration of the claim features on a run's claims and write it (default " + DefaultCalibrationFile + ")",
+		Long:    help("calibrate"),
+		Example: `  kgeval calibrate --run factcheck-expertqa --out scoring/calibration.json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
+			if o.out == "" {
+				return kgeval.Errorf(kgeval.EINVALID, "--out is empty: name the file to write")
+			}
+			if dir := filepath.Dir(o.out); dir != "." {
+				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+					return kgeval.Errorf(kgeval.EINVALID, "--out %s: no directory %s (run from the repository root for the default)", o.out, dir)
+				}
+			}
+			return m.withStore(cmd, false, func(db *graphstore.DB) error {
+				cal, err := analysis.LoadCalibration(cmd.Context(), db, o.run, o.variant, analysis.CalibrateOptions{FactcheckOptions: o.options(),
+					Kgeval: version + " (commit " + commit + ")"})
+				if err != nil {
+					return err
+				}
+				if err := render.WriteFiles(render.File(o.out, "--out", func(w io.Writer) error { return render.JSON(w, cal) })); err != nil {
+					return err
+				}
+				render.Calibrated(m.Stdout, cal, o.out)
+				return nil
+			})
+		},
+	}
+	o.flags(c)
+	c.Flags().StringVar(&o.out, "out", DefaultCalibrationFile, "calibration file to write (JSON)")
+	return c
+}
