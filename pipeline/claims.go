@@ -22,7 +22,7 @@ type ClaimOptions struct {
 // the question into claims, chooses each claim's evidence window from the
 // graph, asks the ClaimVerifier (if any) about each claim with its window,
 // and sets the claim metrics of the results from the calibrated score.
-func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, progress func(int, int)) error {
+func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, progress func(string) func(int, int)) error {
 	cal := e.Claims.Calibration
 	if cal == nil {
 		var err error
@@ -51,7 +51,9 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 	}
 	var jobs []job
 	var queries []kgeval.ClaimQuery
+	evidence := progress("evidence")
 	for i := range results {
+		evidence(i+1, len(results))
 		r := &results[i]
 		p, ok := pairs[r.Pair]
 		s := byID[r.Sample]
@@ -83,8 +85,9 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 	var errs []error
 	if len(queries) > 0 {
 		var err error
-		progress(0, len(queries))
-		if ps, errs, err = e.ClaimVerifier.CheckClaims(ctx, queries, progress); err != nil {
+		asked := progress("claims")
+		asked(0, len(queries))
+		if ps, errs, err = e.ClaimVerifier.CheckClaims(ctx, queries, asked); err != nil {
 			return err
 		}
 		rep.ClaimQueries = len(queries)

@@ -408,7 +408,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 		end()
 	}
 	begin("claims")
-	if err := e.claimChecks(ctx, samples, graphs, results, rep, progress("claims")); err != nil {
+	if err := e.claimChecks(ctx, samples, graphs, results, rep, progress); err != nil {
 		return rep, fmt.Errorf("claims: %w", err)
 	}
 	end()
