@@ -20,7 +20,9 @@ type ClaimProb struct {
 	// token's top log-probabilities; with Fallback, the answer token itself
 	// (1 for Yes, 0 otherwise).
 	P float64 `json:"p"`
-	// Fallback is true when the endpoint returned no log-probabilities.
+	// Fallback is true when P of some chunk was read from the answer
+	// token itself: the endpoint returned no log-probabilities, or neither
+	// Yes nor No was among the top tokens.
 	Fallback bool `json:"fallback,omitempty"`
 	// Chunks is how many requests the evidence took (it is cut into chunks
 	// that fit the endpoint's context); Best is the chunk with the highest P.
