@@ -14,7 +14,7 @@ import (
 // The factcheck read models (issue 27): how well each faithfulness score of
 // a run separates the samples a human judged supported (human.faithfulness
 // 1) from the others (0), on a claim-level dataset such as
-// testdata/expertqa_claims.jsonl, and the logistic calibration of the claim
+// testdata/expertqa_claims.jsonl, and the logistic calibrations of the claim
 // features fitted on such a run.
 //
 // Every score is read as a classifier of the label: its AUROC with
@@ -44,8 +44,9 @@ const FactcheckLabel = "faithfulness"
 
 // FactcheckOptions are the report's settings (zero values: the defaults).
 // Calibration, when set, is a fitted calibration (a `kgeval calibrate`
-// file, named CalibrationName) to judge on the run as it is: its model
-// applied to each claim, the samples' mean read at its pass mark.
+// file, named CalibrationName) to judge on the run as it is: each of its
+// two fits applied to the claims that have its features, the samples' mean
+// read at the fit's pass mark.
 type FactcheckOptions struct {
 	Folds           int
 	Lambda          float64
@@ -289,8 +290,19 @@ func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOpti
 		rep.Rows = append(rep.Rows, row)
 	}
 	if cal := o.Calibration; cal != nil {
-		rep.Rows = append(rep.Rows, fixedCalibration(FactcheckRow{Name: "calibration " + o.CalibrationName, Kind: FactcheckFixed,
-			Features: cal.Model.Names}, claims, *cal))
+		for _, f := range []struct {
+			name string
+			fit  *CalibrationFit
+		}{{"with_model", cal.WithModel}, {"without_model", cal.WithoutModel}} {
+			row := FactcheckRow{Name: fmt.Sprintf("calibration %s %s", o.CalibrationName, f.name), Kind: FactcheckFixed}
+			if f.fit == nil {
+				row.Reason = "the file has no " + f.name + " fit"
+				rep.Rows = append(rep.Rows, row)
+				continue
+			}
+			row.Features = f.fit.Names
+			rep.Rows = append(rep.Rows, fixedCalibration(row, claims, *f.fit))
+		}
 	}
 	if !present[kgeval.FeatureModel] && len(claims) > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("no claim has %s (the run's scoring.verify is %q, not prob): the combination is the graph's alone", kgeval.FeatureModel, rep.Verify))
@@ -365,10 +377,10 @@ func sampleMeans(claims []claimRow, idx []int, p []float64) (scores []float64, y
 	return scores, y, groups
 }
 
-// fixedCalibration fills a fixed row: cal's model applied to the claims
-// that have its features, averaged per sample, read at cal's pass mark.
-func fixedCalibration(row FactcheckRow, claims []claimRow, cal Calibration) FactcheckRow {
-	m := cal.Model
+// fixedCalibration fills a fixed row: fit's model applied to the claims
+// that have its features, averaged per sample, read at fit's pass mark.
+func fixedCalibration(row FactcheckRow, claims []claimRow, fit CalibrationFit) FactcheckRow {
+	m := fit.Logistic
 	if len(m.Names) == 0 || len(m.Coef) != len(m.Names) || len(m.Mean) != len(m.Names) || len(m.Scale) != len(m.Names) {
 		row.Reason = fmt.Sprintf("the calibration's model has %d names, %d coefficients, %d means and %d scales", len(m.Names), len(m.Coef), len(m.Mean), len(m.Scale))
 		return row
@@ -400,12 +412,12 @@ func fixedCalibration(row FactcheckRow, claims []claimRow, cal Calibration) Fact
 		return row
 	}
 	row.AUROC, row.AUROCLo, row.AUROCHi = ptr(auc), ptr(lo), ptr(hi)
-	fixed, err := stats.FixedThreshold(scores, y, groups, cal.PassMark)
+	fixed, err := stats.FixedThreshold(scores, y, groups, fit.PassMark)
 	if err != nil {
 		row.Reason = err.Error()
 		return row
 	}
-	row.BalancedAccuracy, row.BALo, row.BAHi, row.Threshold = ptr(fixed.BalancedAccuracy), ptr(fixed.Lo), ptr(fixed.Hi), ptr(cal.PassMark)
+	row.BalancedAccuracy, row.BALo, row.BAHi, row.Threshold = ptr(fixed.BalancedAccuracy), ptr(fixed.Lo), ptr(fixed.Hi), ptr(fit.PassMark)
 	return row
 }
 
@@ -502,7 +514,7 @@ func factcheckCost(rec kgeval.Run, samples, claims int) FactcheckCost {
 	return c
 }
 
-// CalibrationSource says what a calibration was fitted on.
+// CalibrationSource says what a calibration fit was fitted on.
 type CalibrationSource struct {
 	Dataset     string `json:"dataset"`
 	Fingerprint string `json:"fingerprint"`
@@ -513,67 +525,104 @@ type CalibrationSource struct {
 	Kgeval      string `json:"kgeval"`
 }
 
-// Calibration is the file `kgeval calibrate` writes (scoring/calibration.json
-// by default): the logistic model of the claim features, the pass mark a
-// claim's calibrated probability must reach, what it was fitted on and how
-// well it did out of fold.
-type Calibration struct {
-	Model stats.Logistic `json:"model"`
+// CalibrationFit is one logistic model of claim features with its pass
+// mark, in the JSON form of scoring/claims (claims.Fit): the model's fields
+// (names, mean, scale, coef, intercept, lambda) at the top level.
+type CalibrationFit struct {
+	stats.Logistic
 	// PassMark is stats.CVThreshold's threshold on the claims'
-	// out-of-fold predictions (chosen on all of them).
-	PassMark float64           `json:"pass_mark"`
-	FittedOn CalibrationSource `json:"fitted_on"`
+	// out-of-fold predictions (chosen on all of them): a claim passes at or
+	// above it.
+	PassMark float64 `json:"pass_mark"`
 	// CVAUROC and CVBalancedAccuracy are those of the out-of-fold claim
-	// predictions (DeLong and group-bootstrap 95% intervals beside them).
+	// predictions, with DeLong and group-bootstrap 95% intervals.
 	CVAUROC              float64    `json:"cv_auroc"`
 	CVAUROCCI            [2]float64 `json:"cv_auroc_ci"`
 	CVBalancedAccuracy   float64    `json:"cv_balanced_accuracy"`
 	CVBalancedAccuracyCI [2]float64 `json:"cv_balanced_accuracy_ci"`
 	Folds                int        `json:"folds"`
 	// LeftOut counts the claims of labelled samples without every feature.
-	LeftOut int `json:"claims_left_out"`
+	LeftOut  int               `json:"claims_left_out"`
+	FittedOn CalibrationSource `json:"fitted_on"`
 }
 
-// CalibrateOptions are calibrate's settings: the report's, and the
-// version of kgeval recorded in the file.
+// Calibration is the file `kgeval calibrate` writes (by default
+// scoring/claims/calibration.json, which package scoring/claims embeds):
+// the fit with the model's feature (kgeval.CalibrationFeatures, for
+// scoring.verify prob) and the fit without it
+// (kgeval.CalibrationFeaturesNoModel).
+type Calibration struct {
+	WithModel    *CalibrationFit `json:"with_model"`
+	WithoutModel *CalibrationFit `json:"without_model"`
+}
+
+// CalibrateOptions are calibrate's settings: the report's, the version of
+// kgeval recorded in the file, and Previous, the calibration the file held
+// before (nil: none), whose with_model fit is kept when no claim of the
+// run has the model's feature.
 type CalibrateOptions struct {
 	FactcheckOptions
-	Kgeval string
+	Kgeval   string
+	Previous *Calibration
 }
 
-// Calibrate fits the logistic model of the claim features
-// (kgeval.CalibrationFeatures; kgeval.CalibrationFeaturesNoModel when no
-// claim has the model's) on every stored claim of the labelled samples of
-// rows, each with its sample's label, and chooses the pass mark on the
-// out-of-fold predictions (folds by group, FactcheckGroup). Errors:
-// EINVALID for the labels (as FactcheckReport), for no claim with every
-// feature, and when the fit fails.
-func Calibrate(rows []Row, rec kgeval.Run, o CalibrateOptions) (Calibration, error) {
+// CalibrateResult is a new calibration and which of its fits were kept
+// from Previous rather than fitted.
+type CalibrateResult struct {
+	Calibration
+	Kept []string `json:"kept,omitempty"`
+}
+
+// Calibrate fits both logistic models of the claim features on every
+// stored claim of the labelled samples of rows that has their features,
+// each claim with its sample's label: without_model on
+// kgeval.CalibrationFeaturesNoModel, with_model on
+// kgeval.CalibrationFeatures; each with its pass mark chosen on the
+// out-of-fold predictions (folds by group, FactcheckGroup). When no claim
+// has the model's feature, with_model is Previous's (Kept says so).
+// Errors: EINVALID for the labels (as FactcheckReport), for a fit without
+// claims that have its features (with_model: and no Previous to keep), and
+// when a fit fails.
+func Calibrate(rows []Row, rec kgeval.Run, o CalibrateOptions) (CalibrateResult, error) {
 	fo := o.FactcheckOptions.withDefaults()
-	out := Calibration{Folds: fo.Folds, FittedOn: CalibrationSource{Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, Run: rec.Name,
-		LLM: rec.LLM, Encoder: rec.Encoder, Kgeval: o.Kgeval}}
+	var out CalibrateResult
 	labs, err := factcheckLabels(rows)
 	if err != nil {
 		return out, err
 	}
 	claims := factcheckClaims(rows, labs)
-	features := kgeval.CalibrationFeatures
-	if !slices.ContainsFunc(claims, func(c claimRow) bool { _, ok := c.features[kgeval.FeatureModel]; return ok }) {
-		features = kgeval.CalibrationFeaturesNoModel
+	src := CalibrationSource{Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, Run: rec.Name, LLM: rec.LLM, Encoder: rec.Encoder, Kgeval: o.Kgeval}
+	if out.WithoutModel, err = calibrationFit(claims, kgeval.CalibrationFeaturesNoModel, fo, src); err != nil {
+		return out, err
 	}
+	if !slices.ContainsFunc(claims, func(c claimRow) bool { _, ok := c.features[kgeval.FeatureModel]; return ok }) {
+		if o.Previous == nil || o.Previous.WithModel == nil {
+			return out, kgeval.Errorf(kgeval.EINVALID, "run %q: no claim has %s (the run's scoring.verify is not prob) and there is no earlier with_model fit to keep",
+				rec.Name, kgeval.FeatureModel)
+		}
+		out.WithModel, out.Kept = o.Previous.WithModel, []string{"with_model"}
+		return out, nil
+	}
+	out.WithModel, err = calibrationFit(claims, kgeval.CalibrationFeatures, fo, src)
+	return out, err
+}
+
+// calibrationFit fits one model on the claims that have features.
+func calibrationFit(claims []claimRow, features []string, fo FactcheckOptions, src CalibrationSource) (*CalibrationFit, error) {
 	x, y, groups, _ := claimMatrix(claims, features)
-	out.LeftOut = len(claims) - len(x)
+	out := &CalibrationFit{Folds: fo.Folds, LeftOut: len(claims) - len(x), FittedOn: src}
 	out.FittedOn.Claims = len(x)
 	if len(x) == 0 {
 		return out, kgeval.Errorf(kgeval.EINVALID, "run %q: no claim of a labelled sample has every feature (%s): %d claims stored",
-			rec.Name, strings.Join(features, ", "), len(claims))
+			src.Run, strings.Join(features, ", "), len(claims))
 	}
-	if out.Model, err = stats.FitLogistic(x, y, features, fo.Lambda); err != nil {
-		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", rec.Name)
+	var err error
+	if out.Logistic, err = stats.FitLogistic(x, y, features, fo.Lambda); err != nil {
+		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", src.Run)
 	}
 	oof, err := stats.CrossValidate(x, y, groups, fo.Folds, fo.Lambda)
 	if err != nil {
-		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", rec.Name)
+		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", src.Run)
 	}
 	var pos, neg []float64
 	for i, p := range oof {
@@ -585,12 +634,13 @@ func Calibrate(rows []Row, rec kgeval.Run, o CalibrateOptions) (Calibration, err
 	}
 	auc, lo, hi, ok := stats.AUROCInterval(pos, neg, 0.95)
 	if !ok {
-		return out, kgeval.Errorf(kgeval.EINVALID, "run %q: %d supported and %d unsupported claims: need 2 of each", rec.Name, len(pos), len(neg))
+		return out, kgeval.Errorf(kgeval.EINVALID, "run %q: %d supported and %d unsupported claims with %s: need 2 of each", src.Run, len(pos), len(neg),
+			strings.Join(features, ", "))
 	}
 	out.CVAUROC, out.CVAUROCCI = auc, [2]float64{lo, hi}
 	cv, err := stats.CVThreshold(oof, y, groups, fo.Folds)
 	if err != nil {
-		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", rec.Name)
+		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", src.Run)
 	}
 	out.PassMark, out.CVBalancedAccuracy, out.CVBalancedAccuracyCI = cv.Threshold, cv.BalancedAccuracy, [2]float64{cv.Lo, cv.Hi}
 	return out, nil
@@ -645,10 +695,10 @@ func LoadFactcheck(ctx context.Context, st FactcheckStore, run, variant string, 
 
 // LoadCalibration reads a run and fits its calibration. Errors: those of
 // LoadFactcheckRows and Calibrate.
-func LoadCalibration(ctx context.Context, st FactcheckStore, run, variant string, o CalibrateOptions) (Calibration, error) {
+func LoadCalibration(ctx context.Context, st FactcheckStore, run, variant string, o CalibrateOptions) (CalibrateResult, error) {
 	rec, rows, err := LoadFactcheckRows(ctx, st, run, variant)
 	if err != nil {
-		return Calibration{}, err
+		return CalibrateResult{}, err
 	}
 	return Calibrate(rows, rec, o)
 }

@@ -265,10 +265,29 @@ func TestFactcheckReport_Errors(t *testing.T) {
 	})
 }
 
-// TestCalibrate fits the calibration on the hand-made claims: the model is
-// stats' fit on the same matrix, the pass mark CVThreshold's on the
-// out-of-fold claim predictions; without the model's feature, the graph's
-// features.
+// fcMatrix returns the claims of the labelled hand-made rows as a feature
+// matrix over features, with labels and groups.
+func fcMatrix(rows []analysis.Row, features []string) (x [][]float64, y []int, g []string) {
+	for _, r := range rows {
+		if r.Human != yes && r.Human != no {
+			continue
+		}
+		for _, c := range r.Scores["faithfulness"].Claims {
+			v := make([]float64, len(features))
+			for j, name := range features {
+				v[j] = c.Features[name]
+			}
+			x, g = append(x, v), append(g, analysis.FactcheckGroup(r.ID))
+			y = append(y, map[string]int{yes: 1, no: 0}[r.Human])
+		}
+	}
+	return x, y, g
+}
+
+// TestCalibrate fits the calibration on the hand-made claims: each fit is
+// stats' on the same matrix, its pass mark CVThreshold's on the
+// out-of-fold claim predictions; without the model's feature the earlier
+// with_model fit is kept, or it is an error.
 func TestCalibrate(t *testing.T) {
 	rec := kgeval.Run{Name: "fc", Dataset: "claims.jsonl", Fingerprint: "abc", LLM: "http://x/v1#m", Encoder: "minilm"}
 	rows := fcRows()
@@ -276,69 +295,69 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(cal.Model.Names, kgeval.CalibrationFeatures) || cal.FittedOn != (analysis.CalibrationSource{Dataset: "claims.jsonl",
-		Fingerprint: "abc", Run: "fc", LLM: "http://x/v1#m", Encoder: "minilm", Claims: 10, Kgeval: "v1"}) || cal.LeftOut != 0 || cal.Folds != 5 {
-		t.Errorf("calibration %+v", cal)
+	if cal.WithModel == nil || cal.WithoutModel == nil || len(cal.Kept) != 0 {
+		t.Fatalf("calibration %+v", cal)
 	}
-	var x [][]float64
-	var y []int
-	var g []string
-	for _, r := range rows[:10] {
-		for _, c := range r.Scores["faithfulness"].Claims {
-			v := make([]float64, len(kgeval.CalibrationFeatures))
-			for j, name := range kgeval.CalibrationFeatures {
-				v[j] = c.Features[name]
-			}
-			x, g = append(x, v), append(g, analysis.FactcheckGroup(r.ID))
-			y = append(y, map[string]int{yes: 1, no: 0}[r.Human])
+	for _, c := range []struct {
+		fit      *analysis.CalibrationFit
+		features []string
+	}{{cal.WithModel, kgeval.CalibrationFeatures}, {cal.WithoutModel, kgeval.CalibrationFeaturesNoModel}} {
+		fit := c.fit
+		if !slices.Equal(fit.Names, c.features) || fit.FittedOn != (analysis.CalibrationSource{Dataset: "claims.jsonl", Fingerprint: "abc", Run: "fc",
+			LLM: "http://x/v1#m", Encoder: "minilm", Claims: 10, Kgeval: "v1"}) || fit.LeftOut != 0 || fit.Folds != 5 {
+			t.Errorf("fit %+v", fit)
 		}
-	}
-	m, err := stats.FitLogistic(x, y, kgeval.CalibrationFeatures, analysis.FactcheckLambda)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(m.Coef, cal.Model.Coef) || m.Intercept != cal.Model.Intercept {
-		t.Errorf("model %+v, want %+v", cal.Model, m)
-	}
-	oof, _ := stats.CrossValidate(x, y, g, 5, analysis.FactcheckLambda)
-	cv, _ := stats.CVThreshold(oof, y, g, 5)
-	if cal.PassMark != cv.Threshold || cal.CVBalancedAccuracy != cv.BalancedAccuracy || !(cal.CVAUROCCI[0] <= cal.CVAUROC && cal.CVAUROC <= cal.CVAUROCCI[1]) {
-		t.Errorf("pass mark %v, balanced accuracy %v, AUROC %v %v; want %v, %v", cal.PassMark, cal.CVBalancedAccuracy, cal.CVAUROC, cal.CVAUROCCI,
-			cv.Threshold, cv.BalancedAccuracy)
+		x, y, g := fcMatrix(rows, c.features)
+		m, err := stats.FitLogistic(x, y, c.features, analysis.FactcheckLambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(m.Coef, fit.Coef) || m.Intercept != fit.Intercept {
+			t.Errorf("model %+v, want %+v", fit.Logistic, m)
+		}
+		oof, _ := stats.CrossValidate(x, y, g, 5, analysis.FactcheckLambda)
+		cv, _ := stats.CVThreshold(oof, y, g, 5)
+		if fit.PassMark != cv.Threshold || fit.CVBalancedAccuracy != cv.BalancedAccuracy || !(fit.CVAUROCCI[0] <= fit.CVAUROC && fit.CVAUROC <= fit.CVAUROCCI[1]) {
+			t.Errorf("pass mark %v, balanced accuracy %v, AUROC %v %v; want %v, %v", fit.PassMark, fit.CVBalancedAccuracy, fit.CVAUROC, fit.CVAUROCCI,
+				cv.Threshold, cv.BalancedAccuracy)
+		}
 	}
 
 	t.Run("Fixed", func(t *testing.T) {
 		// The fitted calibration judged on the same run (factcheck
-		// --calibration): its model on each claim, r04#0's two averaged, read
+		// --calibration): each fit on each claim, r04#0's two averaged, read
 		// at its pass mark.
-		rep, err := analysis.FactcheckReport(fcRows(), rec, kgeval.DefaultVariant, analysis.FactcheckOptions{Calibration: &cal, CalibrationName: "cal.json"})
+		rep, err := analysis.FactcheckReport(fcRows(), rec, kgeval.DefaultVariant, analysis.FactcheckOptions{Calibration: &cal.Calibration, CalibrationName: "cal.json"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := fcFind(t, rep, "calibration cal.json")
-		p := make([]float64, len(x))
-		for i, v := range x {
-			p[i] = cal.Model.Predict(v)
-		}
-		scores := append(append(append([]float64{}, p[:3]...), (p[3]+p[4])/2), p[5:]...)
-		ys := []int{1, 1, 1, 1, 1, 0, 0, 0, 0}
-		var pos, neg []float64
-		for i, s := range scores {
-			if ys[i] == 1 {
-				pos = append(pos, s)
-			} else {
-				neg = append(neg, s)
+		for name, fit := range map[string]*analysis.CalibrationFit{"with_model": cal.WithModel, "without_model": cal.WithoutModel} {
+			r := fcFind(t, rep, "calibration cal.json "+name)
+			x, _, _ := fcMatrix(rows, fit.Names)
+			p := make([]float64, len(x))
+			for i, v := range x {
+				p[i] = fit.Predict(v)
 			}
+			scores := append(append(append([]float64{}, p[:3]...), (p[3]+p[4])/2), p[5:]...)
+			ys := []int{1, 1, 1, 1, 1, 0, 0, 0, 0}
+			var pos, neg []float64
+			for i, s := range scores {
+				if ys[i] == 1 {
+					pos = append(pos, s)
+				} else {
+					neg = append(neg, s)
+				}
+			}
+			auc, _ := stats.AUROC(pos, neg)
+			ba, _ := stats.BalancedAccuracy(scores, ys, fit.PassMark)
+			if r.Kind != analysis.FactcheckFixed || r.N != 9 || r.Claims != 10 || r.Threshold == nil || *r.Threshold != fit.PassMark {
+				t.Errorf("%s row %+v", name, r)
+			}
+			near(t, name+" fixed AUROC", r.AUROC, auc)
+			near(t, name+" fixed balanced accuracy", r.BalancedAccuracy, ba)
 		}
-		auc, _ := stats.AUROC(pos, neg)
-		ba, _ := stats.BalancedAccuracy(scores, ys, cal.PassMark)
-		if r.Kind != analysis.FactcheckFixed || r.N != 9 || r.Claims != 10 || r.Threshold == nil || *r.Threshold != cal.PassMark {
-			t.Errorf("row %+v", r)
-		}
-		near(t, "fixed AUROC", r.AUROC, auc)
-		near(t, "fixed balanced accuracy", r.BalancedAccuracy, ba)
 	})
-	t.Run("NoModel", func(t *testing.T) {
+	noModel := func() []analysis.Row {
 		var rows []analysis.Row
 		for _, r := range fcRows() {
 			for _, c := range r.Scores["faithfulness"].Claims {
@@ -346,9 +365,19 @@ func TestCalibrate(t *testing.T) {
 			}
 			rows = append(rows, r)
 		}
-		cal, err := analysis.Calibrate(rows, rec, analysis.CalibrateOptions{})
-		if err != nil || !slices.Equal(cal.Model.Names, kgeval.CalibrationFeaturesNoModel) {
-			t.Errorf("%v: %+v", err, cal.Model)
+		return rows
+	}
+	t.Run("NoModel", func(t *testing.T) {
+		_, err := analysis.Calibrate(noModel(), rec, analysis.CalibrateOptions{})
+		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), "no earlier with_model fit to keep") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("NoModelKeep", func(t *testing.T) {
+		got, err := analysis.Calibrate(noModel(), rec, analysis.CalibrateOptions{Previous: &cal.Calibration})
+		if err != nil || got.WithModel != cal.WithModel || !slices.Equal(got.Kept, []string{"with_model"}) ||
+			got.WithoutModel.Coef[0] != cal.WithoutModel.Coef[0] {
+			t.Errorf("%v: %+v", err, got)
 		}
 	})
 	t.Run("NoClaims", func(t *testing.T) {

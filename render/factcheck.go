@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -105,18 +106,27 @@ func FactcheckCSV(w io.Writer, rep analysis.Factcheck) error {
 }
 
 // Calibrated prints what `kgeval calibrate` fitted and wrote.
-func Calibrated(w io.Writer, c analysis.Calibration, path string) {
-	m := c.Model
-	fmt.Fprintf(w, "calibration fitted on %d claims of run %s (%s, sha256 %.12s), model %s; %d claims without every feature left out\n",
-		c.FittedOn.Claims, c.FittedOn.Run, c.FittedOn.Dataset, c.FittedOn.Fingerprint, kgeval.ModelOf(c.FittedOn.LLM), c.LeftOut)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "feature\tmean\tscale\tcoefficient (standardised)")
-	for j, name := range m.Names {
-		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%+.4f\n", name, m.Mean[j], m.Scale[j], m.Coef[j])
+func Calibrated(w io.Writer, c analysis.CalibrateResult, path string) {
+	for _, f := range []struct {
+		name string
+		fit  *analysis.CalibrationFit
+	}{{"with_model", c.WithModel}, {"without_model", c.WithoutModel}} {
+		if slices.Contains(c.Kept, f.name) {
+			fmt.Fprintf(w, "%s: kept from %s (no claim of the run has the model's feature), fitted on run %s\n\n", f.name, path, f.fit.FittedOn.Run)
+			continue
+		}
+		m := f.fit
+		fmt.Fprintf(w, "%s: fitted on %d claims of run %s (%s, sha256 %.12s), model %s; %d claims without every feature left out\n",
+			f.name, m.FittedOn.Claims, m.FittedOn.Run, m.FittedOn.Dataset, m.FittedOn.Fingerprint, kgeval.ModelOf(m.FittedOn.LLM), m.LeftOut)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "feature\tmean\tscale\tcoefficient (standardised)")
+		for j, name := range m.Names {
+			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%+.4f\n", name, m.Mean[j], m.Scale[j], m.Coef[j])
+		}
+		fmt.Fprintf(tw, "(intercept)\t\t\t%+.4f\n", m.Intercept)
+		tw.Flush()
+		fmt.Fprintf(w, "lambda %g; out of fold (%d folds by group): AUROC %.3f [%.3f, %.3f], balanced accuracy %.3f [%.3f, %.3f]; pass mark %.4f\n\n",
+			m.Lambda, m.Folds, m.CVAUROC, m.CVAUROCCI[0], m.CVAUROCCI[1], m.CVBalancedAccuracy, m.CVBalancedAccuracyCI[0], m.CVBalancedAccuracyCI[1], m.PassMark)
 	}
-	fmt.Fprintf(tw, "(intercept)\t\t\t%+.4f\n", m.Intercept)
-	tw.Flush()
-	fmt.Fprintf(w, "lambda %g; out of fold (%d folds by group): AUROC %.3f [%.3f, %.3f], balanced accuracy %.3f [%.3f, %.3f]; pass mark %.4f\n",
-		m.Lambda, c.Folds, c.CVAUROC, c.CVAUROCCI[0], c.CVAUROCCI[1], c.CVBalancedAccuracy, c.CVBalancedAccuracyCI[0], c.CVBalancedAccuracyCI[1], c.PassMark)
 	fmt.Fprintf(w, "wrote %s\n", path)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,8 +20,8 @@ import (
 // claim features fitted on such a run (analysis.LoadCalibration).
 
 // DefaultCalibrationFile is where calibrate writes: the file package
-// scoring embeds.
-const DefaultCalibrationFile = "scoring/calibration.json"
+// scoring/claims embeds.
+const DefaultCalibrationFile = "scoring/claims/calibration.json"
 
 // factcheckOpts are the flags of factcheck and calibrate.
 type factcheckOpts struct {
@@ -70,7 +71,7 @@ func (m *Main) factcheckCommand() *cobra.Command {
 			if o.out != "" {
 				cal, err := readCalibration(o.out)
 				if err != nil {
-					return err
+					return fmt.Errorf("--calibration: %w", err)
 				}
 				fo.Calibration, fo.CalibrationName = &cal, o.out
 			}
@@ -88,7 +89,7 @@ func (m *Main) factcheckCommand() *cobra.Command {
 	o.flags(c)
 	c.Flags().StringVar(&o.csvOut, "csv", "", "write the rows as CSV to this file")
 	c.Flags().StringVar(&o.jsonOut, "json", "", "write the report as JSON to this file")
-	c.Flags().StringVar(&o.out, "calibration", "", "also judge this calibration file (written by calibrate, e.g. "+DefaultCalibrationFile+") on the run: its model and pass mark as they are")
+	c.Flags().StringVar(&o.out, "calibration", "", "also judge this calibration file (written by calibrate, e.g. "+DefaultCalibrationFile+") on the run: each fit and its pass mark as they are")
 	return c
 }
 
@@ -98,12 +99,13 @@ func readCalibration(path string) (analysis.Calibration, error) {
 	var cal analysis.Calibration
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return cal, kgeval.Wrap(kgeval.EINVALID, err, "--calibration %s", path)
+		return cal, kgeval.Wrap(kgeval.EINVALID, err, "%s", path)
 	}
 	if err := json.Unmarshal(b, &cal); err != nil {
-		return cal, kgeval.Wrap(kgeval.EINVALID, err, "--calibration %s", path)
+		return cal, kgeval.Wrap(kgeval.EINVALID, err, "%s", path)
 	}
-	if len(cal.Model.Names) == 0 {
+	named := func(f *analysis.CalibrationFit) bool { return f != nil && len(f.Names) > 0 }
+	if !named(cal.WithModel) && !named(cal.WithoutModel) {
 		return cal, kgeval.Errorf(kgeval.EINVALID, "--calibration %s: no model.names: not a file of `kgeval calibrate`", path)
 	}
 	return cal, nil
@@ -113,9 +115,9 @@ func (m *Main) calibrateCommand() *cobra.Command {
 	var o factcheckOpts
 	c := &cobra.Command{
 		Use:     "calibrate --run NAME [--out FILE]",
-		Short:   "Fit the logistic calibration of the claim features on a run's claims and write it (default " + DefaultCalibrationFile + ")",
+		Short:   "Fit the logistic calibrations of the claim features (with and without the model) on a run's claims and write them (default " + DefaultCalibrationFile + ")",
 		Long:    help("calibrate"),
-		Example: `  kgeval calibrate --run factcheck-expertqa --out scoring/calibration.json`,
+		Example: `  kgeval calibrate --run factcheck-expertqa --out scoring/claims/calibration.json`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(); err != nil {
@@ -129,13 +131,20 @@ func (m *Main) calibrateCommand() *cobra.Command {
 					return kgeval.Errorf(kgeval.EINVALID, "--out %s: no directory %s (run from the repository root for the default)", o.out, dir)
 				}
 			}
+			co := analysis.CalibrateOptions{FactcheckOptions: o.options(), Kgeval: version + " (commit " + commit + ")"}
+			if _, err := os.Stat(o.out); err == nil {
+				prev, err := readCalibration(o.out)
+				if err != nil {
+					return fmt.Errorf("--out: %w", err)
+				}
+				co.Previous = &prev
+			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
-				cal, err := analysis.LoadCalibration(cmd.Context(), db, o.run, o.variant, analysis.CalibrateOptions{FactcheckOptions: o.options(),
-					Kgeval: version + " (commit " + commit + ")"})
+				cal, err := analysis.LoadCalibration(cmd.Context(), db, o.run, o.variant, co)
 				if err != nil {
 					return err
 				}
-				if err := render.WriteFiles(render.File(o.out, "--out", func(w io.Writer) error { return render.JSON(w, cal) })); err != nil {
+				if err := render.WriteFiles(render.File(o.out, "--out", func(w io.Writer) error { return render.JSON(w, cal.Calibration) })); err != nil {
 					return err
 				}
 				render.Calibrated(m.Stdout, cal, o.out)

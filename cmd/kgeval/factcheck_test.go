@@ -16,6 +16,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/scoring/claims"
 )
 
 // mustFactcheckRun stores a hand-made claim run: 12 samples of 8 records
@@ -52,12 +53,12 @@ func mustFactcheckRun(t *testing.T, db *graphstore.DB) string {
 				Features: map[string]float64{kgeval.FeatureModel: l, kgeval.FeatureOverlap: o, kgeval.FeatureAtoms: 1,
 					kgeval.FeatureSupport: o, kgeval.FeatureReach: 1, kgeval.FeatureConflict: 0}}
 		}
-		claims := []kgeval.ClaimCheck{claim(logit, overlap)}
+		checks := []kgeval.ClaimCheck{claim(logit, overlap)}
 		if i == 0 {
-			claims = append(claims, claim(1, 0.5))
+			checks = append(checks, claim(1, 0.5))
 		}
 		score := 1 / (1 + math.Exp(-logit))
-		results = append(results, kgeval.KGResult{Sample: id, Pair: "faithfulness", Score: &score, Claims: claims})
+		results = append(results, kgeval.KGResult{Sample: id, Pair: "faithfulness", Score: &score, Claims: checks})
 		kp := overlap
 		ms = append(ms, kgeval.MetricScore{Sample: id, Metric: kgeval.MetricKPrecision, Family: kgeval.FamilyBaseline, Value: &kp})
 	}
@@ -79,7 +80,8 @@ func mustFactcheckRun(t *testing.T, db *graphstore.DB) string {
 
 // TestFactcheck stores a hand-made claim run and runs factcheck (the rows
 // read back with their claims, the CSV), calibrate (the file) and
-// factcheck --calibration with that file.
+// factcheck --calibration with that file, and calibrate on a run without
+// the model's feature (the file's with_model fit kept).
 func TestFactcheck(t *testing.T) {
 	noLLM(t)
 	db := graphstoretest.MustOpenDB(t)
@@ -130,26 +132,58 @@ func TestFactcheck(t *testing.T) {
 
 	calFile := filepath.Join(dir, "cal.json")
 	out, err = runMain(t, append([]string{"calibrate", "--run", run, "--out", calFile}, args...)...)
-	if err != nil || !strings.Contains(out, "calibration fitted on 13 claims of run "+run) || !strings.Contains(out, "wrote "+calFile) {
+	if err != nil || !strings.Contains(out, "with_model: fitted on 13 claims of run "+run) || !strings.Contains(out, "without_model: fitted on 13 claims") ||
+		!strings.Contains(out, "wrote "+calFile) {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}
 	var cal analysis.Calibration
 	readJSON(t, calFile, &cal)
-	if !slices.Equal(cal.Model.Names, kgeval.CalibrationFeatures) || cal.FittedOn.Run != run || cal.FittedOn.Claims != 13 ||
-		cal.FittedOn.Fingerprint != "f00d" || !strings.HasPrefix(cal.FittedOn.Kgeval, version) || cal.PassMark <= 0 || cal.PassMark >= 1 {
-		t.Errorf("calibration %+v", cal)
+	if cal.WithModel == nil || cal.WithoutModel == nil || !slices.Equal(cal.WithModel.Names, kgeval.CalibrationFeatures) ||
+		!slices.Equal(cal.WithoutModel.Names, kgeval.CalibrationFeaturesNoModel) || cal.WithModel.FittedOn.Run != run ||
+		cal.WithModel.FittedOn.Claims != 13 || cal.WithModel.FittedOn.Fingerprint != "f00d" || !strings.HasPrefix(cal.WithModel.FittedOn.Kgeval, version) ||
+		cal.WithModel.PassMark <= 0 || cal.WithModel.PassMark >= 1 {
+		t.Errorf("calibration %+v %+v", cal.WithModel, cal.WithoutModel)
 	}
+	// The file is one the scoring code reads.
 	raw, _ := os.ReadFile(calFile)
-	for _, key := range []string{`"model"`, `"names"`, `"mean"`, `"scale"`, `"coef"`, `"intercept"`, `"lambda"`, `"pass_mark"`, `"fitted_on"`,
-		`"cv_auroc"`, `"cv_balanced_accuracy"`} {
-		if !strings.Contains(string(raw), key) {
-			t.Errorf("calibration file lacks %s:\n%s", key, raw)
-		}
+	parsed, err := claims.ParseCalibration(raw)
+	if err != nil || parsed.WithModel.PassMark != cal.WithModel.PassMark || !slices.Equal(parsed.WithModel.Coef, cal.WithModel.Coef) ||
+		parsed.WithoutModel.Intercept != cal.WithoutModel.Intercept {
+		t.Errorf("claims.ParseCalibration: %v\n%s", err, raw)
 	}
 
 	out, err = runMain(t, append([]string{"factcheck", "--run", run, "--calibration", calFile}, args...)...)
-	if err != nil || !strings.Contains(out, "calibration "+calFile) || !strings.Contains(out, "balanced accuracy at the file's pass mark") {
+	if err != nil || !strings.Contains(out, "calibration "+calFile+" with_model") || !strings.Contains(out, "calibration "+calFile+" without_model") ||
+		!strings.Contains(out, "balanced accuracy at the file's pass mark") {
 		t.Errorf("factcheck --calibration: %v\n%s", err, out)
+	}
+
+	// A run without the model's feature refits without_model and keeps the
+	// file's with_model fit.
+	ctx := context.Background()
+	noModel := mustFactcheckRun(t, db)
+	rows := graphstoretest.ExportScores(t, noModel, kgeval.DefaultVariant)
+	for _, r := range rows {
+		s, err := db.ReadKGScore(ctx, noModel, r.ID, "faithfulness", kgeval.DefaultVariant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range s.Claims {
+			delete(c.Features, kgeval.FeatureModel)
+			c.Model = nil
+		}
+		if err := db.WriteKGResults(ctx, noModel, kgeval.DefaultVariant, "native", kgeval.GraphParams{Tau: 0.7, Delta: 0.5}, []kgeval.KGResult{s.KGResult}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err = runMain(t, append([]string{"calibrate", "--run", noModel, "--out", calFile}, args...)...)
+	if err != nil || !strings.Contains(out, "with_model: kept from "+calFile) {
+		t.Fatalf("calibrate without the model: %v\n%s", err, out)
+	}
+	var kept analysis.Calibration
+	readJSON(t, calFile, &kept)
+	if !slices.Equal(kept.WithModel.Coef, cal.WithModel.Coef) || kept.WithModel.FittedOn.Run != run || kept.WithoutModel.FittedOn.Run != noModel {
+		t.Errorf("kept %+v, refitted %+v", kept.WithModel, kept.WithoutModel)
 	}
 
 	for _, tt := range []struct {
