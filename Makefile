@@ -107,3 +107,11 @@ validity-snapshot: deps build ## the same against the local model, then export t
 
 heldout: deps build ## ExpertQA (expert claim labels) with extraction.method rules: metric-label correlations, no model call (minutes)
 	@scripts/heldout.sh
+
+# --- factcheck (issue 27: claim-level faithfulness on ExpertQA; testdata/README.md) ---
+.PHONY: factcheck factcheck-snapshot
+factcheck: deps build ## ExpertQA claims (Complete / Incomplete evidence, 325 + 325): each faithfulness score's AUROC and balanced accuracy, replayed from testdata/cache/factcheck.jsonl.gz, no model call
+	@scripts/factcheck.sh replay
+
+factcheck-snapshot: deps build ## the same against the local model, then export the snapshot (hours, once)
+	@scripts/factcheck.sh snapshot

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# make factcheck: claim-level faithfulness on ExpertQA (issue 27), replayed
+# from the cache snapshot in the repository with no model call (minutes).
+# Each sample of testdata/expertqa_claims_balanced.jsonl is one claim an
+# expert judged completely supported (human faithfulness 1) or not (0) by
+# its evidence passages (cmd/kgeval-factcheck-data; testdata/README.md). The
+# claims are evaluated with extraction.method rules and scoring.verify prob
+# (the model's P(supported) of each claim), and `kgeval factcheck` reports
+# how well each faithfulness score, k_precision and the cross-validated
+# combination of the claim features tell the two apart.
+# make factcheck-snapshot: the same against the local model server, then
+# the model's answers are exported to the snapshot (hours, once).
+#
+# Usage: scripts/factcheck.sh [replay|snapshot]
+#
+# Environment (all optional):
+#   KGEVAL_FACTCHECK_GROUP     balanced (default: testdata/expertqa_claims_balanced.jsonl,
+#                              325 + 325 claims) or all (testdata/expertqa_claims.jsonl, 1,402)
+#   KGEVAL_FACTCHECK_DATASET   another claim dataset (overrides the group)
+#   KGEVAL_FACTCHECK_RUN       run name (default factcheck-expertqa)
+#   KGEVAL_FACTCHECK_VERIFY    scoring.verify of the run (default prob: the model's P(supported) of
+#                              each claim; off: the graph's features alone, no model question)
+#   KGEVAL_FACTCHECK_SNAPSHOT  snapshot file (default testdata/cache/factcheck.jsonl.gz)
+#   KGEVAL_FACTCHECK_KINDS     cache kinds the snapshot holds (default claim,verify,extract)
+#   KGEVAL_FACTCHECK_OUT       report prefix (default docs/results/factcheck-expertqa: .txt and .csv)
+#   KGEVAL_NEO4J_URI, KGEVAL_NEO4J_PASSWORD
+#                              use this Neo4j as it is; unset, the bundled one is started
+#                              (and stopped again if this script started it)
+#   KGEVAL_LLM_BASE_URL        snapshot: use this model endpoint as it is (with KGEVAL_LLM_MODEL);
+#                              unset, the local model server is started (and stopped) as for make test
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+mode=${1:-replay}
+case "$mode" in replay|snapshot) ;; *) echo "usage: $0 [replay|snapshot]" >&2; exit 2 ;; esac
+export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$root/.kgeval}
+group=${KGEVAL_FACTCHECK_GROUP:-balanced}
+case "$group" in
+  balanced) dataset=testdata/expertqa_claims_balanced.jsonl ;;
+  all) dataset=testdata/expertqa_claims.jsonl ;;
+  *) echo "factcheck: KGEVAL_FACTCHECK_GROUP=$group: want balanced or all" >&2; exit 2 ;;
+esac
+dataset=${KGEVAL_FACTCHECK_DATASET:-$dataset}
+run=${KGEVAL_FACTCHECK_RUN:-factcheck-expertqa}
+verify=${KGEVAL_FACTCHECK_VERIFY:-prob}
+snapshot=${KGEVAL_FACTCHECK_SNAPSHOT:-testdata/cache/factcheck.jsonl.gz}
+kinds=${KGEVAL_FACTCHECK_KINDS:-claim,verify,extract}
+out=${KGEVAL_FACTCHECK_OUT:-docs/results/factcheck-expertqa}
+bin=bin/kgeval
+
+started_neo4j=0 started_llm=0
+cleanup() {
+  if [ "$started_llm" = 1 ]; then scripts/llm.sh stop || true; fi
+  if [ "$started_neo4j" = 1 ]; then deploy/neo4j/neo4j.sh stop || true; fi
+}
+trap cleanup EXIT
+t0=$SECONDS
+step() { echo; echo "=== factcheck: $* ($((SECONDS - t0)) s)"; }
+
+[ -x "$bin" ] || { echo "factcheck: $bin missing: run make build (make factcheck does)" >&2; exit 1; }
+[ -f "$dataset" ] || { echo "factcheck: no dataset $dataset (go run ./cmd/kgeval-factcheck-data writes it)" >&2; exit 1; }
+. scripts/neo4j-env.sh
+use_neo4j || exit 1
+scripts/fetch-minilm.sh >/dev/null || { echo "factcheck: fetching the MiniLM model failed" >&2; exit 1; }
+
+flags=(--metrics kg,k_precision)
+if [ "$mode" = replay ]; then
+  if [ -f "$snapshot" ]; then
+    step "import $snapshot"
+    $bin cache import "$snapshot" || exit 1
+  else
+    echo "factcheck: no snapshot at $snapshot (make one with \`make factcheck-snapshot\`, hours):" >&2
+    echo "factcheck: every model question is refused, so the claims have no model P(supported); the graph's features only" >&2
+  fi
+  flags+=(--cache-only)
+elif [ -z "${KGEVAL_LLM_BASE_URL:-}" ]; then
+  scripts/llm.sh install || exit 1
+  if ! scripts/llm.sh status >/dev/null 2>&1; then
+    scripts/llm.sh start || exit 1
+    started_llm=1
+  fi
+  export KGEVAL_LLM_BASE_URL=http://127.0.0.1:${KGEVAL_LLM_PORT:-8089}/v1
+fi
+
+# --replace: the run reads every answer it needs from the cache again, so
+# the cache records the run on each entry and the export is complete.
+step "evaluate $dataset as run $run (extraction.method rules, scoring.verify $verify, ${flags[*]})"
+KGEVAL_EXTRACTION_METHOD=rules KGEVAL_SCORING_VERIFY=$verify $bin evaluate --dataset "$dataset" --run "$run" --replace "${flags[@]}" || exit 1
+
+if [ "$mode" = snapshot ]; then
+  # The model's answers only (no label vectors: the bundled encoder
+  # recomputes them in seconds).
+  step "export the model's cache entries of run $run ($kinds) to $snapshot"
+  mkdir -p "$(dirname "$snapshot")"
+  $bin cache export --no-time --kind "$kinds" --out "$snapshot" --run "$run" || exit 1
+fi
+
+step "factcheck report"
+mkdir -p "$(dirname "$out")"
+$bin factcheck --run "$run" --csv "$out.csv" > "$out.txt" || exit 1
+cat "$out.txt"
+echo
+echo "factcheck: wrote $out.txt and $out.csv in $((SECONDS - t0)) s (kgeval calibrate --run $run refits scoring/claims/calibration.json)"
