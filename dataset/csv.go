@@ -26,7 +26,7 @@ func readCSV(br *bufio.Reader, v *validator) error {
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
-	for rec := 1; ; rec++ {
+	for rec := 1; v.err == nil; rec++ {
 		row, err := r.Read()
 		if err == io.EOF {
 			return nil
@@ -88,4 +88,5 @@ func readCSV(br *bufio.Reader, v *validator) error {
 		}
 		v.add(rec, m)
 	}
+	return nil
 }

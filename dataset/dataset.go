@@ -2,6 +2,12 @@
 // files (SPEC §1). It accepts the RAGAS field aliases, validates every record
 // and never stops at a bad one: each rejected record is reported with its
 // 1-based record number and the reason, and the others load.
+//
+// A file is bounded by what it expands to, not only by its size (issue 26):
+// at most Options.MaxRecords records and Options.MaxDecodedBytes decoded
+// bytes, and a Parquet file's footer and pages are checked against those
+// limits before anything is decompressed (parquet.go). MemoryBound says what
+// a load within them may hold, for a memory budget shared by loads at once.
 package dataset
 
 import (
@@ -27,18 +33,74 @@ type Options struct {
 	// MaxLabelChars caps each field of a pre-extracted triplet; longer fields
 	// are cut (SPEC §2); 0 means no cap.
 	MaxLabelChars int
+	// MaxRecords caps the records of a file (dataset.max_records): the
+	// load stops at the first record over it with ETOOLARGE. 0: no cap.
+	MaxRecords int
+	// MaxDecodedBytes caps what a file expands to
+	// (dataset.max_decoded_bytes): the bytes read of a JSONL, JSON or CSV
+	// file; for Parquet, its pages decompressed (checked against the
+	// footer and each page header before any page is decompressed) and,
+	// apart, the bytes of the values its rows hold (a dictionary repeats
+	// one value many times). Over it the load stops with ETOOLARGE; a
+	// Parquet file also holds at most MaxDecodedBytes/ValueCost values.
+	// 0: no cap.
+	MaxDecodedBytes int64
+	// MaxRejections caps the rejections Result.Rejected lists (the first
+	// ones); Result.RejectedTotal counts them all. 0: all are listed.
+	MaxRejections int
 }
 
 // Result is what a load produced.
 type Result struct {
-	Path     string
-	Format   string
-	Samples  []kgeval.Sample
-	Rejected []kgeval.Rejection
+	Path    string
+	Format  string
+	Samples []kgeval.Sample
+	// Rejected lists the rejected records, the first Options.MaxRejections
+	// of them when that is set; RejectedTotal counts them all.
+	Rejected      []kgeval.Rejection
+	RejectedTotal int
 }
 
 // Records returns the number of records read, loaded or not.
-func (r *Result) Records() int { return len(r.Samples) + len(r.Rejected) }
+func (r *Result) Records() int { return len(r.Samples) + r.RejectedTotal }
+
+// MemoryBound returns about the most a load of a file of format and size
+// bytes within opt's limits adds to the process's memory at its peak, for
+// a memory budget shared by the loads that run at the same time: 3 bytes
+// per byte of a text format (its size, or opt.MaxDecodedBytes if less) or
+// 2.5 per byte a Parquet file may expand to (opt.MaxDecodedBytes), 512
+// bytes per record it may hold (a sample, its id, its strings' headers)
+// and 8 MiB for the readers. Peaks measured without GOMEMLIMIT stay under
+// it (TestMemoryBound). It is -1 when opt leaves a Parquet file unbounded
+// (no MaxDecodedBytes).
+func MemoryBound(format string, size int64, opt Options) int64 {
+	expands := size
+	if format == FormatParquet {
+		expands = -1
+	}
+	if opt.MaxDecodedBytes > 0 && (expands < 0 || expands > opt.MaxDecodedBytes) {
+		expands = opt.MaxDecodedBytes
+	}
+	if expands < 0 {
+		return -1
+	}
+	// A valid record takes 16 bytes at least ({"question":"a"}); in
+	// Parquet, a value costs ValueCost.
+	records := max(expands/16, expands/ValueCost) + 1
+	if opt.MaxRecords > 0 {
+		records = min(records, int64(opt.MaxRecords))
+	}
+	per := int64(6) // half-bytes per byte
+	if format == FormatParquet {
+		per = 5
+	}
+	return expands*per/2 + records*512 + 8<<20
+}
+
+// FormatOf returns the format the name of a dataset file gives by its
+// extension (.jsonl, .ndjson, .json, .csv, .parquet, .pq). Errors:
+// EINVALID.
+func FormatOf(name string) (string, error) { return formatOf(name) }
 
 // Formats kgeval reads, by name.
 const (
@@ -54,7 +116,9 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // (.jsonl/.ndjson, .json, .csv, .parquet); a .json file holding one object
 // per line is read as JSONL. Errors: ENOTFOUND when the file does not exist,
 // EINVALID when it is not a dataset at all (unknown extension, unreadable
-// header). Bad records are not errors: they are in Result.Rejected.
+// header), ETOOLARGE when it is over a limit of opt (the message says which
+// and what was read before it). Bad records are not errors: they are in
+// Result.Rejected.
 func Load(path string, opt Options) (*Result, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -75,16 +139,27 @@ func Load(path string, opt Options) (*Result, error) {
 		}
 		res, err = readParquet(f, st.Size(), opt)
 		if err != nil {
-			return nil, kgeval.Wrap(kgeval.EINVALID, err, "dataset %s: not a readable Parquet file", path)
+			return nil, fileError(err, path, "dataset %s: not a readable Parquet file", path)
 		}
 	} else {
 		res, err = Read(f, format, opt)
 		if err != nil {
-			return nil, kgeval.Wrap(kgeval.EINVALID, err, "dataset %s", path)
+			return nil, fileError(err, path, "dataset %s", path)
 		}
 	}
 	res.Path = path
 	return res, nil
+}
+
+// fileError names path in err's message when err is an application error
+// (a limit, a refused Parquet structure), keeping its code; any other error
+// is EINVALID with the message of format and args, the details logged.
+func fileError(err error, path, format string, args ...any) error {
+	var e *kgeval.Error
+	if errors.As(err, &e) {
+		return &kgeval.Error{Code: e.Code, Message: fmt.Sprintf("dataset %s: %s", path, e.Message), Err: e.Err}
+	}
+	return kgeval.Wrap(kgeval.EINVALID, err, format, args...)
 }
 
 func formatOf(path string) (string, error) {
@@ -102,12 +177,22 @@ func formatOf(path string) (string, error) {
 }
 
 // Read reads a dataset in a text format (jsonl, json or csv) from r.
+// Errors: EINVALID (unknown format, unreadable CSV header), ETOOLARGE (over
+// opt.MaxRecords or opt.MaxDecodedBytes).
 func Read(r io.Reader, format string, opt Options) (*Result, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	v := newValidator(opt)
+	br := bufio.NewReaderSize(&countingReader{r: r, v: v}, 1<<16)
 	if b, _ := br.Peek(3); bytes.Equal(b, utf8BOM) {
 		br.Discard(3)
 	}
-	v := newValidator(opt)
+	res, err := read(br, format, v)
+	if v.err != nil {
+		return nil, v.err
+	}
+	return res, err
+}
+
+func read(br *bufio.Reader, format string, v *validator) (*Result, error) {
 	switch format {
 	case FormatJSONL:
 		readJSONL(br, v)
@@ -125,7 +210,30 @@ func Read(r io.Reader, format string, opt Options) (*Result, error) {
 	default:
 		return nil, kgeval.Errorf(kgeval.EINVALID, "unknown dataset format %q", format)
 	}
-	return &Result{Format: format, Samples: v.samples, Rejected: v.rejected}, nil
+	return v.result(format), nil
+}
+
+// errDecodedBytes ends a text read at dataset.max_decoded_bytes (the
+// validator holds the error the user sees).
+var errDecodedBytes = errors.New("over dataset.max_decoded_bytes")
+
+// countingReader counts the bytes a text format reads against
+// dataset.max_decoded_bytes, and fails the read past it: no line, array
+// element or CSV field can then grow past the limit.
+type countingReader struct {
+	r io.Reader
+	v *validator
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.v.err != nil {
+		return 0, errDecodedBytes
+	}
+	n, err := c.r.Read(p)
+	if !c.v.decode(int64(n), "the file holds") {
+		return 0, errDecodedBytes
+	}
+	return n, err
 }
 
 func peekNonSpace(br *bufio.Reader) (byte, error) {
@@ -143,7 +251,7 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 // readJSONL reads one JSON object per line; blank lines are skipped but
 // still counted, so record numbers are line numbers.
 func readJSONL(br *bufio.Reader, v *validator) {
-	for line := 1; ; line++ {
+	for line := 1; v.err == nil; line++ {
 		b, err := br.ReadBytes('\n')
 		b = bytes.TrimRight(b, "\r\n")
 		if len(bytes.TrimSpace(b)) > 0 {
@@ -167,7 +275,7 @@ func readJSONArray(br *bufio.Reader, v *validator) {
 		v.reject(1, "", "invalid JSON array: "+err.Error())
 		return
 	}
-	for rec := 1; dec.More(); rec++ {
+	for rec := 1; v.err == nil && dec.More(); rec++ {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			v.reject(rec, "", "invalid JSON (file truncated or malformed; nothing after this record was read): "+err.Error())
@@ -176,7 +284,7 @@ func readJSONArray(br *bufio.Reader, v *validator) {
 		v.addJSON(rec, raw)
 	}
 	if _, err := dec.Token(); err != nil {
-		v.reject(len(v.samples)+len(v.rejected)+1, "", "invalid JSON array end (file truncated?): "+err.Error())
+		v.reject(v.records()+1, "", "invalid JSON array end (file truncated?): "+err.Error())
 	}
 }
 
@@ -184,6 +292,13 @@ func readJSONArray(br *bufio.Reader, v *validator) {
 func (v *validator) addJSON(rec int, b []byte) {
 	if !utf8.Valid(b) {
 		v.reject(rec, "", "invalid UTF-8 at byte "+fmt.Sprint(firstInvalidUTF8(b)))
+		return
+	}
+	// A record that is valid JSON but not an object gets the decoder's
+	// reason without the decoder: a file of millions of them costs a
+	// pass over its bytes (issue 26 finding 3).
+	if kind := jsonKind(b); kind != "" && kind != "object" && json.Valid(b) {
+		v.reject(rec, "", "wrong type: a record must be a JSON object, got "+kind)
 		return
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -207,6 +322,30 @@ func (v *validator) addJSON(rec int, b []byte) {
 		return
 	}
 	v.add(rec, m)
+}
+
+// jsonKind names the JSON value b starts with as the decoder's type errors
+// do ("" if it starts with none).
+func jsonKind(b []byte) string {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return ""
+	}
+	switch c := b[0]; {
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	case c == '"':
+		return "string"
+	case c == 't' || c == 'f':
+		return "bool"
+	case c == 'n':
+		return "null"
+	case c == '-' || c >= '0' && c <= '9':
+		return "number"
+	}
+	return ""
 }
 
 func firstInvalidUTF8(b []byte) int {

@@ -19,24 +19,89 @@ var aliases = map[string][]string{
 	"metadata":  {"metadata", "meta"},
 }
 
-// validator turns decoded records into samples or rejections.
+// validator turns decoded records into samples or rejections. It counts
+// every rejection but keeps only the first Options.MaxRejections, and stops
+// the read (err) at the first record over Options.MaxRecords or the first
+// byte over Options.MaxDecodedBytes: the readers check err before each
+// record, and add and reject do nothing once it is set.
 type validator struct {
-	opt      Options
-	samples  []kgeval.Sample
-	rejected []kgeval.Rejection
-	ids      map[string]int // id -> record that holds it
+	opt           Options
+	samples       []kgeval.Sample
+	rejected      []kgeval.Rejection
+	rejectedTotal int
+	decoded       int64          // bytes read or decoded so far
+	ids           map[string]int // id -> record that holds it
+	err           error          // a limit passed: the read stops
 }
 
 func newValidator(opt Options) *validator {
 	return &validator{opt: opt, ids: map[string]int{}}
 }
 
+func (v *validator) result(format string) *Result {
+	return &Result{Format: format, Samples: v.samples, Rejected: v.rejected, RejectedTotal: v.rejectedTotal}
+}
+
+// records is the number of records taken so far.
+func (v *validator) records() int { return len(v.samples) + v.rejectedTotal }
+
+// room reports whether record rec may be taken: not when a limit already
+// stopped the read, nor when it is one more than dataset.max_records.
+func (v *validator) room(rec int) bool {
+	if v.err != nil {
+		return false
+	}
+	if v.opt.MaxRecords > 0 && v.records() >= v.opt.MaxRecords {
+		v.err = kgeval.Errorf(kgeval.ETOOLARGE, "more than %s records (dataset.max_records): stopped at record %s%s",
+			thousands(int64(v.opt.MaxRecords)), thousands(int64(rec)), v.sofar(", after "))
+		return false
+	}
+	return true
+}
+
+// decode counts n more decoded bytes and reports whether they are within
+// dataset.max_decoded_bytes; what describes them in the error.
+func (v *validator) decode(n int64, what string) bool {
+	if v.err != nil {
+		return false
+	}
+	v.decoded += n
+	if v.opt.MaxDecodedBytes > 0 && v.decoded > v.opt.MaxDecodedBytes {
+		v.err = kgeval.Errorf(kgeval.ETOOLARGE, "%s more than %s bytes (dataset.max_decoded_bytes)%s",
+			what, thousands(v.opt.MaxDecodedBytes), v.sofar(": stopped after "))
+		return false
+	}
+	return true
+}
+
+// sofar says what was read before a limit stopped the read, after lead:
+// the records, valid and rejected, and the first rejection.
+func (v *validator) sofar(lead string) string {
+	if v.records() == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s%s records (%s valid, %s rejected", lead, thousands(int64(v.records())), thousands(int64(len(v.samples))), thousands(int64(v.rejectedTotal)))
+	if len(v.rejected) > 0 {
+		s += fmt.Sprintf("; first rejected: record %d: %s", v.rejected[0].Record, v.rejected[0].Reason)
+	}
+	return s + ")"
+}
+
 func (v *validator) reject(rec int, id, reason string) {
-	v.rejected = append(v.rejected, kgeval.Rejection{Record: rec, ID: id, Reason: reason})
+	if !v.room(rec) {
+		return
+	}
+	v.rejectedTotal++
+	if v.opt.MaxRejections <= 0 || len(v.rejected) < v.opt.MaxRejections {
+		v.rejected = append(v.rejected, kgeval.Rejection{Record: rec, ID: id, Reason: reason})
+	}
 }
 
 // add validates record rec and keeps it as a sample or a rejection.
 func (v *validator) add(rec int, m map[string]any) {
+	if !v.room(rec) {
+		return
+	}
 	s, err := v.sample(rec, m)
 	if err != nil {
 		v.reject(rec, s.ID, err.Error())
@@ -315,4 +380,22 @@ func normaliseNumbers(x any) any {
 		return t
 	}
 	return x
+}
+
+// thousands writes n with thousands separators: 16,300,000.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
