@@ -88,7 +88,7 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 
 	llmCfg := llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
 		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens,
-		CacheOnly: cfg.LLM.CacheOnly}
+		CacheOnly: cfg.LLM.CacheOnly, ContextTokens: cfg.LLM.ContextTokens}
 	// One client for extraction, one for the judge and one for the model
 	// check, so that each family's calls and tokens are counted apart.
 	client, judgeClient, verifyClient := llm.New(llmCfg), llm.New(llmCfg), llm.New(llmCfg)
@@ -114,6 +114,9 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 			Extractor: &llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars},
 			Embedder:  cached, Judge: jd, Verifier: &llm.Verifier{Client: verifyClient, Cache: answers},
 			Calls: func() kgeval.Calls { return client.Stats().Add(judgeClient.Stats()).Add(verifyClient.Stats()) },
+		}
+		if cfg.Scoring.Verify == "prob" {
+			ms.ClaimVerifier = &llm.ClaimVerifier{Client: verifyClient, Cache: answers}
 		}
 		if cfg.Extraction.Method == "rules" {
 			ms.Extractor = pipeline.RuleExtractor{}

@@ -40,7 +40,11 @@ type Config struct {
 		Concurrency int           `mapstructure:"concurrency"`
 		Temperature float64       `mapstructure:"temperature"`
 		MaxTokens   int           `mapstructure:"max_tokens"`
-		Required    bool          `mapstructure:"required"`
+		// ContextTokens is the endpoint's context in tokens: a longer
+		// request fails before it is sent, and the claim verifier cuts its
+		// evidence to fit.
+		ContextTokens int  `mapstructure:"context_tokens"`
+		Required      bool `mapstructure:"required"`
 		// CacheOnly refuses every model request the cache cannot answer
 		// (evaluate --cache-only): a replay from a cache snapshot.
 		CacheOnly bool `mapstructure:"cache_only"`
@@ -129,6 +133,9 @@ func (c *Config) Validate() error {
 	if c.LLM.Timeout <= 0 {
 		return bad("llm.timeout", c.LLM.Timeout, "must be positive")
 	}
+	if c.LLM.ContextTokens <= 0 {
+		return bad("llm.context_tokens", c.LLM.ContextTokens, "must be positive")
+	}
 	switch c.Embedding.Provider {
 	case "local", "openai":
 	default:
@@ -186,9 +193,9 @@ func (c *Config) Validate() error {
 		return bad("scoring.tau_rel", c.Scoring.TauRel, "must be a cosine in [-1, 1]")
 	}
 	switch c.Scoring.Verify {
-	case "off", "llm":
+	case "off", "llm", "prob":
 	default:
-		return bad("scoring.verify", c.Scoring.Verify, "must be off or llm")
+		return bad("scoring.verify", c.Scoring.Verify, "must be off, llm or prob")
 	}
 	switch c.Scoring.Evidence {
 	case "graph", "cosine", "whole":

@@ -35,6 +35,10 @@ type Models struct {
 	Judge kgeval.Judge
 	// Verifier is the model check of scoring.verify: llm (nil: off).
 	Verifier kgeval.Verifier
+	// ClaimVerifier is the model's P(supported) of each claim, for
+	// scoring.verify: prob (nil: not asked). Its calls are the verify
+	// client's.
+	ClaimVerifier kgeval.ClaimVerifier
 	// Calls returns the call accounting of this process's model clients
 	// (extraction, judge, verify) so far.
 	Calls func() kgeval.Calls
