@@ -63,6 +63,11 @@ type Config struct {
 		MaxTextChars  int  `mapstructure:"max_text_chars"`
 		MaxLabelChars int  `mapstructure:"max_label_chars"`
 		Strict        bool `mapstructure:"strict"`
+		// MaxRecords and MaxDecodedBytes bound what a dataset file may
+		// expand to (issue 26): its records, and its bytes decoded (a
+		// Parquet file's pages decompressed, its rows' values). 0: no cap.
+		MaxRecords      int   `mapstructure:"max_records"`
+		MaxDecodedBytes int64 `mapstructure:"max_decoded_bytes"`
 	} `mapstructure:"dataset"`
 	Extraction struct {
 		Method      string `mapstructure:"method"`
@@ -221,6 +226,12 @@ func (c *Config) Validate() error {
 	if c.Dataset.MaxLabelChars < 0 {
 		return bad("dataset.max_label_chars", c.Dataset.MaxLabelChars, "must be >= 0")
 	}
+	if c.Dataset.MaxRecords < 0 {
+		return bad("dataset.max_records", c.Dataset.MaxRecords, "must be >= 0 (0: no cap)")
+	}
+	if c.Dataset.MaxDecodedBytes < 0 {
+		return bad("dataset.max_decoded_bytes", c.Dataset.MaxDecodedBytes, "must be >= 0 (0: no cap)")
+	}
 	if err := c.Web.validate(bad); err != nil {
 		return err
 	}
@@ -253,6 +264,10 @@ type WebConfig struct {
 	MinN int `mapstructure:"min_n"`
 	// UploadMaxBytes caps a dataset uploaded on the dashboard's jobs page.
 	UploadMaxBytes int64 `mapstructure:"upload_max_bytes"`
+	// UploadMemoryBytes is the memory the uploads being read at once
+	// share: each reserves what it may hold within the dataset limits
+	// (dataset.MemoryBound) or waits for it (issue 26).
+	UploadMemoryBytes int64 `mapstructure:"upload_memory_bytes"`
 
 	// The upload quota and cleanup (issue 26): what one user (or token)
 	// may keep uploaded at once, and when an upload that no unfinished run
@@ -329,6 +344,9 @@ func (w *WebConfig) validate(bad func(key string, val any, why string) error) er
 	}
 	if w.UploadMaxBytes < 1024 || w.UploadMaxBytes > 1<<30 {
 		return bad("web.upload_max_bytes", w.UploadMaxBytes, "must be between 1024 and 1073741824")
+	}
+	if w.UploadMemoryBytes < 64<<20 {
+		return bad("web.upload_memory_bytes", w.UploadMemoryBytes, "must be at least 67108864 (64 MiB)")
 	}
 	for i, p := range w.TrustedProxies {
 		if net.ParseIP(p) == nil {

@@ -28,6 +28,9 @@ func TestLoad(t *testing.T) {
 			c.Web.Thresholds["support"] != 0.5 || c.Web.Thresholds["contradiction"] != 0 {
 			t.Errorf("web %+v", c.Web)
 		}
+		if c.Dataset.MaxRecords != 100000 || c.Dataset.MaxDecodedBytes != 64<<20 || c.Web.UploadMemoryBytes != 512<<20 {
+			t.Errorf("upload limits: dataset %+v, web.upload_memory_bytes %d", c.Dataset, c.Web.UploadMemoryBytes)
+		}
 		if c.Web.UploadQuotaFiles != 20 || c.Web.UploadQuotaBytes != 256<<20 || c.Web.UploadCleanupAge != 24*time.Hour || c.Web.UploadCleanupInterval != 10*time.Minute {
 			t.Errorf("upload quota and cleanup: %d files, %d bytes, age %v, every %v", c.Web.UploadQuotaFiles, c.Web.UploadQuotaBytes, c.Web.UploadCleanupAge, c.Web.UploadCleanupInterval)
 		}
@@ -77,6 +80,9 @@ func TestLoad(t *testing.T) {
 		{"UploadQuotaBytes", "KGEVAL_WEB_UPLOAD_QUOTA_BYTES", "100", "", "config: web.upload_quota_bytes = 100: must be at least 1024"},
 		{"UploadCleanupAge", "KGEVAL_WEB_UPLOAD_CLEANUP_AGE", "10s", "", "config: web.upload_cleanup_age = 10s: must be at least 1m"},
 		{"UploadCleanupInterval", "KGEVAL_WEB_UPLOAD_CLEANUP_INTERVAL", "often", "", "config: web.upload_cleanup_interval = often: not a valid duration"},
+		{"MaxRecords", "KGEVAL_DATASET_MAX_RECORDS", "-1", "", "config: dataset.max_records = -1: must be >= 0 (0: no cap)"},
+		{"MaxDecodedBytes", "KGEVAL_DATASET_MAX_DECODED_BYTES", "lots", "", "config: dataset.max_decoded_bytes = lots: not a valid integer"},
+		{"UploadMemoryBytes", "KGEVAL_WEB_UPLOAD_MEMORY_BYTES", "1048576", "", "config: web.upload_memory_bytes = 1048576: must be at least 67108864 (64 MiB)"},
 		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},
 		{"BrokenFile", "", "", "testdata/broken.yaml", "config file testdata/broken.yaml"},
 		{"MissingFile", "", "", "testdata/nope.yaml", "config file testdata/nope.yaml"},
