@@ -55,6 +55,8 @@ type EvaluateOptions struct {
 	// Replace deletes a stored run of the same name first; Resume finishes
 	// an interrupted one; Fresh asks the model again despite the cache.
 	Replace, Resume, Fresh bool
+	// All prints every score after the headline (render.Scores).
+	All bool
 	// Progress reports each stage's progress (render.Progress draws bars).
 	Progress func(stage string, done, total int)
 	// Stdout receives the dataset report, the evaluation summary and the
@@ -157,7 +159,7 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	if err != nil {
 		return err
 	}
-	render.Scores(o.Stdout, rows, cfg.Scoring.Pairs)
+	render.Scores(o.Stdout, run, rows, cfg.Scoring.Pairs, o.All)
 	if all.Refused > 0 {
 		// Not an error: a model that gave no valid answer when the snapshot
 		// was made left nothing to cache, and its values were null then too.

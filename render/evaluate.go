@@ -3,12 +3,14 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/stats"
 )
@@ -39,6 +41,25 @@ func GroundingLine(mode string, kept, dropped map[kgeval.Text]int) string {
 func Summary(w io.Writer, results []kgeval.KGResult, pairs []kgeval.Pair) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "pair\tmetric\tmean\tstd\tn\tnull\twhy null")
+	for _, r := range summaryRows(results, pairs) {
+		mean, std := stats.MeanStd(r.vals)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.pair, r.metric, fmtNum(mean, len(r.vals)), fmtNum(std, len(r.vals)), len(r.vals), sumCounts(r.reasons), TopReason(r.reasons))
+	}
+	tw.Flush()
+}
+
+// summaryRow is one pair and metric of Summary: its values and null
+// reasons.
+type summaryRow struct {
+	pair, metric string
+	vals         []float64
+	reasons      map[string]int
+}
+
+// summaryRows are the rows Summary prints: per pair, the KG metrics that
+// apply to it (a value, or a null that is not "not applicable").
+func summaryRows(results []kgeval.KGResult, pairs []kgeval.Pair) []summaryRow {
+	var out []summaryRow
 	for _, p := range pairs {
 		for _, metric := range kgeval.KGMetricNames {
 			var vals []float64
@@ -63,9 +84,55 @@ func Summary(w io.Writer, results []kgeval.KGResult, pairs []kgeval.Pair) {
 			if !applies {
 				continue // e.g. recall outside the reference pair
 			}
-			mean, std := stats.MeanStd(vals)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", p.Name, metric, fmtNum(mean, len(vals)), fmtNum(std, len(vals)), len(vals), sumCounts(reasons), TopReason(reasons))
+			out = append(out, summaryRow{pair: p.Name, metric: metric, vals: vals, reasons: reasons})
 		}
+	}
+	return out
+}
+
+// Headline prints the headline table (analysis.Headlines): per pair its
+// headline metric with mean, n, its pass mark, how many samples pass it,
+// and the nulls with their most common reasons; per system (a system
+// column) when the run has several.
+func Headline(w io.Writer, hs []analysis.HeadlineStat) {
+	if len(hs) == 0 {
+		return
+	}
+	systems := slices.ContainsFunc(hs, func(h analysis.HeadlineStat) bool { return !h.All })
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "pair\theadline\t"
+	if systems {
+		head += "system\t"
+	}
+	fmt.Fprintln(tw, head+"mean\tn\tpass mark\tpassing\tnull\twhy null")
+	for _, h := range hs {
+		line := h.Pair.Name + "\t" + h.Metric + "\t"
+		if systems {
+			sys := h.System
+			switch {
+			case h.All:
+				sys = "(all)"
+			case sys == "":
+				sys = "(none)"
+			}
+			line += truncateRunes(sys, 40) + "\t"
+		}
+		dir := "≥"
+		if kgeval.IsLowerBetter(h.Metric) {
+			dir = "≤"
+		}
+		mark := fmt.Sprintf("%s %.2f", dir, h.PassMark)
+		switch {
+		case h.Metric == kgeval.MetricClaimScore && h.WithModel:
+			mark += " (calibrated, with the model)"
+		case h.Metric == kgeval.MetricClaimScore:
+			mark += " (calibrated)"
+		}
+		passing := "-"
+		if h.N > 0 {
+			passing = fmt.Sprintf("%d/%d (%.0f%%)", h.Passing, h.N, 100*h.Share())
+		}
+		fmt.Fprintf(tw, "%s%s\t%d\t%s\t%s\t%d\t%s\n", line, fmtNum(h.Mean, h.N), h.N, mark, passing, sumCounts(h.Nulls), TopReason(h.Nulls))
 	}
 	tw.Flush()
 }
@@ -207,22 +274,60 @@ func Evaluation(w io.Writer, r EvaluationReport) {
 	}
 }
 
-// Scores prints a run's KG scores per pair and metric (Summary) and its
-// other metric values per metric (MetricSummary).
-func Scores(w io.Writer, rows []kgeval.SampleScores, pairs []kgeval.Pair) {
+// Scores prints a run's headline first (Headline: one metric per pair
+// against its pass mark). With all, then its KG scores per pair and metric
+// (Summary) and its other metric values per metric (MetricSummary);
+// without, one line counts those metrics and says how to see them.
+func Scores(w io.Writer, run string, rows []kgeval.SampleScores, pairs []kgeval.Pair, all bool) {
 	var results []kgeval.KGResult
 	var others []kgeval.MetricScore
+	otherNames := map[string]bool{}
 	for _, r := range rows {
 		for _, k := range r.Scores {
 			results = append(results, k)
 		}
 		for _, ms := range r.Metrics {
 			others = append(others, ms)
+			otherNames[ms.Metric] = true
 		}
 	}
-	Summary(w, results, pairs)
-	if len(others) > 0 {
+	hs := analysis.Headlines(rows, pairs, nil)
+	Headline(w, hs)
+	if all {
 		fmt.Fprintln(w)
-		MetricSummary(w, others)
+		Summary(w, results, pairs)
+		if len(others) > 0 {
+			fmt.Fprintln(w)
+			MetricSummary(w, others)
+		}
+		return
 	}
+	shown := map[string]bool{}
+	for _, h := range hs {
+		shown[h.Pair.Name+"."+h.Metric] = true
+	}
+	more := len(otherNames)
+	for _, r := range summaryRows(results, pairs) {
+		if !shown[r.pair+"."+r.metric] {
+			more++
+		}
+	}
+	if more > 0 {
+		noun := "metrics"
+		if more == 1 {
+			noun = "metric"
+		}
+		fmt.Fprintf(w, "\n%d more %s: kgeval evaluate ... --all (with --resume on a finished run: no model call), or kgeval export --run %s\n", more, noun, shellArg(run))
+	}
+}
+
+// shellArg quotes s for a POSIX shell when it holds anything but letters,
+// digits and ._-/ (a run name in a command to copy).
+func shellArg(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

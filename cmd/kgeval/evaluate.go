@@ -46,6 +46,7 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	f.BoolVar(&o.Replace, "replace", false, "delete a stored run of the same name first")
 	f.BoolVar(&o.Fresh, "fresh", false, "ask the model again even when its answer is cached (measures calls and tokens; new answers replace the cached ones)")
 	f.BoolVar(&o.Resume, "resume", false, "finish a stored run that was interrupted or crashed (no repeated model call, no duplicate)")
+	f.BoolVar(&o.All, "all", false, "print every score after the headline: each KG metric per pair and the other metric families")
 	f.String("engine", "", "gds or native (scoring.engine)")
 	f.Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
 	f.Float64("delta", 0, "multihop path-cost threshold (scoring.delta)")

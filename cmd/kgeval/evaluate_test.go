@@ -81,10 +81,25 @@ func TestEvaluate_BrokenRecords(t *testing.T) {
 	if err != nil {
 		t.Fatalf("evaluate: %v\n%s", err, out)
 	}
-	for _, want := range []string{`record 7 rejected: invalid JSON`, `record 15 \(id noq\) rejected: .*question`, `20 records, 18 loaded, 2 rejected`} {
+	// The headline first, one row per pair; the full tables only with --all
+	// (here on a resume of the finished run, which makes no model call).
+	for _, want := range []string{`record 7 rejected: invalid JSON`, `record 15 \(id noq\) rejected: .*question`, `20 records, 18 loaded, 2 rejected`,
+		`(?m)^pair +headline +(system +)?mean +n +pass mark +passing +null +why null$`, `(?m)^faithfulness +score +`, `(?m)^context_relevancy +slot_coverage +`,
+		`(?m)^\d+ more metrics: kgeval evaluate \.\.\. --all .*, or kgeval export --run ` + run + `$`} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("output does not match %q:\n%s", want, out)
 		}
+	}
+	if regexp.MustCompile(`(?m)^pair +metric +mean +std`).MatchString(out) {
+		t.Errorf("the full table without --all:\n%s", out)
+	}
+	all, err := runMain(t, append([]string{"evaluate", "--dataset", path, "--run", run, "--engine", "native", "--resume", "--all"}, dbArgs(t)...)...)
+	if err != nil {
+		t.Fatalf("evaluate --resume --all: %v\n%s", err, all)
+	}
+	head, full := regexp.MustCompile(`(?m)^pair +headline +(system +)?mean`).FindStringIndex(all), regexp.MustCompile(`(?m)^pair +metric +mean +std +n +null +why null$`).FindStringIndex(all)
+	if head == nil || full == nil || head[0] > full[0] || !regexp.MustCompile(`(?m)^faithfulness +multihop +`).MatchString(all) || strings.Contains(all, "more metrics") {
+		t.Errorf("evaluate --all: the headline, then the full table:\n%s", all)
 	}
 	rows := graphstoretest.ExportScores(t, run, kgeval.DefaultVariant)
 	scores := 0
