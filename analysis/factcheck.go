@@ -152,10 +152,13 @@ type Factcheck struct {
 	Groups    int `json:"groups"`
 	// Claims counts the stored claim checks of the labelled samples,
 	// WithModel those with the model's P(supported).
-	Claims    int     `json:"claims"`
-	WithModel int     `json:"claims_with_model"`
-	Folds     int     `json:"folds"`
-	Lambda    float64 `json:"lambda"`
+	Claims    int `json:"claims"`
+	WithModel int `json:"claims_with_model"`
+	// ModelFailed counts the claims whose model question failed
+	// (ClaimCheck.ModelError: refused by a cache-only replay, for one).
+	ModelFailed int     `json:"claims_model_failed,omitempty"`
+	Folds       int     `json:"folds"`
+	Lambda      float64 `json:"lambda"`
 	// Empty lists the faithfulness metrics the run stores without any
 	// value (left out).
 	Empty []string `json:"empty,omitempty"`
@@ -265,6 +268,9 @@ func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOpti
 		if c.model {
 			rep.WithModel++
 		}
+		if c.modelError {
+			rep.ModelFailed++
+		}
 	}
 	for _, c := range []struct {
 		name     string
@@ -304,7 +310,12 @@ func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOpti
 			rep.Rows = append(rep.Rows, fixedCalibration(row, claims, *f.fit))
 		}
 	}
-	if !present[kgeval.FeatureModel] && len(claims) > 0 {
+	switch {
+	case present[kgeval.FeatureModel] || len(claims) == 0:
+	case rep.Verify == "prob":
+		rep.Notes = append(rep.Notes, fmt.Sprintf("no claim has %s although scoring.verify is prob (%d of %d claims record a failed model question; a cache-only replay refuses the questions its snapshot lacks): the combination is the graph's alone",
+			kgeval.FeatureModel, rep.ModelFailed, len(claims)))
+	default:
 		rep.Notes = append(rep.Notes, fmt.Sprintf("no claim has %s (the run's scoring.verify is %q, not prob): the combination is the graph's alone", kgeval.FeatureModel, rep.Verify))
 	}
 	rep.Cost = factcheckCost(rec, len(rows), factcheckAllClaims(rows))
@@ -423,11 +434,12 @@ func fixedCalibration(row FactcheckRow, claims []claimRow, fit CalibrationFit) F
 
 // claimRow is one stored claim of a labelled sample.
 type claimRow struct {
-	sample   int // index into the labelled samples
-	y        int
-	group    string
-	features map[string]float64
-	model    bool
+	sample     int // index into the labelled samples
+	y          int
+	group      string
+	features   map[string]float64
+	model      bool
+	modelError bool
 }
 
 // factcheckClaims returns the stored claims of the labelled samples.
@@ -435,7 +447,7 @@ func factcheckClaims(rows []Row, labs []labelled) []claimRow {
 	var out []claimRow
 	for k, l := range labs {
 		for _, c := range rows[l.row].Scores[FactcheckPair].Claims {
-			out = append(out, claimRow{sample: k, y: l.y, group: l.group, features: c.Features, model: c.Model != nil})
+			out = append(out, claimRow{sample: k, y: l.y, group: l.group, features: c.Features, model: c.Model != nil, modelError: c.ModelError != ""})
 		}
 	}
 	return out

@@ -262,6 +262,17 @@ func TestFactcheckReport_Errors(t *testing.T) {
 		if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "the combination is the graph's alone") {
 			t.Errorf("notes %v", rep.Notes)
 		}
+		// scoring.verify prob, every question refused.
+		for _, r := range rows {
+			s := r.Scores["faithfulness"]
+			for i := range s.Claims {
+				s.Claims[i].ModelError = "cache-only: refused"
+			}
+		}
+		rep, err = analysis.FactcheckReport(rows, kgeval.Run{Name: "fc", Settings: &kgeval.RunSettings{Verify: "prob"}}, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+		if err != nil || rep.ModelFailed != 10 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "10 of 10 claims record a failed model question") {
+			t.Errorf("%v: failed %d, notes %v", err, rep.ModelFailed, rep.Notes)
+		}
 	})
 }
 

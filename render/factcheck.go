@@ -27,8 +27,12 @@ func Factcheck(w io.Writer, rep analysis.Factcheck) {
 	fmt.Fprintf(w, "labels: human.%s of %d samples, %d supported (1), %d not (0); %d without a label; %s (sample id before '#')\n",
 		analysis.FactcheckLabel, rep.Labelled, rep.Positives, rep.Labelled-rep.Positives, rep.Samples-rep.Labelled, plural(rep.Groups, "group", "groups"))
 	if rep.Labelled > 0 {
-		fmt.Fprintf(w, "claims: %d claim checks stored on the %s pair of the labelled samples (%.2f per sample), %d with the model's P(supported)\n",
-			rep.Claims, analysis.FactcheckPair, float64(rep.Claims)/float64(rep.Labelled), rep.WithModel)
+		failed := ""
+		if rep.ModelFailed > 0 {
+			failed = fmt.Sprintf(", %d whose model question failed", rep.ModelFailed)
+		}
+		fmt.Fprintf(w, "claims: %d claim checks stored on the %s pair of the labelled samples (%.2f per sample), %d with the model's P(supported)%s\n",
+			rep.Claims, analysis.FactcheckPair, float64(rep.Claims)/float64(rep.Labelled), rep.WithModel, failed)
 	}
 	fmt.Fprintf(w, "AUROC: 95%% DeLong interval (a lower-is-better score negated, so that above 0.5 is right); balanced accuracy: at the threshold chosen on\n"+
 		"the other folds (%d folds by sha256(group)), pooled over the held-out samples, 95%% bootstrap over groups (%d resamples, seed %d);\n"+
