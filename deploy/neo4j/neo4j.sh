@@ -11,6 +11,8 @@
 #   KGEVAL_NEO4J_HTTP_PORT      HTTP port on 127.0.0.1, serves /browser/ (default 7474)
 #   KGEVAL_NEO4J_HEAP           JVM heap, -Xms = -Xmx (default 2g)
 #   KGEVAL_NEO4J_PAGECACHE      server.memory.pagecache.size (default 512m)
+#   KGEVAL_NEO4J_TX_MEMORY      db.memory.transaction.max, what one transaction may hold (default 256m)
+#   KGEVAL_NEO4J_TX_MEMORY_TOTAL  dbms.memory.transaction.total.max (default half the heap)
 #   KGEVAL_NEO4J_START_TIMEOUT  seconds to wait for readiness (default 180)
 #   KGEVAL_NEO4J_STOP_TIMEOUT   seconds to wait after SIGTERM before SIGKILL (default 60)
 #   KGEVAL_NEO4J_PASSWORD       initial password, used only when the store is first created
@@ -28,6 +30,8 @@ BOLT_PORT="${KGEVAL_NEO4J_BOLT_PORT:-7687}"
 HTTP_PORT="${KGEVAL_NEO4J_HTTP_PORT:-7474}"
 HEAP="${KGEVAL_NEO4J_HEAP:-2g}"
 PAGECACHE="${KGEVAL_NEO4J_PAGECACHE:-512m}"
+TX_MEMORY="${KGEVAL_NEO4J_TX_MEMORY:-256m}"
+TX_MEMORY_TOTAL="${KGEVAL_NEO4J_TX_MEMORY_TOTAL:-}"
 START_TIMEOUT="${KGEVAL_NEO4J_START_TIMEOUT:-180}"
 STOP_TIMEOUT="${KGEVAL_NEO4J_STOP_TIMEOUT:-60}"
 JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
@@ -210,12 +214,27 @@ do_install() {
   log "installed $(find "$NEO4J_HOME/lib" -name '*.jar' | wc -l) jars in lib/, $(find "$NEO4J_HOME/plugins" -name '*.jar' | wc -l) in plugins/ ($((SECONDS - t0))s)"
 }
 
+# half_heap prints half of a heap size such as 2g, 1536m or 4G, in MiB ("1024m").
+half_heap() {
+  local n="${1%[gGmMkK]}" unit="${1: -1}"
+  [[ "$n" =~ ^[0-9]+$ ]] || die "KGEVAL_NEO4J_HEAP must be a number with g, m or k ($1)"
+  case "$unit" in
+    g | G) echo "$((n * 1024 / 2))m" ;;
+    m | M) echo "$((n / 2))m" ;;
+    k | K) echo "$((n / 2048))m" ;;
+    *) die "KGEVAL_NEO4J_HEAP must end in g, m or k ($1)" ;;
+  esac
+}
+
 write_conf() {
   mkdir -p "$CONF_DIR" "$NEO4J_HOME"/{data,logs,run,import,licenses}
   [[ "$BOLT_PORT" =~ ^[0-9]+$ && "$HTTP_PORT" =~ ^[0-9]+$ ]] || die "ports must be numbers (bolt=$BOLT_PORT http=$HTTP_PORT)"
   [[ "$BOLT_PORT" != "$HTTP_PORT" ]] || die "bolt and http ports must differ ($BOLT_PORT)"
+  local tx_total
+  tx_total="${TX_MEMORY_TOTAL:-$(half_heap "$HEAP")}" || exit 1
   sed -e "s|@NEO4J_HOME@|$NEO4J_HOME|g" -e "s|@BOLT_PORT@|$BOLT_PORT|g" \
       -e "s|@HTTP_PORT@|$HTTP_PORT|g" -e "s|@PAGECACHE@|$PAGECACHE|g" \
+      -e "s|@TX_MEMORY@|$TX_MEMORY|g" -e "s|@TX_MEMORY_TOTAL@|$tx_total|g" \
       "$CONF_TMPL" >"$CONF_DIR/neo4j.conf.new"
   mv "$CONF_DIR/neo4j.conf.new" "$CONF_DIR/neo4j.conf"
 }
