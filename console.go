@@ -5,8 +5,12 @@ import (
 	"time"
 )
 
-// ConsoleLimits bound a console query.
+// ConsoleLimits bound a console query. Beyond them the store refuses, on
+// its own, a query whose text is too long or too deep for its parser, and
+// one whose plan could loop or grow inside a single row past what its time
+// limit and memory guard can stop (see graphstore/consolecost.go).
 type ConsoleLimits struct {
+	// Timeout is the time limit of the query's transaction (default 10s).
 	Timeout time.Duration
 	MaxRows int
 	// MaxBytes bounds the JSON size of the rows and graph elements returned
@@ -53,8 +57,11 @@ type Console interface {
 	// RunConsole runs query read-only within lim. A leading EXPLAIN returns
 	// the plan without running the query; PROFILE runs it and returns the
 	// profiled plan with the rows. Errors: EINVALID when the query is
-	// refused (the message starts with "refused:") or rejected,
-	// EUNAVAILABLE on timeout or when the store does not answer, EINTERNAL
-	// when the plan cannot be read.
+	// refused before it runs or while its rows are read (the message
+	// starts with "refused:"), when it ran past lim.Timeout (the message
+	// starts with "timed out:") or when the store rejects it; ETOOMANY
+	// when the console is running as many queries as it allows at once;
+	// EUNAVAILABLE only when the store does not answer; EINTERNAL when the
+	// plan cannot be read.
 	RunConsole(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error)
 }

@@ -20,26 +20,45 @@ import (
 // Neo4j Community has no read-only users, so the console stands between the
 // text and the data:
 //
-//  1. Neo4j plans the query (EXPLAIN, which runs nothing) and checkPlan
+//  1. The text is checked before Neo4j sees it (checkText, consoleguard.go):
+//     its length, its tokens and how deep it nests, which Neo4j's parser
+//     cannot survive past a few hundred levels.
+//  2. Neo4j plans the query (EXPLAIN, which runs nothing) and checkPlan
 //     (consoleguard.go) allows it only when the plan is read-only and built
 //     from known read operators and built-in functions: no procedure, no
 //     LOAD CSV, no GDS, db, dbms or APOC function, no administration
 //     command. The decision rests on the server's own parse, so unicode
 //     escapes, comments and odd spacing in the text change nothing.
-//  2. The query runs in a READ transaction (session AccessModeRead,
-//     ExecuteRead), which Neo4j refuses to write in.
-//  3. A transaction timeout, a row cap and a response-size cap bound what it
-//     costs.
+//  3. checkCost (consolecost.go) bounds, from the same plan, the work of one
+//     row and every value its expressions build: Neo4j stops a query at
+//     its time limit only between rows, and its memory guard does not count
+//     what expressions build, so anything that could loop or grow inside
+//     one row past the bounds is refused before it starts.
+//  4. The query runs in a READ transaction (session AccessModeRead), which
+//     Neo4j refuses to write in, with a time limit Neo4j enforces, tagged
+//     {app: "kgeval-console"} so that SHOW TRANSACTIONS tells it apart.
+//  5. Its rows come through the console's own connection (consoleconn.go):
+//     a pool of consoleSlots connections, and a relay that refuses a row
+//     over consoleMessageFactor times the response cap before the driver
+//     reads it; a row cap and the response cap bound the rest.
 //
 // modeRE matches a leading EXPLAIN or PROFILE, after blanks and comments.
 var modeRE = regexp.MustCompile(`(?is)^(?:\s|//[^\n]*|/\*.*?\*/)*(EXPLAIN|PROFILE)\b`)
 
+// consoleApp is the metadata {app: consoleApp} of every console
+// transaction.
+const consoleApp = "kgeval-console"
+
+var qConsoleMemory = statement("console_memory")
+
 // RunConsole runs a query typed in the dashboard's console, read-only (see
 // the file comment). A leading EXPLAIN returns the plan without running the
 // query; a leading PROFILE runs it and returns the profiled plan with the
-// rows. Errors: EINVALID when the plan check refuses the query (the message
-// starts with "refused:") or Neo4j rejects it, EUNAVAILABLE on timeout or
-// when Neo4j does not answer, EINTERNAL when the plan cannot be read.
+// rows. Errors: EINVALID when the console refuses the query (the message
+// starts with "refused:"), when it ran past the time limit (the message
+// starts with "timed out:") or when Neo4j rejects it; ETOOMANY when the
+// console is running consoleSlots queries already; EUNAVAILABLE when Neo4j
+// does not answer; EINTERNAL when the plan cannot be read.
 func (db *DB) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
 	return db.runConsole(ctx, query, lim, true)
 }
@@ -53,34 +72,45 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = 2 << 20
 	}
+	if err := checkText(query); err != nil {
+		return nil, err
+	}
 	mode, body := "", query
 	if m := modeRE.FindStringSubmatchIndex(query); m != nil {
 		mode, body = strings.ToUpper(query[m[2]:m[3]]), query[m[1]:]
 	}
+	conn, err := db.consoleConn(lim.MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	release, err := conn.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout+2*time.Second)
 	defer cancel()
-	sess := db.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db.cfg.Database, AccessMode: neo4j.AccessModeRead})
+	memMax := conn.memoryLimit(ctx, db)
+	sess := conn.drv.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db.cfg.Database, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(context.WithoutCancel(ctx))
 	start := time.Now()
-	txTimeout := neo4j.WithTxTimeout(lim.Timeout)
+	txConfig := []func(*neo4j.TransactionConfig){neo4j.WithTxTimeout(lim.Timeout), neo4j.WithTxMetadata(map[string]any{"app": consoleApp})}
 
-	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, "EXPLAIN "+body, nil)
-		if err != nil {
-			return nil, err
-		}
-		return res.Consume(ctx)
-	}, txTimeout)
+	// An explicit transaction, not ExecuteRead: a console query that
+	// failed is not tried again.
+	sum, err := consoleExplain(ctx, sess, body, txConfig)
 	if err != nil {
-		return nil, consoleError(err)
+		return nil, consoleError(ctx, err, lim)
 	}
-	sum := out.(neo4j.ResultSummary)
 	plan, err := readPlan(sum.Plan())
 	if err != nil {
 		return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "read the plan of a console query")
 	}
 	if guard {
 		if err := checkPlan(sum.StatementType(), plan); err != nil {
+			return nil, err
+		}
+		if err := checkCost(plan, len(query), memMax); err != nil {
 			return nil, err
 		}
 	}
@@ -94,65 +124,82 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 	if mode == "PROFILE" {
 		text = "PROFILE " + body
 	}
-	out, err = sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, text, nil)
-		if err != nil {
-			return nil, err
-		}
-		keys, err := res.Keys()
-		if err != nil {
-			return nil, err
-		}
-		r := &kgeval.ConsoleResult{Columns: keys, Rows: [][]any{}, Nodes: []kgeval.ConsoleNode{}, Rels: []kgeval.ConsoleRel{}}
-		g := &consoleGraph{r: r, nodes: map[string]bool{}, rels: map[string]bool{}}
-		size := 0
-		for res.Next(ctx) {
-			if len(r.Rows) == lim.MaxRows {
-				r.Truncated, r.TruncatedBy = true, "rows"
-				break
-			}
-			rec := res.Record()
-			nodes, rels := len(r.Nodes), len(r.Rels)
-			row := make([]any, len(rec.Values))
-			for i, v := range rec.Values {
-				row[i] = g.value(v)
-			}
-			n, err := jsonSize(row, r.Nodes[nodes:], r.Rels[rels:])
-			if err != nil {
-				return nil, err
-			}
-			if size+n > lim.MaxBytes {
-				if len(r.Rows) == 0 {
-					return nil, kgeval.Errorf(kgeval.EINVALID, "refused: the first row alone is %d bytes, over the console's response limit of %d bytes; return less (e.g. LIMIT, or a slice of a list)", n, lim.MaxBytes)
-				}
-				g.forget(nodes, rels)
-				r.Truncated, r.TruncatedBy = true, "bytes"
-				break
-			}
-			size += n
-			r.Rows = append(r.Rows, row)
-		}
-		if err := res.Err(); err != nil {
-			return nil, err
-		}
-		sum, err := res.Consume(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if p := sum.Profile(); p != nil {
-			r.Plan, _ = p.Arguments()["string-representation"].(string)
-		}
-		return r, nil
-	}, txTimeout)
+	r, err := consoleRows(ctx, sess, text, lim, txConfig)
 	if err != nil {
-		var kerr *kgeval.Error
-		if errors.As(err, &kerr) {
+		return nil, consoleError(ctx, err, lim)
+	}
+	r.Millis = time.Since(start).Milliseconds()
+	return r, nil
+}
+
+// consoleExplain plans body in a transaction of its own.
+func consoleExplain(ctx context.Context, sess neo4j.SessionWithContext, body string, txConfig []func(*neo4j.TransactionConfig)) (neo4j.ResultSummary, error) {
+	tx, err := sess.BeginTransaction(ctx, txConfig...)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close(context.WithoutCancel(ctx))
+	res, err := tx.Run(ctx, "EXPLAIN "+body, nil)
+	if err != nil {
+		return nil, err
+	}
+	return res.Consume(ctx)
+}
+
+// consoleRows runs text and reads its rows within lim.
+func consoleRows(ctx context.Context, sess neo4j.SessionWithContext, text string, lim kgeval.ConsoleLimits, txConfig []func(*neo4j.TransactionConfig)) (*kgeval.ConsoleResult, error) {
+	tx, err := sess.BeginTransaction(ctx, txConfig...)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close(context.WithoutCancel(ctx))
+	res, err := tx.Run(ctx, text, nil)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := res.Keys()
+	if err != nil {
+		return nil, err
+	}
+	r := &kgeval.ConsoleResult{Columns: keys, Rows: [][]any{}, Nodes: []kgeval.ConsoleNode{}, Rels: []kgeval.ConsoleRel{}}
+	g := &consoleGraph{r: r, nodes: map[string]bool{}, rels: map[string]bool{}}
+	size := 0
+	for res.Next(ctx) {
+		if len(r.Rows) == lim.MaxRows {
+			r.Truncated, r.TruncatedBy = true, "rows"
+			break
+		}
+		rec := res.Record()
+		nodes, rels := len(r.Nodes), len(r.Rels)
+		row := make([]any, len(rec.Values))
+		for i, v := range rec.Values {
+			row[i] = g.value(v)
+		}
+		n, err := jsonSize(row, r.Nodes[nodes:], r.Rels[rels:])
+		if err != nil {
 			return nil, err
 		}
-		return nil, consoleError(err)
+		if size+n > lim.MaxBytes {
+			if len(r.Rows) == 0 {
+				return nil, kgeval.Errorf(kgeval.EINVALID, "refused: the first row alone is %d bytes, over the console's response limit of %d bytes; return less (e.g. LIMIT, or a slice of a list)", n, lim.MaxBytes)
+			}
+			g.forget(nodes, rels)
+			r.Truncated, r.TruncatedBy = true, "bytes"
+			break
+		}
+		size += n
+		r.Rows = append(r.Rows, row)
 	}
-	r := out.(*kgeval.ConsoleResult)
-	r.Millis = time.Since(start).Milliseconds()
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	sum, err := res.Consume(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p := sum.Profile(); p != nil {
+		r.Plan, _ = p.Arguments()["string-representation"].(string)
+	}
 	return r, nil
 }
 
@@ -170,22 +217,45 @@ func jsonSize(row []any, nodes []kgeval.ConsoleNode, rels []kgeval.ConsoleRel) (
 	return n, nil
 }
 
-// consoleError maps a Neo4j error of a console query: its message is the
-// user's to read (it is about their query).
-func consoleError(err error) error {
+// consoleError maps an error of a console query to a message for whoever
+// typed it: Neo4j's own message when it rejects the query, "timed out"
+// when the query ran past the time limit (whether Neo4j stopped it or the
+// console stopped waiting), "not reachable" only when Neo4j did not answer
+// at all. No message gives advice for one kind of caller (the dashboard,
+// the API, the CLI) only.
+func consoleError(ctx context.Context, err error, lim kgeval.ConsoleLimits) error {
+	var kerr *kgeval.Error
+	if errors.As(err, &kerr) {
+		return err
+	}
+	timedOut := kgeval.Wrap(kgeval.EINVALID, err, "timed out: the query ran past the console's time limit of %s; narrow it (a label, an indexed property, LIMIT)", lim.Timeout)
 	var nerr *neo4j.Neo4jError
 	if errors.As(err, &nerr) {
 		switch {
-		case strings.Contains(nerr.Code, "TransactionTimedOut") || strings.Contains(nerr.Code, "Terminated"):
-			return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "the query ran past the console's time limit")
+		case nerr.Code == consoleRowTooLarge:
+			return kgeval.Wrap(kgeval.EINVALID, err, "refused: %s, more than the console reads; return less (e.g. LIMIT, a slice of a list, size())", nerr.Msg)
+		case strings.Contains(nerr.Code, "TransactionTimedOut"), strings.Contains(nerr.Code, "Terminated"):
+			return timedOut
+		case strings.Contains(nerr.Code, "MemoryPoolOutOfMemoryError"), strings.Contains(nerr.Code, "TransactionMemoryLimit"), strings.Contains(nerr.Code, "OutOfMemory"):
+			return kgeval.Wrap(kgeval.EINVALID, err, "refused: the query needs more memory than Neo4j lets one transaction hold; return or collect less")
+		case strings.HasPrefix(nerr.Code, "Neo.ClientError.Security"):
+			return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "Neo4j refused the server's credentials")
 		case strings.HasPrefix(nerr.Code, "Neo.ClientError"):
 			return kgeval.Wrap(kgeval.EINVALID, err, "%s", nerr.Msg)
+		case strings.HasPrefix(nerr.Code, "Neo.TransientError"):
+			return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "Neo4j could not run the query now; try again")
 		}
+		return kgeval.Wrap(kgeval.EINTERNAL, err, "console query")
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "the query ran past the console's time limit")
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return timedOut
+	case errors.Is(err, context.Canceled):
+		return kgeval.Wrap(kgeval.EINVALID, err, "the request was cancelled")
+	case neo4j.IsConnectivityError(err):
+		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "Neo4j is not reachable")
 	}
-	return mapError(err, "console query")
+	return kgeval.Wrap(kgeval.EINTERNAL, err, "console query")
 }
 
 type consoleGraph struct {

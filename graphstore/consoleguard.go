@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -365,4 +366,201 @@ func isNameByte(c byte) bool {
 func excerpt(text string, i int) string {
 	lo := max(0, i-40)
 	return text[lo : i+1]
+}
+
+// Limits on a console query's text, checked before the text reaches Neo4j.
+// Neo4j 5.26's parser recurses once per nesting level and, past a few
+// hundred levels, dies of a stack overflow without ever answering: measured
+// here, 500 nested parentheses, 300 nested lists, 400 NOTs in a row or 200
+// nested CASEs hang the connection until the client gives up (issue 26,
+// finding 4), while 200, 200, 200 and 100 parse. Long chains of binary
+// operators (1+1+...) parse to 2,000 terms and fail at 3,000. The limits
+// below stay far under all of these.
+const (
+	// maxConsoleQuery bounds the query's length in bytes.
+	maxConsoleQuery = 20000
+	// maxConsoleTokens bounds its words, numbers, strings and symbols.
+	maxConsoleTokens = 2000
+	// maxConsoleDepth bounds its nesting: brackets, CASE ... END, and
+	// prefix operators (NOT, unary minus and plus) in a row.
+	maxConsoleDepth = 40
+)
+
+// checkText refuses a query whose text is too long, has too many tokens or
+// nests too deeply for Neo4j's parser (see maxConsoleDepth). It reads the
+// text the way Neo4j's lexer does as far as nesting goes: \uXXXX escapes
+// are decoded first (Neo4j decodes them everywhere, LO\u0041D is LOAD), and
+// brackets inside strings, quoted names and comments do not count, except
+// that an opening bracket there still counts as one level: a mismatch
+// between this reading and Neo4j's can then only overcount. Errors:
+// EINVALID starting with "refused:".
+func checkText(query string) error {
+	if len(query) > maxConsoleQuery {
+		return kgeval.Errorf(kgeval.EINVALID, "refused: the query is %d bytes, over the console's limit of %d", len(query), maxConsoleQuery)
+	}
+	text := decodeEscapes(query)
+	type frame struct {
+		closer byte // ')', ']', '}' or 'E' for CASE ... END
+		prefix int  // prefix operators in a row at this level
+	}
+	stack := []frame{{}}
+	depth := func() int {
+		d := len(stack) - 1
+		for _, f := range stack {
+			d += f.prefix
+		}
+		return d
+	}
+	tokens, maxDepth, extra := 0, 0, 0
+	prev := "" // the previous token, upper case for words
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case strings.HasPrefix(text[i:], "//"):
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				j = len(text) - i
+			}
+			extra += strings.Count(text[i:i+j], "(") + strings.Count(text[i:i+j], "[") + strings.Count(text[i:i+j], "{")
+			i += j
+			continue
+		case strings.HasPrefix(text[i:], "/*"):
+			j := strings.Index(text[i+2:], "*/")
+			end := len(text)
+			if j >= 0 {
+				end = i + 2 + j + 2
+			}
+			extra += strings.Count(text[i:end], "(") + strings.Count(text[i:end], "[") + strings.Count(text[i:end], "{")
+			i = end
+			continue
+		}
+		tokens++
+		if tokens > maxConsoleTokens {
+			return kgeval.Errorf(kgeval.EINVALID, "refused: the query has over %d tokens, the console's limit", maxConsoleTokens)
+		}
+		tok := ""
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			j := i + 1
+			for j < len(text) && text[j] != c {
+				if text[j] == '\\' && c != '`' {
+					j++
+				}
+				j++
+			}
+			s := text[i:min(j+1, len(text))]
+			extra += strings.Count(s, "(") + strings.Count(s, "[") + strings.Count(s, "{")
+			i, tok = j+1, "x"
+		case isNameByte(c) || c >= 0x80:
+			j := i
+			for j < len(text) && (isNameByte(text[j]) || text[j] >= 0x80) {
+				j++
+			}
+			tok, i = strings.ToUpper(text[i:j]), j
+		default:
+			tok, i = string(c), i+1
+		}
+		top := &stack[len(stack)-1]
+		switch tok {
+		case "(", "[", "{", "CASE":
+			closer := map[string]byte{"(": ')', "[": ']', "{": '}', "CASE": 'E'}[tok]
+			stack = append(stack, frame{closer: closer})
+		case ")", "]", "}", "END":
+			closer := tok[0]
+			if tok == "END" {
+				closer = 'E'
+			}
+			// Pop to the matching opener; an unmatched closer is
+			// Neo4j's syntax error to report.
+			for k := len(stack) - 1; k > 0; k-- {
+				if stack[k].closer == closer {
+					stack = stack[:k]
+					break
+				}
+			}
+		case "NOT":
+			top.prefix++
+		case "-", "+":
+			if prefixPosition(prev) {
+				top.prefix++
+			} else {
+				top.prefix = 0
+			}
+		default:
+			if tok != "" && !isOperatorToken(tok) {
+				// an operand ends the run of prefix operators before it
+				top.prefix = 0
+			}
+		}
+		if d := depth() + extra; d > maxDepth {
+			maxDepth = d
+		}
+		if maxDepth > maxConsoleDepth {
+			return kgeval.Errorf(kgeval.EINVALID, "refused: the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
+		}
+		prev = tok
+	}
+	if depth()+extra > maxConsoleDepth { // brackets in a trailing comment
+		return kgeval.Errorf(kgeval.EINVALID, "refused: the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
+	}
+	return nil
+}
+
+// prefixPosition says whether a + or - after the token prev is a sign
+// rather than an addition or subtraction.
+func prefixPosition(prev string) bool {
+	switch prev {
+	case "", "(", "[", "{", ",", ":", "|", "=", "<", ">", "+", "-", "*", "/", "%", "^",
+		"RETURN", "WITH", "WHERE", "AND", "OR", "XOR", "NOT", "WHEN", "THEN", "ELSE", "CASE", "IN", "BY", "SKIP", "LIMIT", "UNWIND", "CONTAINS", "STARTS", "ENDS", "IS", "DISTINCT", "SET":
+		return true
+	}
+	return false
+}
+
+// isOperatorToken says whether a token is an operator or keyword that
+// continues an expression (after it an operand still has to come).
+func isOperatorToken(tok string) bool {
+	if len(tok) == 1 && !isNameByte(tok[0]) && tok[0] < 0x80 {
+		return true
+	}
+	switch tok {
+	case "AND", "OR", "XOR", "IN", "IS", "CONTAINS", "STARTS", "ENDS", "WITH", "WHEN", "THEN", "ELSE":
+		return true
+	}
+	return false
+}
+
+// decodeEscapes decodes \uXXXX (and \uuXXXX, as Java allows) wherever a
+// backslash starts one, that is, not after another backslash that is
+// itself not escaped; the text is otherwise unchanged.
+func decodeEscapes(s string) string {
+	if !strings.Contains(s, `\u`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			j := i + 1
+			for j < len(s) && s[j] == 'u' {
+				j++
+			}
+			if j > i+1 && j+4 <= len(s) {
+				if r, err := strconv.ParseUint(s[j:j+4], 16, 32); err == nil {
+					b.WriteRune(rune(r))
+					i = j + 3
+					continue
+				}
+			}
+			if j == i+1 && i+1 < len(s) && s[i+1] == '\\' {
+				b.WriteString(`\\`) // an escaped backslash starts no escape
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -7,8 +7,12 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// This file exports two internals of the console to the tests of package
+// This file exports internals of the console to the tests of package
 // graphstore_test; it is compiled into tests only.
+
+// ConsoleApp is the metadata {app: ConsoleApp} of every console
+// transaction, by which SHOW TRANSACTIONS finds them.
+const ConsoleApp = consoleApp
 
 // RunConsoleUnguarded runs a console query without the plan check, so that
 // a test can show what the READ transaction refuses on its own, and what it

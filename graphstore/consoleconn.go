@@ -1,0 +1,333 @@
+package graphstore
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"weak"
+
+	"github.com/kgeval/kgeval"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+)
+
+// This file gives the console a connection of its own to Neo4j: a driver
+// with its own small pool, so that console queries cannot take the
+// connections the dashboard's other requests need (issue 26, finding 4:
+// 22 hanging console queries stalled every other request), whose
+// connections go through an in-process relay that reads each message
+// Neo4j sends and refuses one over consoleMaxMessage before the driver
+// sees any of it (finding 5: the driver reads a whole row into memory, so
+// a 64 MiB value cost the server 650 MB before any limit of the console
+// could look at it).
+
+const (
+	// consoleSlots is how many console queries run at once; more are
+	// refused (ETOOMANY) rather than queued.
+	consoleSlots = 4
+	// consoleMessageFactor sizes the relay's cap on one message from the
+	// response cap: a row's Bolt encoding can be a few times smaller than
+	// its JSON (a float is 9 bytes in Bolt, 1 to 24 in JSON).
+	consoleMessageFactor = 4
+	// consoleRowTooLarge is the code of the failure the relay sends in
+	// place of a message over its cap.
+	consoleRowTooLarge = "Neo.ClientError.Statement.KgevalConsoleRowTooLarge"
+)
+
+// consoleConn is the console's driver, relay and slots for one DB.
+type consoleConn struct {
+	drv   neo4j.DriverWithContext
+	relay *relay
+	slots chan struct{}
+
+	mu     sync.Mutex
+	memMax float64 // the memory guard's limit on one transaction, bytes
+	memAt  time.Time
+}
+
+var consoleConns = struct {
+	sync.Mutex
+	m map[weak.Pointer[DB]]*consoleConn
+}{m: map[weak.Pointer[DB]]*consoleConn{}}
+
+// consoleConn returns db's console connection, made on first use; it is
+// closed when db is garbage-collected. maxRow is the response cap of the
+// first caller (the relay's cap is consoleMessageFactor times it).
+func (db *DB) consoleConn(maxRow int) (*consoleConn, error) {
+	key := weak.Make(db)
+	consoleConns.Lock()
+	defer consoleConns.Unlock()
+	if c, ok := consoleConns.m[key]; ok {
+		return c, nil
+	}
+	r, err := newRelay(db.cfg.URI, consoleMessageFactor*maxRow+64<<10)
+	if err != nil {
+		return nil, err
+	}
+	drv, err := neo4j.NewDriverWithContext("bolt://"+r.addr(), neo4j.BasicAuth(db.cfg.User, db.cfg.Password, ""), func(c *config.Config) {
+		c.SocketConnectTimeout = db.cfg.ConnectTimeout
+		c.ConnectionAcquisitionTimeout = db.cfg.ConnectTimeout
+		c.MaxConnectionPoolSize = consoleSlots
+		c.MaxConnectionLifetime = 10 * time.Minute
+	})
+	if err != nil {
+		r.close()
+		return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "console driver")
+	}
+	c := &consoleConn{drv: drv, relay: r, slots: make(chan struct{}, consoleSlots)}
+	consoleConns.m[key] = c
+	runtime.AddCleanup(db, func(key weak.Pointer[DB]) {
+		consoleConns.Lock()
+		c := consoleConns.m[key]
+		delete(consoleConns.m, key)
+		consoleConns.Unlock()
+		if c != nil {
+			c.drv.Close(context.Background())
+			c.relay.close()
+		}
+	}, key)
+	return c, nil
+}
+
+// acquire takes a slot, or refuses when all are taken. Errors: ETOOMANY.
+func (c *consoleConn) acquire() (release func(), err error) {
+	select {
+	case c.slots <- struct{}{}:
+		return func() { <-c.slots }, nil
+	default:
+		return nil, kgeval.Errorf(kgeval.ETOOMANY, "the console is already running %d queries; try again when one has finished", consoleSlots)
+	}
+}
+
+// memoryLimit returns what Neo4j's memory guard lets one transaction hold,
+// in bytes (db.memory.transaction.max, else the total over all
+// transactions, dbms.memory.transaction.total.max; +Inf when neither is
+// set), read at most once a minute.
+func (c *consoleConn) memoryLimit(ctx context.Context, db *DB) float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if time.Since(c.memAt) < time.Minute {
+		return c.memMax
+	}
+	recs, err := db.read(ctx, qConsoleMemory, map[string]any{"names": []string{"db.memory.transaction.max", "dbms.memory.transaction.total.max"}})
+	if err != nil {
+		if c.memAt.IsZero() {
+			return inf
+		}
+		return c.memMax
+	}
+	limits := map[string]float64{}
+	for _, r := range recs {
+		name, _ := r.Get("name")
+		value, _ := r.Get("value")
+		if n, err := parseBytes(fmt.Sprint(value)); err == nil && n > 0 {
+			limits[fmt.Sprint(name)] = n
+		}
+	}
+	c.memMax, c.memAt = inf, time.Now()
+	for _, k := range []string{"dbms.memory.transaction.total.max", "db.memory.transaction.max"} {
+		if n, ok := limits[k]; ok {
+			c.memMax = min(c.memMax, n)
+		}
+	}
+	return c.memMax
+}
+
+var inf = float64(1 << 62)
+
+// parseBytes reads a size as SHOW SETTINGS prints it: "0B", "256.0MiB",
+// "1.40GiB".
+func parseBytes(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"t", 1 << 40}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}, {"B", 1}}
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			n, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), 64)
+			return n * u.mult, err
+		}
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
+// relay forwards Bolt connections from the console's driver to Neo4j and
+// reads the messages Neo4j sends: each is passed on whole, and one over
+// maxMsg bytes is replaced by a FAILURE with code consoleRowTooLarge, after
+// which both sides are closed (Neo4j then ends the transaction).
+type relay struct {
+	ln       net.Listener
+	upstream string
+	tls      *tls.Config
+	maxMsg   int
+	timeout  time.Duration
+}
+
+// newRelay listens on a loopback port for the Neo4j at uri (bolt, neo4j,
+// and their +s and +ssc forms; the relay makes the TLS connection).
+func newRelay(uri string, maxMsg int) (*relay, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return nil, kgeval.Wrap(kgeval.EINVALID, err, "neo4j uri %q", uri)
+	}
+	r := &relay{upstream: u.Host, maxMsg: maxMsg, timeout: 10 * time.Second}
+	if u.Port() == "" {
+		r.upstream = net.JoinHostPort(u.Hostname(), "7687")
+	}
+	switch u.Scheme {
+	case "bolt", "neo4j":
+	case "bolt+s", "neo4j+s":
+		r.tls = &tls.Config{ServerName: u.Hostname(), MinVersion: tls.VersionTLS12}
+	case "bolt+ssc", "neo4j+ssc":
+		r.tls = &tls.Config{ServerName: u.Hostname(), InsecureSkipVerify: true} // the scheme asks for a self-signed certificate
+	default:
+		return nil, kgeval.Errorf(kgeval.EINVALID, "neo4j uri %q: unknown scheme for the console", uri)
+	}
+	r.ln, err = net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "console relay")
+	}
+	go r.serve()
+	return r, nil
+}
+
+func (r *relay) addr() string { return r.ln.Addr().String() }
+
+func (r *relay) close() { r.ln.Close() }
+
+func (r *relay) serve() {
+	for {
+		c, err := r.ln.Accept()
+		if err != nil {
+			return
+		}
+		go r.handle(c)
+	}
+}
+
+func (r *relay) dial() (net.Conn, error) {
+	d := &net.Dialer{Timeout: r.timeout, KeepAlive: 30 * time.Second}
+	if r.tls != nil {
+		return tls.DialWithDialer(d, "tcp", r.upstream, r.tls)
+	}
+	return d.Dial("tcp", r.upstream)
+}
+
+func (r *relay) handle(client net.Conn) {
+	defer client.Close()
+	up, err := r.dial()
+	if err != nil {
+		return
+	}
+	defer up.Close()
+	go func() {
+		defer up.Close()
+		defer client.Close()
+		// The handshake: the driver's proposal of the manifest
+		// negotiation (00 00 01 FF) is withdrawn, so that Neo4j answers
+		// with a plain version, after which both directions are chunked
+		// messages.
+		hs := make([]byte, 20)
+		if _, err := io.ReadFull(client, hs); err != nil {
+			return
+		}
+		for i := 4; i < 20; i += 4 {
+			if hs[i+2] == 0x01 && hs[i+3] == 0xFF {
+				copy(hs[i:i+4], []byte{0, 0, 0, 0})
+			}
+		}
+		if _, err := up.Write(hs); err != nil {
+			return
+		}
+		io.Copy(up, client)
+	}()
+	version := make([]byte, 4)
+	if _, err := io.ReadFull(up, version); err != nil {
+		return
+	}
+	if _, err := client.Write(version); err != nil {
+		return
+	}
+	r.messages(bufio.NewReaderSize(up, 64<<10), client)
+}
+
+// messages passes on Neo4j's messages whole (see relay).
+func (r *relay) messages(up io.Reader, client io.Writer) {
+	var msg []byte
+	hdr := make([]byte, 2)
+	for {
+		if _, err := io.ReadFull(up, hdr); err != nil {
+			return
+		}
+		n := int(binary.BigEndian.Uint16(hdr))
+		if n == 0 {
+			if len(msg) == 0 { // a no-op chunk between messages
+				if _, err := client.Write(hdr); err != nil {
+					return
+				}
+				continue
+			}
+			msg = append(msg, 0, 0)
+			if _, err := client.Write(msg); err != nil {
+				return
+			}
+			if cap(msg) > 1<<20 {
+				msg = nil
+			} else {
+				msg = msg[:0]
+			}
+			continue
+		}
+		if len(msg)+2+n > r.maxMsg {
+			client.Write(failureMessage(consoleRowTooLarge, fmt.Sprintf("a row of the result is over %d bytes", r.maxMsg)))
+			return
+		}
+		if need := len(msg) + 2 + n; need > cap(msg) {
+			// grow by doubling, never past the cap
+			grown := make([]byte, len(msg), min(max(2*cap(msg), need, 64<<10), r.maxMsg))
+			copy(grown, msg)
+			msg = grown
+		}
+		msg = append(msg, hdr...)
+		msg = msg[:len(msg)+n]
+		if _, err := io.ReadFull(up, msg[len(msg)-n:]); err != nil {
+			return
+		}
+	}
+}
+
+// failureMessage returns a Bolt FAILURE message, chunked: a structure of
+// signature 0x7F holding the map {code, message}.
+func failureMessage(code, message string) []byte {
+	b := []byte{0xB1, 0x7F, 0xA2}
+	for _, s := range []string{"code", code, "message", message} {
+		b = packString(b, s)
+	}
+	out := binary.BigEndian.AppendUint16(nil, uint16(len(b)))
+	out = append(out, b...)
+	return append(out, 0, 0)
+}
+
+func packString(b []byte, s string) []byte {
+	switch n := len(s); {
+	case n < 16:
+		b = append(b, 0x80|byte(n))
+	case n < 256:
+		b = append(b, 0xD0, byte(n))
+	default:
+		b = append(b, 0xD1)
+		b = binary.BigEndian.AppendUint16(b, uint16(n))
+	}
+	return append(b, s...)
+}
