@@ -1,0 +1,184 @@
+package web_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/web"
+)
+
+// consoleServer starts the server against the real Neo4j with a console
+// time limit of timeout, and returns a client signed in with the API token.
+func consoleServer(tb testing.TB, timeout time.Duration) *client {
+	tb.Helper()
+	db := graphstoretest.MustOpenDB(tb)
+	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: timeout}, Auth: web.AuthConfig{
+		Tokens:     map[string]string{web.HashToken(testToken): "ci"},
+		SessionKey: []byte(strings.Repeat("k", 64)),
+	}}
+	s, err := web.NewServer(cfg, &graphstore.Health{DB: db}, db)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	tb.Cleanup(srv.Close)
+	return &client{tb: tb, base: srv.URL, token: testToken}
+}
+
+// cypher posts a console query and returns the status, the error body and
+// how long the answer took.
+func (c *client) cypher(q string) (int, consoleErr, time.Duration) {
+	c.tb.Helper()
+	b, _ := json.Marshal(web.ConsoleRequest{Query: q})
+	start := time.Now()
+	resp, body := c.do("POST", "/api/cypher", strings.NewReader(string(b)), map[string]string{"Content-Type": "application/json"})
+	var e consoleErr
+	json.Unmarshal([]byte(body), &e)
+	return resp.StatusCode, e, time.Since(start)
+}
+
+// consoleErr is the body of an API error.
+type consoleErr struct {
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+func selfRSS() int64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			kb, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// TestServer_Console_Issue26 posts the reproductions of issue 26's
+// findings 1, 4 and 5 to POST /api/cypher: each gets a 400 that says what
+// happened (refused, timed out), in words for any caller, the server stays
+// up and answers other requests, and no oversized row reaches its memory.
+func TestServer_Console_Issue26(t *testing.T) {
+	c := consoleServer(t, 2*time.Second)
+	noCLI := func(t *testing.T, e consoleErr) {
+		t.Helper()
+		if strings.Contains(e.Error, "make ") || strings.Contains(e.Error, "reachable") {
+			t.Errorf("message %q", e.Error)
+		}
+	}
+	t.Run("Finding1", func(t *testing.T) {
+		// before: 503 "not reachable (... try make neo4j-start)" after 12 s,
+		// and a core held for hours
+		status, e, took := c.cypher("RETURN size(reduce(s='', x IN range(1,10000000) | s + 'a')) AS n")
+		if status != http.StatusBadRequest || e.Code != kgeval.EINVALID || !strings.HasPrefix(e.Error, "refused: range()") || took > 3*time.Second {
+			t.Errorf("%d %+v after %v", status, e, took)
+		}
+		noCLI(t, e)
+		t.Logf("reduce loop: %d %q after %v", status, e.Error, took)
+		status, e, took = c.cypher("UNWIND range(1, 3000000000) AS x WITH x WHERE x = -1 RETURN count(x)")
+		if status != http.StatusBadRequest || !strings.HasPrefix(e.Error, "timed out: the query ran past the console's time limit of 2s") || took > 7*time.Second {
+			t.Errorf("%d %+v after %v", status, e, took)
+		}
+		noCLI(t, e)
+		t.Logf("row loop: %d %q after %v", status, e.Error, took)
+	})
+	t.Run("Finding4", func(t *testing.T) {
+		// before: no answer until the deadline; 22 at once stalled every
+		// other request for 10 s
+		deep := "RETURN " + strings.Repeat("[", 3000) + "1" + strings.Repeat("]", 3000) + " AS x"
+		start := time.Now()
+		var wg sync.WaitGroup
+		statuses := make([]int, 22)
+		for i := range statuses {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses[i], _, _ = c.cypher(deep)
+			}()
+		}
+		resp, _ := c.get("/api/runs")
+		other := time.Since(start)
+		wg.Wait()
+		for i, st := range statuses {
+			if st != http.StatusBadRequest {
+				t.Errorf("deep query %d: %d", i, st)
+			}
+		}
+		if resp.StatusCode != 200 || other > 2*time.Second {
+			t.Errorf("GET /api/runs beside them: %d after %v", resp.StatusCode, other)
+		}
+		_, e, _ := c.cypher(deep)
+		t.Logf("22 deep queries answered 400 in %v (%q); GET /api/runs beside them %v", time.Since(start), e.Error, other)
+	})
+	t.Run("Finding5", func(t *testing.T) {
+		// before: the server went from 66 MB to 712 MB, then 400
+		runtime.GC()
+		base := selfRSS()
+		var peak int64
+		done := make(chan struct{})
+		go func() {
+			for {
+				peak = max(peak, selfRSS())
+				select {
+				case <-done:
+					return
+				case <-time.After(2 * time.Millisecond):
+				}
+			}
+		}()
+		status1, e1, _ := c.cypher("RETURN reduce(s='x', i IN range(1,26) | s+s) AS s")
+		status2, e2, took := c.cypher("UNWIND range(1, 1048576) AS i WITH collect('" + strings.Repeat("x", 64) + "') AS l RETURN l")
+		close(done)
+		if status1 != http.StatusBadRequest || !strings.HasPrefix(e1.Error, "refused:") {
+			t.Errorf("64 MiB string: %d %+v", status1, e1)
+		}
+		if status2 != http.StatusBadRequest || !strings.HasPrefix(e2.Error, "refused: a row of the result is over") {
+			t.Errorf("64 MiB row: %d %+v", status2, e2)
+		}
+		if rise := peak - base; rise > 48<<20 {
+			t.Errorf("the server's resident set rose by %d MiB", rise>>20)
+		}
+		t.Logf("64 MiB string: %d %q; 64 MiB row: %d %q after %v; resident set %d MiB before, at most %d MiB during",
+			status1, e1.Error, status2, e2.Error, took, base>>20, peak>>20)
+	})
+	t.Run("TooMany", func(t *testing.T) {
+		// the console runs 4 queries at once; a fifth is told to wait
+		slow := "UNWIND range(1, 3000000000) AS x WITH x WHERE x = -1 RETURN count(x)"
+		var wg sync.WaitGroup
+		statuses := make([]int, 6)
+		for i := range statuses {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses[i], _, _ = c.cypher(slow)
+			}()
+		}
+		wg.Wait()
+		n429 := 0
+		for _, st := range statuses {
+			if st == http.StatusTooManyRequests {
+				n429++
+			} else if st != http.StatusBadRequest {
+				t.Errorf("status %d", st)
+			}
+		}
+		if n429 == 0 {
+			t.Errorf("6 slow queries at once: %v, want some 429", statuses)
+		}
+		if status, _, _ := c.cypher("RETURN 1 AS one"); status != 200 {
+			t.Errorf("after: %d", status)
+		}
+		t.Logf("6 slow queries at once: %v", statuses)
+	})
+}
