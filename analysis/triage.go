@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -11,9 +12,11 @@ import (
 )
 
 // Triage is the run page's first view: per pair, the samples that need
-// attention, each KG score marked pass or fail against a threshold, worst
-// first (the most failing scores, then the lowest key score), with the
-// failing answer facts of the first rows (AttachWhy).
+// attention, ranked by the pair's headline metric (Headline) against its
+// pass mark: failing first, then the lowest headline value. The pair's
+// other KG scores are diagnostics: shown and marked pass or fail against
+// their thresholds, but they neither make a row failing nor rank it. The
+// first failing rows carry their failing facts (AttachWhy).
 type Triage struct {
 	Thresholds []Threshold   `json:"thresholds"`
 	Pairs      []TriagePair  `json:"pairs"`
@@ -44,21 +47,25 @@ type TriageGloss struct {
 	Hi        float64 `json:"hi"`
 }
 
-// TriagePair is one pair's triage: the columns (KG metrics with a value in
-// the run), how many samples the filter keeps (Total), how many of them
-// fail at least one threshold (Failing), and the first Limit rows.
+// TriagePair is one pair's triage: the columns (its headline metric first,
+// then the KG metrics with a value in the run), the headline's pass mark,
+// how many samples the filter keeps (Total), how many of them fail the
+// headline (Failing), and the first Limit rows.
 type TriagePair struct {
-	Pair    string      `json:"pair"`
-	Input   string      `json:"input"`
-	Context string      `json:"context"`
-	Columns []string    `json:"columns"`
-	Total   int         `json:"total"`
-	Failing int         `json:"failing"`
-	Rows    []TriageRow `json:"rows"`
+	Pair     string      `json:"pair"`
+	Input    string      `json:"input"`
+	Context  string      `json:"context"`
+	Headline string      `json:"headline"`
+	PassMark float64     `json:"pass_mark"`
+	Columns  []string    `json:"columns"`
+	Total    int         `json:"total"`
+	Failing  int         `json:"failing"`
+	Rows     []TriageRow `json:"rows"`
 }
 
 // TriageRow is one sample of a pair: its scores in column order with pass
-// or fail, the number failing, the pair's null reason, and (AttachWhy) the
+// or fail (the headline first), Failing 1 when the headline fails (0 when
+// it passes or is null), the pair's null reason, and (AttachWhy) the
 // failing facts or, for a pair without verdicts, the input entities that
 // reach no context entity within delta with their nearest match.
 type TriageRow struct {
@@ -68,12 +75,13 @@ type TriageRow struct {
 	Failing int             `json:"failing"`
 	Reason  string          `json:"reason,omitempty"`
 	Cells   []TriageCell    `json:"cells"`
+	Claims  []ClaimLine     `json:"claims,omitempty"`
 	Why     []VerdictLine   `json:"why,omitempty"`
 	Nearest []NearestEntity `json:"nearest,omitempty"`
-	// WhyMore counts the failing facts or entities left out of Why or
-	// Nearest.
+	// WhyMore counts the failing claims, facts or entities left out of
+	// Claims, Why or Nearest.
 	WhyMore int `json:"why_more,omitempty"`
-	// key is what the row is ranked by after its failing count (keyValue).
+	// key is what the row is ranked by after Failing (keyValue).
 	key float64
 }
 
@@ -119,22 +127,22 @@ const (
 	MaxTriageLimit     = 200
 )
 
-// TriageMetrics are the KG metrics the triage tables show, in order, when
-// the run has a value of them for the pair.
-var TriageMetrics = []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricSupport, kgeval.MetricContradiction,
+// TriageMetrics are the KG metrics the triage tables show, in order: a
+// pair's headline metric (Headline: score, or slot_coverage for a question
+// pair) first, then the others the run has a value of for the pair.
+var TriageMetrics = []string{kgeval.MetricClaimScore, kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricSupport, kgeval.MetricContradiction,
 	kgeval.MetricSlotCoverage, kgeval.MetricRecall, kgeval.MetricF1}
 
 // DefaultThresholds are the pass marks used when the configuration
-// (web.thresholds) names none for a metric: 0.5 for a higher-is-better KG
-// score, 0 for a contradiction score (any contradicted fact fails).
+// (web.thresholds) names none for a metric: PassMark without the model,
+// that is 0.5 for a higher-is-better KG score, 0 for a contradiction score
+// (any contradicted fact fails) and the calibrated pass mark for score.
+// The triage's score of a pair whose claims the model checked passes at
+// the calibrated mark with the model (PairPassMark).
 func DefaultThresholds() map[string]float64 {
 	out := map[string]float64{}
 	for _, m := range kgeval.KGMetricNames {
-		if kgeval.IsLowerBetter(m) {
-			out[m] = 0
-		} else {
-			out[m] = 0.5
-		}
+		out[m] = PassMark(m, false)
 	}
 	return out
 }
@@ -151,27 +159,37 @@ func Passes(metric string, v, th float64) bool {
 // cells, built once per run (BuildTriageIndex) and filtered per request.
 type TriageIndex struct {
 	Thresholds map[string]float64
-	Pairs      []kgeval.Pair
-	Columns    map[string][]string
-	Rows       map[string][]TriageRow
-	Systems    []string
-	Reasons    []string
-	Samples    int
+	// PassMarks are the pass marks of each pair's headline metric.
+	PassMarks map[string]float64
+	Pairs     []kgeval.Pair
+	Columns   map[string][]string
+	Rows      map[string][]TriageRow
+	Systems   []string
+	Reasons   []string
+	Samples   int
 }
 
 // BuildTriageIndex marks every KG score of rows against thresholds (the
-// defaults for metrics it does not name). A pair's columns are the
-// TriageMetrics with at least one value in the run.
+// defaults for metrics it does not name; a pair's headline against
+// PairPassMark) and counts a row failing when its headline fails. A pair's
+// columns are its headline, then the other TriageMetrics with at least one
+// value in the run.
 func BuildTriageIndex(rows []kgeval.SampleScores, pairs []kgeval.Pair, thresholds map[string]float64) *TriageIndex {
 	th := DefaultThresholds()
 	for k, v := range thresholds {
 		th[k] = v
 	}
-	ix := &TriageIndex{Thresholds: th, Pairs: pairs, Columns: map[string][]string{}, Rows: map[string][]TriageRow{}, Samples: len(rows)}
+	ix := &TriageIndex{Thresholds: th, PassMarks: map[string]float64{}, Pairs: pairs, Columns: map[string][]string{}, Rows: map[string][]TriageRow{}, Samples: len(rows)}
 	systems, reasons := map[string]bool{}, map[string]bool{}
 	for _, p := range pairs {
-		var cols []string
+		head := Headline(p)
+		mark := PairPassMark(rows, p, thresholds)
+		ix.PassMarks[p.Name] = mark
+		cols := []string{head}
 		for _, m := range TriageMetrics {
+			if m == head {
+				continue
+			}
 			for _, r := range rows {
 				if res, ok := r.Scores[p.Name]; ok && res.Value(m) != nil {
 					cols = append(cols, m)
@@ -198,10 +216,14 @@ func BuildTriageIndex(rows []kgeval.SampleScores, pairs []kgeval.Pair, threshold
 						reasons[c.Reason] = true
 					}
 				} else {
-					pass := Passes(m, *c.Value, th[m])
+					mth := th[m]
+					if i == 0 {
+						mth = mark
+					}
+					pass := Passes(m, *c.Value, mth)
 					c.Pass = &pass
-					if !pass {
-						tr.Failing++
+					if !pass && i == 0 {
+						tr.Failing = 1
 					}
 				}
 				tr.Cells[i] = c
@@ -219,19 +241,16 @@ func BuildTriageIndex(rows []kgeval.SampleScores, pairs []kgeval.Pair, threshold
 	return ix
 }
 
-// keyValue is the value a row is ranked by after its failing count: its
-// first higher-is-better score, or a lower-is-better one turned round; NaN
-// when it has none.
+// keyValue is the value a row is ranked by after Failing: its headline
+// (the first cell; a lower-is-better one turned round), NaN when null.
 func keyValue(r TriageRow) float64 {
-	for _, c := range r.Cells {
-		if c.Value != nil {
-			if kgeval.IsLowerBetter(c.Metric) {
-				return 1 - *c.Value
-			}
-			return *c.Value
-		}
+	if len(r.Cells) == 0 || r.Cells[0].Value == nil {
+		return math.NaN()
 	}
-	return math.NaN()
+	if c := r.Cells[0]; kgeval.IsLowerBetter(c.Metric) {
+		return 1 - *c.Value
+	}
+	return *r.Cells[0].Value
 }
 
 // Query filters and sorts the index. Errors: EINVALID for an unknown pair,
@@ -264,7 +283,8 @@ func (ix *TriageIndex) Query(q TriageQuery) (*Triage, error) {
 		if q.Pair != "" && p.Name != q.Pair {
 			continue
 		}
-		tp := TriagePair{Pair: p.Name, Input: string(p.Input), Context: string(p.Context), Columns: ix.Columns[p.Name], Rows: []TriageRow{}}
+		tp := TriagePair{Pair: p.Name, Input: string(p.Input), Context: string(p.Context), Headline: Headline(p), PassMark: ix.PassMarks[p.Name],
+			Columns: ix.Columns[p.Name], Rows: []TriageRow{}}
 		if tp.Columns == nil {
 			tp.Columns = []string{}
 		}
@@ -339,8 +359,8 @@ func cmpNaNLast(a, b float64, desc bool) int {
 	return cmp.Compare(a, b)
 }
 
-// sortRows orders the rows at idx worst first (most failing scores, then
-// the lowest key value, nulls last, then record), or, when q.Sort names a
+// sortRows orders the rows at idx worst first (a failing headline, then
+// the lowest headline value, nulls last, then record), or, when q.Sort names a
 // column (col), by it (nulls last, then record).
 func sortRows(rows []TriageRow, idx []int32, q TriageQuery, col int) {
 	value := func(i int32) float64 {
@@ -400,20 +420,81 @@ func (t *Triage) WhyTargets() []WhyTarget {
 }
 
 // RowWhy is the why of one sample's pair as a triage row shows it: the
-// failing facts (at most WhyLinesPerRow), or the failed entities with
-// their nearest match, and how many more there are.
+// failing claims, or the failing facts (at most WhyLinesPerRow), or the
+// failed entities with their nearest match, and how many more there are.
 type RowWhy struct {
+	Claims  []ClaimLine
 	Why     []VerdictLine
 	Nearest []NearestEntity
 	More    int
 }
 
-// WhyOfRow is the why of pair in a stored sample: the failing verdicts of
-// the pair's input facts, contradicted first, with their evidence
-// (SampleWhy); for a pair without a failing verdict, the input entities
-// that reach no context entity within delta, cheapest first, with their
-// nearest context match.
+// ClaimLine is a claim of a triage row: its text, calibrated score and
+// verdict, the model's P(supported) when it was asked, its first conflict
+// and its best evidence sentence with what in the graph chose it.
+type ClaimLine struct {
+	Text     string   `json:"text"`
+	Score    float64  `json:"score"`
+	Verdict  string   `json:"verdict"`
+	P        *float64 `json:"p_supported,omitempty"`
+	Conflict string   `json:"conflict,omitempty"`
+	Evidence string   `json:"evidence,omitempty"`
+	Why      []string `json:"why,omitempty"`
+}
+
+// ClaimsWorstFirst returns the indices of cs lowest calibrated score first
+// (ties in text order): the unsupported claims before the supported ones.
+func ClaimsWorstFirst(cs []kgeval.ClaimCheck) []int {
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs[a].Score, cs[b].Score) })
+	return order
+}
+
+// failingClaims are the claims of a pair that are not supported, lowest
+// score first, as claim lines.
+func failingClaims(cs []kgeval.ClaimCheck) []ClaimLine {
+	var out []ClaimLine
+	for _, i := range ClaimsWorstFirst(cs) {
+		c := cs[i]
+		if c.Verdict == kgeval.ClaimSupported {
+			continue
+		}
+		l := ClaimLine{Text: c.Text, Score: c.Score, Verdict: c.Verdict}
+		if c.Model != nil {
+			p := c.Model.P
+			l.P = &p
+		}
+		if len(c.Conflicts) > 0 {
+			x := c.Conflicts[0]
+			l.Conflict = fmt.Sprintf("%s %q, the evidence says %q", x.Kind, x.Claim, x.Evidence)
+		}
+		if len(c.Evidence) > 0 {
+			l.Evidence, l.Why = c.Evidence[0].Text, c.Evidence[0].Why
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// WhyOfRow is the why of pair in a stored sample: the claims of the pair
+// that are not supported, lowest score first (when its headline is the
+// claim score); else the failing verdicts of the pair's input facts,
+// contradicted first, with their evidence (SampleWhy); for a pair without
+// either, the input entities that reach no context entity within delta,
+// cheapest first, with their nearest context match.
 func WhyOfRow(d *kgeval.SampleDetail, pair string) RowWhy {
+	for _, pd := range d.Pairs {
+		if pd.Pair.Name != pair || pd.Score == nil || Headline(pd.Pair) != kgeval.MetricClaimScore {
+			continue
+		}
+		if cl := failingClaims(pd.Score.Claims); len(cl) > 0 {
+			n := min(len(cl), WhyLinesPerRow)
+			return RowWhy{Claims: cl[:n], More: len(cl) - n}
+		}
+	}
 	_, _, lines := SampleWhy(d, []string{pair})
 	var failing []VerdictLine
 	for _, l := range lines {
@@ -442,7 +523,7 @@ func (t *Triage) AttachWhy(why func(id, pair string) (RowWhy, bool)) {
 			}
 			n++
 			if w, ok := why(r.ID, p.Pair); ok {
-				r.Why, r.Nearest, r.WhyMore = w.Why, w.Nearest, w.More
+				r.Claims, r.Why, r.Nearest, r.WhyMore = w.Claims, w.Why, w.Nearest, w.More
 			}
 		}
 	}

@@ -1,8 +1,12 @@
-// Run page triage: per pair the samples that need attention, worst first,
-// each KG score marked pass (✓) or fail (✗) against its pass mark, with the
-// failing facts (verdict, evidence) or the nearest context match of the
-// first failing rows. Filters by pair, system, metric range and null
-// reason; a column header sorts its pair's table (aria-sort and an arrow).
+// Run page triage: per pair the samples that need attention, ranked by the
+// pair's headline metric (its first column: score, or slot_coverage for a
+// question pair) against its pass mark, failing first, then the lowest
+// headline. The other KG scores are diagnostics: marked pass (✓) or fail
+// (✗) against their thresholds, but they neither fail a row nor rank it.
+// The first failing rows show their unsupported claims (verdict, score,
+// the model's P, conflict, evidence sentence), failing facts or nearest
+// context match. Filters by pair, system, metric range and null reason; a
+// column header sorts its pair's table (aria-sort and an arrow).
 // Everything goes in as text (kg.el), never as HTML.
 'use strict';
 (function () {
@@ -34,11 +38,17 @@
     return q;
   }
 
-  function glossOf(metric) {
+  // glossOf says what a column means; with a pair, its headline's pass
+  // mark is the pair's own (the calibrated one for score).
+  function glossOf(metric, p) {
     const g = data && data.columns.find((c) => c.metric === metric);
     if (!g) return metric;
     const th = data.thresholds.find((t) => t.metric === metric);
-    const mark = th ? (th.direction.startsWith('lower') ? ' · passes at ≤ ' : ' · passes at ≥ ') + th.value : '';
+    const value = p && p.headline === metric ? p.pass_mark : th && th.value;
+    const lower = th && th.direction.startsWith('lower');
+    let mark = value === undefined ? '' : (lower ? ' · passes at ≤ ' : ' · passes at ≥ ') + value;
+    if (p) mark += p.headline === metric ? ' · headline: decides failing' : ' · diagnostic: not counted in failing';
+    else if (metric === 'score') mark += ' (calibrated; a pair whose claims the model checked has its own mark)';
     const params = metric === 'multihop' ? ' · τ ' + data.tau + ', δ ' + data.delta : ' · τ ' + data.tau;
     return metric + ': ' + g.meaning + ' · ' + g.direction + ' · ' + g.lo + ' to ' + g.hi + mark + params;
   }
@@ -50,17 +60,28 @@
     ]));
   }
 
-  function cell(c) {
+  function cell(c, i, p) {
+    const role = i === 0 ? ' headline' : ' diag';
     if (c.value === null) {
-      return el('td', { class: 'tri null', title: c.reason || 'null' }, el('span', { 'aria-hidden': 'true' }, '– '), 'null');
+      return el('td', { class: 'tri null' + role, title: c.reason || 'null' }, el('span', { 'aria-hidden': 'true' }, '– '), 'null');
     }
     const pass = c.pass;
-    return el('td', { class: 'n tri ' + (pass ? 'pass' : 'fail'), title: (pass ? 'pass: ' : 'fail: ') + glossOf(c.metric) },
+    return el('td', { class: 'n tri ' + (pass ? 'pass' : 'fail') + role, title: (pass ? 'pass: ' : 'fail: ') + glossOf(c.metric, p) },
       el('span', { class: 'mark' }, pass ? '✓' : '✗'), ' ', fmt(c.value), el('span', { class: 'sr' }, pass ? ' pass' : ' fail'));
   }
 
   function why(row, pair) {
     const lines = [];
+    for (const c of row.claims || []) {
+      const parts = [el('span', { class: 'badge ' + c.verdict }, c.verdict + ' · ' + fmt(c.score)), ' ', el('bdi', { class: 'claim-text' }, c.text)];
+      if (c.p_supported !== undefined && c.p_supported !== null) parts.push(' · model P(supported) ' + fmt(c.p_supported));
+      if (c.conflict) parts.push(' · ', el('span', { class: 'claim-conflict' }, 'conflict: ', el('bdi', {}, c.conflict)));
+      if (c.evidence) {
+        parts.push(' · ', el('q', {}, el('bdi', {}, c.evidence)));
+        if (c.why && c.why.length) parts.push(' ', el('span', { class: 'muted' }, '(', el('bdi', {}, c.why.join('; ')), ')'));
+      }
+      lines.push(el('li', { 'data-verdict': c.verdict, class: 'claim-line' }, ...parts));
+    }
     for (const l of row.why || []) {
       const cls = l.conflict ? 'conflict' : (l.text || l.verdict).replace(/ .*/, '');
       const ev = [];
@@ -78,7 +99,8 @@
       if (n.cost !== null && n.cost !== undefined) parts.push(' · cost ' + fmt(n.cost) + ' > δ ' + data.delta);
       lines.push(el('li', { 'data-verdict': 'no_path' }, el('span', { class: 'badge not_found' }, 'no path'), ' ', ...parts));
     }
-    const link = el('a', { href: path('runs', run, 'samples', row.id), class: 'why-link' }, lines.length ? 'all of the why' : (row.failing ? 'why →' : 'open'));
+    const link = el('a', { href: path('runs', run, 'samples', row.id) + (row.claims && row.claims.length ? '#claims' : ''), class: 'why-link' },
+      lines.length ? 'all of the why' : (row.failing ? 'why →' : 'open'));
     if (row.why_more) lines.push(el('li', { class: 'muted' }, '+' + row.why_more + ' more'));
     if (!lines.length) return el('td', { class: 'tri-why' }, row.reason ? el('span', { class: 'muted' }, 'null: ' + row.reason + ' · ') : null, link);
     return el('td', { class: 'tri-why' }, el('ul', { class: 'why-lines' }, ...lines), link);
@@ -86,34 +108,36 @@
 
   function header(p) {
     const st = state[p.pair] || {};
-    const sortable = (label, metric, title) => {
+    const sortable = (label, metric, title, cls) => {
       const on = metric === null ? !st.sort : st.sort === metric;
       const dir = metric === null ? 'descending' : st.desc ? 'descending' : 'ascending';
-      const attrs = { scope: 'col', 'aria-sort': on ? dir : 'none', 'data-sort': metric === null ? 'worst' : metric };
-      if (metric) { attrs.title = title; attrs['aria-describedby'] = 'gloss-' + metric; }
+      const attrs = { scope: 'col', 'aria-sort': on ? dir : 'none', 'data-sort': metric === null ? 'worst' : metric, class: cls };
+      if (metric) { attrs.title = title; attrs['aria-describedby'] = 'gloss-' + metric; } else attrs.title = 'worst first: a failing ' + p.headline + ', then the lowest';
       return el('th', attrs, el('button', { type: 'button', class: 'sort', 'data-pair': p.pair, 'data-metric': metric || '' },
         label, el('span', { class: 'arrow', 'aria-hidden': 'true' }, on ? (dir === 'descending' ? ' ▼' : ' ▲') : ' ↕')));
     };
     return el('thead', {}, el('tr', {},
       el('th', { scope: 'col' }, 'id'), el('th', { scope: 'col' }, 'system'),
-      sortable('failing', null, ''),
-      ...p.columns.map((m) => sortable(m, m, glossOf(m))),
-      el('th', { scope: 'col' }, 'failing facts · evidence / nearest context match')));
+      sortable('verdict', null, ''),
+      ...p.columns.map((m, i) => sortable(m, m, glossOf(m, p), i === 0 ? 'headline' : 'diag')),
+      el('th', { scope: 'col' }, p.headline === 'score' ? 'unsupported claims · evidence' : 'failing facts · evidence / nearest context match')));
   }
 
   function pairBlock(p) {
     const rows = p.rows.map((r) => el('tr', { 'data-id': r.id, 'data-system': r.system, class: r.failing ? 'failing' : '' },
       el('td', {}, el('a', { href: path('runs', run, 'samples', r.id), class: 'sample-link' }, el('bdi', {}, r.id))),
       el('td', {}, el('bdi', {}, r.system || '')),
-      el('td', { class: 'n' }, r.failing ? el('span', { class: 'tri-count fail' }, '✗ ' + r.failing) : el('span', { class: 'tri-count pass' }, '✓ 0')),
-      ...r.cells.map(cell),
+      el('td', { class: 'n' }, r.failing ? el('span', { class: 'tri-count fail' }, '✗ fails')
+        : r.cells.length && r.cells[0].value === null ? el('span', { class: 'tri-count null' }, '– null') : el('span', { class: 'tri-count pass' }, '✓ passes')),
+      ...r.cells.map((c, i) => cell(c, i, p)),
       why(r, p)));
     const more = p.total > p.rows.length
       ? el('button', { type: 'button', class: 'more', 'data-pair': p.pair }, 'show ' + Math.min(20, p.total - p.rows.length) + ' more')
       : null;
     return el('div', { class: 'tri-pair', 'data-pair': p.pair },
       el('h3', {}, p.pair, el('span', { class: 'muted' }, ' (' + p.input + ' ↔ ' + p.context + ') · ',
-        el('strong', { class: p.failing ? 'fail-count' : '' }, p.failing + ' of ' + p.total), ' failing')),
+        el('strong', { class: p.failing ? 'fail-count' : '' }, p.failing + ' of ' + p.total), ' failing ',
+        el('span', { class: 'tri-headline' }, '(' + p.headline + ' below ' + p.pass_mark + ')'))),
       el('div', { class: 'scroll' }, el('table', { class: 'grid triage-table', 'data-pair': p.pair }, header(p),
         el('tbody', {}, ...(rows.length ? rows : [el('tr', {}, el('td', { colspan: String(4 + p.columns.length), class: 'muted' }, 'no sample matches'))])))),
       more);

@@ -464,12 +464,16 @@ async function triageSteps() {
     const want = first.rows.flatMap((r) => r.cells.filter((c) => c.value !== null).map((c) => (c.pass ? '✓' : '✗')));
     assert.deepEqual(marks, want, 'pass/fail marks as text');
     assert.equal(await page.getAttribute(`#triage table[data-pair="${first.pair}"] th[data-sort="worst"]`, 'aria-sort'), 'descending', 'worst first is marked');
-    // The failing facts of a contradicted sample are inline, contradicted first.
-    const fc = triage.pairs.find((p) => p.rows.some((r) => (r.why || []).some((l) => l.verdict === 'contradicted')));
-    assert.ok(fc, 'a pair with a contradicted fact');
-    const row = fc.rows.find((r) => (r.why || []).some((l) => l.verdict === 'contradicted'));
-    const firstBadge = await page.locator(`#triage table[data-pair="${fc.pair}"] tr[data-id="${row.id}"] ul.why-lines li .badge`).first().textContent();
-    assert.match(firstBadge, /contradicted/, `first failing fact of ${row.id}: ${firstBadge}`);
+    // A row fails on its headline alone (the first column); the claims
+    // that make a sample fail are inline, lowest score first.
+    for (const p of triage.pairs) {
+      for (const r of p.rows) assert.equal(r.failing, r.cells[0].pass === false ? 1 : 0, `${p.pair} ${r.id}: failing follows the headline ${p.headline}`);
+    }
+    const fc = triage.pairs.find((p) => p.rows.some((r) => (r.claims || []).length));
+    assert.ok(fc, 'a pair with an unsupported claim');
+    const row = fc.rows.find((r) => (r.claims || []).length);
+    const firstBadge = await page.locator(`#triage table[data-pair="${fc.pair}"] tr[data-id="${row.id}"] ul.why-lines li.claim-line .badge`).first().textContent();
+    assert.equal(firstBadge, row.claims[0].verdict + ' · ' + Number(row.claims[0].score).toFixed(3), `first unsupported claim of ${row.id}: ${firstBadge}`);
     assert.equal(await page.locator('#triage img').count(), 0, 'no element made from text');
     assert.equal(await page.evaluate(() => window.__xss), undefined);
     await page.screenshot({ path: `${shots}/run-triage.png` });
