@@ -338,13 +338,100 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	return "Run " + v.Run.Name, p, nil
 }
 
-// SamplePage is the view model of a sample: its texts and scores, the why
-// of its verdict scores per pair and what the grounding check dropped.
+// SamplePage is the view model of a sample: its texts and scores, the
+// claims of its answer and reference pairs, the why of its verdict scores
+// per pair and what the grounding check dropped.
 type SamplePage struct {
 	Sample    *kgeval.SampleDetail
+	Claims    []ClaimPair
 	Metrics   []MetricRow
 	Why       []WhyPair
 	Grounding Grounding
+}
+
+// ClaimPair is one pair's claims on the sample page (a pair whose headline
+// is the claim score: faithfulness, factual_correctness): its claim
+// scores, the pass mark its verdicts were read against, and every claim,
+// lowest score first; Reason says why it has none.
+type ClaimPair struct {
+	Pair                        kgeval.Pair
+	Score, ScoreMin, PSupported *float64
+	PassMark                    float64
+	WithModel                   bool
+	Supported                   int
+	Claims                      []ClaimView
+	Reason                      string
+}
+
+// ClaimView is a claim as the sample page draws it: the stored check, its
+// evidence sentences with where they come from, and its graph signals in
+// words.
+type ClaimView struct {
+	kgeval.ClaimCheck
+	Evidence []ClaimEvidenceView
+	Signals  string
+}
+
+// ClaimEvidenceView is one evidence sentence of a claim: Where names the
+// passage (or the other text), Why what in the pair graph chose it.
+type ClaimEvidenceView struct {
+	Where, Text, Why string
+	Weight           float64
+}
+
+// claimSignals names the graph signals of a claim (ClaimCheck.Features) as
+// `kgeval explain` prints them.
+var claimSignals = []struct{ name, label string }{{kgeval.FeatureOverlap, "words"}, {kgeval.FeatureAtoms, "names and values"},
+	{kgeval.FeatureSupport, "triplets supported"}, {kgeval.FeatureReach, "entities reached"}}
+
+// claimPairs are the claims of d's pairs whose headline is the claim score,
+// in the run's pair order, each pair's claims lowest score first
+// (analysis.ClaimsWorstFirst). A pair with neither a claim nor a reason
+// that applies (a run scored before claim checks) is left out.
+func claimPairs(d *kgeval.SampleDetail) []ClaimPair {
+	var out []ClaimPair
+	for _, pd := range d.Pairs {
+		if pd.Score == nil || analysis.Headline(pd.Pair) != kgeval.MetricClaimScore {
+			continue
+		}
+		r := &pd.Score.KGResult
+		cp := ClaimPair{Pair: pd.Pair, Score: r.Score, ScoreMin: r.ScoreMin, PSupported: r.PSupported}
+		if len(r.Claims) == 0 {
+			if cp.Reason = r.ReasonFor(kgeval.MetricClaimScore); cp.Reason == "" || kgeval.NotApplicable(cp.Reason) {
+				continue
+			}
+			out = append(out, cp)
+			continue
+		}
+		for _, i := range analysis.ClaimsWorstFirst(r.Claims) {
+			c := r.Claims[i]
+			cv := ClaimView{ClaimCheck: c}
+			if c.Model != nil {
+				cp.WithModel = true
+			}
+			if c.Verdict == kgeval.ClaimSupported {
+				cp.Supported++
+			}
+			var sig []string
+			for _, f := range claimSignals {
+				if v, ok := c.Features[f.name]; ok {
+					sig = append(sig, fmt.Sprintf("%s %.2f", f.label, v))
+				}
+			}
+			cv.Signals = strings.Join(sig, " · ")
+			for _, e := range c.Evidence {
+				where := string(pd.Pair.Context)
+				if pd.Pair.Context == kgeval.TextContexts {
+					where = fmt.Sprintf("passage %d", e.Passage+1)
+				}
+				cv.Evidence = append(cv.Evidence, ClaimEvidenceView{Where: where, Text: e.Text, Why: strings.Join(e.Why, "; "), Weight: e.Weight})
+			}
+			cp.Claims = append(cp.Claims, cv)
+		}
+		cp.PassMark = analysis.PassMark(kgeval.MetricClaimScore, cp.WithModel)
+		out = append(out, cp)
+	}
+	return out
 }
 
 // MetricRow is one metric value of a sample with its explanation drawn
@@ -378,7 +465,7 @@ func (s *Server) samplePage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return "Sample " + v.ID, SamplePage{Sample: v.SampleDetail, Metrics: metricRows(v.Metrics), Why: whyPairs(v), Grounding: groundingOf(v.Grounding)}, nil
+	return "Sample " + v.ID, SamplePage{Sample: v.SampleDetail, Claims: claimPairs(v.SampleDetail), Metrics: metricRows(v.Metrics), Why: whyPairs(v), Grounding: groundingOf(v.Grounding)}, nil
 }
 
 // GraphPage is the view model of a pair graph view.
