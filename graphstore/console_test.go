@@ -685,6 +685,11 @@ func TestDB_RunConsole_Bounds(t *testing.T) {
 		{"UNWIND range(1, 10) AS i WITH collect(i) AS l RETURN [x IN l WHERE x IN l] AS self", "steps of work"},
 		{"WITH 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' AS s" + strings.Repeat(" WITH s + s + s + s AS s", 12) + " RETURN size(s) AS n", "can build a value"},
 		{"EXPLAIN RETURN reduce(s = '', x IN range(1, 10) | s + 'a') AS n", "range()"},
+		// a range() hidden in a list, a map, a CASE, a slice or a tail
+		{"UNWIND [range(1, 1000000000000)] AS r RETURN size([x IN r | x]) AS n", "range()"},
+		{"WITH {r: range(1, 1000000000000)} AS m RETURN size([x IN m.r | x]) AS n", "range()"},
+		{"WITH CASE WHEN rand() < 2 THEN range(1, 1000000000000) ELSE [1] END AS r RETURN size([x IN r | x]) AS n", "range()"},
+		{"WITH range(1, 1000000000000) AS r RETURN size([x IN r[1..] | x]) AS n, any(x IN tail(r) WHERE x < 0) AS a", "range()"},
 	} {
 		_, err := db.RunConsole(ctx, tc.q, lim)
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "refused:") || !strings.Contains(kgeval.ErrorMessage(err), tc.want) {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"weak"
 
@@ -61,13 +62,15 @@ var consoleConns = struct {
 }{m: map[weak.Pointer[DB]]*consoleConn{}}
 
 // consoleConn returns db's console connection, made on first use; it is
-// closed when db is garbage-collected. maxRow is the response cap of the
-// first caller (the relay's cap is consoleMessageFactor times it).
+// closed when db is garbage-collected. maxRow is the caller's response
+// cap: the relay's cap on a message is consoleMessageFactor times the
+// largest one asked for so far.
 func (db *DB) consoleConn(maxRow int) (*consoleConn, error) {
 	key := weak.Make(db)
 	consoleConns.Lock()
 	defer consoleConns.Unlock()
 	if c, ok := consoleConns.m[key]; ok {
+		c.relay.raise(consoleMessageFactor*maxRow + 64<<10)
 		return c, nil
 	}
 	r, err := newRelay(db.cfg.URI, consoleMessageFactor*maxRow+64<<10)
@@ -170,8 +173,18 @@ type relay struct {
 	ln       net.Listener
 	upstream string
 	tls      *tls.Config
-	maxMsg   int
+	maxMsg   atomic.Int64
 	timeout  time.Duration
+}
+
+// raise makes the cap on a message at least n bytes.
+func (r *relay) raise(n int) {
+	for {
+		old := r.maxMsg.Load()
+		if int64(n) <= old || r.maxMsg.CompareAndSwap(old, int64(n)) {
+			return
+		}
+	}
 }
 
 // newRelay listens on a loopback port for the Neo4j at uri (bolt, neo4j,
@@ -181,7 +194,8 @@ func newRelay(uri string, maxMsg int) (*relay, error) {
 	if err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "neo4j uri %q", uri)
 	}
-	r := &relay{upstream: u.Host, maxMsg: maxMsg, timeout: 10 * time.Second}
+	r := &relay{upstream: u.Host, timeout: 10 * time.Second}
+	r.maxMsg.Store(int64(maxMsg))
 	if u.Port() == "" {
 		r.upstream = net.JoinHostPort(u.Hostname(), "7687")
 	}
@@ -289,13 +303,14 @@ func (r *relay) messages(up io.Reader, client io.Writer) {
 			}
 			continue
 		}
-		if len(msg)+2+n > r.maxMsg {
-			client.Write(failureMessage(consoleRowTooLarge, fmt.Sprintf("a row of the result is over %d bytes", r.maxMsg)))
+		maxMsg := int(r.maxMsg.Load())
+		if len(msg)+2+n > maxMsg {
+			client.Write(failureMessage(consoleRowTooLarge, fmt.Sprintf("a row of the result is over %d bytes", maxMsg)))
 			return
 		}
 		if need := len(msg) + 2 + n; need > cap(msg) {
 			// grow by doubling, never past the cap
-			grown := make([]byte, len(msg), min(max(2*cap(msg), need, 64<<10), r.maxMsg))
+			grown := make([]byte, len(msg), min(max(2*cap(msg), need, 64<<10), maxMsg))
 			copy(grown, msg)
 			msg = grown
 		}

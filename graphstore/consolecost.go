@@ -84,11 +84,8 @@ var scalar = bound{n: 1, e: 1, s: 1, src: true}
 
 func text(k float64) bound { return bound{n: k, e: 1, s: k} }
 
-// elem returns the bound of one item of b.
+// elem returns the bound of one item of b (of a range(): a number).
 func (b bound) elem() bound {
-	if b.lazy {
-		return scalar
-	}
 	return bound{n: b.e, e: b.e, s: b.e, src: b.src}
 }
 
@@ -222,6 +219,11 @@ func (m *costModel) plan(n *planNode) {
 	}
 	items, err := parseItems(details)
 	if err != nil {
+		if expressionOperators[n.Operator] {
+			// an operator that computes values: what the model cannot
+			// read, it cannot bound
+			m.refuse("the console cannot read this expression of the plan (%v)", err)
+		}
 		m.fallback(details)
 		return
 	}
@@ -240,6 +242,14 @@ func (m *costModel) plan(n *planNode) {
 		}
 	}
 }
+
+// expressionOperators are the operators whose Details are a list of
+// expressions (with aliases, ASC/DESC, a LIMIT): the model must read them
+// whole. The others hold patterns or index descriptions, read leniently
+// (fallback).
+var expressionOperators = setOf("Projection", "Unwind", "Filter", "EagerAggregation", "OrderedAggregation", "Distinct",
+	"OrderedDistinct", "Sort", "PartialSort", "Top", "Top1WithTies", "PartialTop", "Limit", "Skip", "ExhaustiveLimit",
+	"ProduceResults", "CacheProperties", "ValueHashJoin")
 
 func (m *costModel) bind(name string, b bound) {
 	if old, ok := m.env[name]; ok {
@@ -367,6 +377,7 @@ func (m *costModel) eval(x expr) (bound, float64) {
 		out, c := bound{src: true}, 0.0
 		for _, it := range x.items {
 			b, ci := m.eval(it)
+			m.use(b) // a range() inside a list would hide from the loops over it
 			out.n++
 			out.e = max(out.e, b.s)
 			out.s += b.s + 1
