@@ -262,7 +262,9 @@ func (s *Server) upload(c *gin.Context) (any, error) {
 	if name == "" || len(name) > 255 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "name: want the file's name (with its extension: .jsonl, .json, .csv or .parquet)")
 	}
-	up, err := j.Upload(c.Request.Context(), name, c.Request.Body)
+	body, release := s.budgetBody(c, name, c.Request.Body)
+	defer release()
+	up, err := j.Upload(c.Request.Context(), name, body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

@@ -67,6 +67,13 @@ type Config struct {
 	// UploadMaxBytes caps an uploaded dataset (web.upload_max_bytes;
 	// default 32 MiB).
 	UploadMaxBytes int64
+	// UploadMemoryBytes is the memory the uploads being read at once share
+	// (web.upload_memory_bytes; default 512 MiB), and UploadCost what
+	// reading an upload named name of size bytes may hold (package app
+	// gives dataset.MemoryBound with the dataset limits); nil, or a
+	// negative cost: the whole budget.
+	UploadMemoryBytes int64
+	UploadCost        func(name string, size int64) int64
 	// Logger receives internal errors (default: slog.Default()).
 	Logger *slog.Logger
 }
@@ -82,6 +89,7 @@ type Server struct {
 	pages   map[string]*template.Template
 	log     *slog.Logger
 	cache   *runCache
+	budget  *uploadBudget
 }
 
 //go:embed templates assets openapi.json
@@ -111,7 +119,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 		cfg.MinN = DefaultMinN
 	}
 	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
-		cache: newRunCache(5*time.Minute, 64)}
+		cache: newRunCache(5*time.Minute, 64), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost)}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}

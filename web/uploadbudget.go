@@ -1,0 +1,120 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/kgeval/kgeval"
+	"golang.org/x/sync/semaphore"
+)
+
+// uploadBudget is the memory the uploads being read and validated at once
+// share (web.upload_memory_bytes; issue 26): an upload reserves what
+// reading it may hold (Config.UploadCost) once its body is in, so that a
+// slow upload holds none while it arrives, and gives it back when
+// Jobs.Upload returns. One that cannot reserve it within wait gets 503
+// with Retry-After: N bombs at once hold N reservations, never more than
+// the budget.
+type uploadBudget struct {
+	sem   *semaphore.Weighted
+	total int64
+	cost  func(name string, size int64) int64
+	wait  time.Duration
+}
+
+// uploadBudgetWait is how long an upload waits for its reservation.
+const uploadBudgetWait = 10 * time.Second
+
+func newUploadBudget(total int64, cost func(name string, size int64) int64) *uploadBudget {
+	if total <= 0 {
+		total = 512 << 20
+	}
+	return &uploadBudget{sem: semaphore.NewWeighted(total), total: total, cost: cost, wait: uploadBudgetWait}
+}
+
+// weight is what an upload named name of size bytes reserves: its cost,
+// within 1 byte and the whole budget (an unbounded cost takes it all).
+func (b *uploadBudget) weight(name string, size int64) int64 {
+	w := b.total
+	if b.cost != nil {
+		if c := b.cost(name, size); c >= 0 {
+			w = c
+		}
+	}
+	return min(max(w, 1), b.total)
+}
+
+// budgetBody wraps the body of the upload named name: at its end it
+// reserves the upload's weight for its size before returning io.EOF (or
+// the reservation's error, which ends the upload). release gives the
+// reservation back; call it once Jobs.Upload has returned.
+func (s *Server) budgetBody(c *gin.Context, name string, body io.Reader) (io.Reader, func()) {
+	r := &budgetedBody{r: body, ctx: c.Request.Context(), name: name, budget: s.budget, c: c}
+	return r, r.release
+}
+
+// budgetedBody is an upload body that reserves its memory at its end.
+type budgetedBody struct {
+	r      io.Reader
+	ctx    context.Context
+	name   string
+	budget *uploadBudget
+	c      *gin.Context
+
+	n     int64 // bytes read
+	err   error // the reservation failed
+	mu    sync.Mutex
+	taken int64
+}
+
+func (b *budgetedBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if err == io.EOF {
+		if rerr := b.reserve(); rerr != nil {
+			b.err = rerr
+			return n, rerr
+		}
+	}
+	return n, err
+}
+
+// reserve takes the upload's weight, waiting at most the budget's wait.
+func (b *budgetedBody) reserve() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.taken > 0 {
+		return nil
+	}
+	w := b.budget.weight(b.name, b.n)
+	ctx, cancel := context.WithTimeout(b.ctx, b.budget.wait)
+	defer cancel()
+	if err := b.budget.sem.Acquire(ctx, w); err != nil {
+		secs := int((b.budget.wait + time.Second - 1) / time.Second)
+		b.c.Header("Retry-After", strconv.Itoa(secs))
+		return kgeval.Errorf(kgeval.EUNAVAILABLE, "the server is busy reading other uploads: this one needs %s of the %s they share (web.upload_memory_bytes), which did not come free within %d s; retry in %d s",
+			mebibytes(w), mebibytes(b.budget.total), secs, secs)
+	}
+	b.taken = w
+	return nil
+}
+
+func (b *budgetedBody) release() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.taken > 0 {
+		b.budget.sem.Release(b.taken)
+		b.taken = 0
+	}
+}
+
+// mebibytes writes n bytes in MiB: 153.4 MiB.
+func mebibytes(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
