@@ -21,6 +21,7 @@ import (
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
 	"github.com/kgeval/kgeval/scoring"
+	"github.com/kgeval/kgeval/web"
 )
 
 // OpenStore connects to Neo4j with the configured settings.
@@ -168,9 +169,38 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	return nil
 }
 
-// LoadDataset reads a dataset file with the configured text limits.
+// LoadDataset reads a dataset file with the configured limits (text
+// sizes, records, decoded bytes), listing every rejected record.
 func LoadDataset(cfg *configs.Config, path string) (*dataset.Result, error) {
-	return dataset.Load(path, dataset.Options{MaxTextChars: cfg.Dataset.MaxTextChars, MaxLabelChars: cfg.Dataset.MaxLabelChars})
+	return dataset.Load(path, DatasetOptions(cfg))
+}
+
+// DatasetOptions are the dataset limits of cfg.
+func DatasetOptions(cfg *configs.Config) dataset.Options {
+	return dataset.Options{MaxTextChars: cfg.Dataset.MaxTextChars, MaxLabelChars: cfg.Dataset.MaxLabelChars,
+		MaxRecords: cfg.Dataset.MaxRecords, MaxDecodedBytes: cfg.Dataset.MaxDecodedBytes}
+}
+
+// LoadUpload reads an uploaded dataset file as LoadDataset does, keeping
+// only the rejections the dashboard lists (all are counted).
+func LoadUpload(cfg *configs.Config, path string) (*dataset.Result, error) {
+	opt := DatasetOptions(cfg)
+	opt.MaxRejections = web.MaxRejectedListed
+	return dataset.Load(path, opt)
+}
+
+// UploadCost is what reading an upload may hold within cfg's dataset
+// limits (dataset.MemoryBound), for the dashboard's upload memory budget
+// (web.upload_memory_bytes).
+func UploadCost(cfg *configs.Config) func(name string, size int64) int64 {
+	opt := DatasetOptions(cfg)
+	return func(name string, size int64) int64 {
+		format, err := dataset.FormatOf(name)
+		if err != nil {
+			return 1 // refused by its name before it is read
+		}
+		return dataset.MemoryBound(format, size, opt)
+	}
 }
 
 // NewEmbedder is the configured encoder: the local MiniLM files, or an

@@ -379,13 +379,17 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (web.Upl
 		j.forgetUpload(id)
 		return web.Upload{}, err
 	}
-	res, err := LoadDataset(j.cfg, path)
+	res, err := LoadUpload(j.cfg, path)
 	if err != nil {
 		j.forgetUpload(id)
-		return web.Upload{}, kgeval.Errorf(kgeval.EINVALID, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, name))
+		code := kgeval.ETOOLARGE // over a dataset limit: 413
+		if kgeval.ErrorCode(err) != code {
+			code = kgeval.EINVALID
+		}
+		return web.Upload{}, kgeval.Errorf(code, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, name))
 	}
 	up := web.Upload{ID: id, Name: name, Format: res.Format, Bytes: n, Records: res.Records(), Valid: len(res.Samples),
-		Rejected: res.Rejected[:min(len(res.Rejected), web.MaxRejectedListed)], RejectedTotal: len(res.Rejected)}
+		Rejected: res.Rejected[:min(len(res.Rejected), web.MaxRejectedListed)], RejectedTotal: res.RejectedTotal}
 	if up.Rejected == nil {
 		up.Rejected = []kgeval.Rejection{}
 	}
