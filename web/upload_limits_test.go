@@ -70,7 +70,7 @@ func procStatus(pid int, key string) int64 {
 // TestServer_UploadLimits is issue 26 findings 2, 3 and 7 against the
 // dashboard as `kgeval serve` runs it, in a child process with the default
 // limits, GOMEMLIMIT at 1 GiB and its address space capped (prlimit --as)
-// 1 GiB over its size once started: 15 Parquet bombs (finding 2: about 15
+// 1 GiB over its size once started: 16 Parquet bombs (finding 2: about 15
 // exhausted the machine, 4 crashed a 4 GiB server), 4 files of 16.3
 // million bad records (finding 3) and 4 footer bombs (finding 7) posted at
 // once each get a 4xx with the reason, and then 6 valid 32 MiB uploads at
