@@ -211,6 +211,9 @@ func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 		e.Verifier, e.VerifyPairs = models.Verifier, o.Settings.VerifyPairs
 	}
 	e.Claims.Evidence = claims.Params{Mode: o.Settings.Evidence, Budget: o.Settings.EvidenceTokens}
+	if o.Settings.Verify == "prob" {
+		e.ClaimVerifier = models.ClaimVerifier
+	}
 	// The run record keeps the texts of the whole evaluation: a resume sees
 	// only what its unfinished samples still need, so it does not replace
 	// a count an earlier attempt recorded.
