@@ -19,7 +19,7 @@ import (
 // Prompts lists this kgeval's prompt versions, by package: a snapshot's
 // header records them and an import warns when they differ.
 func Prompts() map[string][]string {
-	return map[string][]string{"extraction": llm.PromptVersions(), "judge": judge.Prompts()}
+	return map[string][]string{"extraction": llm.PromptVersions(), "judge": judge.Prompts(), "verify": {llm.VerifyPromptVersion, llm.ClaimPromptVersion}}
 }
 
 // ImportCacheFile adds the entries of a snapshot file to the cache of cfg's
