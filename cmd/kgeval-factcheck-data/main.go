@@ -14,7 +14,9 @@
 //     faithfulness 1) or Incomplete (0); metadata.group "balanced" for every
 //     Incomplete claim and as many Complete claims, those whose sha256(id) in
 //     hex is smallest, "extra" for the other Complete claims. Lines are
-//     ordered by group (balanced first), then by sha256(id).
+//     ordered by group (balanced first); the balanced group alternates an
+//     Incomplete and a Complete claim, each kind in sha256(id) order (so
+//     every even prefix is balanced), the extra group is in sha256(id) order.
 //   - OUT_balanced.jsonl: the balanced group alone (what `make factcheck`
 //     evaluates by default).
 //   - OUT_missing.jsonl: the claims labelled Missing (no evidence passage),
@@ -162,11 +164,17 @@ func run(in, out string, log io.Writer) error {
 	byHash(complete)
 	byHash(incomplete)
 	byHash(missing)
-	balanced := append(append([]sample{}, incomplete...), complete[:len(incomplete)]...)
+	// Interleaved, one Incomplete then one Complete, each in sha256 order:
+	// every even-length prefix is balanced too (`make factcheck
+	// KGEVAL_FACTCHECK_LIMIT=N` replays the first N, as far as the model's
+	// answers reach).
+	var balanced []sample
+	for i := range incomplete {
+		balanced = append(balanced, incomplete[i], complete[i])
+	}
 	for i := range balanced {
 		balanced[i].Metadata.Group = groupBalanced
 	}
-	byHash(balanced)
 	extra := append([]sample{}, complete[len(incomplete):]...)
 	for i := range extra {
 		extra[i].Metadata.Group = groupExtra
