@@ -72,7 +72,8 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = 2 << 20
 	}
-	if err := checkText(query); err != nil {
+	literals, err := checkText(query)
+	if err != nil {
 		return nil, err
 	}
 	mode, body := "", query
@@ -110,7 +111,7 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 		if err := checkPlan(sum.StatementType(), plan); err != nil {
 			return nil, err
 		}
-		if err := checkCost(plan, len(query), memMax); err != nil {
+		if err := checkCost(plan, len(query), literals, memMax); err != nil {
 			return nil, err
 		}
 	}

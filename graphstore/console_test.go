@@ -685,6 +685,8 @@ func TestDB_RunConsole_Bounds(t *testing.T) {
 		{"UNWIND range(1, 10) AS i WITH collect(i) AS l RETURN [x IN l WHERE x IN l] AS self", "steps of work"},
 		{"WITH 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' AS s" + strings.Repeat(" WITH s + s + s + s AS s", 12) + " RETURN size(s) AS n", "can build a value"},
 		{"EXPLAIN RETURN reduce(s = '', x IN range(1, 10) | s + 'a') AS n", "range()"},
+		// a string's size() counts its characters: not free in a loop
+		{"MATCH (n:Entity) WITH collect(n) AS l, n.label + n.label AS s RETURN any(x IN l WHERE size(s) > 5) AS long", "steps of work"},
 		// a range() hidden in a list, a map, a CASE, a slice or a tail
 		{"UNWIND [range(1, 1000000000000)] AS r RETURN size([x IN r | x]) AS n", "range()"},
 		{"WITH {r: range(1, 1000000000000)} AS m RETURN size([x IN m.r | x]) AS n", "range()"},
@@ -701,6 +703,7 @@ func TestDB_RunConsole_Bounds(t *testing.T) {
 		"UNWIND [1, 2, 3] AS x RETURN [y IN [x, x * 2] WHERE y > 1 | y + 1] AS l",
 		"MATCH (n:Sample) RETURN n.id, [c IN n.contexts WHERE c CONTAINS 'the' | size(c)] AS sizes, any(c IN n.contexts WHERE c STARTS WITH 'A') AS a LIMIT 5",
 		"MATCH (n:Sample) RETURN n {.id, .question} AS s, toUpper(left(n.answer, 20)) AS a, split(n.question, ' ') AS words LIMIT 3",
+		"MATCH (n:Sample) RETURN replace(n.id, 's', 'S') AS id, replace(n.answer, ' ', '_') AS a LIMIT 3",
 		"MATCH (n:Sample) WITH n.run AS run, count(*) AS c, collect(n.id)[0..5] AS ids RETURN run, c, ids, size(ids) AS k ORDER BY c DESC LIMIT 3",
 		"MATCH (e:Entity)-[r:SIMILAR]->(c:Entity) WHERE r.score > 0.9 RETURN e.label, c.label, r.score ORDER BY r.score DESC LIMIT 5",
 		"MATCH p = (a:Entity)-[*1..2]->(b:Entity) WHERE all(r IN relationships(p) WHERE type(r) <> 'CONFLICTS') RETURN [n IN nodes(p) | n.label] AS labels LIMIT 3",

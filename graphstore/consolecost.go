@@ -32,9 +32,11 @@ import (
 //
 // What it knows of values before the query runs (a bound):
 //
-//   - a literal is no longer than the query (Neo4j replaces literals by
-//     parameters such as $autostring_0 in the plan, so their values are
-//     not visible, only their kind);
+//   - a string literal is no longer than all the query's string literals
+//     together (Neo4j replaces literals by parameters such as
+//     $autostring_0 in the plan, so their values are not visible, only
+//     their kind; the sum also bounds literals Neo4j might fold into one),
+//     a list literal no longer than the query;
 //   - a stored value (node, relationship, path, property) is at most
 //     consoleDataSize units;
 //   - a collected list (collect(), a pattern comprehension) is at most what
@@ -78,6 +80,9 @@ type bound struct {
 	src bool
 	// lazy: a range(), not materialised.
 	lazy bool
+	// list: a list or a map, never a string: its size() is O(1), where a
+	// string's is O(length) (Neo4j counts code points).
+	list bool
 }
 
 var scalar = bound{n: 1, e: 1, s: 1, src: true}
@@ -90,7 +95,7 @@ func (b bound) elem() bound {
 }
 
 func join(a, b bound) bound {
-	return bound{n: max(a.n, b.n), e: max(a.e, b.e), s: max(a.s, b.s), src: a.src && b.src, lazy: a.lazy || b.lazy}
+	return bound{n: max(a.n, b.n), e: max(a.e, b.e), s: max(a.s, b.s), src: a.src && b.src, lazy: a.lazy || b.lazy, list: a.list && b.list}
 }
 
 func sameSize(a, b bound) bool { return a.n == b.n && a.e == b.e && a.s == b.s && a.lazy == b.lazy }
@@ -98,6 +103,7 @@ func sameSize(a, b bound) bool { return a.n == b.n && a.e == b.e && a.s == b.s &
 // costModel reads a plan's expressions (see the file comment).
 type costModel struct {
 	q      float64 // the query's length: no literal is longer
+	lit    float64 // its string literals' length together
 	data   bound   // a stored value
 	agg    bound   // a collected list
 	cost   float64 // estimated work of one row so far
@@ -110,23 +116,25 @@ type costModel struct {
 // refusal carries a refusal out of the model's recursion.
 type refusal struct{ err error }
 
-// newCostModel returns the model for a query of queryLen bytes on a server
-// whose memory guard lets one transaction hold memMax bytes (+Inf when it
-// does not say).
-func newCostModel(queryLen int, memMax float64) *costModel {
+// newCostModel returns the model for a query of queryLen bytes, literals
+// of them in string literals, on a server whose memory guard lets one
+// transaction hold memMax bytes (+Inf when it does not say).
+func newCostModel(queryLen, literals int, memMax float64) *costModel {
 	return &costModel{
 		q:      float64(max(queryLen, 1)),
+		lit:    float64(max(min(literals, queryLen), 1)),
 		data:   bound{n: consoleDataSize, e: consoleDataSize, s: consoleDataSize, src: true},
-		agg:    bound{n: memMax / 8, e: consoleDataSize, s: memMax, src: true},
+		agg:    bound{n: memMax / 8, e: consoleDataSize, s: memMax, src: true, list: true},
 		env:    map[string]bound{},
 		budget: consoleWorkBudget,
 	}
 }
 
 // checkCost bounds the work and the values of one row of the plan (see the
-// file comment). Errors: EINVALID starting with "refused:".
-func checkCost(root *planNode, queryLen int, memMax float64) (err error) {
-	m := newCostModel(queryLen, memMax)
+// file comment) of a query of queryLen bytes, literals of them in string
+// literals. Errors: EINVALID starting with "refused:".
+func checkCost(root *planNode, queryLen, literals int, memMax float64) (err error) {
+	m := newCostModel(queryLen, literals, memMax)
 	defer func() {
 		if r := recover(); r != nil {
 			ref, ok := r.(refusal)
@@ -213,7 +221,7 @@ func (m *costModel) plan(n *planNode) {
 		names := strings.Split(details, ", ")
 		if len(names) == 2 {
 			col := m.lookup(strings.Trim(names[1], "`"))
-			m.bind(strings.Trim(names[0], "`"), bound{n: m.agg.n, e: col.s, s: m.agg.s, src: true})
+			m.bind(strings.Trim(names[0], "`"), bound{n: m.agg.n, e: col.s, s: m.agg.s, src: true, list: true})
 			return
 		}
 	}
@@ -374,7 +382,7 @@ func (m *costModel) eval(x expr) (bound, float64) {
 	case eBin:
 		return m.binary(x)
 	case eList:
-		out, c := bound{src: true}, 0.0
+		out, c := bound{src: true, list: true}, 0.0
 		for _, it := range x.items {
 			b, ci := m.eval(it)
 			m.use(b) // a range() inside a list would hide from the loops over it
@@ -390,7 +398,7 @@ func (m *costModel) eval(x expr) (bound, float64) {
 		}
 		return out, c + out.n + 1
 	case eMap:
-		out, c := bound{src: true}, 0.0
+		out, c := bound{src: true, list: true}, 0.0
 		if x.base != nil {
 			_, cb := m.eval(x.base)
 			c += cb
@@ -434,7 +442,7 @@ func (m *costModel) eval(x expr) (bound, float64) {
 		if x.proj == nil { // a filter: a sublist of the list
 			return lb, c + cost + lb.n
 		}
-		return m.built(bound{n: lb.n, e: e, s: size + lb.n}), c + cost + lb.n
+		return m.built(bound{n: lb.n, e: e, s: size + lb.n, list: true}), c + cost + lb.n
 	case eQuant:
 		lb, c := m.eval(x.list)
 		m.iterable(lb)
@@ -479,7 +487,7 @@ func (m *costModel) eval(x expr) (bound, float64) {
 			// one projection per match of the pattern: a stored list's
 			// worth at most
 			b, cp := m.eval(x.proj)
-			out := bound{n: m.data.n, e: b.s, s: m.data.n * b.s, src: b.src}
+			out := bound{n: m.data.n, e: b.s, s: m.data.n * b.s, src: b.src, list: true}
 			if !out.src {
 				out = m.built(out)
 			}
@@ -511,12 +519,12 @@ func (m *costModel) literal(kind string) bound {
 	case strings.HasPrefix(name, "autoint"), strings.HasPrefix(name, "autodouble"), strings.HasPrefix(name, "autobool"):
 		return scalar
 	case strings.HasPrefix(name, "autostring"):
-		b := text(m.q)
+		b := text(m.lit)
 		b.src = true
 		return b
 	}
 	// $autolist_N, or a parameter the user named (the console passes none)
-	return bound{n: m.q, e: m.q, s: m.q, src: true}
+	return bound{n: m.q, e: m.q, s: m.q, src: true, list: strings.HasPrefix(name, "autolist")}
 }
 
 // iterable refuses a list that a loop cannot walk within the budget's
@@ -611,7 +619,7 @@ func (m *costModel) binary(x eBin) (bound, float64) {
 		// numbers, or strings and lists joined: sizes add up
 		m.use(a)
 		m.use(b)
-		out := bound{n: a.n + b.n, e: max(a.e, b.e, a.s, b.s), s: a.s + b.s}
+		out := bound{n: a.n + b.n, e: max(a.e, b.e, a.s, b.s), s: a.s + b.s, list: a.list && b.list}
 		return m.built(out), c + a.s + b.s
 	case "-", "*", "/", "%", "^":
 		m.use(a)
@@ -661,15 +669,19 @@ func (m *costModel) call(x eCall) (bound, float64) {
 		sum += b.s
 	}
 	switch x.name {
-	case "size", "length", "char_length", "character_length", "isempty", "exists", "valuetype",
-		"id", "elementid", "type", "getdegree", "isrepeattrailunique":
-		return scalar, c // O(1), also on a range()
+	case "size", "length", "char_length", "character_length":
+		if b := arg(0); !b.list && !b.lazy {
+			return scalar, c + b.s // a string's length counts its code points
+		}
+		return scalar, c // O(1) on a list, also on a range()
+	case "isempty", "exists", "id", "elementid", "type", "getdegree", "isrepeattrailunique":
+		return scalar, c
 	case "count", "sum", "avg", "stdev", "stdevp", "percentilecont", "percentiledisc":
 		used()
 		return scalar, c
 	case "collect":
 		used()
-		return bound{n: m.agg.n, e: arg(0).s, s: m.agg.s, src: true}, c
+		return bound{n: m.agg.n, e: arg(0).s, s: m.agg.s, src: true, list: true}, c
 	case "min", "max", "head", "last", "nullif", "runtimeconstant":
 		b := arg(0)
 		if x.name == "head" || x.name == "last" {
@@ -691,16 +703,17 @@ func (m *costModel) call(x eCall) (bound, float64) {
 	case "keys", "labels", "properties", "nodes", "relationships":
 		b := arg(0)
 		m.use(b)
+		b.list = true
 		return b, c + b.n
 	case "startnode", "endnode":
 		return m.data, c
 	case "range":
 		used()
-		return bound{n: math.Inf(1), e: 1, s: math.Inf(1), src: true, lazy: true}, c
+		return bound{n: math.Inf(1), e: 1, s: math.Inf(1), src: true, lazy: true, list: true}, c
 	case "split":
 		used()
 		s, d := arg(0), arg(1)
-		return m.built(bound{n: s.s + 1, e: s.s, s: 2*s.s + 1}), c + s.s*(d.s+1)
+		return m.built(bound{n: s.s + 1, e: s.s, s: 2*s.s + 1, list: true}), c + s.s*(d.s+1)
 	case "replace":
 		used()
 		s, from, to := arg(0), arg(1), arg(2)
@@ -722,7 +735,7 @@ func (m *costModel) call(x eCall) (bound, float64) {
 	case "tostringlist", "tointegerlist", "tofloatlist", "tobooleanlist":
 		used()
 		b := arg(0)
-		return m.built(bound{n: b.n, e: max(b.e, 32), s: b.s + 32*b.n}), c + b.s
+		return m.built(bound{n: b.n, e: max(b.e, 32), s: b.s + 32*b.n, list: true}), c + b.s
 	}
 	// scalar functions: numeric, temporal, spatial, conversions, vector
 	// similarity; linear in their arguments at most

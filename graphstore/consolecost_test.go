@@ -41,7 +41,7 @@ func TestCheckText(t *testing.T) {
 		{"OpenersInComment", "RETURN 1 /* " + strings.Repeat("[", 41) + " */", "nests deeper"},
 		{"EscapedQuote", `RETURN 'a\u0027 + ` + strings.Repeat("(", 41) + "1" + strings.Repeat(")", 41), "nests deeper"},
 	} {
-		err := checkText(tc.q)
+		_, err := checkText(tc.q)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: refused: %v", tc.name, err)
@@ -135,7 +135,7 @@ func TestCheckCost(t *testing.T) {
 		{"PatternRisky", root("p", op("StatefulShortestPath(All)", "SHORTEST 1 (a)-[r*]->(b)\n inlined predicates: any(x IN range($autoint_0, $autoint_1) WHERE x > 0)\n")), "cannot estimate"},
 		{"Replace", root("r", op("Projection", "replace(replace(replace(replace($autostring_0, $autostring_1, $autostring_2), $autostring_1, $autostring_2), $autostring_1, $autostring_2), $autostring_1, $autostring_2) AS r")), "value"},
 	} {
-		err := checkCost(tc.plan, 200, mem)
+		err := checkCost(tc.plan, 200, 200, mem)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: refused: %v", tc.name, err)
@@ -149,7 +149,20 @@ func TestCheckCost(t *testing.T) {
 	for i := 0; i < 15; i++ {
 		chain = op("Projection", "s + s AS s", chain)
 	}
-	if err := checkCost(root("s", chain), 200, mem); err == nil || !strings.Contains(err.Error(), "can build a value") {
+	if err := checkCost(root("s", chain), 200, 200, mem); err == nil || !strings.Contains(err.Error(), "can build a value") {
 		t.Errorf("15 doublings: %v", err)
+	}
+	// 14 doublings (3.3 million characters) pass; size() of that string
+	// costs its length, so 200 of them in a loop are over the budget.
+	chain = op("Projection", "$autostring_0 AS s")
+	for i := 0; i < 14; i++ {
+		chain = op("Projection", "s + s AS s", chain)
+	}
+	if err := checkCost(root("s", chain), 200, 200, mem); err != nil {
+		t.Errorf("14 doublings: %v", err)
+	}
+	loop := root("n", op("Projection", "any(x IN $autolist_0 WHERE size(s) > $autoint_1) AS n", chain))
+	if err := checkCost(loop, 200, 200, mem); err == nil || !strings.Contains(err.Error(), "steps of work") {
+		t.Errorf("size() of a long string in a loop: %v", err)
 	}
 }

@@ -392,11 +392,13 @@ const (
 // are decoded first (Neo4j decodes them everywhere, LO\u0041D is LOAD), and
 // brackets inside strings, quoted names and comments do not count, except
 // that an opening bracket there still counts as one level: a mismatch
-// between this reading and Neo4j's can then only overcount. Errors:
-// EINVALID starting with "refused:".
-func checkText(query string) error {
+// between this reading and Neo4j's can then only overcount. It returns the
+// bytes of all string literals together, which bounds any string literal
+// of the plan (Neo4j shows them as $autostring_N). Errors: EINVALID
+// starting with "refused:".
+func checkText(query string) (literals int, err error) {
 	if len(query) > maxConsoleQuery {
-		return kgeval.Errorf(kgeval.EINVALID, "refused: the query is %d bytes, over the console's limit of %d", len(query), maxConsoleQuery)
+		return 0, kgeval.Errorf(kgeval.EINVALID, "refused: the query is %d bytes, over the console's limit of %d", len(query), maxConsoleQuery)
 	}
 	text := decodeEscapes(query)
 	type frame struct {
@@ -439,7 +441,7 @@ func checkText(query string) error {
 		}
 		tokens++
 		if tokens > maxConsoleTokens {
-			return kgeval.Errorf(kgeval.EINVALID, "refused: the query has over %d tokens, the console's limit", maxConsoleTokens)
+			return 0, kgeval.Errorf(kgeval.EINVALID, "refused: the query has over %d tokens, the console's limit", maxConsoleTokens)
 		}
 		tok := ""
 		switch {
@@ -453,6 +455,9 @@ func checkText(query string) error {
 			}
 			s := text[i:min(j+1, len(text))]
 			extra += strings.Count(s, "(") + strings.Count(s, "[") + strings.Count(s, "{")
+			if c != '`' {
+				literals += len(s)
+			}
 			i, tok = j+1, "x"
 		case isNameByte(c) || c >= 0x80:
 			j := i
@@ -499,14 +504,14 @@ func checkText(query string) error {
 			maxDepth = d
 		}
 		if maxDepth > maxConsoleDepth {
-			return kgeval.Errorf(kgeval.EINVALID, "refused: the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
+			return 0, kgeval.Errorf(kgeval.EINVALID, "refused: the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
 		}
 		prev = tok
 	}
 	if depth()+extra > maxConsoleDepth { // brackets in a trailing comment
-		return kgeval.Errorf(kgeval.EINVALID, "refused: the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
+		return 0, kgeval.Errorf(kgeval.EINVALID, "refused: the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
 	}
-	return nil
+	return literals, nil
 }
 
 // prefixPosition says whether a + or - after the token prev is a sign
