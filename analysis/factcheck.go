@@ -491,7 +491,7 @@ func combine(row FactcheckRow, claims []claimRow, o FactcheckOptions) FactcheckR
 		row.Reason = "no claim has every feature"
 		return row
 	}
-	oof, err := stats.CrossValidate(x, y, groups, o.Folds, o.Lambda)
+	oof, err := stats.CrossValidateSigned(x, y, groups, o.Folds, o.Lambda, kgeval.SignsOf(row.Features))
 	if err != nil {
 		row.Reason = err.Error()
 		return row
@@ -629,10 +629,10 @@ func calibrationFit(claims []claimRow, features []string, fo FactcheckOptions, s
 			src.Run, strings.Join(features, ", "), len(claims))
 	}
 	var err error
-	if out.Logistic, err = stats.FitLogistic(x, y, features, fo.Lambda); err != nil {
+	if out.Logistic, err = stats.FitLogisticSigned(x, y, features, fo.Lambda, kgeval.SignsOf(features)); err != nil {
 		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", src.Run)
 	}
-	oof, err := stats.CrossValidate(x, y, groups, fo.Folds, fo.Lambda)
+	oof, err := stats.CrossValidateSigned(x, y, groups, fo.Folds, fo.Lambda, kgeval.SignsOf(features))
 	if err != nil {
 		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", src.Run)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 )
 
 // Logistic is an L2-penalised logistic regression on standardised
@@ -41,6 +42,37 @@ const (
 	logisticTol     = 1e-10
 	logisticMaxIter = 100
 )
+
+// FitLogisticSigned is FitLogistic where signs (nil: none) give each
+// feature the sign its coefficient must have (+1, -1, 0 for either): while
+// a coefficient has the wrong sign, the feature furthest from its sign is
+// left out (its column set to 0: coefficient 0) and the rest are refitted.
+// A feature that helps only against its meaning on the fitting data (more
+// support lowering the score) then cannot carry that quirk to other data.
+func FitLogisticSigned(x [][]float64, y []int, names []string, lambda float64, signs []int) (Logistic, error) {
+	x = slices.Clone(x)
+	for {
+		m, err := FitLogistic(x, y, names, lambda)
+		if err != nil || len(signs) == 0 {
+			return m, err
+		}
+		worst, by := -1, 0.0
+		for j, sg := range signs {
+			if j < len(m.Coef) && sg != 0 && m.Coef[j]*float64(sg) < by {
+				worst, by = j, m.Coef[j]*float64(sg)
+			}
+		}
+		if worst < 0 {
+			return m, nil
+		}
+		// The feature least in line with its sign leaves the model: its
+		// column becomes 0 (scale 1, coefficient 0), and the rest refit.
+		for i := range x {
+			x[i] = slices.Clone(x[i])
+			x[i][worst] = 0
+		}
+	}
+}
 
 // FitLogistic fits a logistic regression of y (0 or 1) on the rows of x
 // (one feature vector each, in the order of names; names may be nil) by
@@ -284,6 +316,12 @@ func GroupFold(group string, folds int) int {
 // folds < 2, lengths that differ, fewer than two folds holding rows, and
 // those of FitLogistic on a fold's training rows (named by the fold).
 func CrossValidate(x [][]float64, y []int, groups []string, folds int, lambda float64) (oof []float64, err error) {
+	return CrossValidateSigned(x, y, groups, folds, lambda, nil)
+}
+
+// CrossValidateSigned is CrossValidate with each fold fitted by
+// FitLogisticSigned under signs.
+func CrossValidateSigned(x [][]float64, y []int, groups []string, folds int, lambda float64, signs []int) (oof []float64, err error) {
 	if folds < 2 {
 		return nil, fmt.Errorf("cross-validation: %d folds: want at least 2", folds)
 	}
@@ -311,7 +349,7 @@ func CrossValidate(x [][]float64, y []int, groups []string, folds int, lambda fl
 				tx, ty = append(tx, x[i]), append(ty, y[i])
 			}
 		}
-		m, err := FitLogistic(tx, ty, nil, lambda)
+		m, err := FitLogisticSigned(tx, ty, nil, lambda, signs)
 		if err != nil {
 			return nil, fmt.Errorf("cross-validation fold %d of %d: %w", k+1, folds, err)
 		}
