@@ -156,16 +156,16 @@ func TestCorrelate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("correlate: %v\n%s", err, out)
 	}
-	for _, want := range []string{"6 samples, 12 variables", "against human labels:", "between metrics:"} {
+	for _, want := range []string{"6 samples, 15 variables", "against human labels:", "between metrics:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 	var rep render.CorrelationReport
 	readJSON(t, jsonPath, &rep)
-	wantVars := []string{"faithfulness.atom_support", "faithfulness.community_coverage", "faithfulness.community_overlap", "faithfulness.contradiction", "faithfulness.contradiction_text",
-		"faithfulness.multihop", "faithfulness.support", "faithfulness.support_text", "semantic_similarity", "human.derived.n_claims", "human.score", "human.usefulness"}
-	if strings.Join(rep.Variables, ",") != strings.Join(wantVars, ",") || len(rep.Pairs) != 66 || rep.Samples != 6 {
+	wantVars := []string{"faithfulness.atom_support", "faithfulness.claim_contradiction", "faithfulness.community_coverage", "faithfulness.community_overlap", "faithfulness.contradiction", "faithfulness.contradiction_text",
+		"faithfulness.multihop", "faithfulness.score", "faithfulness.score_min", "faithfulness.support", "faithfulness.support_text", "semantic_similarity", "human.derived.n_claims", "human.score", "human.usefulness"}
+	if strings.Join(rep.Variables, ",") != strings.Join(wantVars, ",") || len(rep.Pairs) != 105 || rep.Samples != 6 {
 		t.Fatalf("variables %v, %d pairs, %d samples", rep.Variables, len(rep.Pairs), rep.Samples)
 	}
 	// The expected values, from the store and the labels written above.
@@ -218,7 +218,7 @@ func TestCorrelate(t *testing.T) {
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) != 67 || strings.Join(recs[0], ",") != "x,y,n,pearson_r,pearson_p,spearman_rho,spearman_p,reason" {
+	if err != nil || len(recs) != 106 || strings.Join(recs[0], ",") != "x,y,n,pearson_r,pearson_p,spearman_rho,spearman_p,reason" {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(recs), recs[0])
 	}
 	mustPNG(t, pngPath)
@@ -489,7 +489,7 @@ func TestSweepReport(t *testing.T) {
 	}
 	var rep analysis.SweepReport
 	readJSON(t, filepath.Join(dir, "s.json"), &rep)
-	if len(rep.Points) != 5 || rep.Points[0].Variant != kgeval.DefaultVariant || len(rep.Metrics) != 28 {
+	if len(rep.Points) != 5 || rep.Points[0].Variant != kgeval.DefaultVariant || len(rep.Metrics) != 34 {
 		t.Fatalf("%d points (first %q), metrics %v", len(rep.Points), rep.Points[0].Variant, rep.Metrics)
 	}
 	k := -1
