@@ -93,6 +93,7 @@ var oldValidityTable = []oldClass{
 	{Pattern: "*.recall", Direction: kgeval.HigherIsBetter},
 	{Pattern: "*.f1", Direction: kgeval.HigherIsBetter},
 	{Pattern: "*.slot_coverage", Direction: kgeval.HigherIsBetter},
+	{Pattern: "*.claim_contradiction", Direction: kgeval.LowerIsBetter, Note: "share of claims with a value their evidence states otherwise"},
 
 	// The pairs (configs/kgeval.yaml).
 	{Pattern: "faithfulness.*", Type: kgeval.TypeFaithfulness, Note: "answer against contexts"},
@@ -168,12 +169,12 @@ func TestValidityOf_SameAsTable(t *testing.T) {
 
 // TestExpandMetrics_All pins the metric names kgeval computes.
 func TestExpandMetrics_All(t *testing.T) {
-	want := "answer_class atom_support bert_score_f1 community_coverage community_overlap contradiction contradiction_text contradiction_verified f1 factual_accuracy factual_correctness_validation faithfulness_validation k_precision llm_factual_correctness llm_faithfulness llm_response_relevancy multihop ragas_answer_relevance ragas_context_precision ragas_context_precision_at_k ragas_context_recall ragas_faithfulness ragas_score recall semantic_similarity slot_coverage slot_coverage_text support support_text support_verified ts_answer_relevancy_avg ts_answer_relevancy_minimax ts_answer_relevancy_weighted ts_completeness_avg ts_completeness_minimax ts_completeness_weighted ts_context_relevancy_avg ts_context_relevancy_minimax ts_context_relevancy_weighted ts_groundedness_avg ts_groundedness_minimax ts_groundedness_weighted typed_slot_coverage"
+	want := "answer_class atom_support bert_score_f1 claim_contradiction community_coverage community_overlap contradiction contradiction_text contradiction_verified f1 factual_accuracy factual_correctness_validation faithfulness_validation k_precision llm_factual_correctness llm_faithfulness llm_response_relevancy multihop p_supported ragas_answer_relevance ragas_context_precision ragas_context_precision_at_k ragas_context_recall ragas_faithfulness ragas_score recall score score_min semantic_similarity slot_coverage slot_coverage_text support support_text support_verified ts_answer_relevancy_avg ts_answer_relevancy_minimax ts_answer_relevancy_weighted ts_completeness_avg ts_completeness_minimax ts_completeness_weighted ts_context_relevancy_avg ts_context_relevancy_minimax ts_context_relevancy_weighted ts_groundedness_avg ts_groundedness_minimax ts_groundedness_weighted typed_slot_coverage"
 	names, unknown := kgeval.ExpandMetrics([]string{"all"})
 	if got := strings.Join(names, " "); got != want || len(unknown) > 0 {
 		t.Errorf("ExpandMetrics(all) = %s (unknown %v)", got, unknown)
 	}
-	if got, _ := kgeval.ExpandMetrics([]string{" TS_Groundedness ", "kg", "bogus"}); len(got) != 18 {
+	if got, _ := kgeval.ExpandMetrics([]string{" TS_Groundedness ", "kg", "bogus"}); len(got) != 22 {
 		t.Errorf("ExpandMetrics(ts_groundedness, kg) = %v", got)
 	}
 	if _, unknown := kgeval.ExpandMetrics([]string{"bogus"}); len(unknown) != 1 {
