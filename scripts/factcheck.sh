@@ -17,8 +17,8 @@
 #   KGEVAL_FACTCHECK_GROUP     balanced (default: testdata/expertqa_claims_balanced.jsonl,
 #                              325 + 325 claims) or all (testdata/expertqa_claims.jsonl, 1,402)
 #   KGEVAL_FACTCHECK_DATASET   another claim dataset (overrides the group)
-#   KGEVAL_FACTCHECK_LIMIT     evaluate only the first N claims (default 290: the prefix the committed
-#                              snapshot answers; 0: all); the balanced file alternates unsupported and
+#   KGEVAL_FACTCHECK_LIMIT     evaluate only the first N claims (default 0: all; the committed snapshot answers
+#                              684 of their 692 claims); the balanced file alternates unsupported and
 #                              supported claims, so an even N is balanced
 #   KGEVAL_FACTCHECK_RUN       run name (default factcheck-expertqa)
 #   KGEVAL_FACTCHECK_VERIFY    scoring.verify of the run (default prob: the model's P(supported) of
@@ -66,7 +66,7 @@ step() { echo; echo "=== factcheck: $* ($((SECONDS - t0)) s)"; }
 use_neo4j || exit 1
 scripts/fetch-minilm.sh >/dev/null || { echo "factcheck: fetching the MiniLM model failed" >&2; exit 1; }
 
-flags=(--metrics kg,k_precision --limit "${KGEVAL_FACTCHECK_LIMIT:-290}")
+flags=(--metrics kg,k_precision --limit "${KGEVAL_FACTCHECK_LIMIT:-0}")
 if [ "$mode" = replay ]; then
   if [ -f "$snapshot" ]; then
     step "import $snapshot"
