@@ -1,0 +1,150 @@
+package pipeline_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/minilm"
+	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/scoring"
+	"github.com/kgeval/kgeval/scoring/claims"
+)
+
+// TestEvaluate_ClaimsEnginesAgree runs the claim checks (SPEC §4d) on the
+// three answers of two WikiEval questions with extraction.method rules (no
+// model), the real encoder, Neo4j and both engines, with an evidence budget
+// small enough that the graph must choose the window: the engines must give
+// every claim the same text, span, triplets, evidence window (sentences,
+// weights, reasons), conflicts, features, score and verdict, and every pair
+// the same claim metrics. wikieval-05 has entities whose least-cost path
+// ties between two spellings of one context entity ("human population",
+// "human populations"): the engines may choose either path, and the
+// claims must not depend on which.
+func TestEvaluate_ClaimsEnginesAgree(t *testing.T) {
+	res, err := dataset.Load(filepath.Join("..", "testdata", "wikieval.jsonl"), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []kgeval.Sample
+	for _, s := range res.Samples {
+		if strings.HasPrefix(s.ID, "wikieval-00-") || strings.HasPrefix(s.ID, "wikieval-05-") {
+			samples = append(samples, s)
+		}
+	}
+	if len(samples) != 6 {
+		t.Fatalf("%d samples, want 6", len(samples))
+	}
+	m, err := minilm.Load(minilm.DefaultDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := graphstoretest.MustOpenDB(t)
+	ctx := context.Background()
+	byEngine := map[string]map[string]kgeval.KGResult{}
+	for _, engine := range []kgeval.KGEngine{&scoring.Native{Seed: 42}, &graphstore.GDS{DB: db}} {
+		run := fmt.Sprintf("test-claims-%s-%d", engine.Name(), time.Now().UnixNano())
+		t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
+		ev := &pipeline.Evaluator{Extractor: pipeline.RuleExtractor{}, Embedder: m, Store: db, Engine: engine,
+			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(),
+			Claims: pipeline.ClaimOptions{Evidence: claims.Params{Mode: claims.ModeGraph, Budget: 40}}}
+		rep, err := ev.Evaluate(ctx, run, samples)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]kgeval.KGResult{}
+		modes := map[string]int{}
+		for _, r := range rep.Results {
+			got[r.Sample+"/"+r.Pair] = r
+			for _, c := range r.Claims {
+				modes[c.EvidenceMode]++
+			}
+		}
+		byEngine[engine.Name()] = got
+		// answer↔contexts and answer↔reference of each sample (the
+		// question pairs have no claims); the budget cuts most windows.
+		if rep.Claims == 0 || modes[claims.ModeGraph] == 0 || modes[claims.ModeGraph]+modes[claims.ModeWhole] != rep.Claims {
+			t.Fatalf("%s: %d claims, evidence modes %v: want claims, most windows chosen by the graph", engine.Name(), rep.Claims, modes)
+		}
+		f := got["wikieval-00-grounded/faithfulness"]
+		if f.Score == nil || f.ScoreMin == nil || f.ClaimContradiction == nil || f.PSupported != nil || !kgeval.NotApplicable(f.ReasonFor(kgeval.MetricPSupported)) {
+			t.Errorf("%s: wikieval-00-grounded faithfulness score %v, score_min %v, claim_contradiction %v, p_supported %v (%q); want values, p_supported n/a without a model",
+				engine.Name(), f.Score, f.ScoreMin, f.ClaimContradiction, f.PSupported, f.ReasonFor(kgeval.MetricPSupported))
+		}
+		t.Logf("%s: %d claims (%v)", engine.Name(), rep.Claims, modes)
+	}
+	claimsAgree(t, byEngine)
+}
+
+// claimsAgree checks that the native and GDS engines gave every pair graph
+// the same claim checks and claim metrics, exactly.
+func claimsAgree(t *testing.T, byEngine map[string]map[string]kgeval.KGResult) {
+	t.Helper()
+	nat, gds := byEngine["native"], byEngine["gds"]
+	if len(nat) != len(gds) {
+		t.Fatalf("%d results native, %d gds", len(nat), len(gds))
+	}
+	checked, windows, ties := 0, 0, 0
+	for k, n := range nat {
+		g, ok := gds[k]
+		if !ok {
+			t.Errorf("%s: no gds result", k)
+			continue
+		}
+		for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
+			a, b := n.Value(m), g.Value(m)
+			if (a == nil) != (b == nil) || a != nil && *a != *b || n.ReasonFor(m) != g.ReasonFor(m) {
+				t.Errorf("%s: %s native %v (%q) gds %v (%q)", k, m, opt(a), n.ReasonFor(m), opt(b), g.ReasonFor(m))
+			}
+		}
+		// Path costs agree (SPEC §4); a tie may be broken either way.
+		for i, p := range n.Paths {
+			q := g.Paths[i]
+			if (p.Cost == nil) != (q.Cost == nil) || p.Cost != nil && *p.Cost != *q.Cost {
+				t.Errorf("%s entity %s: cost native %v gds %v", k, p.Label, opt(p.Cost), opt(q.Cost))
+			} else if !slices.Equal(p.PathIDs, q.PathIDs) {
+				ties++
+			}
+		}
+		if len(n.Claims) != len(g.Claims) {
+			t.Errorf("%s: %d claims native, %d gds", k, len(n.Claims), len(g.Claims))
+			continue
+		}
+		for i := range n.Claims {
+			a, b := mustJSON(t, n.Claims[i]), mustJSON(t, g.Claims[i])
+			if a != b {
+				t.Errorf("%s claim %d:\nnative %s\ngds    %s", k, i, a, b)
+			}
+			checked++
+			if n.Claims[i].EvidenceMode == claims.ModeGraph {
+				windows++
+			}
+		}
+	}
+	t.Logf("%d claims compared, %d with a window chosen by the graph; %d entity paths tied and broken differently", checked, windows, ties)
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func opt(p *float64) any {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
