@@ -182,7 +182,9 @@ func claimNodes(in Input, cl lexical.Claim) (rels, ents []int) {
 		}
 		x := ends[n.ID]
 		h, t := x[0]-1, x[1]-1
-		in := func(id int) bool { return id >= 0 && !kgeval.IsSlot(g.Nodes[id].Label) && claimText.Occurs(g.Nodes[id].Label) }
+		in := func(id int) bool {
+			return id >= 0 && !kgeval.IsSlot(g.Nodes[id].Label) && claimText.Occurs(g.Nodes[id].Label)
+		}
 		if !in(h) && !in(t) {
 			continue
 		}
