@@ -66,15 +66,15 @@ func ModelOf(llm string) string {
 // configuration (scoring.* keys), recorded with the run so that a resume,
 // a sweep, an export and the dashboard use the run's own.
 type RunSettings struct {
-	Engine           string   `mapstructure:"engine"`
-	Tau              float64  `mapstructure:"tau"`
-	TauRel           float64  `mapstructure:"tau_rel"`
-	Verify           string   `mapstructure:"verify"`
-	VerifyPairs      []string `mapstructure:"verify_pairs"`
+	Engine      string   `mapstructure:"engine"`
+	Tau         float64  `mapstructure:"tau"`
+	TauRel      float64  `mapstructure:"tau_rel"`
+	Verify      string   `mapstructure:"verify"`
+	VerifyPairs []string `mapstructure:"verify_pairs"`
 	// Evidence is how a claim's evidence window is chosen (graph, cosine
 	// or whole; SPEC §4d) and EvidenceTokens its budget in estimated tokens.
-	Evidence       string `mapstructure:"evidence"`
-	EvidenceTokens int    `mapstructure:"evidence_tokens"`
+	Evidence         string   `mapstructure:"evidence"`
+	EvidenceTokens   int      `mapstructure:"evidence_tokens"`
 	Delta            float64  `mapstructure:"delta"`
 	StructuralWeight float64  `mapstructure:"structural_weight"`
 	StructuralCost   float64  `mapstructure:"structural_cost"`
