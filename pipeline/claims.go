@@ -52,9 +52,9 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 	var jobs []job
 	var queries []kgeval.ClaimQuery
 	evidence := progress("evidence")
-	// About 50 reports, not one per graph: a report is a line on the
+	// About 10 reports, not one per graph: a report is a line on the
 	// terminal and a step of a dashboard job.
-	every := max(1, len(results)/50)
+	every := max(1, len(results)/10)
 	for i := range results {
 		if (i+1)%every == 0 || i+1 == len(results) {
 			evidence(i+1, len(results))
