@@ -100,7 +100,7 @@ func runChild(t *testing.T, path string, opt *dataset.Options, addrCap int64, en
 	args := []string{os.Args[0], "-test.run=^TestLoadChild$", "-test.count=1"}
 	if addrCap > 0 {
 		if _, err := exec.LookPath("prlimit"); err != nil {
-			t.Skip("prlimit not found (util-linux): the memory cap needs it")
+			t.Fatal("prlimit not found: the memory cap needs it (Debian package util-linux)")
 		}
 		args = append([]string{"prlimit", fmt.Sprintf("--as=%d", addrCap), "--"}, args...)
 	}
@@ -516,7 +516,7 @@ func TestMemoryBound(t *testing.T) {
 func TestLoad_ParquetConformance(t *testing.T) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/parquet-go/parquet-go").Output()
 	if err != nil {
-		t.Skipf("go list: %v", err)
+		t.Fatalf("go list parquet-go (make deps downloads it): %v", err)
 	}
 	root := strings.TrimSpace(string(out))
 	var files []string
@@ -527,7 +527,7 @@ func TestLoad_ParquetConformance(t *testing.T) {
 		return nil
 	})
 	if len(files) == 0 {
-		t.Skip("no parquet-go test data in " + root)
+		t.Fatal("no parquet-go test data in " + root)
 	}
 	same, refused := 0, 0
 	for _, p := range files {

@@ -6,6 +6,7 @@ fail=0
 need() { command -v "$1" >/dev/null 2>&1 || { echo "missing: $1 — $2" >&2; fail=1; }; }
 need go "install Go 1.26 or newer (https://go.dev/dl)"
 need mvn "apt-get install -y maven"
+need prlimit "apt-get install -y util-linux (the upload memory-cap tests run under prlimit)"
 JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
 java_bin="$JAVA_HOME/bin/java"
 [ -x "$java_bin" ] || java_bin=$(command -v java || true)

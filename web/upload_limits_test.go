@@ -78,7 +78,7 @@ func procStatus(pid int, key string) int64 {
 // peak RSS grows by less than web.upload_memory_bytes.
 func TestServer_UploadLimits(t *testing.T) {
 	if _, err := exec.LookPath("prlimit"); err != nil {
-		t.Skip("prlimit not found (util-linux): the memory cap needs it")
+		t.Fatal("prlimit not found: the memory cap needs it (Debian package util-linux)")
 	}
 	graphstoretest.MustOpenDB(t) // fails, as every store test does, without Neo4j
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$", "-test.count=1", "-test.timeout=10m")
