@@ -8,20 +8,16 @@ import (
 	"slices"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/stats"
 )
 
-// Fit is one fitted logistic model over named features: each feature is
-// standardised by Mean and Scale, then z = Intercept + Σ Coef·x, and the
-// probability is 1/(1+e^-z). PassMark is the probability at or above which
-// a claim passes, chosen by cross-validation (balanced accuracy).
+// Fit is one fitted logistic model over named features (stats.Logistic:
+// standardised by Mean and Scale, then σ(Intercept + Σ Coef·x)) with the
+// probability at or above which a claim passes (PassMark, chosen by
+// cross-validation on balanced accuracy).
 type Fit struct {
-	Names     []string  `json:"names"`
-	Mean      []float64 `json:"mean"`
-	Scale     []float64 `json:"scale"`
-	Coef      []float64 `json:"coef"`
-	Intercept float64   `json:"intercept"`
-	Lambda    float64   `json:"lambda"`
-	PassMark  float64   `json:"pass_mark"`
+	stats.Logistic
+	PassMark float64 `json:"pass_mark"`
 	// CV reports the fit's cross-validated quality on its data.
 	CVAUROC            float64 `json:"cv_auroc"`
 	CVBalancedAccuracy float64 `json:"cv_balanced_accuracy"`
@@ -32,19 +28,15 @@ type Fit struct {
 // Predict returns the fit's probability for features f (a missing feature
 // counts at its mean).
 func (m *Fit) Predict(f map[string]float64) float64 {
-	z := m.Intercept
+	x := make([]float64, len(m.Names))
 	for i, n := range m.Names {
-		x, ok := f[n]
+		v, ok := f[n]
 		if !ok {
-			continue
+			v = m.Mean[i]
 		}
-		sc := m.Scale[i]
-		if sc == 0 {
-			sc = 1
-		}
-		z += m.Coef[i] * (x - m.Mean[i]) / sc
+		x[i] = v
 	}
-	return 1 / (1 + math.Exp(-z))
+	return m.Logistic.Predict(x)
 }
 
 // Calibration holds the calibrated score's two fits: with the model's
@@ -78,6 +70,9 @@ func ParseCalibration(b []byte) (*Calibration, error) {
 		}
 		if !slices.Equal(x.f.Names, x.names) || len(x.f.Mean) != len(x.names) || len(x.f.Scale) != len(x.names) || len(x.f.Coef) != len(x.names) {
 			return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: %s fit has features %v, want %v", x.name, x.f.Names, x.names)
+		}
+		if slices.Contains(x.f.Scale, 0) {
+			return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: %s fit has a feature of scale 0", x.name)
 		}
 	}
 	return &c, nil

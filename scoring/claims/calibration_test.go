@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/scoring/claims"
+	"github.com/kgeval/kgeval/stats"
 )
 
 // TestParseCalibration checks that the committed calibration parses and
@@ -80,7 +81,7 @@ func TestParseCalibration(t *testing.T) {
 // with it, P is the model's P (z is its logit), pass mark 0.6.
 func handFit() *claims.Calibration {
 	fit := func(names []string, coef []float64, intercept, pass float64) *claims.Fit {
-		f := &claims.Fit{Names: names, Coef: coef, Intercept: intercept, PassMark: pass}
+		f := &claims.Fit{Logistic: stats.Logistic{Names: names, Coef: coef, Intercept: intercept}, PassMark: pass}
 		for range names {
 			f.Mean, f.Scale = append(f.Mean, 0), append(f.Scale, 1)
 		}
