@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"math"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -172,21 +171,8 @@ func (e *Evaluator) cosine(ctx context.Context) func(string, []string) ([]float6
 		}
 		out := make([]float64, len(sents))
 		for i := range sents {
-			out[i] = cos(vs[0], vs[i+1])
+			out[i] = kgeval.Cosine(vs[0], vs[i+1])
 		}
 		return out, nil
 	}
-}
-
-func cos(a, b []float32) float64 {
-	var d, na, nb float64
-	for i := range a {
-		d += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return d / math.Sqrt(na*nb)
 }
