@@ -37,21 +37,15 @@ func (e *Evaluator) lookups(samples []kgeval.Sample) (map[string]kgeval.Pair, ma
 	}
 }
 
-// sources returns the context texts of pair p for sample s.
+// sources returns the context texts of pair p for sample s (passagesOf),
+// prepared.
 func sources(s *kgeval.Sample, p kgeval.Pair, prepared func(string) *lexical.Text) []source {
-	switch p.Context {
-	case kgeval.TextContexts:
-		out := make([]source, len(s.Contexts))
-		for i, c := range s.Contexts {
-			out[i] = source{prepared(c), i}
-		}
-		return out
-	case kgeval.TextReference:
-		return []source{{prepared(s.Reference), -1}}
-	case kgeval.TextAnswer:
-		return []source{{prepared(s.Answer), -1}}
+	ps := passagesOf(s, p)
+	out := make([]source, len(ps))
+	for i, x := range ps {
+		out[i] = source{prepared(x.Text), x.Index}
 	}
-	return []source{{prepared(s.Question), -1}}
+	return out
 }
 
 // textVerdicts gives every triplet the graph did not find a verdict from
