@@ -37,7 +37,7 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 		params.Budget = 1500
 	}
 	params.Delta = e.Params.Delta
-	pairs, byID, _ := e.lookups(samples)
+	pairs, byID, prepared := e.lookups(samples)
 	byGraph := map[string]*kgeval.PairGraph{}
 	for _, g := range graphs {
 		byGraph[kgeval.JoinKey(g.Sample, g.Pair)] = g
@@ -64,7 +64,7 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 		if !ok || s == nil || p.Input == kgeval.TextQuestion {
 			continue
 		}
-		in := claims.Input{Text: inputText(s, p), Passages: passagesOf(s, p), Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r}
+		in := claims.Input{Text: inputText(s, p), Passages: passagesOf(s, p), Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r, Prepared: prepared}
 		if !hasText(in.Passages) {
 			noClaims(r, "the context side has no text")
 			continue

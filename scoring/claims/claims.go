@@ -56,6 +56,10 @@ type Input struct {
 	Passages []Passage
 	Graph    *kgeval.PairGraph
 	Result   *kgeval.KGResult
+	// Prepared, when set, returns a text prepared for the lexical checks
+	// (the caller's cache: a passage shared by many samples is prepared
+	// once); nil prepares each passage here.
+	Prepared func(string) *lexical.Text
 	// Cosine, when set (ModeCosine), returns the encoder cosine of the
 	// claim with each sentence.
 	Cosine func(claim string, sentences []string) ([]float64, error)
@@ -90,14 +94,19 @@ func Check(in Input, p Params) ([]kgeval.ClaimCheck, error) {
 	whole := total <= p.Budget
 	ctxTexts := make([]*lexical.Text, len(in.Passages))
 	for i, ps := range in.Passages {
-		ctxTexts[i] = lexical.NewText(ps.Text)
+		if in.Prepared != nil {
+			ctxTexts[i] = in.Prepared(ps.Text)
+		} else {
+			ctxTexts[i] = lexical.NewText(ps.Text)
+		}
 	}
+	ends := relationEnds(in.Graph)
 	var out []kgeval.ClaimCheck
 	for _, cl := range lexical.Claims(in.Text) {
 		c := kgeval.ClaimCheck{Text: cl.Text, Start: cl.Span.Start, End: cl.Span.End, Features: map[string]float64{}}
-		rels, ents := claimNodes(in, cl)
+		rels, ents := claimNodes(in, cl, ends)
 		c.Triplets = rels
-		ranked := rank(in, cl, rels, ents, sents, ctxTexts)
+		ranked := rank(in, cl, rels, ents, sents, ends)
 		mode := p.Mode
 		if mode == ModeCosine && in.Cosine != nil && !whole {
 			if err := cosineRank(in, cl, ranked); err != nil {
@@ -105,12 +114,9 @@ func Check(in Input, p Params) ([]kgeval.ClaimCheck, error) {
 			}
 		}
 		switch {
-		case whole:
+		case whole || mode == ModeWhole:
 			c.EvidenceMode = ModeWhole
-			c.Evidence = top(ranked, 5, false)
-		case mode == ModeWhole:
-			c.EvidenceMode = ModeWhole
-			c.Evidence = top(ranked, 5, false)
+			c.Evidence = top(ranked, 5)
 		default:
 			c.EvidenceMode = mode
 			c.Evidence = window(ranked, p.Budget)
@@ -150,28 +156,12 @@ func Window(c kgeval.ClaimCheck, passages []Passage) []string {
 // claimNodes returns the input relation nodes whose triplets the claim
 // states (the triplet's span overlaps the claim's sentence and its subject
 // or object occurs in the claim) and their entity nodes.
-func claimNodes(in Input, cl lexical.Claim) (rels, ents []int) {
+func claimNodes(in Input, cl lexical.Claim, ends map[int][2]int) (rels, ents []int) {
 	g := in.Graph
 	if g == nil {
 		return nil, nil
 	}
 	claimText := lexical.NewText(cl.Text)
-	ends := map[int][2]int{} // relation -> head, tail
-	for _, e := range g.Edges {
-		if e.Type != kgeval.EdgeStructural {
-			continue
-		}
-		switch {
-		case g.Nodes[e.To].Kind == kgeval.KindRelation:
-			x := ends[e.To]
-			x[0] = e.From + 1
-			ends[e.To] = x
-		case g.Nodes[e.From].Kind == kgeval.KindRelation:
-			x := ends[e.From]
-			x[1] = e.To + 1
-			ends[e.From] = x
-		}
-	}
 	seen := map[int]bool{}
 	for _, n := range g.Nodes {
 		if n.Kind != kgeval.KindRelation || n.Side != kgeval.SideInput {
@@ -181,7 +171,7 @@ func claimNodes(in Input, cl lexical.Claim) (rels, ents []int) {
 			continue
 		}
 		x := ends[n.ID]
-		h, t := x[0]-1, x[1]-1
+		h, t := x[0], x[1]
 		in := func(id int) bool {
 			return id >= 0 && !kgeval.IsSlot(g.Nodes[id].Label) && claimText.Occurs(g.Nodes[id].Label)
 		}
@@ -200,12 +190,43 @@ func claimNodes(in Input, cl lexical.Claim) (rels, ents []int) {
 	return rels, ents
 }
 
+// relationEnds maps each relation node of g to its head and tail entity
+// (-1 when missing), from the structural edges, once per graph.
+func relationEnds(g *kgeval.PairGraph) map[int][2]int {
+	out := map[int][2]int{}
+	if g == nil {
+		return out
+	}
+	at := func(id int) [2]int {
+		if x, ok := out[id]; ok {
+			return x
+		}
+		return [2]int{-1, -1}
+	}
+	for _, e := range g.Edges {
+		if e.Type != kgeval.EdgeStructural {
+			continue
+		}
+		switch {
+		case g.Nodes[e.To].Kind == kgeval.KindRelation:
+			x := at(e.To)
+			x[0] = e.From
+			out[e.To] = x
+		case g.Nodes[e.From].Kind == kgeval.KindRelation:
+			x := at(e.From)
+			x[1] = e.To
+			out[e.From] = x
+		}
+	}
+	return out
+}
+
 // rank scores every context sentence for one claim: what the claim's
 // entities and relations reach in the graph (SIMILAR edges, multihop paths
 // within delta, the graph's verdict evidence), the claim's literal values
 // the sentence states, and, weakly, the share of the claim's content words
 // it holds (which orders sentences the graph leaves tied). Best first.
-func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ctxTexts []*lexical.Text) []sentence {
+func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ends map[int][2]int) []sentence {
 	out := slices.Clone(sents)
 	g := in.Graph
 	// Reached context entities and relations, with their best weight.
@@ -255,17 +276,6 @@ func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ctxTex
 	}
 	var spans []span
 	if g != nil {
-		ends := map[int][]int{}
-		for _, e := range g.Edges {
-			if e.Type != kgeval.EdgeStructural {
-				continue
-			}
-			if g.Nodes[e.To].Kind == kgeval.KindRelation {
-				ends[e.To] = append(ends[e.To], e.From)
-			} else if g.Nodes[e.From].Kind == kgeval.KindRelation {
-				ends[e.From] = append(ends[e.From], e.To)
-			}
-		}
 		for _, n := range g.Nodes {
 			if n.Kind != kgeval.KindRelation || n.Side != kgeval.SideContext {
 				continue
@@ -275,7 +285,7 @@ func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ctxTex
 				whys = append(whys, "relation "+why[n.ID])
 			}
 			for _, x := range ends[n.ID] {
-				if reach[x] > 0 {
+				if x >= 0 && reach[x] > 0 {
 					w += reach[x]
 					if y := "entity " + why[x]; !slices.Contains(whys, y) {
 						whys = append(whys, y)
@@ -400,10 +410,10 @@ func window(ranked []sentence, budget int) []kgeval.ClaimEvidence {
 }
 
 // top returns the best n reached sentences, for the view.
-func top(ranked []sentence, n int, all bool) []kgeval.ClaimEvidence {
+func top(ranked []sentence, n int) []kgeval.ClaimEvidence {
 	var out []kgeval.ClaimEvidence
 	for _, s := range ranked {
-		if len(out) == n || (!all && s.weight <= 0) {
+		if len(out) == n || s.weight <= 0 {
 			break
 		}
 		out = append(out, evidenceOf(s))
