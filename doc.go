@@ -14,8 +14,11 @@
 // context entity by a path of cost <= delta (Dijkstra), and the Louvain
 // community overlap and coverage; AssembleVerdicts turns the matches of an
 // engine into a TripletVerdict per input triplet (support, contradiction,
-// recall, F1, slot coverage). A Run records one evaluation of a dataset:
-// its RunSettings, Stages and Calls. docs/SPEC-NOTES.md lists every
+// recall, F1, slot coverage). Each answer (or reference) is also split into
+// claims (ClaimCheck): each gets an evidence window chosen by its pair graph,
+// optionally the model's P(supported) (ClaimVerifier), and a calibrated
+// probability; their mean is the pair's headline score. A Run records one
+// evaluation of a dataset: its RunSettings, Stages and Calls. docs/SPEC-NOTES.md lists every
 // interpretation of the SPEC.
 //
 // # Map
@@ -35,6 +38,9 @@
 //	stats                  the statistics (tested against SciPy)
 //	scoring, metrics       pair-graph construction, the native engine, the
 //	                       deterministic metric formulas (pure, on domain types)
+//	scoring/claims         claim checks (SPEC §4d): claims, the graph-chosen
+//	                       evidence window, conflicts, features and the
+//	                       calibrated claim score (calibration.json)
 //	graphstore             Neo4j: storage of every node type, the GDS engine,
 //	                       the read-only Cypher console; graphstoretest for tests
 //	cypher                 every query, one per file, values as parameters
