@@ -76,13 +76,8 @@ if [ "$mode" = replay ]; then
     echo "factcheck: every model question is refused, so the claims have no model P(supported); the graph's features only" >&2
   fi
   flags+=(--cache-only)
-elif [ -z "${KGEVAL_LLM_BASE_URL:-}" ]; then
-  scripts/llm.sh install || exit 1
-  if ! scripts/llm.sh status >/dev/null 2>&1; then
-    scripts/llm.sh start || exit 1
-    started_llm=1
-  fi
-  export KGEVAL_LLM_BASE_URL=http://127.0.0.1:${KGEVAL_LLM_PORT:-8089}/v1
+else
+  use_llm || exit 1
 fi
 
 # --replace: the run reads every answer it needs from the cache again, so
