@@ -103,7 +103,7 @@ func BenchmarkEvaluate_1000(b *testing.B) {
 				if len(rep.Results) != 4*n {
 					b.Fatalf("%d results, want %d", len(rep.Results), 4*n)
 				}
-				for _, st := range []string{"embed", "store", "score"} {
+				for _, st := range []string{"embed", "store", "score", "claims"} {
 					b.ReportMetric(float64(n)/rep.Stages[st].Seconds(), st+"-samples/s")
 				}
 				b.ReportMetric(float64(n)/total.Seconds(), "all-samples/s")
