@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // ClaimPromptVersion is the version of the claim question (scoring.verify:

@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 //go:embed prompts/*.txt

@@ -1,6 +1,6 @@
 package metrics
 
-import "github.com/kgeval/kgeval/scoring/lexical"
+import "github.com/kgeval/kgeval/lexical"
 
 // KPrecision is K-Precision (Adlakha et al. 2023): the share of the answer's
 // distinct content words (lexical.ContentWords: case-folded, numbers

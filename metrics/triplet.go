@@ -2,7 +2,7 @@ package metrics
 
 import (
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // TripletText is the text a triplet is embedded as for SPEC §5,

@@ -2,7 +2,7 @@ package pipeline
 
 import (
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 func textIndex(t kgeval.Text) int {

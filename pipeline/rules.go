@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // RuleExtractor is the extractor of `extraction.method: rules`: triplets

@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // maxEvidence is how many context sentences go with each open triplet to

@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // Side is the triplets of one side of a pair and the text they came from.

@@ -42,7 +42,7 @@ failed=$(grep -c -- '--- FAIL' "$log")
 # and not first in the report (pipeline's 1,000-sample benchmark is left to
 # make bench: minutes on GDS).
 echo "=== benchmarks, one iteration each: scoring, lexical, minilm"
-if go test -count=1 -run '^$' -bench . -benchtime 1x ./scoring/... ./minilm/; then
+if go test -count=1 -run '^$' -bench . -benchtime 1x ./scoring/... ./lexical/ ./minilm/; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); rc=1

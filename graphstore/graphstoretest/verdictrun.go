@@ -12,7 +12,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/scoring"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
 )
 

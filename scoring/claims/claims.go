@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // Evidence modes (scoring.evidence).

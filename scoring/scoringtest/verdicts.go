@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // RelSim is a SIMILAR edge from input relation In to context relation Ctx

@@ -22,7 +22,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 func main() {

@@ -3,7 +3,7 @@ package lexical_test
 import (
 	"testing"
 
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // pslvContext is a real retrieved context of a WikiEval-style sample.

@@ -3,7 +3,7 @@ package lexical_test
 import (
 	"fmt"
 
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // Labels are parsed once and compared many times; Match takes the cosine of

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 func FuzzParse(f *testing.F) {

@@ -3,7 +3,7 @@ package lexical_test
 import (
 	"testing"
 
-	"github.com/kgeval/kgeval/scoring/lexical"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // one parses s and returns its only literal.
