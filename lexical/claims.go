@@ -28,14 +28,19 @@ var clauseCut = regexp.MustCompile(`;\s+|,\s+(?:while|whereas|although|though)\s
 // citationMarker is a citation such as "[1]" or "[2, 3]".
 var citationMarker = regexp.MustCompile(`\s*\[\d+(?:\s*[,–-]\s*\d+)*\]`)
 
+// bareListMarker is a piece that is only a list item's marker ("1.", "2)",
+// "(b)"): a list cut after its marker ("These may include:\n\n1[2].")
+// leaves it as a sentence of its own, and it states nothing.
+var bareListMarker = regexp.MustCompile(`^\(?[0-9]{1,3}[.)]?$|^\(?[a-zA-Z][.)]$`)
+
 // minClauseWords is the least number of words each side of a clause cut
 // keeps; a shorter side stays with its sentence ("Yes; the tower ...").
 const minClauseWords = 4
 
 // Claims splits text into claims: its sentences (Sentences), each cut
 // further at clauseCut where both sides keep at least minClauseWords words.
-// A piece without a content word (a citation list) or a short heading
-// ending in a colon ("Answer:") is no claim. Claims are in text order and do not overlap.
+// A piece without a content word (a citation list), a bare list marker
+// ("1.") or a short heading ending in a colon ("Answer:") is no claim. Claims are in text order and do not overlap.
 func Claims(text string) []Claim {
 	var out []Claim
 	for _, sent := range Sentences(text) {
@@ -71,8 +76,8 @@ func claimOf(text string, s, e int) (Claim, bool) {
 	}
 	clean := strings.Join(strings.Fields(citationMarker.ReplaceAllString(text[s:e], "")), " ")
 	clean = strings.TrimSpace(strings.ReplaceAll(clean, " .", "."))
-	if len(ContentWords(clean)) == 0 || (strings.HasSuffix(clean, ":") && words(clean) < minClauseWords) {
-		return Claim{}, false // nothing stated, or a heading ("Answer:")
+	if len(ContentWords(clean)) == 0 || bareListMarker.MatchString(clean) || (strings.HasSuffix(clean, ":") && words(clean) < minClauseWords) {
+		return Claim{}, false // nothing stated, a list marker, or a heading ("Answer:")
 	}
 	return Claim{Span: Span{s, e}, Text: clean}, true
 }

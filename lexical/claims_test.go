@@ -22,6 +22,9 @@ func TestClaims(t *testing.T) {
 		{"short side stays", "Yes; the tower was completed in 1889.", []string{"Yes; the tower was completed in 1889."}},
 		{"and is not cut", "The company sells tea, and coffee beans from Kenya and Brazil.", []string{"The company sells tea, and coffee beans from Kenya and Brazil."}},
 		{"heading is no claim", "Answer:\nThe tower is 330 m tall.", []string{"The tower is 330 m tall."}},
+		{"bare list marker is no claim", "These may include:\n\n1[2].", nil},
+		{"list markers", "Steps:\n1. Mix the flour.\n(b) Bake it for 30 min.\n2)", []string{"Mix the flour.", "(b) Bake it for 30 min."}},
+		{"a number that is a claim", "The answer is 42.", []string{"The answer is 42."}},
 		{"empty", "  ", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
