@@ -109,9 +109,15 @@ heldout: deps build ## ExpertQA (expert claim labels) with extraction.method rul
 	@scripts/heldout.sh
 
 # --- factcheck (issue 27: claim-level faithfulness on ExpertQA; testdata/README.md) ---
-.PHONY: factcheck factcheck-snapshot
+.PHONY: factcheck factcheck-snapshot factcheck-evidence factcheck-missing
 factcheck: deps build ## ExpertQA claims (Complete / Incomplete evidence, 325 + 325): each faithfulness score's AUROC and balanced accuracy, replayed from testdata/cache/factcheck.jsonl.gz, no model call
 	@scripts/factcheck.sh replay
 
 factcheck-snapshot: deps build ## the same against the local model, then export the snapshot (hours, once)
 	@scripts/factcheck.sh snapshot
+
+factcheck-evidence: deps build ## the balanced claims with a 128-token evidence window chosen by the graph, by cosine, or the whole context; side by side in docs/results/factcheck-evidence.txt
+	@scripts/factcheck.sh evidence
+
+factcheck-missing: deps build ## the 236 claims experts found no evidence for (Missing) against the 325 Complete ones, counted apart
+	@KGEVAL_FACTCHECK_GROUP=missing scripts/factcheck.sh replay

@@ -11,11 +11,28 @@
 # make factcheck-snapshot: the same against the local model server, then
 # the model's answers are exported to the snapshot (hours, once).
 #
-# Usage: scripts/factcheck.sh [replay|snapshot]
+# scripts/factcheck.sh evidence (make factcheck-evidence): the balanced claims
+# replayed three times with a tight evidence budget (KGEVAL_FACTCHECK_EVIDENCE_TOKENS,
+# default 128 estimated tokens, under most claims' passages: median 260), the
+# window chosen by the graph, by MiniLM cosine, or the whole context (the
+# default snapshot's questions), and the three reports side by side in
+# docs/results/factcheck-evidence.txt (snapshots testdata/cache/factcheck-graph128
+# and -cosine128; regenerate them with KGEVAL_FACTCHECK_EVIDENCE=graph|cosine
+# KGEVAL_FACTCHECK_EVIDENCE_TOKENS=128 scripts/factcheck.sh snapshot, about 30 min each).
+#
+# Usage: scripts/factcheck.sh [replay|snapshot|evidence]
 #
 # Environment (all optional):
 #   KGEVAL_FACTCHECK_GROUP     balanced (default: testdata/expertqa_claims_balanced.jsonl,
-#                              325 + 325 claims) or all (testdata/expertqa_claims.jsonl, 1,402)
+#                              325 + 325 claims), all (testdata/expertqa_claims.jsonl, 1,402) or
+#                              missing (the 236 claims the experts found no evidence for, human 0,
+#                              beside the 325 Complete claims of the balanced file: counted apart;
+#                              snapshot testdata/cache/factcheck-missing.jsonl.gz, the Complete
+#                              claims' answers from testdata/cache/factcheck.jsonl.gz)
+#   KGEVAL_FACTCHECK_EVIDENCE  scoring.evidence of the run: graph, cosine or whole (default: the
+#                              config's, graph); with KGEVAL_FACTCHECK_EVIDENCE_TOKENS (scoring.evidence_tokens,
+#                              default 1500) the run, snapshot and report are named
+#                              factcheck-expertqa-<evidence><tokens> (make factcheck-evidence)
 #   KGEVAL_FACTCHECK_DATASET   another claim dataset (overrides the group)
 #   KGEVAL_FACTCHECK_LIMIT     evaluate only the first N claims (default 0: all; the committed snapshot answers
 #                              684 of their 692 claims); the balanced file alternates unsupported and
@@ -35,20 +52,35 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 mode=${1:-replay}
-case "$mode" in replay|snapshot) ;; *) echo "usage: $0 [replay|snapshot]" >&2; exit 2 ;; esac
+case "$mode" in replay|snapshot|evidence) ;; *) echo "usage: $0 [replay|snapshot|evidence]" >&2; exit 2 ;; esac
 export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$root/.kgeval}
 group=${KGEVAL_FACTCHECK_GROUP:-balanced}
+name=factcheck-expertqa also=()
 case "$group" in
   balanced) dataset=testdata/expertqa_claims_balanced.jsonl ;;
   all) dataset=testdata/expertqa_claims.jsonl ;;
-  *) echo "factcheck: KGEVAL_FACTCHECK_GROUP=$group: want balanced or all" >&2; exit 2 ;;
+  missing)
+    # Missing claims are all unsupported: their AUROC is taken against the
+    # Complete claims, whose answers the balanced snapshot already holds.
+    dataset=$KGEVAL_STATE_DIR/factcheck/expertqa_missing_vs_complete.jsonl
+    mkdir -p "$(dirname "$dataset")"
+    { cat testdata/expertqa_claims_missing.jsonl
+      grep -F '"human":{"faithfulness":1}' testdata/expertqa_claims_balanced.jsonl; } > "$dataset"
+    name=factcheck-expertqa-missing also=(testdata/cache/factcheck.jsonl.gz) ;;
+  *) echo "factcheck: KGEVAL_FACTCHECK_GROUP=$group: want balanced, all or missing" >&2; exit 2 ;;
 esac
+evidence=${KGEVAL_FACTCHECK_EVIDENCE:-}
+if [ -n "$evidence" ]; then
+  case "$evidence" in graph|cosine|whole) ;; *) echo "factcheck: KGEVAL_FACTCHECK_EVIDENCE=$evidence: want graph, cosine or whole" >&2; exit 2 ;; esac
+  export KGEVAL_SCORING_EVIDENCE=$evidence KGEVAL_SCORING_EVIDENCE_TOKENS=${KGEVAL_FACTCHECK_EVIDENCE_TOKENS:-1500}
+  name=$name-$evidence$KGEVAL_SCORING_EVIDENCE_TOKENS
+fi
 dataset=${KGEVAL_FACTCHECK_DATASET:-$dataset}
-run=${KGEVAL_FACTCHECK_RUN:-factcheck-expertqa}
+run=${KGEVAL_FACTCHECK_RUN:-$name}
 verify=${KGEVAL_FACTCHECK_VERIFY:-prob}
-snapshot=${KGEVAL_FACTCHECK_SNAPSHOT:-testdata/cache/factcheck.jsonl.gz}
+snapshot=${KGEVAL_FACTCHECK_SNAPSHOT:-testdata/cache/${name/-expertqa/}.jsonl.gz}
 kinds=${KGEVAL_FACTCHECK_KINDS:-claim,verify,extract}
-out=${KGEVAL_FACTCHECK_OUT:-docs/results/factcheck-expertqa}
+out=${KGEVAL_FACTCHECK_OUT:-docs/results/$name}
 bin=bin/kgeval
 
 started_neo4j=0 started_llm=0
@@ -66,7 +98,28 @@ step() { echo; echo "=== factcheck: $* ($((SECONDS - t0)) s)"; }
 use_neo4j || exit 1
 scripts/fetch-minilm.sh >/dev/null || { echo "factcheck: fetching the MiniLM model failed" >&2; exit 1; }
 
+if [ "$mode" = evidence ]; then
+  tokens=${KGEVAL_FACTCHECK_EVIDENCE_TOKENS:-128}
+  csvs=()
+  for ev in whole graph cosine; do
+    snap=testdata/cache/factcheck-$ev$tokens.jsonl.gz
+    # A whole-context question does not depend on the budget: the
+    # balanced snapshot answers it.
+    [ "$ev" = whole ] && snap=testdata/cache/factcheck.jsonl.gz
+    KGEVAL_FACTCHECK_GROUP=balanced KGEVAL_FACTCHECK_EVIDENCE=$ev KGEVAL_FACTCHECK_EVIDENCE_TOKENS=$tokens \
+      KGEVAL_FACTCHECK_SNAPSHOT=$snap "$0" replay || exit 1
+    csvs+=("docs/results/factcheck-expertqa-$ev$tokens.csv")
+  done
+  step "evidence windows side by side"
+  scripts/factcheck-compare.sh "$tokens" "${csvs[@]}" | tee docs/results/factcheck-evidence.txt
+  exit 0
+fi
+
 flags=(--metrics kg,k_precision --limit "${KGEVAL_FACTCHECK_LIMIT:-0}")
+for f in "${also[@]}"; do
+  step "import $f"
+  $bin cache import "$f" || exit 1
+done
 if [ "$mode" = replay ]; then
   if [ -f "$snapshot" ]; then
     step "import $snapshot"
