@@ -16,9 +16,11 @@
 # default 128 estimated tokens, under most claims' passages: median 260), the
 # window chosen by the graph, by MiniLM cosine, or the whole context (the
 # default snapshot's questions), and the three reports side by side in
-# docs/results/factcheck-evidence.txt (snapshots testdata/cache/factcheck-graph128
-# and -cosine128; regenerate them with KGEVAL_FACTCHECK_EVIDENCE=graph|cosine
-# KGEVAL_FACTCHECK_EVIDENCE_TOKENS=128 scripts/factcheck.sh snapshot, about 30 min each).
+# docs/results/factcheck-evidence.txt. It takes the first 300 claims (150 +
+# 150; KGEVAL_FACTCHECK_LIMIT) that the snapshots testdata/cache/factcheck-graph128
+# and -cosine128 answer; regenerate them with KGEVAL_FACTCHECK_EVIDENCE=graph|cosine
+# KGEVAL_FACTCHECK_EVIDENCE_TOKENS=128 KGEVAL_FACTCHECK_LIMIT=300 scripts/factcheck.sh
+# snapshot (about 20 min each on 2 cores).
 #
 # Usage: scripts/factcheck.sh [replay|snapshot|evidence]
 #
@@ -100,6 +102,7 @@ scripts/fetch-minilm.sh >/dev/null || { echo "factcheck: fetching the MiniLM mod
 
 if [ "$mode" = evidence ]; then
   tokens=${KGEVAL_FACTCHECK_EVIDENCE_TOKENS:-128}
+  export KGEVAL_FACTCHECK_LIMIT=${KGEVAL_FACTCHECK_LIMIT:-300}
   csvs=()
   for ev in whole graph cosine; do
     snap=testdata/cache/factcheck-$ev$tokens.jsonl.gz
