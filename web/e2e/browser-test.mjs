@@ -33,6 +33,10 @@
 //   KGEVAL_TEST_JOB_DELAY), KGEVAL_RULES_RUN, KGEVAL_RULES_SAMPLE (a run
 //   with extraction.method rules and a sample of it), KGEVAL_SHOTS
 //   (screenshot folder).
+// Every step is named in plan below, in the order it runs. A step that
+// fails stops the run (the steps after it depend on its page), and the run
+// fails unless every planned step ran and passed: something thrown outside
+// a step, or a step never reached, fails it too, by name.
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -56,17 +60,35 @@ const shots = process.env.KGEVAL_SHOTS || 'docs/screenshots';
 const pair = 'faithfulness';
 const enc = encodeURIComponent;
 
+const plan = [
+  'ReadRunFromAPI', 'SignIn',
+  'TriageVisibleWithoutScrolling', 'TriageSortMarksColumn', 'TriageFilterBySystem', 'MetricMeaningOnHover', 'TinyNHidden',
+  'OpenRun', 'MetricPicker', 'CorrelationHeatmap', 'SystemsCompared', 'SweepCurves', 'SortByContradiction',
+  'OpenSample', 'MetricExplanation', 'GraphDrawn', 'ClickEntityShowsPath', 'RuleTripletsMarkedAndHidden',
+  'HTMLShownAsText', 'WhyTable', 'CypherConsole', 'Sensitivity',
+  'RunVsRunRegressedMost', 'RunVsRunSameRunRefused',
+  'JobUploadRejected', 'JobStartProgress', 'JobReloadCancel', 'JobResumeDone', 'JobDeleteRun', 'DeleteAnyRun', 'JobsPageFits',
+  'HostileTextRecords', 'HostileTextFits1366', 'HostileTextFits375', 'HostileTextMarked', 'HostileTextConsole',
+  'NoErrors',
+];
+const ran = new Set();
 let passed = 0, failed = 0;
+// What a failed step throws, once it has reported the failure; anything
+// else reaching the end of the run was thrown outside a step.
+class StepFailed extends Error {}
 async function step(name, fn) {
   const t0 = Date.now();
   try {
+    if (!plan.includes(name)) throw new Error(`step ${name} is not in the plan at the top of browser-test.mjs`);
+    if (ran.has(name)) throw new Error(`step ${name} ran twice`);
+    ran.add(name);
     await fn();
     passed++;
     console.log(`--- PASS: browser/${name} (${((Date.now() - t0) / 1000).toFixed(2)}s)`);
   } catch (e) {
     failed++;
     console.log(`--- FAIL: browser/${name}: ${e.stack || e}`);
-    throw e;
+    throw new StepFailed(`step ${name} failed`, { cause: e });
   }
 }
 
@@ -76,15 +98,10 @@ const api = async (path) => {
   assert.equal(res.status, 200, path);
   return res.json();
 };
-const graph = await api(`/api/runs/${enc(run)}/samples/${enc(sample)}/graphs/${pair}`);
-const detail = await api(`/api/runs/${enc(run)}/samples/${enc(sample)}`);
-const stats = await api(`/api/runs/${enc(run)}/stats`);
-const sweep = await api(`/api/runs/${enc(run)}/sweep`);
+// Read by step ReadRunFromAPI, which every later step follows.
+let graph, detail, stats, sweep, systems;
 const tsMetric = 'ts_groundedness_avg';
-const systems = await api(`/api/runs/${enc(run)}/systems`);
 const sens = process.env.KGEVAL_SENS;
-const sensReport = JSON.parse(readFileSync(process.env.KGEVAL_SENS_JSON, 'utf8'));
-const sensPrinted = readFileSync(process.env.KGEVAL_SENS_LOG, 'utf8');
 const f3 = (v) => (v === null || v === undefined ? 'null' : v.toFixed(3));
 
 // jobs: the jobs page (issue 16 item 5): an upload with a broken record
@@ -411,22 +428,27 @@ async function runVsRun() {
   });
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-});
-const page = await browser.newPage({ viewport: { width: 1400, height: 950 } });
+// Started in the try at the end, so that a browser that does not start
+// fails the run with its summary.
+let browser, page;
 const problems = [];
-page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push('console: ' + m.text()); });
 let expectRefusal = false;
-page.on('response', (r) => {
-  if (r.status() < 400) return;
-  if (expectRefusal && r.status() === 400 && r.url() === base + '/api/cypher') return;
-  problems.push(r.status() + ' ' + r.url());
-});
-page.on('dialog', (d) => { problems.push('dialog opened: ' + d.message()); d.dismiss(); });
-page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push('request off the server: ' + r.url()); });
+async function openBrowser() {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 950 } });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push('console: ' + m.text()); });
+  page.on('response', (r) => {
+    if (r.status() < 400) return;
+    if (expectRefusal && r.status() === 400 && r.url() === base + '/api/cypher') return;
+    problems.push(r.status() + ' ' + r.url());
+  });
+  page.on('dialog', (d) => { problems.push('dialog opened: ' + d.message()); d.dismiss(); });
+  page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push('request off the server: ' + r.url()); });
+}
 
 
 // Triage (issue 16 items 1 and 2), on a 1366×768 window: the run page
@@ -437,9 +459,10 @@ page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push('reques
 // p-values and correlations over fewer than web.min_n samples are hidden
 // with the reason shown. Leaves the page on the runs list.
 async function triageSteps() {
-  const triage = await api(`/api/runs/${enc(run)}/triage?limit=5`);
+  let triage;
   const runURL = `${base}/runs/${enc(run)}`;
   await step('TriageVisibleWithoutScrolling', async () => {
+    triage = await api(`/api/runs/${enc(run)}/triage?limit=5`);
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.goto(runURL);
     await page.waitForSelector('#triage tr.failing');
@@ -544,7 +567,19 @@ async function triageSteps() {
   });
 }
 
+let outside = null;
 try {
+  await step('ReadRunFromAPI', async () => {
+    // What the API says of the run, to compare with what pages draw.
+    graph = await api(`/api/runs/${enc(run)}/samples/${enc(sample)}/graphs/${pair}`);
+    detail = await api(`/api/runs/${enc(run)}/samples/${enc(sample)}`);
+    stats = await api(`/api/runs/${enc(run)}/stats`);
+    sweep = await api(`/api/runs/${enc(run)}/sweep`);
+    systems = await api(`/api/runs/${enc(run)}/systems`);
+  });
+
+  await openBrowser();
+
   await step('SignIn', async () => {
     await page.goto(base + '/');
     assert.match(page.url(), /\/login\?next=/);
@@ -868,6 +903,8 @@ try {
   await step('Sensitivity', async () => {
     // Linked from the runs list; the page shows the numbers the command
     // wrote (exactly, through the API) and printed (the table's cells).
+    const sensReport = JSON.parse(readFileSync(process.env.KGEVAL_SENS_JSON, 'utf8'));
+    const sensPrinted = readFileSync(process.env.KGEVAL_SENS_LOG, 'utf8');
     await page.goto(base + '/');
     const link = page.locator(`#runs a.sensitivity-link[href="/runs/${enc(sens)}/sensitivity"]`);
     assert.equal(await link.count(), 3, 'each run of the experiment links to it');
@@ -907,9 +944,22 @@ try {
     assert.deepEqual(problems, []);
   });
 } catch (e) {
-  // reported by step
+  // A failed step has reported itself; anything else was thrown outside
+  // every step (starting the browser, a helper between steps).
+  if (!(e instanceof StepFailed)) {
+    outside = e;
+    console.log(`--- FAIL: browser/OutsideAStep: thrown outside any step: ${e.stack || e}`);
+  }
 } finally {
-  await browser.close();
-  console.log(`browser: ${passed} passed, ${failed} failed`);
-  process.exitCode = failed > 0 ? 1 : 0;
+  try {
+    await browser?.close();
+  } catch (e) {
+    outside ??= e;
+    console.log(`--- FAIL: browser/OutsideAStep: closing the browser: ${e.stack || e}`);
+  }
+  const notRun = plan.filter((name) => !ran.has(name));
+  console.log(`browser: ${ran.size} of ${plan.length} steps run, ${passed} passed, ${failed} failed` +
+    (outside ? `, thrown outside a step: ${outside.message || outside}` : '') +
+    (notRun.length ? `; not run: ${notRun.join(', ')}` : ''));
+  process.exitCode = failed > 0 || outside || notRun.length > 0 ? 1 : 0;
 }
