@@ -12,7 +12,7 @@
 // entities whose label embeddings have cosine >= tau. A KGEngine scores it
 // (arXiv 2510.02549): multihop, the share of input entities that reach a
 // context entity by a path of cost <= delta (Dijkstra), and the Louvain
-// community overlap and coverage; AssembleVerdicts turns the matches of an
+// community overlap and coverage; scoring.AssembleVerdicts turns the matches of an
 // engine into a TripletVerdict per input triplet (support, contradiction,
 // recall, F1, slot coverage). Each answer (or reference) is also split into
 // claims (ClaimCheck): each gets an evidence window chosen by its pair graph,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/scoring"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
@@ -152,7 +153,7 @@ func (e *GDS) Score(ctx context.Context, run string, graphs []*kgeval.PairGraph,
 	}
 	for i, g := range graphs {
 		if len(g.InputEntities()) == 0 || len(g.ContextEntities()) == 0 {
-			out[i] = kgeval.Assemble(g, nil, nil, nil, p)
+			out[i] = scoring.Assemble(g, nil, nil, nil, p)
 			continue
 		}
 		batch = append(batch, i)
@@ -200,8 +201,8 @@ func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGra
 		}
 	}
 	for i, g := range graphs {
-		kgeval.SortMatches(matches[i])
-		kgeval.AssembleVerdicts(g, matches[i], &out[i])
+		scoring.SortMatches(matches[i])
+		scoring.AssembleVerdicts(g, matches[i], &out[i])
 	}
 	return nil
 }
@@ -311,7 +312,7 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 	e.stats.Batches++
 	e.mu.Unlock()
 	for k, i := range idx {
-		out[i] = kgeval.Assemble(graphs[i], dist[k], paths[k], comm[k], p)
+		out[i] = scoring.Assemble(graphs[i], dist[k], paths[k], comm[k], p)
 	}
 	return nil
 }

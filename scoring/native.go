@@ -39,17 +39,17 @@ func (e *Native) Score(ctx context.Context, _ string, graphs []*kgeval.PairGraph
 }
 
 // ScoreOne computes the KG scores of one graph: multihop, communities and
-// the triplet verdicts (kgeval.PairGraph.MatchTriplets).
+// the triplet verdicts (MatchTriplets).
 func (e *Native) ScoreOne(g *kgeval.PairGraph, p kgeval.GraphParams) kgeval.KGResult {
 	var r kgeval.KGResult
 	if len(g.InputEntities()) == 0 || len(g.ContextEntities()) == 0 {
-		r = kgeval.Assemble(g, nil, nil, nil, p)
+		r = Assemble(g, nil, nil, nil, p)
 	} else {
 		dist, paths := ShortestToContext(g, p.Directed)
 		comm := Louvain(g, e.Seed)
-		r = kgeval.Assemble(g, dist, paths, comm, p)
+		r = Assemble(g, dist, paths, comm, p)
 	}
-	kgeval.AssembleVerdicts(g, g.MatchTriplets(), &r)
+	AssembleVerdicts(g, MatchTriplets(g), &r)
 	return r
 }
 

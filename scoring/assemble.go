@@ -1,6 +1,10 @@
-package kgeval
+package scoring
 
-import "math"
+import (
+	"math"
+
+	"github.com/kgeval/kgeval"
+)
 
 // CostEpsilon absorbs floating-point error when a path cost is compared with
 // delta: 0.1 + 0.1 + (1 - 0.7) is 0.5000000000000001 in float64, and SPEC §4
@@ -14,21 +18,21 @@ const CostEpsilon = 1e-9
 //     (+Inf when unreachable) and path[v] that path as node IDs, v first;
 //     only input entities are read;
 //   - comm[v] is the Louvain community of node v (any integer labels).
-func Assemble(g *PairGraph, dist []float64, path [][]int, comm []int, p GraphParams) KGResult {
-	r := KGResult{Sample: g.Sample, Pair: g.Pair}
+func Assemble(g *kgeval.PairGraph, dist []float64, path [][]int, comm []int, p kgeval.GraphParams) kgeval.KGResult {
+	r := kgeval.KGResult{Sample: g.Sample, Pair: g.Pair}
 	in, ctx := g.InputEntities(), g.ContextEntities()
 	if len(in) == 0 || len(ctx) == 0 {
 		r.Reason = g.EmptyReason
 		if p.EmptyAsZero {
-			r.Multihop, r.CommunityOverlap, r.CommunityCoverage = Float(0), Float(0), Float(0)
+			r.Multihop, r.CommunityOverlap, r.CommunityCoverage = kgeval.Float(0), kgeval.Float(0), kgeval.Float(0)
 		}
 		return r
 	}
 	passed := 0
 	for _, v := range in {
-		ep := EntityPath{Node: v, Label: g.Nodes[v].Label}
+		ep := kgeval.EntityPath{Node: v, Label: g.Nodes[v].Label}
 		if dist != nil && !math.IsInf(dist[v], 1) {
-			ep.Cost = Float(dist[v])
+			ep.Cost = kgeval.Float(dist[v])
 			ep.Passed = dist[v] <= p.Delta+CostEpsilon
 			if path != nil {
 				ep.PathIDs = path[v]
@@ -42,7 +46,7 @@ func Assemble(g *PairGraph, dist []float64, path [][]int, comm []int, p GraphPar
 		}
 		r.Paths = append(r.Paths, ep)
 	}
-	r.Multihop = Float(float64(passed) / float64(len(in)))
+	r.Multihop = kgeval.Float(float64(passed) / float64(len(in)))
 
 	if comm != nil {
 		r.Communities = CanonicalCommunities(comm)
@@ -53,9 +57,9 @@ func Assemble(g *PairGraph, dist []float64, path [][]int, comm []int, p GraphPar
 			if c+1 > nc {
 				nc = c + 1
 			}
-			if n.Kind == KindEntity && n.Side == SideInput {
+			if n.Kind == kgeval.KindEntity && n.Side == kgeval.SideInput {
 				hasIn[c] = true
-			} else if n.Kind == KindEntity && n.Side == SideContext {
+			} else if n.Kind == kgeval.KindEntity && n.Side == kgeval.SideContext {
 				hasCtx[c] = true
 			}
 		}
@@ -71,8 +75,8 @@ func Assemble(g *PairGraph, dist []float64, path [][]int, comm []int, p GraphPar
 				covered++
 			}
 		}
-		r.CommunityOverlap = Float(float64(both) / float64(nc))
-		r.CommunityCoverage = Float(float64(covered) / float64(len(in)))
+		r.CommunityOverlap = kgeval.Float(float64(both) / float64(nc))
+		r.CommunityCoverage = kgeval.Float(float64(covered) / float64(len(in)))
 	}
 	return r
 }
