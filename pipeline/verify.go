@@ -43,8 +43,8 @@ func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results
 		}
 		open := scoring.OpenVerdicts(r)
 		var srcs []*lexical.Text
-		for _, src := range sources(s, p, prepared) {
-			srcs = append(srcs, src.text)
+		for _, src := range scoring.Sources(s, p, prepared) {
+			srcs = append(srcs, src.Text)
 		}
 		j := job{result: i, open: open}
 		var facts []kgeval.FactCheck
