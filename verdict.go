@@ -172,4 +172,3 @@ type Verifier interface {
 	// when it ends.
 	Verify(ctx context.Context, batches [][]FactCheck, progress func(done, total int)) (verdicts [][]ModelVerdict, errs []error, err error)
 }
-

@@ -1,7 +1,3 @@
-// Package scoring builds pair graphs from triplets (SPEC §3, the paper's
-// Algorithm 1) and computes the KG scores in process (the native engine,
-// SPEC §4) with gonum. It works on domain types and interfaces only; the
-// Neo4j-backed engine lives in graphstore.
 package scoring
 
 import (
