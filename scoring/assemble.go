@@ -1,10 +1,58 @@
 package scoring
 
 import (
+	"context"
 	"math"
 
 	"github.com/kgeval/kgeval"
 )
+
+// Raw is an engine's raw result on one pair graph, what Assemble and
+// AssembleVerdicts turn into its KGResult, so that every engine shares one
+// definition of the scores (SPEC §4, §4b, §4c).
+type Raw struct {
+	// Dist[v] is the least path cost from node v to any context entity
+	// (+Inf when unreachable) and Paths[v] that path as node IDs, v first;
+	// Comm[v] is the Louvain community of node v (any integer labels). All
+	// three are nil for a graph with an empty side.
+	Dist  []float64
+	Paths [][]int
+	Comm  []int
+	// Matches are the verdict matches of the graph, in any order.
+	Matches []kgeval.VerdictMatch
+}
+
+// RawEngine is a KG engine's raw half: the GDS engine (graphstore) and the
+// native one (Native).
+type RawEngine interface {
+	// Raw computes the raw result of each graph, in order. Errors:
+	// EUNAVAILABLE when the engine's backend cannot be reached.
+	Raw(ctx context.Context, run string, graphs []*kgeval.PairGraph, p kgeval.GraphParams) ([]Raw, error)
+}
+
+// Score computes the KG scores of graphs with engine e: its raw results,
+// assembled once here (AssembleOne).
+func Score(ctx context.Context, e RawEngine, run string, graphs []*kgeval.PairGraph, p kgeval.GraphParams) ([]kgeval.KGResult, error) {
+	raw, err := e.Raw(ctx, run, graphs, p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]kgeval.KGResult, len(graphs))
+	for i, g := range graphs {
+		out[i] = AssembleOne(g, raw[i], p)
+	}
+	return out, nil
+}
+
+// AssembleOne computes the KG scores of g from its raw result: multihop and
+// the community scores (Assemble), then the verdicts (AssembleVerdicts, on
+// the matches in order, SortMatches).
+func AssembleOne(g *kgeval.PairGraph, raw Raw, p kgeval.GraphParams) kgeval.KGResult {
+	r := Assemble(g, raw.Dist, raw.Paths, raw.Comm, p)
+	SortMatches(raw.Matches)
+	AssembleVerdicts(g, raw.Matches, &r)
+	return r
+}
 
 // CostEpsilon absorbs floating-point error when a path cost is compared with
 // delta: 0.1 + 0.1 + (1 - 0.7) is 0.5000000000000001 in float64, and SPEC §4

@@ -11,12 +11,14 @@
 //   - native.go: the in-process engine (gonum Dijkstra and Louvain, SPEC §4);
 //     the Neo4j-backed GDS engine lives in graphstore.
 //   - assemble.go, verdicts.go: what both engines share, so that they agree
-//     exactly: Assemble turns raw paths and communities into multihop and
-//     the community scores; MatchTriplets finds the verdict matches of a
-//     graph in process (GDS asks cypher/kgscore_verdicts.cypher) and
-//     AssembleVerdicts turns matches into verdicts and the verdict scores
-//     (SPEC §4b, §4c); OpenVerdicts and ApplyModelVerdicts add the model
-//     check's verdicts (support_verified).
+//     exactly. An engine (RawEngine) returns raw results only (Raw: path
+//     costs, paths, communities, verdict matches) and Score assembles them
+//     once: Assemble turns paths and communities into multihop and the
+//     community scores, AssembleVerdicts turns matches into verdicts and the
+//     verdict scores (SPEC §4b, §4c). MatchTriplets finds the matches of a
+//     graph in process (GDS asks cypher/kgscore_verdicts.cypher);
+//     OpenVerdicts and ApplyModelVerdicts add the model check's verdicts
+//     (support_verified).
 //   - text.go: the sentence-evidence metrics of a scored pair graph
 //     (TextVerdicts: support_text, contradiction_text, slot_coverage_text,
 //     atom_support, typed_slot_coverage) and the pair's context texts
