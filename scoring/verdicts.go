@@ -33,52 +33,7 @@ import (
 // It is the native engine's half of the verdicts; the GDS engine asks the
 // same of the stored graph in cypher/kgscore_verdicts.cypher.
 func MatchTriplets(g *kgeval.PairGraph) []kgeval.VerdictMatch {
-	type pair struct{ a, b int }
-	sim, conf, relSim, named := map[pair]bool{}, map[pair]bool{}, map[int][]int{}, map[int]bool{}
-	relSimilar := map[pair]bool{}
-	for _, e := range g.Edges {
-		switch {
-		case e.Type == kgeval.EdgeConflict:
-			conf[pair{e.From, e.To}] = true
-		case e.Type == kgeval.EdgeSimilar && g.Nodes[e.From].Kind == kgeval.KindRelation:
-			relSim[e.From] = append(relSim[e.From], e.To)
-			relSimilar[pair{e.From, e.To}] = true
-		case e.Type == kgeval.EdgeSimilar:
-			sim[pair{e.From, e.To}] = true
-			named[e.To] = true
-		}
-	}
-	// A filler answers only when it is new: not a non-answer ("unknown"),
-	// and not a node the input itself names (a context entity reached by an
-	// entity SIMILAR edge): restating the question does not answer it.
-	fills := func(n int) bool { return !g.Nodes[n].NonAnswer && !named[n] }
-	// fits: n is a filler of the type the asked relation names (want):
-	// any filler through a matching relation (similar) unless the type is
-	// a literal one, and through another relation only one of the type.
-	fits := func(n int, want string, similar bool) bool {
-		if similar && !kgeval.LiteralWant(want) {
-			return true
-		}
-		return want != "" && slices.Contains(g.Nodes[n].Fits, want)
-	}
-	// slot: an asked fact's known end k matches one end of the context
-	// triplet (h2, t2); the other end fills the slot, with something new
-	// of the asked type (answer) or not (unfilled, when the relations
-	// match: why the asked fact stays unanswered).
-	slot := func(k, h2, t2 int, similar bool, want string) (answer, unfilled bool) {
-		for _, e := range [2][2]int{{h2, t2}, {t2, h2}} {
-			if !sim[pair{k, e[0]}] {
-				continue
-			}
-			switch {
-			case fills(e[1]) && fits(e[1], want, similar):
-				answer = true
-			case similar:
-				unfilled = true
-			}
-		}
-		return answer, unfilled
-	}
+	x := newMatchIndex(g)
 	ends := g.TripletEnds()
 	ctxRels := g.Relations(kgeval.SideContext)
 	var out []kgeval.VerdictMatch
@@ -90,7 +45,7 @@ func MatchTriplets(g *kgeval.PairGraph) []kgeval.VerdictMatch {
 		// A typed asked fact is compared with every context triplet, the
 		// others with those their relation matches.
 		known, want := askedEnd(g, h, t)
-		cands := relSim[r]
+		cands := x.relSim[r]
 		if want != "" {
 			cands = ctxRels
 		}
@@ -99,14 +54,15 @@ func MatchTriplets(g *kgeval.PairGraph) []kgeval.VerdictMatch {
 			if !ok {
 				continue
 			}
-			similar := relSimilar[pair{r, c}]
+			similar := x.relSimilar[nodePair{r, c}]
 			m := kgeval.VerdictMatch{In: r, Ctx: c}
 			if known >= 0 {
-				m.Answer, m.Unfilled = slot(known, h2, t2, similar, want)
+				m.Answer, m.Unfilled = x.slot(known, h2, t2, similar, want)
 			} else {
-				m.Support = (sim[pair{h, h2}] && sim[pair{t, t2}]) || (sim[pair{h, t2}] && sim[pair{t, h2}])
-				m.Contradict = (sim[pair{h, h2}] && conf[pair{t, t2}]) || (sim[pair{t, t2}] && conf[pair{h, h2}]) ||
-					(sim[pair{h, t2}] && conf[pair{t, h2}]) || (sim[pair{t, h2}] && conf[pair{h, t2}])
+				sim, conf := x.sim, x.conf
+				m.Support = (sim[nodePair{h, h2}] && sim[nodePair{t, t2}]) || (sim[nodePair{h, t2}] && sim[nodePair{t, h2}])
+				m.Contradict = (sim[nodePair{h, h2}] && conf[nodePair{t, t2}]) || (sim[nodePair{t, t2}] && conf[nodePair{h, h2}]) ||
+					(sim[nodePair{h, t2}] && conf[nodePair{t, h2}]) || (sim[nodePair{t, h2}] && conf[nodePair{h, t2}])
 			}
 			if m.Support || m.Contradict || m.Answer || m.Unfilled {
 				out = append(out, m)
@@ -115,6 +71,76 @@ func MatchTriplets(g *kgeval.PairGraph) []kgeval.VerdictMatch {
 	}
 	SortMatches(out)
 	return out
+}
+
+// nodePair is a directed pair of node IDs (an edge's ends).
+type nodePair struct{ a, b int }
+
+// matchIndex is the SIMILAR and CONFLICTS edges of a pair graph, indexed
+// for MatchTriplets.
+type matchIndex struct {
+	g *kgeval.PairGraph
+	// sim and conf: entity SIMILAR and CONFLICTS edges; named: the context
+	// entities an input entity is SIMILAR to.
+	sim, conf map[nodePair]bool
+	named     map[int]bool
+	// relSim lists the context relations each input relation is SIMILAR
+	// to; relSimilar holds the same edges as pairs.
+	relSim     map[int][]int
+	relSimilar map[nodePair]bool
+}
+
+func newMatchIndex(g *kgeval.PairGraph) matchIndex {
+	x := matchIndex{g: g, sim: map[nodePair]bool{}, conf: map[nodePair]bool{}, named: map[int]bool{},
+		relSim: map[int][]int{}, relSimilar: map[nodePair]bool{}}
+	for _, e := range g.Edges {
+		switch {
+		case e.Type == kgeval.EdgeConflict:
+			x.conf[nodePair{e.From, e.To}] = true
+		case e.Type == kgeval.EdgeSimilar && g.Nodes[e.From].Kind == kgeval.KindRelation:
+			x.relSim[e.From] = append(x.relSim[e.From], e.To)
+			x.relSimilar[nodePair{e.From, e.To}] = true
+		case e.Type == kgeval.EdgeSimilar:
+			x.sim[nodePair{e.From, e.To}] = true
+			x.named[e.To] = true
+		}
+	}
+	return x
+}
+
+// fills reports whether node n answers a slot at all. A filler answers
+// only when it is new: not a non-answer ("unknown"), and not a node the
+// input itself names (a context entity reached by an entity SIMILAR edge):
+// restating the question does not answer it.
+func (x matchIndex) fills(n int) bool { return !x.g.Nodes[n].NonAnswer && !x.named[n] }
+
+// fits reports whether n is a filler of the type the asked relation names
+// (want): any filler through a matching relation (similar) unless the type
+// is a literal one, and through another relation only one of the type.
+func (x matchIndex) fits(n int, want string, similar bool) bool {
+	if similar && !kgeval.LiteralWant(want) {
+		return true
+	}
+	return want != "" && slices.Contains(x.g.Nodes[n].Fits, want)
+}
+
+// slot matches an asked fact's known end k with one end of the context
+// triplet (h2, t2); the other end fills the slot, with something new of
+// the asked type (answer) or not (unfilled, when the relations match: why
+// the asked fact stays unanswered).
+func (x matchIndex) slot(k, h2, t2 int, similar bool, want string) (answer, unfilled bool) {
+	for _, e := range [2][2]int{{h2, t2}, {t2, h2}} {
+		if !x.sim[nodePair{k, e[0]}] {
+			continue
+		}
+		switch {
+		case x.fills(e[1]) && x.fits(e[1], want, similar):
+			answer = true
+		case similar:
+			unfilled = true
+		}
+	}
+	return answer, unfilled
 }
 
 // askedEnd returns, for the triplet (h, t) of an asked fact, its known end
