@@ -296,7 +296,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 			extractedText[[2]int{r.sample, textIndex(r.text)}] = true
 		}
 		for si, s := range samples {
-			gs := groundSample(s, &tri[si], func(t kgeval.Text) bool { return extractedText[[2]int{si, textIndex(t)}] }, e.Grounding != kgeval.GroundingKeep)
+			gs := scoring.GroundSample(s, &tri[si], func(t kgeval.Text) bool { return extractedText[[2]int{si, textIndex(t)}] }, e.Grounding != kgeval.GroundingKeep)
 			for _, g := range gs {
 				rep.Kept[g.Text] += g.Kept
 				rep.Dropped[g.Text] += len(g.Dropped)
@@ -425,7 +425,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 	// batch, then the judge's, JudgeConcurrency samples at a time, each
 	// stored as it comes (a killed run keeps what was judged; the answers
 	// are cached anyway).
-	ts, enc, base, judged := splitMetrics(e.Metrics)
+	ts, enc, base, judged := scoring.SplitMetrics(e.Metrics)
 	if len(ts)+len(enc)+len(base)+len(judged) == 0 {
 		return rep, nil
 	}
@@ -449,7 +449,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.S
 
 func (e *Evaluator) neededTexts() map[kgeval.Text]bool {
 	need := map[kgeval.Text]bool{}
-	if ts, _, _, _ := splitMetrics(e.Metrics); len(ts) > 0 {
+	if ts, _, _, _ := scoring.SplitMetrics(e.Metrics); len(ts) > 0 {
 		need[kgeval.TextQuestion], need[kgeval.TextAnswer], need[kgeval.TextContexts] = true, true, true
 	}
 	for _, p := range e.Pairs {
