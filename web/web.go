@@ -27,6 +27,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 )
 
 // Health reports on the services kgeval depends on.
@@ -88,7 +89,7 @@ type Server struct {
 	metrics *metrics
 	pages   map[string]*template.Template
 	log     *slog.Logger
-	cache   *runCache
+	read    *analysis.Reader
 	budget  *uploadBudget
 }
 
@@ -119,7 +120,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 		cfg.MinN = DefaultMinN
 	}
 	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
-		cache: newRunCache(5*time.Minute, 64), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost)}
+		read: analysis.NewReader(store, analysis.ReaderOptions{Thresholds: cfg.Thresholds}), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost)}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
