@@ -95,8 +95,11 @@ func RunRowOf(r kgeval.Run) RunRow {
 		LLM: r.LLM, Samples: r.Samples, Rejected: r.Rejected, Started: r.Started, Finished: r.Finished}
 }
 
-// RunView is one run with its settings, summary and systems.
+// RunView is one run with its settings, summary and systems; Record is
+// the run's record as read (for the CLI, which prints more of it than
+// RunRow holds).
 type RunView struct {
+	Record   kgeval.Run           `json:"-"`
 	Run      RunRow               `json:"run"`
 	Settings Display              `json:"settings"`
 	Summary  []kgeval.PairSummary `json:"summary"`
@@ -128,7 +131,7 @@ func (rd *Reader) view(ctx context.Context, r kgeval.Run, d Display, variant str
 		if sum == nil {
 			sum = []kgeval.PairSummary{}
 		}
-		return &RunView{Run: RunRowOf(r), Settings: d, Summary: sum, Systems: systems, Stages: r.Stages, Calls: r.Calls}, nil
+		return &RunView{Record: r, Run: RunRowOf(r), Settings: d, Summary: sum, Systems: systems, Stages: r.Stages, Calls: r.Calls}, nil
 	})
 }
 
