@@ -6,11 +6,12 @@
 // and Apache ECharts, all embedded in the binary.
 //
 // The server depends on the domain's storage services (Store; graphstore
-// implements them) and on the read models of package analysis only: a
-// handler parses input, calls the store or a read model, and renders its
-// page's own view model (RunsPage, RunPage, SamplePage, GraphPage,
-// CypherPage, ComparePage, SensitivityPage) or JSON; it holds no Cypher and
-// no statistics.
+// implements them) and on package analysis only: a handler parses input,
+// makes one call to the read service (analysis.Reader, which reads a run
+// once, computes its read models and caches those of finished runs), and
+// renders its page's own view model (RunsPage, RunPage, SamplePage,
+// GraphPage, CypherPage, ComparePage, SensitivityPage) or JSON; it holds no
+// Cypher, no statistics and no cache of its own.
 package web
 
 import (
