@@ -153,7 +153,6 @@ func (rd *Reader) stats(ctx context.Context, r kgeval.Run, d Display, variant st
 // Overview is what a run's page shows: the run's view, statistics and
 // sweep, and the sensitivity experiment it belongs to (its prefix, if any).
 type Overview struct {
-	Run         kgeval.Run
 	View        *RunView
 	Stats       *RunStats
 	Sweep       *SweepView
@@ -204,7 +203,7 @@ func (rd *Reader) Overview(ctx context.Context, name string, o OverviewOptions) 
 	for _, x := range runs {
 		names[x.Name] = true
 	}
-	ov := &Overview{Run: r, View: v, Stats: st, Sweep: sw}
+	ov := &Overview{View: v, Stats: st, Sweep: sw}
 	ov.Sensitivity, _ = SensitivityPrefix(names, r.Name)
 	return ov, nil
 }
