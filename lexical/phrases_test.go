@@ -104,7 +104,7 @@ func TestPhrases_Values(t *testing.T) {
 // passage of WikiEval-50, every fact the rules read passes the grounding
 // check (SPEC §2b), literals by value.
 func TestChain_GroundedOnWikiEval(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "wikieval50.jsonl"))
+	f, err := os.Open(filepath.Join("..", "testdata", "wikieval50.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
