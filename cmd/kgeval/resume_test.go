@@ -98,6 +98,8 @@ var resumeDataset = []map[string]any{
 // node for node and score for score, no model answer may be delivered twice,
 // and the run's call accounting must match what the model server delivered.
 // It uses the real model server of `make test` behind a counting proxy.
+// A plumbing test: the scores are compared with a clean run's, whatever
+// the model extracted (extraction quality lives in `make validity`).
 func TestEvaluate_KillResume(t *testing.T) {
 	base, model := os.Getenv("KGEVAL_LLM_BASE_URL"), os.Getenv("KGEVAL_LLM_MODEL")
 	if base == "" || model == "" {
