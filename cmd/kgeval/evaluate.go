@@ -39,7 +39,8 @@ func (m *Main) evaluateCommand() *cobra.Command {
 			if killAt != "" {
 				o.Progress = killHook(killAt, render.Progress(m.Stderr))
 			}
-			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, o)
+			err = m.evaluate(cmd.Context(), cfg, datasetPath, runName, o)
+			return withAdvice(err, kgeval.ECONFLICT, ": add --resume to finish it, --replace to start it over, or choose another --run")
 		},
 	}
 	f := c.Flags()
