@@ -27,7 +27,7 @@ import (
 // OpenStore connects to Neo4j with the configured settings.
 func OpenStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
 	if cfg.Neo4j.Password == "" {
-		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD, or start the bundled server with `make neo4j-start` (it writes %s)", cfg.Neo4j.PasswordFile)
+		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD")
 	}
 	return graphstore.Open(ctx, graphstore.Config{
 		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,

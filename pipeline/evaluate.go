@@ -156,7 +156,7 @@ func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 		}
 		fmt.Fprintf(log, "evaluate: resuming run %q (status %s): %d pair graphs already scored\n", run, old.Status, len(done))
 	default:
-		return nil, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists (status %s): add --resume to finish it, --replace to start it over, or choose another --run", run, old.Status)
+		return nil, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists (status %s)", run, old.Status)
 	}
 
 	// The models on the run's cache. The call accounting reaches the run

@@ -15,7 +15,7 @@ import (
 )
 
 func (m *Main) evaluateCommand() *cobra.Command {
-	var datasetPath, runName string
+	var datasetPath, runName, killAt string
 	var o app.EvaluateOptions
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
@@ -36,7 +36,11 @@ func (m *Main) evaluateCommand() *cobra.Command {
 			if o.Replace && o.Resume {
 				return kgeval.Errorf(kgeval.EINVALID, "--replace and --resume exclude each other")
 			}
-			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, o)
+			if killAt != "" {
+				o.Progress = killHook(killAt, render.Progress(m.Stderr))
+			}
+			err = m.evaluate(cmd.Context(), cfg, datasetPath, runName, o)
+			return withAdvice(err, kgeval.ECONFLICT, ": add --resume to finish it, --replace to start it over, or choose another --run")
 		},
 	}
 	f := c.Flags()
@@ -54,28 +58,30 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	f.Int("concurrency", 0, "parallel model calls (llm.concurrency)")
 	f.Bool("strict", false, "stop before any work when a record is rejected (dataset.strict)")
 	f.Bool("cache-only", false, "make no model call: a request the cache cannot answer fails (llm.cache_only; see `kgeval cache import`)")
+	// --kill-at is for the crash tests only, hence hidden from the help.
+	f.StringVar(&killAt, "kill-at", "", "kill the process with SIGKILL once STAGE reports progress (crash tests)")
+	_ = f.MarkHidden("kill-at")
 	return c
 }
 
-// evaluate runs app.Evaluate with the program's output streams and
-// progress bars.
+// evaluate runs app.Evaluate with the program's output streams and, unless
+// o already has a progress function, progress bars.
 func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run string, o app.EvaluateOptions) error {
-	o.Stdout, o.Stderr, o.Progress = m.Stdout, m.Stderr, testKillHook(render.Progress(m.Stderr))
+	o.Stdout, o.Stderr = m.Stdout, m.Stderr
+	if o.Progress == nil {
+		o.Progress = render.Progress(m.Stderr)
+	}
 	return app.Evaluate(ctx, cfg, path, run, o)
 }
 
-// testKillHook wraps a progress function so that the process kills itself
-// with SIGKILL when the stage named by $KGEVAL_TEST_KILL_AT reports
-// progress: the resume test uses it to crash at exact points (after the pair
-// graphs are stored and before they are scored, for example).
-func testKillHook(next func(stage string, done, total int)) func(stage string, done, total int) {
-	at := os.Getenv("KGEVAL_TEST_KILL_AT")
-	if at == "" {
-		return next
-	}
-	return func(stage string, done, total int) {
-		next(stage, done, total)
-		if stage == at && done > 0 {
+// killHook wraps a progress function so that the process kills itself with
+// SIGKILL when stage reports progress: the resume test passes --kill-at to
+// crash at exact points (after the pair graphs are stored and before they
+// are scored, for example).
+func killHook(stage string, next func(stage string, done, total int)) func(stage string, done, total int) {
+	return func(s string, done, total int) {
+		next(s, done, total)
+		if s == stage && done > 0 {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
 		}
