@@ -496,7 +496,7 @@ func (j *Jobs) launch(cfg *configs.Config, path string, v web.Job, o EvaluateOpt
 	go func() {
 		defer j.wg.Done()
 		defer cancel()
-		err := Evaluate(ctx, cfg, path, v.Run, o)
+		_, err := Evaluate(ctx, cfg, path, v.Run, o)
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		now := time.Now().UTC()
