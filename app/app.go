@@ -21,7 +21,6 @@ import (
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
 	"github.com/kgeval/kgeval/scoring"
-	"github.com/kgeval/kgeval/web"
 )
 
 // OpenStore connects to Neo4j with the configured settings.
@@ -202,7 +201,7 @@ func DatasetOptions(cfg *configs.Config) dataset.Options {
 // only the rejections the dashboard lists (all are counted).
 func LoadUpload(cfg *configs.Config, path string) (*dataset.Result, error) {
 	opt := DatasetOptions(cfg)
-	opt.MaxRejections = web.MaxRejectedListed
+	opt.MaxRejections = kgeval.MaxRejectedListed
 	return dataset.Load(path, opt)
 }
 
