@@ -1,10 +1,12 @@
 // Package pipeline holds kgeval's use cases, each one function with an
 // options struct that the CLI and the dashboard can call alike: Evaluate (a
 // run with its start / resume / replace policy and call accounting), Sweep,
-// Sensitivity, ExportCache and ImportCache, Doctor. They depend on the
-// domain's service interfaces; package cmd wires the adapters.
+// Sensitivity, ExportCache and ImportCache, Doctor, and Jobs (the
+// dashboard's evaluations in the background). They depend on the domain's
+// service interfaces; package app wires the adapters.
 //
-// The Evaluator is the evaluation itself: extract triplets from every text
+// The Evaluator is the evaluation itself, one stage after the other on one
+// evaluation value (stages.go): extract triplets from every text
 // of a dataset (deduplicated, cached), embed entity labels (cached), build
 // the pair graphs, store them, score them with a KG engine and store the
 // scores, then compute and store the other selected per-sample metrics
