@@ -65,7 +65,7 @@ type Config struct {
 	// are hidden (default 10).
 	MinN int
 	// Jobs starts and watches evaluations (the jobs page); nil: none.
-	Jobs Jobs
+	Jobs kgeval.JobService
 	// UploadMaxBytes caps an uploaded dataset (web.upload_max_bytes;
 	// default 32 MiB).
 	UploadMaxBytes int64

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 
 func (m *Main) evaluateCommand() *cobra.Command {
 	var datasetPath, runName, killAt string
-	var o app.EvaluateOptions
+	var o evaluateOptions
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
 		Short: "Extract, store and score a dataset (one run)",
@@ -64,14 +65,33 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	return c
 }
 
-// evaluate runs app.Evaluate with the program's output streams and, unless
-// o already has a progress function, progress bars.
-func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run string, o app.EvaluateOptions) error {
-	o.Stdout, o.Stderr = m.Stdout, m.Stderr
+// evaluateOptions are app.EvaluateOptions and what to print.
+type evaluateOptions struct {
+	app.EvaluateOptions
+	// All prints every score after the headline (render.Scores).
+	All bool
+}
+
+// evaluate runs app.Evaluate with the program's output streams and
+// progress bars, then prints the evaluation summary and the run's table
+// from the scores the evaluation holds.
+func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run string, o evaluateOptions) error {
+	o.Stdout, o.Stderr, o.Scores = m.Stdout, m.Stderr, true
 	if o.Progress == nil {
 		o.Progress = render.Progress(m.Stderr)
 	}
-	return app.Evaluate(ctx, cfg, path, run, o)
+	ev, err := app.Evaluate(ctx, cfg, path, run, o.EvaluateOptions)
+	if err != nil {
+		return err
+	}
+	render.Evaluation(m.Stdout, ev.Report)
+	render.Scores(m.Stdout, run, ev.Scores, cfg.Scoring.Pairs, o.All)
+	if ev.Refused > 0 {
+		// Not an error: a model that gave no valid answer when the snapshot
+		// was made left nothing to cache, and its values were null then too.
+		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", ev.Refused)
+	}
+	return nil
 }
 
 // killHook wraps a progress function so that the process kills itself with
