@@ -12,8 +12,8 @@
 // entities whose label embeddings have cosine >= tau. A KGEngine scores it
 // (arXiv 2510.02549): multihop, the share of input entities that reach a
 // context entity by a path of cost <= delta (Dijkstra), and the Louvain
-// community overlap and coverage; AssembleVerdicts turns the matches of an
-// engine into a TripletVerdict per input triplet (support, contradiction,
+// community overlap and coverage; scoring.AssembleVerdicts turns the matches
+// of an engine into a TripletVerdict per input triplet (support, contradiction,
 // recall, F1, slot coverage). Each answer (or reference) is also split into
 // claims (ClaimCheck): each gets an evidence window chosen by its pair graph,
 // optionally the model's P(supported) (ClaimVerifier), and a calibrated
@@ -36,8 +36,13 @@
 //	                       dashboard: run statistics, correlations, system and
 //	                       run comparisons, sensitivity, sweeps, validity, gate
 //	stats                  the statistics (tested against SciPy)
-//	scoring, metrics       pair-graph construction, the native engine, the
-//	                       deterministic metric formulas (pure, on domain types)
+//	scoring                the scoring room (pure, on domain types): grounding
+//	                       and rule facts, pair-graph construction, the native
+//	                       engine, the assembly of both engines' raw results
+//	                       into scores and verdicts, sentence evidence, the
+//	                       per-sample metrics
+//	metrics, lexical       the deterministic metric formulas; the text rules
+//	                       (literals, atoms, asked clauses, claims, grounding)
 //	scoring/claims         claim checks (SPEC §4d): claims, the graph-chosen
 //	                       evidence window, conflicts, features and the
 //	                       calibrated claim score (calibration.json)

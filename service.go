@@ -140,7 +140,9 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// KGEngine computes the KG scores of pair graphs.
+// KGEngine computes the KG scores of pair graphs. Both engines compute raw
+// results (paths, communities, verdict matches) and let scoring.Score
+// assemble them, so that they share one definition of every score.
 type KGEngine interface {
 	// Name is "gds" or "native".
 	Name() string

@@ -21,13 +21,12 @@ import (
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
 	"github.com/kgeval/kgeval/scoring"
-	"github.com/kgeval/kgeval/web"
 )
 
 // OpenStore connects to Neo4j with the configured settings.
 func OpenStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
 	if cfg.Neo4j.Password == "" {
-		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD, or start the bundled server with `make neo4j-start` (it writes %s)", cfg.Neo4j.PasswordFile)
+		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD")
 	}
 	return graphstore.Open(ctx, graphstore.Config{
 		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
@@ -56,21 +55,31 @@ type EvaluateOptions struct {
 	// Replace deletes a stored run of the same name first; Resume finishes
 	// an interrupted one; Fresh asks the model again despite the cache.
 	Replace, Resume, Fresh bool
-	// All prints every score after the headline (render.Scores).
-	All bool
+	// Scores asks for the run's score rows in Evaluated.Scores (to print
+	// its table; pipeline.EvaluateOptions.Scores).
+	Scores bool
 	// Progress reports each stage's progress (render.Progress draws bars).
 	Progress func(stage string, done, total int)
-	// Stdout receives the dataset report, the evaluation summary and the
-	// scores; Stderr the progress notes.
+	// Stdout receives the dataset report; Stderr the progress notes.
 	Stdout, Stderr io.Writer
 }
 
+// Evaluated is what Evaluate did, for the caller to print.
+type Evaluated struct {
+	// Report is the evaluation summary (render.Evaluation).
+	Report render.EvaluationReport
+	// Scores are the run's score rows when EvaluateOptions.Scores asked.
+	Scores []kgeval.SampleScores
+	// Refused counts the model requests --cache-only found no answer for.
+	Refused int64
+}
+
 // Evaluate loads a dataset file, wires the store, the models and the
-// engine from cfg, runs pipeline.Evaluate as run and prints the outcome.
-func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o EvaluateOptions) error {
+// engine from cfg and runs pipeline.Evaluate as run.
+func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o EvaluateOptions) (*Evaluated, error) {
 	res, err := LoadDataset(cfg, path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	render.Dataset(o.Stdout, res)
 	if o.Limit > 0 && o.Limit < len(res.Samples) {
@@ -78,95 +87,102 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 		fmt.Fprintf(o.Stderr, "evaluate: --limit %d: evaluating the first %d samples\n", o.Limit, o.Limit)
 	}
 	if len(res.Rejected) > 0 && cfg.Dataset.Strict {
-		return kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", len(res.Rejected))
+		return nil, kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", len(res.Rejected))
 	}
 	if len(res.Samples) == 0 {
-		return kgeval.Errorf(kgeval.EINVALID, "dataset %s: no valid record", path)
+		return nil, kgeval.Errorf(kgeval.EINVALID, "dataset %s: no valid record", path)
 	}
 	db, err := OpenMigratedStore(ctx, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer db.Close(context.WithoutCancel(ctx))
-
-	llmCfg := llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
-		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens,
-		CacheOnly: cfg.LLM.CacheOnly, ContextTokens: cfg.LLM.ContextTokens}
-	// One client for extraction, one for the judge and one for the model
-	// check, so that each family's calls and tokens are counted apart.
-	client, judgeClient, verifyClient := llm.New(llmCfg), llm.New(llmCfg), llm.New(llmCfg)
-	embedder, err := NewEmbedder(cfg, client)
+	w, err := newModels(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var engine kgeval.KGEngine = &graphstore.GDS{DB: db}
 	if cfg.Scoring.Engine == "native" {
 		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
 	}
-	fp, err := dataset.FingerprintFile(path)
-	if err != nil {
-		return err
-	}
 	cfgJSON, _ := json.Marshal(cfg.Redacted())
-	var cached *llm.CachedEmbedder
-	var jd *judge.Judge
-	models := func(cache, answers kgeval.Cache) (*pipeline.Models, error) {
-		cached = &llm.CachedEmbedder{Next: embedder, Cache: cache}
-		jd = &judge.Judge{Client: judgeClient, Cache: answers, Embedder: cached}
-		ms := &pipeline.Models{
-			Extractor: &llm.Extractor{Client: client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars},
-			Embedder:  cached, Judge: jd, Verifier: &llm.Verifier{Client: verifyClient, Cache: answers},
-			Calls: func() kgeval.Calls { return client.Stats().Add(judgeClient.Stats()).Add(verifyClient.Stats()) },
-		}
-		if cfg.Scoring.Verify == "prob" {
-			ms.ClaimVerifier = &llm.ClaimVerifier{Client: verifyClient, Cache: answers}
-		}
-		if cfg.Extraction.Method == "rules" {
-			ms.Extractor = pipeline.RuleExtractor{}
-		}
-		if m, ok := embedder.(*minilm.Model); ok {
-			ms.Tokens = m
-		}
-		return ms, nil
-	}
 	ev, err := pipeline.Evaluate(ctx, db, pipeline.EvaluateOptions{
-		Run: run, Dataset: path, Fingerprint: fp, Samples: res.Samples, Rejected: len(res.Rejected),
+		Run: run, Dataset: path, Fingerprint: res.Fingerprint, Samples: res.Samples, Rejected: len(res.Rejected),
 		Replace: o.Replace, Resume: o.Resume, Fresh: o.Fresh, Config: string(cfgJSON), Settings: cfg.Scoring,
-		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: client.Endpoint(), Encoder: embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
-		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: models,
-		Progress: o.Progress, Log: o.Stderr,
+		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: w.client.Endpoint(), Encoder: w.embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
+		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: w.on,
+		Progress: o.Progress, Log: o.Stderr, Scores: o.Scores,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return w.report(cfg, run, o.Resume, ev), nil
+}
+
+// models are the model clients of one evaluation: one for extraction, one
+// for the judge and one for the model check, so that each family's calls
+// and tokens are counted apart; on builds the run's adapters on them.
+type models struct {
+	cfg                               *configs.Config
+	client, judgeClient, verifyClient *llm.Client
+	embedder                          kgeval.Embedder
+	cached                            *llm.CachedEmbedder
+	judge                             *judge.Judge
+}
+
+func newModels(cfg *configs.Config) (*models, error) {
+	llmCfg := llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
+		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens,
+		CacheOnly: cfg.LLM.CacheOnly, ContextTokens: cfg.LLM.ContextTokens}
+	w := &models{cfg: cfg, client: llm.New(llmCfg), judgeClient: llm.New(llmCfg), verifyClient: llm.New(llmCfg)}
+	var err error
+	if w.embedder, err = NewEmbedder(cfg, w.client); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// on builds the run's adapters on its cache (pipeline.EvaluateOptions.Models).
+func (w *models) on(cache, answers kgeval.Cache) (*pipeline.Models, error) {
+	cfg := w.cfg
+	w.cached = &llm.CachedEmbedder{Next: w.embedder, Cache: cache}
+	w.judge = &judge.Judge{Client: w.judgeClient, Cache: answers, Embedder: w.cached}
+	ms := &pipeline.Models{
+		Extractor: &llm.Extractor{Client: w.client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars},
+		Embedder:  w.cached, Judge: w.judge, Verifier: &llm.Verifier{Client: w.verifyClient, Cache: answers},
+		Calls: func() kgeval.Calls { return w.client.Stats().Add(w.judgeClient.Stats()).Add(w.verifyClient.Stats()) },
+	}
+	if cfg.Scoring.Verify == "prob" {
+		ms.ClaimVerifier = &llm.ClaimVerifier{Client: w.verifyClient, Cache: answers}
+	}
+	if cfg.Extraction.Method == "rules" {
+		ms.Extractor = pipeline.RuleExtractor{}
+	}
+	if m, ok := w.embedder.(*minilm.Model); ok {
+		ms.Tokens = m
+	}
+	return ms, nil
+}
+
+// report is what the evaluation ev did with these models.
+func (w *models) report(cfg *configs.Config, run string, resumed bool, ev *pipeline.Evaluation) *Evaluated {
 	// Every model client of this evaluation, a separate embeddings
 	// endpoint's included.
-	all := client.Stats().Add(judgeClient.Stats()).Add(verifyClient.Stats())
-	if e, ok := embedder.(*llm.Embedder); ok && e.Client != client {
+	all := w.client.Stats().Add(w.judgeClient.Stats()).Add(w.verifyClient.Stats())
+	if e, ok := w.embedder.(*llm.Embedder); ok && e.Client != w.client {
 		all = all.Add(e.Client.Stats())
 	}
-	js := jd.Stats()
-	r := render.EvaluationReport{Run: run, Report: ev.Report, Grounding: cfg.Extraction.Grounding, Extraction: client.Stats(),
-		Verify: verifyClient.Stats(), Verified: cfg.Scoring.Verify == "llm", Judge: judgeClient.Stats(), JudgeCached: len(js.CacheHits),
-		EmbedMisses: cached.Misses, Resumed: o.Resume, Total: ev.Calls, CacheOnly: cfg.LLM.CacheOnly, All: all}
+	js := w.judge.Stats()
+	r := render.EvaluationReport{Run: run, Report: ev.Report, Grounding: cfg.Extraction.Grounding, Extraction: w.client.Stats(),
+		Verify: w.verifyClient.Stats(), Verified: cfg.Scoring.Verify == "llm", Judge: w.judgeClient.Stats(), JudgeCached: len(js.CacheHits),
+		EmbedMisses: w.cached.Misses, Resumed: resumed, Total: ev.Calls, CacheOnly: cfg.LLM.CacheOnly, All: all}
 	for _, n := range js.Asks {
 		r.JudgeAsks += int(n)
 	}
 	for _, n := range js.CacheHits {
 		r.JudgeHits += int(n)
 	}
-	render.Evaluation(o.Stdout, r)
-	rows, err := db.RunScores(ctx, run, kgeval.DefaultVariant)
-	if err != nil {
-		return err
-	}
-	render.Scores(o.Stdout, run, rows, cfg.Scoring.Pairs, o.All)
-	if all.Refused > 0 {
-		// Not an error: a model that gave no valid answer when the snapshot
-		// was made left nothing to cache, and its values were null then too.
-		fmt.Fprintf(o.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", all.Refused)
-	}
-	return nil
+	return &Evaluated{Report: r, Scores: ev.Scores, Refused: all.Refused}
 }
 
 // LoadDataset reads a dataset file with the configured limits (text
@@ -185,7 +201,7 @@ func DatasetOptions(cfg *configs.Config) dataset.Options {
 // only the rejections the dashboard lists (all are counted).
 func LoadUpload(cfg *configs.Config, path string) (*dataset.Result, error) {
 	opt := DatasetOptions(cfg)
-	opt.MaxRejections = web.MaxRejectedListed
+	opt.MaxRejections = kgeval.MaxRejectedListed
 	return dataset.Load(path, opt)
 }
 

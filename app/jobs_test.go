@@ -13,7 +13,7 @@ import (
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
-	"github.com/kgeval/kgeval/web"
+	"github.com/kgeval/kgeval/pipeline"
 )
 
 // tripletRecords returns n JSONL records with given triplets (no model call
@@ -33,7 +33,7 @@ func tripletRecords(n int, broken bool) string {
 }
 
 // waitJob polls the job of run until ok says so, or fails after 2 minutes.
-func waitJob(t *testing.T, j *app.Jobs, run string, ok func(web.Job) bool) web.Job {
+func waitJob(t *testing.T, j *pipeline.Jobs, run string, ok func(kgeval.Job) bool) kgeval.Job {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
@@ -83,16 +83,16 @@ func TestJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	many, err := jobs.Upload(ctx, "many.jsonl", strings.NewReader(tripletRecords(1, false)+strings.Repeat(`{"id": "x"}`+"\n", 1500)))
-	if err != nil || many.RejectedTotal != 1500 || len(many.Rejected) != web.MaxRejectedListed || many.Rejected[0].Record != 2 {
+	if err != nil || many.RejectedTotal != 1500 || len(many.Rejected) != kgeval.MaxRejectedListed || many.Rejected[0].Record != 2 {
 		t.Errorf("1,500 rejected records: total %d, %d listed, %v", many.RejectedTotal, len(many.Rejected), err)
 	}
-	// An upload older than app.UploadTTL that no run evaluates is removed
+	// An upload older than pipeline.UploadTTL that no run evaluates is removed
 	// when a server starts; a recent one is kept.
 	old := filepath.Join(jobs.Dir, strings.Repeat("0", 32)+".jsonl")
 	if err := os.WriteFile(old, []byte("{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	week := time.Now().Add(-app.UploadTTL - time.Hour)
+	week := time.Now().Add(-pipeline.UploadTTL - time.Hour)
 	os.Chtimes(old, week, week)
 	if _, err := app.NewJobs(ctx, cfg, db, jobs.Dir); err != nil {
 		t.Fatal(err)
@@ -113,21 +113,21 @@ func TestJobs(t *testing.T) {
 
 	run := fmt.Sprintf("jobs-test-%d", time.Now().UnixNano())
 	t.Cleanup(func() { _ = db.DeleteRun(context.Background(), run) })
-	if _, err := jobs.Start(ctx, web.JobRequest{Upload: "../x.jsonl", Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.EINVALID {
+	if _, err := jobs.Start(ctx, kgeval.JobRequest{Upload: "../x.jsonl", Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.EINVALID {
 		t.Errorf("start on a path: %v", err)
 	}
-	v, err := jobs.Start(ctx, web.JobRequest{Upload: up.ID, Run: run, Engine: "native"})
+	v, err := jobs.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run, Engine: "native"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.Status != kgeval.RunRunning || !v.Live || v.Samples != 600 {
 		t.Errorf("started %+v", v)
 	}
-	if _, err := jobs.Start(ctx, web.JobRequest{Upload: up.ID, Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
+	if _, err := jobs.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
 		t.Errorf("second start of %s: %v", run, err)
 	}
-	first := waitJob(t, jobs, run, func(v web.Job) bool { return v.Stage == "embed" && v.Done > 0 })
-	second := waitJob(t, jobs, run, func(v web.Job) bool { return v.Stage != "embed" || v.Done > first.Done })
+	first := waitJob(t, jobs, run, func(v kgeval.Job) bool { return v.Stage == "embed" && v.Done > 0 })
+	second := waitJob(t, jobs, run, func(v kgeval.Job) bool { return v.Stage != "embed" || v.Done > first.Done })
 	t.Logf("progress: %s %d/%d (%.1f/s, ETA %.1f s), then %s %d/%d", first.Stage, first.Done, first.Total, first.Rate, first.ETA, second.Stage, second.Done, second.Total)
 	if second.Stage == "embed" && (second.Rate <= 0 || second.ETA < 0) {
 		t.Errorf("no rate or ETA: %+v", second)
@@ -174,7 +174,7 @@ func TestJobs(t *testing.T) {
 	if _, err := again.Resume(ctx, run, "test"); err != nil {
 		t.Fatal(err)
 	}
-	done := waitJob(t, again, run, func(v web.Job) bool { return !v.Live })
+	done := waitJob(t, again, run, func(v kgeval.Job) bool { return !v.Live })
 	stored, _ = db.GetRun(ctx, run)
 	t.Logf("resumed: job %s, stored %s, %d samples, %d resumes, %d model calls", done.Status, stored.Status, stored.Samples, stored.Resumes, done.Calls.Calls)
 	if done.Status != kgeval.RunDone || stored.Status != kgeval.RunDone || stored.Resumes != 1 || stored.Samples != 600 || done.Calls.Calls != 0 {
@@ -202,10 +202,10 @@ func TestJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bj.Start(ctx, web.JobRequest{Upload: up.ID, Run: run + "-broken", Engine: "native"}); err != nil {
+	if _, err := bj.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run + "-broken", Engine: "native"}); err != nil {
 		t.Fatal(err)
 	}
-	failed := waitJob(t, bj, run+"-broken", func(v web.Job) bool { return !v.Live })
+	failed := waitJob(t, bj, run+"-broken", func(v kgeval.Job) bool { return !v.Live })
 	list, _ = bj.List(ctx)
 	t.Logf("failed job: %s: %s (listed: %v)", failed.Status, failed.Error, len(list) > 0 && list[0].Run == run+"-broken")
 	if failed.Status != kgeval.RunFailed || failed.Resumable || !strings.Contains(failed.Error, "encoder") || len(list) == 0 || list[0].Run != run+"-broken" {
@@ -215,13 +215,13 @@ func TestJobs(t *testing.T) {
 	// At most MaxRunning jobs at once; a server that stops (Close) records
 	// its running job as interrupted.
 	again.Delay, again.MaxRunning = 300*time.Millisecond, 1
-	if _, err := again.Start(ctx, web.JobRequest{Upload: up.ID, Run: run, Engine: "native"}); err != nil {
+	if _, err := again.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run, Engine: "native"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := again.Start(ctx, web.JobRequest{Upload: up.ID, Run: run + "-2", Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ETOOMANY {
+	if _, err := again.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run + "-2", Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ETOOMANY {
 		t.Errorf("second job at once: %v", err)
 	}
-	waitJob(t, again, run, func(v web.Job) bool { return v.Done > 0 })
+	waitJob(t, again, run, func(v kgeval.Job) bool { return v.Done > 0 })
 	again.Close(30 * time.Second)
 	stored, _ = db.GetRun(ctx, run)
 	t.Logf("after Close: stored %s", stored.Status)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
@@ -14,8 +15,10 @@ import (
 
 // NewServer builds the dashboard of cfg (its users, tokens, session state
 // under web.state_dir and console limits) on a migrated store; the caller
-// closes the store after the server stops.
-func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer) (*web.Server, *graphstore.DB, error) {
+// closes the store after the server stops. jobDelay slows every job's
+// progress report down (pipeline.Jobs.Delay; the browser test's, 0
+// otherwise).
+func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) (*web.Server, *graphstore.DB, error) {
 	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, Users: map[string]string{}, Tokens: map[string]string{},
 		InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL, Admins: map[string]bool{}}
 	for _, u := range cfg.Web.Users {
@@ -46,6 +49,7 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 		db.Close(context.WithoutCancel(ctx))
 		return nil, nil, err
 	}
+	jobs.Delay = jobDelay
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
 		Console:    kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
 		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,

@@ -105,10 +105,28 @@ func redact(s string) string {
 }
 
 // Validate checks every value; the error names the key and the bad value.
+// badValue returns the error for a bad configuration value: it names the
+// key and the value.
+type badValue func(key string, val any, why string) error
+
+// Validate checks every value; the error names the key and the bad value.
+// The checks run in a fixed order, so that a configuration with several bad
+// values always reports the same one.
 func (c *Config) Validate() error {
 	bad := func(key string, val any, why string) error {
 		return kgeval.Errorf(kgeval.EINVALID, "config: %s = %v: %s", key, val, why)
 	}
+	for _, check := range []func(badValue) error{c.validateNeo4j, c.validateLLM, c.validateEmbedding, c.validateScoring,
+		c.validateClaimChecks, c.validateExtraction, c.validateDatasetCaps, c.Web.validate, c.validateLog} {
+		if err := check(bad); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateNeo4j checks the neo4j section.
+func (c *Config) validateNeo4j(bad badValue) error {
 	if u, err := url.Parse(c.Neo4j.URI); err != nil || u.Host == "" || !strings.Contains("bolt neo4j bolt+s neo4j+s bolt+ssc neo4j+ssc", u.Scheme) {
 		return bad("neo4j.uri", c.Neo4j.URI, "want bolt://host:port or neo4j://host:port")
 	}
@@ -121,6 +139,11 @@ func (c *Config) Validate() error {
 	if c.Neo4j.QueryTimeout <= 0 {
 		return bad("neo4j.query_timeout", c.Neo4j.QueryTimeout, "must be positive")
 	}
+	return nil
+}
+
+// validateLLM checks the llm section.
+func (c *Config) validateLLM(bad badValue) error {
 	if c.LLM.BaseURL != "" {
 		if u, err := url.Parse(c.LLM.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return bad("llm.base_url", c.LLM.BaseURL, "want http(s)://host[:port]/v1")
@@ -141,6 +164,11 @@ func (c *Config) Validate() error {
 	if c.LLM.ContextTokens <= 0 {
 		return bad("llm.context_tokens", c.LLM.ContextTokens, "must be positive")
 	}
+	return nil
+}
+
+// validateEmbedding checks the embedding section.
+func (c *Config) validateEmbedding(bad badValue) error {
 	switch c.Embedding.Provider {
 	case "local", "openai":
 	default:
@@ -149,6 +177,11 @@ func (c *Config) Validate() error {
 	if c.Embedding.BatchSize < 1 {
 		return bad("embedding.batch_size", c.Embedding.BatchSize, "must be at least 1")
 	}
+	return nil
+}
+
+// validateScoring checks the scoring engine, its thresholds, the pairs and the metrics.
+func (c *Config) validateScoring(bad badValue) error {
 	switch c.Scoring.Engine {
 	case "gds", "native":
 	default:
@@ -191,6 +224,12 @@ func (c *Config) Validate() error {
 			return bad("scoring.metrics", m, "unknown metric (known: "+strings.Join(kgeval.KnownMetrics(), ", ")+")")
 		}
 	}
+	return nil
+}
+
+// validateClaimChecks checks the settings of the claim checks: the text cap, the relation
+// threshold, the verifier and the evidence.
+func (c *Config) validateClaimChecks(bad badValue) error {
 	if c.Dataset.MaxTextChars < 0 {
 		return bad("dataset.max_text_chars", c.Dataset.MaxTextChars, "must be >= 0")
 	}
@@ -210,6 +249,11 @@ func (c *Config) Validate() error {
 	if c.Scoring.EvidenceTokens < 64 {
 		return bad("scoring.evidence_tokens", c.Scoring.EvidenceTokens, "must be >= 64 (estimated tokens)")
 	}
+	return nil
+}
+
+// validateExtraction checks the extraction section.
+func (c *Config) validateExtraction(bad badValue) error {
 	if c.Extraction.WindowChars < 0 {
 		return bad("extraction.window_chars", c.Extraction.WindowChars, "must be >= 0 (0: whole texts)")
 	}
@@ -223,6 +267,11 @@ func (c *Config) Validate() error {
 	default:
 		return bad("extraction.grounding", c.Extraction.Grounding, "must be drop, keep or off")
 	}
+	return nil
+}
+
+// validateDatasetCaps checks the dataset caps on labels, records and decoded bytes.
+func (c *Config) validateDatasetCaps(bad badValue) error {
 	if c.Dataset.MaxLabelChars < 0 {
 		return bad("dataset.max_label_chars", c.Dataset.MaxLabelChars, "must be >= 0")
 	}
@@ -232,9 +281,11 @@ func (c *Config) Validate() error {
 	if c.Dataset.MaxDecodedBytes < 0 {
 		return bad("dataset.max_decoded_bytes", c.Dataset.MaxDecodedBytes, "must be >= 0 (0: no cap)")
 	}
-	if err := c.Web.validate(bad); err != nil {
-		return err
-	}
+	return nil
+}
+
+// validateLog checks the log section.
+func (c *Config) validateLog(bad badValue) error {
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
 	default:
@@ -293,7 +344,7 @@ type WebToken struct {
 	Admin  bool   `mapstructure:"admin"`
 }
 
-func (w *WebConfig) validate(bad func(key string, val any, why string) error) error {
+func (w *WebConfig) validate(bad badValue) error {
 	names := map[string]bool{}
 	for i, u := range w.Users {
 		key := fmt.Sprintf("web.users[%d]", i)
@@ -359,7 +410,7 @@ func (w *WebConfig) validate(bad func(key string, val any, why string) error) er
 }
 
 // validateUploadQuota checks the upload quota and cleanup keys.
-func (w *WebConfig) validateUploadQuota(bad func(key string, val any, why string) error) error {
+func (w *WebConfig) validateUploadQuota(bad badValue) error {
 	if w.UploadQuotaFiles < 1 {
 		return bad("web.upload_quota_files", w.UploadQuotaFiles, "must be at least 1")
 	}

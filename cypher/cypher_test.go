@@ -37,17 +37,22 @@ func TestSchema(t *testing.T) {
 	}
 }
 
+// TestNames_ProductionOnly checks that the binary embeds no test-only
+// query: those live in graphstore/graphstoretest/testdata.
+func TestNames_ProductionOnly(t *testing.T) {
+	for _, name := range cypher.Names() {
+		if strings.HasPrefix(name, "test_") {
+			t.Errorf("%s: a test-only query among the production queries", name)
+		}
+	}
+}
+
 // TestQueries_Parameters guards against values spliced into query text: no
 // query holds a string literal other than fixed labels, keys and names, and
 // every query but a few fixed reads takes parameters.
 func TestQueries_Parameters(t *testing.T) {
-	allowed := map[string]bool{"'ctx'": true, "'in'": true, "'cost'": true, "'weight'": true, "'*'": true, "'Neo4j Kernel'": true, "''": true,
-		// test_run_counts names its rows.
-		"'samples'": true, "'entities'": true, "'relations'": true, "'similar_edges'": true, "'head_edges'": true, "'tail_edges'": true, "'scores'": true,
-		"'relation_similar_edges'": true, "'conflict_edges'": true}
-	fixed := map[string]bool{"server_info": true, "gds_version": true, "schema_constraints": true, "schema_indexes": true,
-		"test_drop_relation_run_index": true, "test_counts": true, "run_list": true,
-		"test_console_snapshot_schema": true, "test_console_snapshot_users": true}
+	allowed := map[string]bool{"'ctx'": true, "'in'": true, "'cost'": true, "'weight'": true, "'*'": true, "'Neo4j Kernel'": true, "''": true}
+	fixed := map[string]bool{"server_info": true, "gds_version": true, "schema_constraints": true, "schema_indexes": true, "run_list": true}
 	lit := regexp.MustCompile(`'[^']*'`)
 	if len(cypher.Names()) < 40 {
 		t.Fatalf("%d queries: the embedded files are missing", len(cypher.Names()))
@@ -72,14 +77,14 @@ func TestQueries_Parameters(t *testing.T) {
 }
 
 // TestStrictQueries_Parameters guards the queries behind the dashboard's
-// reads and the console tests' sentinels more strictly: no string literal
-// at all, and at least one parameter (the console's one query is user
-// text, guarded by its EXPLAIN plan instead).
+// reads more strictly: no string literal at all, and at least one parameter
+// (the console's one query is user text, guarded by its EXPLAIN plan
+// instead).
 func TestStrictQueries_Parameters(t *testing.T) {
 	lit := regexp.MustCompile(`'[^']*'|"[^"]*"`)
 	for _, name := range []string{"sample_page", "kgscore_by_uid", "sample_get", "kgscore_with_system", "sample_systems",
 		"metricscore_by_uid", "metricscore_sample", "metricscore_groups", "metricscore_null_reasons", "kgscore_sweep_means",
-		"kgscore_verdicts_by_uid", "test_sentinel_create", "test_sentinel_state", "test_sentinel_delete"} {
+		"kgscore_verdicts_by_uid"} {
 		var code []string
 		for _, line := range strings.Split(cypher.MustGet(name), "\n") {
 			if !strings.HasPrefix(strings.TrimSpace(line), "//") {

@@ -15,8 +15,8 @@
 // duration, measure) is answered only by a filler of that type, and a
 // matching relation with another filler is unfilled. "Matches" is an entity SIMILAR edge, which
 // pair-graph building drew by the literal-aware rule of SPEC §3b. The native
-// engine computes the same in kgeval.PairGraph.MatchTriplets; kgeval's
-// AssembleVerdicts turns the rows into verdicts and scores for both.
+// engine computes the same in scoring.MatchTriplets; scoring.AssembleVerdicts
+// turns the rows into verdicts and scores for both.
 // $graphs: graph ids; $literalWants: the literal answer types
 // (kgeval.LiteralWants).
 UNWIND $graphs AS gid

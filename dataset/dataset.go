@@ -13,6 +13,8 @@ package dataset
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,9 +54,12 @@ type Options struct {
 
 // Result is what a load produced.
 type Result struct {
-	Path    string
-	Format  string
-	Samples []kgeval.Sample
+	Path   string
+	Format string
+	// Fingerprint is the file's Fingerprint, hashed as Load read it (Read
+	// leaves it empty).
+	Fingerprint string
+	Samples     []kgeval.Sample
 	// Rejected lists the rejected records, the first Options.MaxRejections
 	// of them when that is set; RejectedTotal counts them all.
 	Rejected      []kgeval.Rejection
@@ -141,11 +146,22 @@ func Load(path string, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, fileError(err, path, "dataset %s: not a readable Parquet file", path)
 		}
+		// A Parquet file is read where its columns are: its bytes are
+		// hashed apart, from the file already open.
+		if res.Fingerprint, err = fingerprintOf(io.NewSectionReader(f, 0, st.Size())); err != nil {
+			return nil, kgeval.Wrap(kgeval.EINVALID, err, "dataset %s", path)
+		}
 	} else {
-		res, err = Read(f, format, opt)
+		h := sha256.New()
+		res, err = Read(io.TeeReader(f, h), format, opt)
 		if err != nil {
 			return nil, fileError(err, path, "dataset %s", path)
 		}
+		// The fingerprint is of the whole file: what Read left unread too.
+		if _, err := io.Copy(h, f); err != nil {
+			return nil, kgeval.Wrap(kgeval.EINVALID, err, "dataset %s", path)
+		}
+		res.Fingerprint = hex.EncodeToString(h.Sum(nil))
 	}
 	res.Path = path
 	return res, nil

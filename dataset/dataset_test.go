@@ -14,12 +14,16 @@ import (
 
 var opt = dataset.Options{MaxTextChars: 200000, MaxLabelChars: 256}
 
-// MustLoad loads path and fails the test on a file-level error.
+// MustLoad loads path and fails the test on a file-level error, or when
+// the fingerprint Load hashed as it read is not the file's.
 func MustLoad(tb testing.TB, path string) *dataset.Result {
 	tb.Helper()
 	res, err := dataset.Load(path, opt)
 	if err != nil {
 		tb.Fatalf("Load(%s): %v", path, err)
+	}
+	if fp, err := dataset.FingerprintFile(path); err != nil || res.Fingerprint != fp {
+		tb.Errorf("Load(%s): fingerprint %q, the file's %q (%v)", path, res.Fingerprint, fp, err)
 	}
 	return res
 }

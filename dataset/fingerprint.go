@@ -3,6 +3,7 @@ package dataset
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"os"
 
 	"github.com/kgeval/kgeval"
@@ -23,4 +24,13 @@ func FingerprintFile(path string) (string, error) {
 		return "", kgeval.Wrap(kgeval.EINVALID, err, "dataset %s", path)
 	}
 	return Fingerprint(b), nil
+}
+
+// fingerprintOf is the Fingerprint of what r holds.
+func fingerprintOf(r io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -382,67 +382,11 @@ func (m *costModel) eval(x expr) (bound, float64) {
 	case eBin:
 		return m.binary(x)
 	case eList:
-		out, c := bound{src: true, list: true}, 0.0
-		for _, it := range x.items {
-			b, ci := m.eval(it)
-			m.use(b) // a range() inside a list would hide from the loops over it
-			out.n++
-			out.e = max(out.e, b.s)
-			out.s += b.s + 1
-			out.src = out.src && b.src
-			out.lazy = out.lazy || b.lazy
-			c += ci
-		}
-		if !out.src {
-			out = m.built(out)
-		}
-		return out, c + out.n + 1
+		return m.list(x)
 	case eMap:
-		out, c := bound{src: true, list: true}, 0.0
-		if x.base != nil {
-			_, cb := m.eval(x.base)
-			c += cb
-		}
-		for _, it := range x.items {
-			var b bound
-			if it == nil { // .*: every property
-				b, out.n = m.data, out.n+m.data.n
-			} else {
-				var ci float64
-				b, ci = m.eval(it)
-				c += ci
-				m.use(b)
-			}
-			out.n++
-			out.e = max(out.e, b.s)
-			out.s += b.s + 1
-			out.src = out.src && b.src
-		}
-		if !out.src {
-			out = m.built(out)
-		}
-		return out, c + out.n + 1
+		return m.mapLit(x)
 	case eCompr:
-		lb, c := m.eval(x.list)
-		m.iterable(lb)
-		body := func() (bound, float64) {
-			var out bound
-			var cw float64
-			if x.where != nil {
-				_, cw = m.eval(x.where)
-			}
-			if x.proj == nil {
-				return out, cw
-			}
-			out, cp := m.eval(x.proj)
-			m.use(out)
-			return out, cw + cp
-		}
-		cost, size, e := m.loop(lb, x.v, body)
-		if x.proj == nil { // a filter: a sublist of the list
-			return lb, c + cost + lb.n
-		}
-		return m.built(bound{n: lb.n, e: e, s: size + lb.n, list: true}), c + cost + lb.n
+		return m.comprehension(x)
 	case eQuant:
 		lb, c := m.eval(x.list)
 		m.iterable(lb)
@@ -451,54 +395,137 @@ func (m *costModel) eval(x expr) (bound, float64) {
 	case eReduce:
 		return m.reduce(x)
 	case eCase:
-		var out bound
-		first := true
-		c := 0.0
-		for _, y := range append(append([]expr{x.subject}, x.whens...), x.thens...) {
-			if y != nil {
-				_, cy := m.eval(y)
-				c += cy
-			}
-		}
-		results := append([]expr{}, x.thens...)
-		if x.otherwise != nil {
-			results = append(results, x.otherwise)
-		} else {
-			results = append(results, eLit{kind: "null"})
-		}
-		for _, y := range results {
-			b, cy := m.eval(y)
-			c += cy
-			if first {
-				out, first = b, false
-			} else {
-				out = join(out, b)
-			}
-		}
-		return out, c + 1
+		return m.caseExpr(x)
 	case ePattern:
-		m.risky(x.text)
-		switch x.kind {
-		case "exists", "count":
-			return scalar, 1
-		case "collect":
-			return m.agg, 1
-		case "comprehension":
-			// one projection per match of the pattern: a stored list's
-			// worth at most
-			b, cp := m.eval(x.proj)
-			out := bound{n: m.data.n, e: b.s, s: m.data.n * b.s, src: b.src, list: true}
-			if !out.src {
-				out = m.built(out)
-			}
-			return out, m.data.n * (1 + cp)
-		}
-		return m.data, 1
+		return m.pattern(x)
 	case eCall:
 		return m.call(x)
 	}
 	m.refuse("the console cannot read an expression of this plan")
 	return bound{}, 0
+}
+
+// list returns the bound and cost of a list literal.
+func (m *costModel) list(x eList) (bound, float64) {
+	out, c := bound{src: true, list: true}, 0.0
+	for _, it := range x.items {
+		b, ci := m.eval(it)
+		m.use(b) // a range() inside a list would hide from the loops over it
+		out.n++
+		out.e = max(out.e, b.s)
+		out.s += b.s + 1
+		out.src = out.src && b.src
+		out.lazy = out.lazy || b.lazy
+		c += ci
+	}
+	if !out.src {
+		out = m.built(out)
+	}
+	return out, c + out.n + 1
+}
+
+// mapLit returns the bound and cost of a map literal or projection.
+func (m *costModel) mapLit(x eMap) (bound, float64) {
+	out, c := bound{src: true, list: true}, 0.0
+	if x.base != nil {
+		_, cb := m.eval(x.base)
+		c += cb
+	}
+	for _, it := range x.items {
+		var b bound
+		if it == nil { // .*: every property
+			b, out.n = m.data, out.n+m.data.n
+		} else {
+			var ci float64
+			b, ci = m.eval(it)
+			c += ci
+			m.use(b)
+		}
+		out.n++
+		out.e = max(out.e, b.s)
+		out.s += b.s + 1
+		out.src = out.src && b.src
+	}
+	if !out.src {
+		out = m.built(out)
+	}
+	return out, c + out.n + 1
+}
+
+// comprehension returns the bound and cost of a list comprehension: a
+// filter is a sublist of its list, a projection a built list.
+func (m *costModel) comprehension(x eCompr) (bound, float64) {
+	lb, c := m.eval(x.list)
+	m.iterable(lb)
+	body := func() (bound, float64) {
+		var out bound
+		var cw float64
+		if x.where != nil {
+			_, cw = m.eval(x.where)
+		}
+		if x.proj == nil {
+			return out, cw
+		}
+		out, cp := m.eval(x.proj)
+		m.use(out)
+		return out, cw + cp
+	}
+	cost, size, e := m.loop(lb, x.v, body)
+	if x.proj == nil { // a filter: a sublist of the list
+		return lb, c + cost + lb.n
+	}
+	return m.built(bound{n: lb.n, e: e, s: size + lb.n, list: true}), c + cost + lb.n
+}
+
+// caseExpr returns the bound and cost of a CASE: every branch is costed,
+// the result is bounded by the join of the results.
+func (m *costModel) caseExpr(x eCase) (bound, float64) {
+	var out bound
+	first := true
+	c := 0.0
+	for _, y := range append(append([]expr{x.subject}, x.whens...), x.thens...) {
+		if y != nil {
+			_, cy := m.eval(y)
+			c += cy
+		}
+	}
+	results := append([]expr{}, x.thens...)
+	if x.otherwise != nil {
+		results = append(results, x.otherwise)
+	} else {
+		results = append(results, eLit{kind: "null"})
+	}
+	for _, y := range results {
+		b, cy := m.eval(y)
+		c += cy
+		if first {
+			out, first = b, false
+		} else {
+			out = join(out, b)
+		}
+	}
+	return out, c + 1
+}
+
+// pattern returns the bound and cost of a pattern expression.
+func (m *costModel) pattern(x ePattern) (bound, float64) {
+	m.risky(x.text)
+	switch x.kind {
+	case "exists", "count":
+		return scalar, 1
+	case "collect":
+		return m.agg, 1
+	case "comprehension":
+		// one projection per match of the pattern: a stored list's
+		// worth at most
+		b, cp := m.eval(x.proj)
+		out := bound{n: m.data.n, e: b.s, s: m.data.n * b.s, src: b.src, list: true}
+		if !out.src {
+			out = m.built(out)
+		}
+		return out, m.data.n * (1 + cp)
+	}
+	return m.data, 1
 }
 
 // literal returns the bound of a literal or parameter.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/scoring"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
@@ -94,7 +95,10 @@ func (e *GDS) add(d *time.Duration, since time.Time) {
 	e.mu.Unlock()
 }
 
-var _ kgeval.KGEngine = (*GDS)(nil)
+var (
+	_ kgeval.KGEngine   = (*GDS)(nil)
+	_ scoring.RawEngine = (*GDS)(nil)
+)
 
 // Name returns "gds".
 func (*GDS) Name() string { return "gds" }
@@ -143,8 +147,16 @@ func (e *GDS) name(kind string) string {
 }
 
 // Score computes the KG scores of graphs, which must already be stored under
-// run (WritePairGraphs). Graphs with an empty side are not sent to GDS.
+// run (WritePairGraphs): their raw results (Raw), assembled by
+// scoring.Score.
 func (e *GDS) Score(ctx context.Context, run string, graphs []*kgeval.PairGraph, p kgeval.GraphParams) ([]kgeval.KGResult, error) {
+	return scoring.Score(ctx, e, run, graphs, p)
+}
+
+// Raw computes the raw results of graphs, which must already be stored under
+// run: Dijkstra and Louvain in GDS, the verdict matches by a pattern query.
+// Graphs with an empty side are not sent to GDS (no paths, no communities).
+func (e *GDS) Raw(ctx context.Context, run string, graphs []*kgeval.PairGraph, p kgeval.GraphParams) ([]scoring.Raw, error) {
 	var err error
 	e.once.Do(func() { _, err = e.DropLeftovers(ctx) })
 	if err != nil {
@@ -154,7 +166,7 @@ func (e *GDS) Score(ctx context.Context, run string, graphs []*kgeval.PairGraph,
 	if bs <= 0 {
 		bs = 500
 	}
-	out := make([]kgeval.KGResult, len(graphs))
+	out := make([]scoring.Raw, len(graphs))
 	var batch []int
 	flush := func() error {
 		if len(batch) == 0 {
@@ -166,7 +178,6 @@ func (e *GDS) Score(ctx context.Context, run string, graphs []*kgeval.PairGraph,
 	}
 	for i, g := range graphs {
 		if len(g.InputEntities()) == 0 || len(g.ContextEntities()) == 0 {
-			out[i] = kgeval.Assemble(g, nil, nil, nil, p)
 			continue
 		}
 		batch = append(batch, i)
@@ -186,11 +197,9 @@ func (e *GDS) Score(ctx context.Context, run string, graphs []*kgeval.PairGraph,
 }
 
 // verdicts asks the stored pair graphs for their triplet verdict matches
-// (cypher/kgscore_verdicts.cypher, a pattern query: no projection) and
-// assembles the verdicts and verdict scores of each result.
-func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGraph, out []kgeval.KGResult) error {
+// (cypher/kgscore_verdicts.cypher, a pattern query: no projection).
+func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGraph, out []scoring.Raw) error {
 	byID := make(map[string]int, len(graphs))
-	matches := make([][]kgeval.VerdictMatch, len(graphs))
 	ids := make([]any, 0, len(graphs))
 	for i, g := range graphs {
 		id := kgeval.GraphID(run, g.Sample, g.Pair)
@@ -209,18 +218,16 @@ func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGra
 			if !ok {
 				continue
 			}
-			matches[i] = append(matches[i], kgeval.VerdictMatch{In: int(asInt(m["input"])), Ctx: int(asInt(m["context"])),
+			out[i].Matches = append(out[i].Matches, kgeval.VerdictMatch{In: int(asInt(m["input"])), Ctx: int(asInt(m["context"])),
 				Support: m["support"] == true, Contradict: m["contradict"] == true, Answer: m["answer"] == true, Unfilled: m["unfilled"] == true})
 		}
-	}
-	for i, g := range graphs {
-		kgeval.SortMatches(matches[i])
-		kgeval.AssembleVerdicts(g, matches[i], &out[i])
 	}
 	return nil
 }
 
-func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairGraph, idx []int, p kgeval.GraphParams, out []kgeval.KGResult) error {
+// scoreBatch runs Dijkstra and Louvain on the graphs idx of graphs and
+// records their least path costs, paths and communities in out.
+func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairGraph, idx []int, p kgeval.GraphParams, out []scoring.Raw) error {
 	// Global ids: 0 is the virtual source; graph k's node v is offset[k] + v.
 	params := make([]any, len(idx))
 	offsets := make([]int64, len(idx))
@@ -319,7 +326,7 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 	e.stats.Batches++
 	e.mu.Unlock()
 	for k, i := range idx {
-		out[i] = kgeval.Assemble(graphs[i], dist[k], paths[k], comm[k], p)
+		out[i].Dist, out[i].Paths, out[i].Comm = dist[k], paths[k], comm[k]
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package graphstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"time"
 
@@ -39,7 +40,7 @@ func (db *DB) CreateRun(ctx context.Context, r kgeval.Run) error {
 		"samples": r.Samples, "rejected": r.Rejected, "started": r.Started,
 	}})
 	if err = mapError(err, "record run "+r.Name); kgeval.ErrorCode(err) == kgeval.ECONFLICT {
-		return kgeval.Errorf(kgeval.ECONFLICT, "run %q exists: choose another --run, or delete it with `kgeval runs delete %s`", r.Name, r.Name)
+		return kgeval.Errorf(kgeval.ECONFLICT, "run %q exists", r.Name)
 	}
 	return err
 }
@@ -51,7 +52,7 @@ func (db *DB) GetRun(ctx context.Context, name string) (kgeval.Run, error) {
 		return kgeval.Run{}, mapError(err, "read run")
 	}
 	if len(recs) == 0 {
-		return kgeval.Run{}, kgeval.Errorf(kgeval.ENOTFOUND, "no run %q (see `kgeval runs list`)", name)
+		return kgeval.Run{}, noSuchRun{kgeval.Errorf(kgeval.ENOTFOUND, "no run %q", name)}
 	}
 	m, _ := recs[0].Get("run")
 	return runFrom(m.(map[string]any))
@@ -256,4 +257,18 @@ func (db *DB) RunSweep(ctx context.Context, run string) ([]kgeval.VariantMeans, 
 			CommunityOverlap: floatOrNil(m["community_overlap"]), CommunityCoverage: floatOrNil(m["community_coverage"])})
 	}
 	return out, nil
+}
+
+// noSuchRun marks GetRun's ENOTFOUND without changing its text or code (see
+// NoSuchRun).
+type noSuchRun struct{ err *kgeval.Error }
+
+func (e noSuchRun) Error() string { return e.err.Error() }
+func (e noSuchRun) Unwrap() error { return e.err }
+
+// NoSuchRun reports whether err says that a run named by the caller does
+// not exist, so that a caller can add its own advice (the CLI points to
+// `kgeval runs list`).
+func NoSuchRun(err error) bool {
+	return errors.As(err, new(noSuchRun))
 }

@@ -99,7 +99,11 @@ func (c *testCache) Put(ctx context.Context, entries map[string][]byte) error {
 // TestJudge_EndToEnd computes every metric for one short WikiEval sample
 // (grounded answer, equal to its reference) with the local model, the
 // Neo4j cache and MiniLM, then again: the second pass must make no model
-// call and give the same values.
+// call and give the same values. That part is a plumbing test: every metric
+// must be a number in its range, not a good one (how well the metrics agree
+// with people lives in `make validity` and `make factcheck`). It then checks
+// the direction only where the bundled 1.5B model was found reliable (the
+// cases and what it answered are in the comments below).
 func TestJudge_EndToEnd(t *testing.T) {
 	res, err := dataset.Load(filepath.Join("..", "testdata", "wikieval.jsonl"), dataset.Options{})
 	if err != nil {
@@ -183,9 +187,39 @@ func TestJudge_EndToEnd(t *testing.T) {
 	}
 	t.Logf("second pass: %d model calls, %d cache hits", s2.Calls-s1.Calls, s2.CacheHits-s1.CacheHits)
 
+	// A clearly wrong answer (another year, founder and country) grades
+	// below the grounded one on factual_accuracy (issue 28: 20 against 100 in
+	// 3 runs of this test; 20, 53 and 53 in 3 probes, the grounded one 73 in
+	// a fourth run). Nothing else is asserted of it: the
+	// model gets it wrong. Its answer_class of it is CORRECT (3 runs of 3),
+	// and llm_faithfulness is 1, its facts copied from the passage instead
+	// of the answer ("founded in 2014 by Theodore Scott").
+	wrong := s
+	wrong.Answer = "PharmaCann was founded in 1975 by Maria Lopez. Its headquarters is in Tokyo, Japan."
+	graded, err := j.Evaluate(ctx, wrong, []string{kgeval.MetricFactualAccuracy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var right *Result
+	for i := range first {
+		if first[i].Metric == kgeval.MetricFactualAccuracy {
+			right = &first[i]
+		}
+	}
+	if right == nil {
+		t.Fatal("no factual_accuracy in the first pass")
+	}
+	rv, rok := right.Value.Float()
+	wv, wok := graded[0].Value.Float()
+	if !rok || !wok || wv >= rv {
+		t.Errorf("factual_accuracy of a clearly wrong answer %s, of the grounded one %s: want it lower", graded[0].Value, right.Value)
+	}
+	t.Logf("factual_accuracy: grounded %s, clearly wrong %s", right.Value, graded[0].Value)
+
 	// answer_class through the model: the same sample answered in other
-	// words. Which class a 1.5B model picks is its judgement (validity
-	// measures that); here it must be one of the classes, by the model.
+	// words is CORRECT (7 runs of 7). The model is not reliable everywhere
+	// on this sample: its llm_factual_correctness of the answer equal to its
+	// reference was 0 in one run (every reference fact labelled FN).
 	other := s
 	other.Answer = "It was founded in 2014; its headquarters are in Illinois."
 	third, err := j.Evaluate(ctx, other, []string{kgeval.MetricAnswerClass})
@@ -199,10 +233,8 @@ func TestJudge_EndToEnd(t *testing.T) {
 	if !ok || third[0].Explanation.(ClassExplanation).By != "model" {
 		t.Fatalf("answer_class of a reworded answer: %s %+v, want the model's class", third[0].Value, third[0].Explanation)
 	}
-	switch c {
-	case metrics.ClassCorrect, metrics.ClassWrong, metrics.ClassDontKnow:
-	default:
-		t.Errorf("answer_class %q is not a class", c)
+	if c != metrics.ClassCorrect {
+		t.Errorf("answer_class of the reference in other words: %q (%+v), want %s", c, third[0].Explanation, metrics.ClassCorrect)
 	}
 	t.Logf("answer_class of a reworded answer: %s (%s)", c, third[0].Value)
 }

@@ -97,6 +97,11 @@ func TestWantOf(t *testing.T) {
 		"elevation":                       WantMeasure,
 		"height and speed compared to":    WantMeasure,
 		"founder":                         WantPerson,
+		"director":                        WantPerson,
+		"author of":                       WantPerson,
+		"inventor":                        WantPerson,
+		"creator":                         WantPerson, // each person noun is its own cue
+		"creator of the series":           WantPerson,
 		"who directed":                    WantPerson,
 		"objective":                       "",
 		"conservation status":             "",

@@ -171,23 +171,46 @@ type suffix struct {
 
 var suffixIndex = map[rune][]*suffix{}
 
+// init fills suffixIndex, family by family, then orders each list.
 func init() {
-	add := func(cat category, unit string, exp int, mul float64, fold bool, pats ...string) {
-		for _, p := range pats {
-			s := &suffix{pat: p, fold: fold, cat: cat, unit: unit, exp: exp, mul: mul}
-			r, _ := utf8.DecodeRuneInString(p)
-			r = unicode.ToLower(r)
-			suffixIndex[r] = append(suffixIndex[r], s)
-		}
+	addScales()
+	addPercents()
+	addCurrencies()
+	addDurations()
+	addMeasures()
+	addPhysical()
+	sortSuffixes()
+}
+
+// addSuffix indexes patterns pats of one category, unit and factor by
+// their first rune, lower-cased.
+func addSuffix(cat category, unit string, exp int, mul float64, fold bool, pats ...string) {
+	for _, p := range pats {
+		s := &suffix{pat: p, fold: fold, cat: cat, unit: unit, exp: exp, mul: mul}
+		r, _ := utf8.DecodeRuneInString(p)
+		r = unicode.ToLower(r)
+		suffixIndex[r] = append(suffixIndex[r], s)
 	}
-	scale := func(exp int, mul float64, fold, needCur bool, pats ...string) {
-		for _, p := range pats {
-			add(catScale, "", exp, mul, fold, p)
-			l := suffixIndex[unicode.ToLower(firstRune(p))]
-			l[len(l)-1].needCur = needCur
-		}
+}
+
+// addScale indexes scale patterns; needCur: only after a stated currency.
+func addScale(exp int, mul float64, fold, needCur bool, pats ...string) {
+	for _, p := range pats {
+		addSuffix(catScale, "", exp, mul, fold, p)
+		l := suffixIndex[unicode.ToLower(firstRune(p))]
+		l[len(l)-1].needCur = needCur
 	}
-	// Scales.
+}
+
+// addQuantity indexes the patterns of a measured quantity, in SI base
+// units.
+func addQuantity(unit string, exp int, mul float64, fold bool, pats ...string) {
+	addSuffix(catQuantity, unit, exp, mul, fold, pats...)
+}
+
+// addScales indexes the scales ("million", "lakh", the "m" of "$5m").
+func addScales() {
+	scale := addScale
 	scale(2, 1, true, false, "hundred")
 	scale(3, 1, true, false, "thousand", "tausend")
 	scale(6, 1, true, false, "million", "millions", "mn", "mln", "millionen", "millones", "millón", "millon", "milioni", "milione", "milhões", "milhão", "miljoen")
@@ -203,7 +226,11 @@ func init() {
 	scale(3, 1, false, true, "k", "K")
 	scale(9, 1, false, true, "b", "B")
 	scale(7, 1, false, true, "cr")
+}
 
+// addPercents indexes the percent signs and words.
+func addPercents() {
+	add := addSuffix
 	// Percentages: the value is a fraction (70% -> 0.70). Percentage points
 	// and basis points are a difference of two percentages: unit "pp".
 	add(catPercent, "", -2, 1, false, "%", "％", "٪")
@@ -212,8 +239,11 @@ func init() {
 	add(catPercent, "pp", -2, 1, true, "percentage points", "percentage point", "p.p.")
 	add(catPercent, "pp", -2, 1, false, "pp")
 	add(catPercent, "pp", -4, 1, true, "basis points", "basis point")
+}
 
-	// Currencies written after the amount.
+// addCurrencies indexes the currencies written after the amount.
+func addCurrencies() {
+	add := addSuffix
 	for r, c := range currencySymbols {
 		add(catCurrency, c, 0, 1, false, string(r))
 	}
@@ -240,7 +270,11 @@ func init() {
 	add(catCurrency, "CNY", 0, 1, true, "yuan", "renminbi")
 	add(catCurrency, "RUB", 0, 1, true, "rubles", "roubles")
 	add(catCurrency, "CHF", 0, 1, true, "swiss francs")
+}
 
+// addDurations indexes the units of time.
+func addDurations() {
+	add := addSuffix
 	// Durations, in seconds. Calendar units use the mean Gregorian year:
 	// 12 months = 1 year exactly.
 	const year = 365.2425 * 86400
@@ -264,10 +298,12 @@ func init() {
 	dur(10*year, true, "decades", "decade")
 	dur(100*year, true, "centuries", "century")
 
-	// Measured quantities, in SI base units. Symbols are case-sensitive.
-	q := func(unit string, exp int, mul float64, fold bool, pats ...string) {
-		add(catQuantity, unit, exp, mul, fold, pats...)
-	}
+}
+
+// addMeasures indexes length, mass, area and volume (SI base units;
+// symbols are case-sensitive).
+func addMeasures() {
+	q := addQuantity
 	// length
 	q("m", 0, 1, false, "m")
 	q("m", 0, 1, true, "metres", "meters", "metre", "meter", "mètres", "mètre", "metros", "metro", "metri")
@@ -320,6 +356,12 @@ func init() {
 	q("m3", 0, 1, true, "cubic metres", "cubic meters", "cubic metre", "cubic meter")
 	q("m3", 9, 1, true, "km³", "km3", "cubic kilometres", "cubic kilometers")
 	q("m3", 0, 0.028316846592, true, "cubic feet", "cubic foot", "ft³")
+}
+
+// addPhysical indexes power, energy, frequency, data, speed, temperature,
+// electricity and pressure (SI base units; symbols are case-sensitive).
+func addPhysical() {
+	q := addQuantity
 	// power, energy
 	q("W", 0, 1, false, "W")
 	q("W", 0, 1, true, "watts", "watt")
@@ -393,7 +435,10 @@ func init() {
 	q("Pa", 2, 1, true, "mbar")
 	q("Pa", 0, 6894.757293168, true, "psi")
 	q("Pa", 0, 101325, true, "atm")
+}
 
+// sortSuffixes orders each list of suffixIndex.
+func sortSuffixes() {
 	// Longest pattern first; at equal length a scale before a unit, so that
 	// "$5 m" is five million dollars when a currency is stated.
 	for r, l := range suffixIndex {

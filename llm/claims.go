@@ -276,18 +276,6 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 	system = strings.TrimSpace(system)
 	ps := make([]kgeval.ClaimProb, len(qs))
 	errs := make([]error, len(qs))
-
-	// Identical queries are planned and asked once.
-	type plan struct {
-		idx    []int
-		chunks [][]string
-		keys   []string
-	}
-	var plans []*plan
-	byQuery := map[string]*plan{}
-	var keys []string
-	seen := map[string]bool{}
-	var mu sync.Mutex
 	done := 0
 	report := func(n int) {
 		done += n
@@ -295,6 +283,58 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 			progress(done, len(qs))
 		}
 	}
+	plans, byQuery, keys := v.planClaims(system, qs, errs)
+	// Queries that failed before any question (and their duplicates).
+	for _, p := range byQuery {
+		if p.chunks == nil {
+			for _, i := range p.idx[1:] {
+				errs[i] = errs[p.idx[0]]
+			}
+			report(len(p.idx))
+		}
+	}
+	cached, err := v.Cache.Get(ctx, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+
+	c := &claimCall{v: v, ctx: ctx, system: system, cached: cached, flights: map[string]*flight{}}
+	var wg sync.WaitGroup
+	for _, p := range plans {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, qerr := c.query(qs[p.idx[0]].Claim, p)
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			for _, i := range p.idx {
+				ps[i], errs[i] = res, qerr
+			}
+			report(len(p.idx))
+		}()
+	}
+	wg.Wait()
+	if c.cacheErr != nil {
+		return ps, errs, c.cacheErr
+	}
+	return ps, errs, ctx.Err()
+}
+
+// claimPlan is the chunks of one distinct query and the queries (idx) that
+// share it.
+type claimPlan struct {
+	idx    []int
+	chunks [][]string
+	keys   []string
+}
+
+// planClaims plans each distinct query of qs once: its chunks and their
+// cache keys. A query that cannot be asked (an empty claim, a chunking
+// error) gets its error in errs and no chunks. keys are the distinct chunk
+// keys, in order.
+func (v *ClaimVerifier) planClaims(system string, qs []kgeval.ClaimQuery, errs []error) (plans []*claimPlan, byQuery map[string]*claimPlan, keys []string) {
+	byQuery = map[string]*claimPlan{}
+	seen := map[string]bool{}
 	for i, q := range qs {
 		b, _ := json.Marshal(q)
 		qk := string(b)
@@ -302,7 +342,7 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 			p.idx = append(p.idx, i)
 			continue
 		}
-		p := &plan{idx: []int{i}}
+		p := &claimPlan{idx: []int{i}}
 		byQuery[qk] = p
 		if strings.TrimSpace(q.Claim) == "" {
 			errs[i] = kgeval.Errorf(kgeval.EINVALID, "empty claim")
@@ -324,147 +364,135 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 		}
 		plans = append(plans, p)
 	}
-	// Queries that failed before any question (and their duplicates).
-	for _, p := range byQuery {
-		if p.chunks == nil {
-			for _, i := range p.idx[1:] {
-				errs[i] = errs[p.idx[0]]
-			}
-			report(len(p.idx))
-		}
-	}
-	cached, err := v.Cache.Get(ctx, keys)
-	if err != nil {
-		return nil, nil, err
-	}
+	return plans, byQuery, keys
+}
 
-	flights := map[string]*flight{}
-	var cacheErr error
-	// answer returns the answer to one chunk, from the cache, from
-	// another query's request in this call, or from the model.
-	var answer func(claim string, ev []string, key string, depth int) (claimAnswer, bool, error)
-	answer = func(claim string, ev []string, key string, depth int) (claimAnswer, bool, error) {
-		mu.Lock()
-		if f, ok := flights[key]; ok {
-			mu.Unlock()
-			<-f.done
-			return f.a, f.cached, f.err
-		}
-		f := &flight{done: make(chan struct{})}
-		flights[key] = f
-		mu.Unlock()
-		defer close(f.done)
-		b, ok := cached[key]
-		if !ok && depth > 0 {
-			// A half of a refused chunk: not looked up with the others.
-			if m, err := v.Cache.Get(ctx, []string{key}); err == nil {
-				b, ok = m[key]
-			}
-		}
-		if ok {
-			var a claimAnswer
-			if json.Unmarshal(b, &a) == nil && a.P >= 0 && a.P <= 1 {
-				v.Client.CountCacheHit(1)
-				f.a, f.cached = a, true
-				return f.a, true, nil
-			}
-		}
-		ta, err := v.Client.oneToken(ctx, system, ClaimQuestion(ev, claim))
-		switch {
-		case err == nil:
-			f.a.P, f.a.Fallback = claimP(ta)
-			f.a.Tokens = ta.PromptTokens
-		case errors.Is(err, ErrContextExceeded) && depth < maxHalvings:
-			// The estimate was not conservative enough for this text: ask
-			// each half, and keep the better.
-			a, b, ok := halve(ev)
-			if !ok {
-				v.Client.failures.Add(1) // oneToken leaves refusals to its caller
-				f.err = err
-				return f.a, false, err
-			}
-			var best claimAnswer
-			best.P = -1
-			tokens := 0
-			for _, h := range [][]string{a, b} {
-				ha, _, herr := answer(claim, h, v.Key(ClaimQuestion(h, claim)), depth+1)
-				if herr != nil {
-					f.err = herr
-					return f.a, false, herr
-				}
-				tokens += ha.Tokens
-				if ha.P > best.P {
-					best.P = ha.P
-				}
-				best.Fallback = best.Fallback || ha.Fallback
-			}
-			best.Tokens = tokens
-			f.a = best
-		default:
-			if errors.Is(err, ErrContextExceeded) {
-				v.Client.failures.Add(1) // oneToken leaves refusals to its caller
-			}
-			f.err = err
-			return f.a, false, err
-		}
-		b, _ = json.Marshal(f.a)
-		if perr := v.Cache.Put(ctx, map[string][]byte{key: b}); perr != nil {
-			mu.Lock()
-			cacheErr = perr
-			mu.Unlock()
-		}
-		return f.a, false, nil
-	}
+// claimCall is the state of one CheckClaims call: the cached answers read
+// up front, the chunks being asked, and the last failure to cache.
+type claimCall struct {
+	v       *ClaimVerifier
+	ctx     context.Context
+	system  string
+	cached  map[string][]byte
+	mu      sync.Mutex
+	flights map[string]*flight
+	// cacheErr is the last failure to cache an answer (under mu).
+	cacheErr error
+}
 
-	var wg sync.WaitGroup
-	for _, p := range plans {
-		wg.Add(1)
+// query answers the chunks of p concurrently and returns the query's
+// probability: its best chunk's, or the first chunk error.
+func (c *claimCall) query(claim string, p *claimPlan) (kgeval.ClaimProb, error) {
+	as := make([]claimAnswer, len(p.chunks))
+	fromCache := make([]bool, len(p.chunks))
+	cerrs := make([]error, len(p.chunks))
+	var cwg sync.WaitGroup
+	for j := range p.chunks {
+		cwg.Add(1)
 		go func() {
-			defer wg.Done()
-			claim := qs[p.idx[0]].Claim
-			as := make([]claimAnswer, len(p.chunks))
-			fromCache := make([]bool, len(p.chunks))
-			cerrs := make([]error, len(p.chunks))
-			var cwg sync.WaitGroup
-			for j := range p.chunks {
-				cwg.Add(1)
-				go func() {
-					defer cwg.Done()
-					as[j], fromCache[j], cerrs[j] = answer(claim, p.chunks[j], p.keys[j], 0)
-				}()
-			}
-			cwg.Wait()
-			var res kgeval.ClaimProb
-			var qerr error
-			res.Chunks, res.Cached, res.P = len(p.chunks), true, -1
-			for j, a := range as {
-				if cerrs[j] != nil {
-					qerr = cerrs[j]
-					break
-				}
-				if a.P > res.P {
-					res.P, res.Best = a.P, j
-				}
-				res.Fallback = res.Fallback || a.Fallback
-				res.Cached = res.Cached && fromCache[j]
-				if !fromCache[j] {
-					res.Tokens += a.Tokens
-				}
-			}
-			if qerr != nil {
-				res = kgeval.ClaimProb{}
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, i := range p.idx {
-				ps[i], errs[i] = res, qerr
-			}
-			report(len(p.idx))
+			defer cwg.Done()
+			as[j], fromCache[j], cerrs[j] = c.answer(claim, p.chunks[j], p.keys[j], 0)
 		}()
 	}
-	wg.Wait()
-	if cacheErr != nil {
-		return ps, errs, cacheErr
+	cwg.Wait()
+	var res kgeval.ClaimProb
+	res.Chunks, res.Cached, res.P = len(p.chunks), true, -1
+	for j, a := range as {
+		if cerrs[j] != nil {
+			return kgeval.ClaimProb{}, cerrs[j]
+		}
+		if a.P > res.P {
+			res.P, res.Best = a.P, j
+		}
+		res.Fallback = res.Fallback || a.Fallback
+		res.Cached = res.Cached && fromCache[j]
+		if !fromCache[j] {
+			res.Tokens += a.Tokens
+		}
 	}
-	return ps, errs, ctx.Err()
+	return res, nil
+}
+
+// answer returns the answer to one chunk (ev, cached under key), from the
+// cache, from another query's request in this call, or from the model; a
+// fresh answer is cached. depth counts the halvings of a refused chunk.
+func (c *claimCall) answer(claim string, ev []string, key string, depth int) (claimAnswer, bool, error) {
+	v := c.v
+	c.mu.Lock()
+	if f, ok := c.flights[key]; ok {
+		c.mu.Unlock()
+		<-f.done
+		return f.a, f.cached, f.err
+	}
+	f := &flight{done: make(chan struct{})}
+	c.flights[key] = f
+	c.mu.Unlock()
+	defer close(f.done)
+	b, ok := c.cached[key]
+	if !ok && depth > 0 {
+		// A half of a refused chunk: not looked up with the others.
+		if m, err := v.Cache.Get(c.ctx, []string{key}); err == nil {
+			b, ok = m[key]
+		}
+	}
+	if ok {
+		var a claimAnswer
+		if json.Unmarshal(b, &a) == nil && a.P >= 0 && a.P <= 1 {
+			v.Client.CountCacheHit(1)
+			f.a, f.cached = a, true
+			return f.a, true, nil
+		}
+	}
+	ta, err := v.Client.oneToken(c.ctx, c.system, ClaimQuestion(ev, claim))
+	switch {
+	case err == nil:
+		f.a.P, f.a.Fallback = claimP(ta)
+		f.a.Tokens = ta.PromptTokens
+	case errors.Is(err, ErrContextExceeded) && depth < maxHalvings:
+		// The estimate was not conservative enough for this text: ask
+		// each half, and keep the better.
+		if f.a, f.err = c.halved(claim, ev, depth, err); f.err != nil {
+			return f.a, false, f.err
+		}
+	default:
+		if errors.Is(err, ErrContextExceeded) {
+			v.Client.failures.Add(1) // oneToken leaves refusals to its caller
+		}
+		f.err = err
+		return f.a, false, err
+	}
+	b, _ = json.Marshal(f.a)
+	if perr := v.Cache.Put(c.ctx, map[string][]byte{key: b}); perr != nil {
+		c.mu.Lock()
+		c.cacheErr = perr
+		c.mu.Unlock()
+	}
+	return f.a, false, nil
+}
+
+// halved answers a chunk the server refused as too long (refusal) by its
+// halves: the better P, a fallback if either fell back, their tokens
+// summed. A chunk that cannot be halved fails with refusal.
+func (c *claimCall) halved(claim string, ev []string, depth int, refusal error) (claimAnswer, error) {
+	a, b, ok := halve(ev)
+	if !ok {
+		c.v.Client.failures.Add(1) // oneToken leaves refusals to its caller
+		return claimAnswer{}, refusal
+	}
+	var best claimAnswer
+	best.P = -1
+	tokens := 0
+	for _, h := range [][]string{a, b} {
+		ha, _, herr := c.answer(claim, h, c.v.Key(ClaimQuestion(h, claim)), depth+1)
+		if herr != nil {
+			return claimAnswer{}, herr
+		}
+		tokens += ha.Tokens
+		if ha.P > best.P {
+			best.P = ha.P
+		}
+		best.Fallback = best.Fallback || ha.Fallback
+	}
+	best.Tokens = tokens
+	return best, nil
 }

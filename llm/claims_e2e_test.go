@@ -121,29 +121,43 @@ func checkEstimates(t *testing.T, xs []exchange) {
 }
 
 // TestClaimVerifier_EndToEnd asks the local model about a claim its
-// document states and one it contradicts, then again from the cache.
+// document states and one it contradicts, on two documents, then again from
+// the cache. The direction is asserted: the bundled 1.5B model answers these
+// cases steadily (issue 28, 5 runs: P(supported) 0.96-0.97 for the Eiffel
+// Tower's stated year, 0.19-0.21 for the contradicted one; 3 runs: 0.77-0.78
+// for PSLV-C56's stated launch date, 0.09-0.12 for another date). The
+// triplet Verifier, asked the same dates, is not that reliable (see
+// TestVerifier_EndToEnd).
 func TestClaimVerifier_EndToEnd(t *testing.T) {
 	client, tp := mustTappedLLM(t, 5*time.Minute)
 	v := &llm.ClaimVerifier{Client: client, Cache: MustCache(t)}
-	doc := eiffel + " It is 330 metres tall." + fmt.Sprintf(" [test %d]", time.Now().UnixNano())
+	nonce := fmt.Sprintf(" [test %d]", time.Now().UnixNano())
+	doc := eiffel + " It is 330 metres tall." + nonce
+	launch := "It is Scheduled to get launched on Sunday, 30 July 2023 at 06:30 IST / 01:00 UTC from Satish Dhawan Space Centre." + nonce
 	qs := []kgeval.ClaimQuery{
 		{Evidence: []string{doc}, Claim: "The Eiffel Tower was completed in 1889."},
 		{Evidence: []string{doc}, Claim: "The Eiffel Tower was completed in 1925."},
+		{Evidence: []string{launch}, Claim: "PSLV-C56 is launched on 30 July 2023."},
+		{Evidence: []string{launch}, Claim: "PSLV-C56 is launched on 5 August 2023."},
 	}
 	start := time.Now()
 	ps, errs, err := v.CheckClaims(context.Background(), qs, nil)
-	if err != nil || errs[0] != nil || errs[1] != nil {
+	if err != nil || errs[0] != nil || errs[1] != nil || errs[2] != nil || errs[3] != nil {
 		t.Fatalf("err %v, query errs %v", err, errs)
 	}
 	t.Logf("supported: %+v; contradicted: %+v; %v", ps[0], ps[1], time.Since(start).Round(time.Millisecond))
-	if ps[0].Fallback || ps[1].Fallback {
-		t.Errorf("fallback: the local server returns log-probabilities")
-	}
-	if ps[0].P <= 0.5 {
-		t.Errorf("P(supported) of a claim the document states = %.3f, want > 0.5", ps[0].P)
-	}
-	if ps[1].P >= ps[0].P {
-		t.Errorf("P(supported) of the contradicted claim %.3f >= the stated one's %.3f", ps[1].P, ps[0].P)
+	t.Logf("30 July: %+v; 5 August: %+v", ps[2], ps[3])
+	for k := 0; k < len(ps); k += 2 {
+		stated, other := ps[k], ps[k+1]
+		if stated.Fallback || other.Fallback {
+			t.Errorf("fallback: the local server returns log-probabilities")
+		}
+		if stated.P <= 0.5 {
+			t.Errorf("P(supported) of %q, which the document states = %.3f, want > 0.5", qs[k].Claim, stated.P)
+		}
+		if other.P >= 0.5 || other.P >= stated.P {
+			t.Errorf("P(supported) of %q, which the document contradicts = %.3f, want < 0.5 and below the stated claim's %.3f", qs[k+1].Claim, other.P, stated.P)
+		}
 	}
 	if ps[0].Tokens == 0 {
 		t.Errorf("no prompt tokens counted")
@@ -151,14 +165,16 @@ func TestClaimVerifier_EndToEnd(t *testing.T) {
 	checkEstimates(t, tp.all())
 	calls := client.Stats().Calls
 	again, errs, err := v.CheckClaims(context.Background(), qs, nil)
-	if err != nil || errs[0] != nil || client.Stats().Calls != calls || !again[0].Cached || again[0].P != ps[0].P || again[1].P != ps[1].P {
+	if err != nil || errs[0] != nil || client.Stats().Calls != calls || !again[0].Cached || again[0].P != ps[0].P || again[1].P != ps[1].P || again[3].P != ps[3].P {
 		t.Errorf("second call %+v (err %v, %v) made %d calls; want the cached answers", again, err, errs, client.Stats().Calls-calls)
 	}
 }
 
 // TestEstimateRequest_EndToEnd checks EstimateRequest against the prompt
 // tokens the real server counts, on a real English passage and on a table
-// of numbers (a digit is a token of its own for Qwen's tokenizer).
+// of numbers (a digit is a token of its own for Qwen's tokenizer). A
+// plumbing test: the model's P(supported) is logged, not checked (claim
+// quality lives in `make factcheck`).
 func TestEstimateRequest_EndToEnd(t *testing.T) {
 	res, err := dataset.Load(filepath.Join("..", "testdata", "wikieval.jsonl"), dataset.Options{})
 	if err != nil {
@@ -187,7 +203,8 @@ func TestEstimateRequest_EndToEnd(t *testing.T) {
 // TestClaimVerifier_LongDocument_EndToEnd gives a real document longer
 // than the server's context (the first distinct passages of WikiEval-50,
 // 41 KB, about 9,000 tokens: the server refuses it whole): the verifier
-// cuts it into chunks, and the server accepts every one.
+// cuts it into chunks, and the server accepts every one. A plumbing test:
+// what the model answers is not checked (`make factcheck` measures it).
 func TestClaimVerifier_LongDocument_EndToEnd(t *testing.T) {
 	res, err := dataset.Load(filepath.Join("..", "testdata", "wikieval50.jsonl"), dataset.Options{})
 	if err != nil {

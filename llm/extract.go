@@ -187,6 +187,40 @@ func (e *Extractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, p
 	for i, r := range reqs {
 		items[i] = ExtractItem{Text: r.Text, Question: r.Question, Asked: r.Asked}
 	}
+	prompts, err := extractPrompts()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]kgeval.Extraction, len(items))
+	plan := e.plan(items)
+	for i, it := range items {
+		if strings.TrimSpace(it.Text) == "" {
+			out[i] = kgeval.Extraction{Triplets: []kgeval.Triplet{}}
+		}
+	}
+	// The total is the windows to ask, known only now: a long text is
+	// asked in several.
+	if progress != nil {
+		progress(0, len(plan.keys))
+	}
+	answers, cacheErr, err := e.answer(ctx, plan, prompts, progress)
+	if err != nil {
+		return nil, err
+	}
+	for i, ws := range plan.itemWins {
+		if ws != nil {
+			out[i] = e.assemble(ws, plan.itemKeys[i], answers)
+		}
+	}
+	if cacheErr != nil {
+		return out, cacheErr
+	}
+	return out, ctx.Err()
+}
+
+// extractPrompts returns the system prompts of the extraction, by whether
+// the text is a question.
+func extractPrompts() (map[bool]string, error) {
 	prompts := map[bool]string{}
 	for _, asked := range []bool{false, true} {
 		v := ExtractPromptVersion
@@ -199,44 +233,57 @@ func (e *Extractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, p
 		}
 		prompts[asked] = p
 	}
-	out := make([]kgeval.Extraction, len(items))
-	itemWins := make([][]window, len(items))
-	itemKeys := make([][]string, len(items))
-	first := map[string]window{}
-	var keys []string
+	return prompts, nil
+}
+
+// extractPlan is the windows of a batch of items and their cache keys.
+type extractPlan struct {
+	itemWins [][]window        // each item's windows (nil for a blank text)
+	itemKeys [][]string        // the cache key of each of them
+	first    map[string]window // the first window of each key
+	keys     []string          // the distinct keys, in order: the windows to ask
+}
+
+// plan splits items into windows; identical windows share a key and are
+// asked once.
+func (e *Extractor) plan(items []ExtractItem) extractPlan {
+	p := extractPlan{itemWins: make([][]window, len(items)), itemKeys: make([][]string, len(items)), first: map[string]window{}}
 	for i, it := range items {
 		if strings.TrimSpace(it.Text) == "" {
-			out[i] = kgeval.Extraction{Triplets: []kgeval.Triplet{}}
 			continue
 		}
-		itemWins[i] = e.windows(it)
-		for _, w := range itemWins[i] {
+		p.itemWins[i] = e.windows(it)
+		for _, w := range p.itemWins[i] {
 			k := e.Key(w.item)
-			if _, ok := first[k]; !ok {
-				first[k] = w
-				keys = append(keys, k)
+			if _, ok := p.first[k]; !ok {
+				p.first[k] = w
+				p.keys = append(p.keys, k)
 			}
-			itemKeys[i] = append(itemKeys[i], k)
+			p.itemKeys[i] = append(p.itemKeys[i], k)
 		}
 	}
-	// The total is the windows to ask, known only now: a long text is
-	// asked in several.
-	if progress != nil {
-		progress(0, len(keys))
-	}
-	cached, err := e.Cache.Get(ctx, keys)
+	return p
+}
+
+// windowAnswer is the model's answer for one window.
+type windowAnswer struct {
+	triplets []kgeval.Triplet
+	cached   bool
+	err      error
+}
+
+// answer returns the answer for every key of plan: from the cache, else
+// from the model, each fresh answer cached as it arrives. cacheErr is the
+// last failure to cache an answer; err is the cache's failure to read.
+func (e *Extractor) answer(ctx context.Context, plan extractPlan, prompts map[bool]string, progress func(done, total int)) (answers map[string]windowAnswer, cacheErr, err error) {
+	cached, err := e.Cache.Get(ctx, plan.keys)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	type answer struct {
-		triplets []kgeval.Triplet
-		cached   bool
-		err      error
-	}
-	answers := make(map[string]answer, len(keys))
+	answers = make(map[string]windowAnswer, len(plan.keys))
 	done := 0
 	var mu sync.Mutex
-	finish := func(k string, a answer) {
+	finish := func(k string, a windowAnswer) {
 		mu.Lock()
 		defer mu.Unlock()
 		answers[k] = a
@@ -245,25 +292,24 @@ func (e *Extractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, p
 		}
 		done++
 		if progress != nil {
-			progress(done, len(keys))
+			progress(done, len(plan.keys))
 		}
 	}
 	var pending []string
-	for _, k := range keys {
+	for _, k := range plan.keys {
 		if b, ok := cached[k]; ok {
 			var a tripletAnswer
 			if err := json.Unmarshal(b, &a); err == nil {
 				e.Client.CountCacheHit(1)
-				finish(k, answer{triplets: a.Triplets, cached: true})
+				finish(k, windowAnswer{triplets: a.Triplets, cached: true})
 				continue
 			}
 		}
 		pending = append(pending, k)
 	}
 	var wg sync.WaitGroup
-	var cacheErr error
 	for _, k := range pending {
-		w := first[k]
+		w := plan.first[k]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -276,44 +322,40 @@ func (e *Extractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, p
 					mu.Unlock()
 				}
 			}
-			finish(k, answer{triplets: triplets, err: err})
+			finish(k, windowAnswer{triplets: triplets, err: err})
 		}()
 	}
 	wg.Wait()
-	// Assemble each item from its windows, spans set, duplicates across
-	// windows counted once.
-	for i, ws := range itemWins {
-		if ws == nil {
-			continue
-		}
-		r := kgeval.Extraction{Cached: true}
-		var all []kgeval.Triplet
-		for j, w := range ws {
-			a := answers[itemKeys[i][j]]
-			if a.err != nil {
-				if len(ws) > 1 {
-					a.err = fmt.Errorf("window %d of %d (characters %d-%d): %w", j+1, len(ws), w.start, w.end, a.err)
-				}
-				r.Err = a.err
-				break
+	return answers, cacheErr, nil
+}
+
+// assemble returns an item's extraction from the answers for its windows
+// ws (keys: their cache keys): spans set, duplicates across windows counted
+// once, failed when one window failed.
+func (e *Extractor) assemble(ws []window, keys []string, answers map[string]windowAnswer) kgeval.Extraction {
+	r := kgeval.Extraction{Cached: true}
+	var all []kgeval.Triplet
+	for j, w := range ws {
+		a := answers[keys[j]]
+		if a.err != nil {
+			if len(ws) > 1 {
+				a.err = fmt.Errorf("window %d of %d (characters %d-%d): %w", j+1, len(ws), w.start, w.end, a.err)
 			}
-			r.Cached = r.Cached && a.cached
-			for _, t := range a.triplets {
-				if len(ws) > 1 || !w.item.Asked {
-					t.Start, t.End = w.start, w.end
-				}
-				all = append(all, t)
+			r.Err = a.err
+			break
+		}
+		r.Cached = r.Cached && a.cached
+		for _, t := range a.triplets {
+			if len(ws) > 1 || !w.item.Asked {
+				t.Start, t.End = w.start, w.end
 			}
+			all = append(all, t)
 		}
-		if r.Err == nil {
-			r.Triplets, _ = kgeval.CleanTriplets(all, e.MaxLabelChars)
-		}
-		out[i] = r
 	}
-	if cacheErr != nil {
-		return out, cacheErr
+	if r.Err == nil {
+		r.Triplets, _ = kgeval.CleanTriplets(all, e.MaxLabelChars)
 	}
-	return out, ctx.Err()
+	return r
 }
 
 func (e *Extractor) extract(ctx context.Context, system string, it ExtractItem) ([]kgeval.Triplet, error) {

@@ -34,7 +34,9 @@ func MustCache(tb testing.TB) *graphstore.Cache {
 
 // TestExtractor_EndToEnd extracts triplets from real WikiEval records with
 // the local model, caches them in Neo4j, and checks that a second run makes
-// no model call.
+// no model call. A plumbing test: it checks the answers' shape, the bounded
+// retries and the cache, not which triplets a 1.5B model extracts (that
+// quality lives in `make validity` and `make factcheck`).
 func TestExtractor_EndToEnd(t *testing.T) {
 	res, err := dataset.Load(filepath.Join("..", "testdata", "wikieval.jsonl"), dataset.Options{})
 	if err != nil {
@@ -115,7 +117,8 @@ func TestExtractor_EndToEnd(t *testing.T) {
 
 // TestEmbedder_EndToEnd embeds labels through the local server's
 // OpenAI-compatible /v1/embeddings endpoint, then serves them again from the
-// Neo4j cache without a call.
+// Neo4j cache without a call. A plumbing test: unit length and identical
+// vectors for identical texts, not what the vectors mean.
 func TestEmbedder_EndToEnd(t *testing.T) {
 	client := MustLocalLLM(t)
 	e := &llm.Embedder{Client: client, Model: client.Model()}

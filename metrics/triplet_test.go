@@ -168,3 +168,42 @@ func TestTripletSimilarity_LiteralAware(t *testing.T) {
 		t.Errorf("best %d cos %v conflicts %d; want the 2014 candidate (index 2, cos 0.6) and 1 conflict", m.BestIndex, m.Cos, m.Conflicts)
 	}
 }
+
+// TestTripletSimilarity_ConflictScoresZero: a conflicting literal counts as
+// cosine 0, not as a penalty below it. The only candidate states another
+// year with a near-identical embedding: the match's cosine, the three
+// aggregates, and the choice between a conflict and a candidate of negative
+// cosine all read 0 for the conflict.
+func TestTripletSimilarity_ConflictScoresZero(t *testing.T) {
+	q := metrics.Side{Name: "answer", Triplets: []kgeval.Triplet{{Subject: "PharmaCann", Relation: "was founded in", Object: "2014"}},
+		Vectors: [][]float32{{1, 0}}}
+	t.Run("OnlyCandidate", func(t *testing.T) {
+		c := metrics.Side{Name: "contexts", Triplets: []kgeval.Triplet{{Subject: "PharmaCann", Relation: "was founded in", Object: "2010"}},
+			Vectors: [][]float32{{0.99, 0.141}}}
+		s, err := metrics.TripletSimilarity(q, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := s.Matches[0]; m.Cos != 0 || m.Conflicts != 1 {
+			t.Errorf("match cos %v, conflicts %d; want 0 and 1", m.Cos, m.Conflicts)
+		}
+		for name, v := range map[string]metrics.Value{"avg": s.Avg, "weighted": s.Weighted, "minimax": s.Minimax} {
+			if f, ok := v.Float(); !ok || f != 0 {
+				t.Errorf("%s = %s, want 0", name, v)
+			}
+		}
+	})
+	t.Run("BeatsNegativeCosine", func(t *testing.T) {
+		c := metrics.Side{Name: "contexts", Triplets: []kgeval.Triplet{
+			{Subject: "Chicago", Relation: "is in", Object: "Illinois"},
+			{Subject: "PharmaCann", Relation: "was founded in", Object: "2010"},
+		}, Vectors: [][]float32{{-0.5, 0.866}, {0.99, 0.141}}}
+		s, err := metrics.TripletSimilarity(q, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := s.Matches[0]; m.BestIndex != 1 || m.Cos != 0 {
+			t.Errorf("best %d cos %v; want the conflicting candidate (index 1) at cosine 0, above the other's -0.5", m.BestIndex, m.Cos)
+		}
+	})
+}

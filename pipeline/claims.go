@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
 
@@ -64,7 +65,7 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 		if !ok || s == nil || p.Input == kgeval.TextQuestion {
 			continue
 		}
-		in := claims.Input{Text: inputText(s, p), Passages: passagesOf(s, p), Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r, Prepared: prepared}
+		in := claims.Input{Text: scoring.InputText(s, p), Passages: scoring.Passages(s, p), Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r, Prepared: prepared}
 		if !hasText(in.Passages) {
 			noClaims(r, "the context side has no text")
 			continue
@@ -142,23 +143,6 @@ func noClaims(r *kgeval.KGResult, why string) {
 		r.SetValue(m, nil)
 		r.Reasons[m] = why
 	}
-}
-
-// passagesOf returns the context side of pair p for sample s as passages.
-func passagesOf(s *kgeval.Sample, p kgeval.Pair) []claims.Passage {
-	switch p.Context {
-	case kgeval.TextContexts:
-		out := make([]claims.Passage, len(s.Contexts))
-		for i, c := range s.Contexts {
-			out[i] = claims.Passage{Index: i, Text: c}
-		}
-		return out
-	case kgeval.TextReference:
-		return []claims.Passage{{Index: -1, Text: s.Reference}}
-	case kgeval.TextAnswer:
-		return []claims.Passage{{Index: -1, Text: s.Answer}}
-	}
-	return []claims.Passage{{Index: -1, Text: s.Question}}
 }
 
 // cosine returns the encoder cosine of a claim with each sentence, through

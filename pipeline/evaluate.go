@@ -84,6 +84,10 @@ type EvaluateOptions struct {
 	// Log receives what the operator should know as it happens (a resume,
 	// the texts to extract, an interrupt); nil discards it.
 	Log io.Writer
+	// Scores asks for the run's score rows in Evaluation.Scores (to print
+	// its table): made from the scores the evaluation holds, read back
+	// only on a resume.
+	Scores bool
 }
 
 // Evaluation is what an evaluation did.
@@ -93,6 +97,9 @@ type Evaluation struct {
 	Models *Models
 	// Calls is the run's call accounting over all its attempts.
 	Calls kgeval.Calls
+	// Scores are the run's score rows, in record order, when
+	// EvaluateOptions.Scores asked for them.
+	Scores []kgeval.SampleScores
 }
 
 // Evaluate runs one evaluation with its start / resume / replace policy:
@@ -104,106 +111,171 @@ type Evaluation struct {
 // done, failed, or interrupted (a cancelled ctx). Errors: ECONFLICT for a
 // stored run without Resume or Replace, EINVALID for a resume of another
 // evaluation, and those of the store and the pipeline.
-func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluation, err error) {
-	log := o.Log
-	if log == nil {
-		log = io.Discard
+func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (*Evaluation, error) {
+	ev, err := evaluate(ctx, store, o)
+	if err != nil || !o.Scores {
+		return ev, err
 	}
-	run := o.Run
-	record := kgeval.Run{Name: run, Dataset: o.Dataset, Fingerprint: o.Fingerprint, Config: o.Config, Settings: &o.Settings, LLM: o.LLM,
-		Encoder: o.Encoder, Engine: o.Engine.Name(), Status: kgeval.RunRunning, Samples: len(o.Samples), Rejected: o.Rejected,
-		Started: time.Now().UTC()}
+	// After the run is recorded: a failed read of its scores leaves it done.
+	ev.Scores, err = scoreRows(ctx, store, o, ev.Report)
+	return ev, err
+}
 
-	// The run record: new, replaced, or resumed.
-	var prevCalls kgeval.Calls
-	prevStages := kgeval.Stages{}
-	var done map[string]bool
-	var metricsDone map[string]map[string]bool
-	old, err := store.GetRun(ctx, run)
-	switch {
-	case err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND:
+func evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluation, err error) {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	a := &attempt{store: store, o: o, prevStages: kgeval.Stages{}}
+	if err := a.open(ctx); err != nil {
 		return nil, err
-	case err != nil: // a new run
-		if err := store.CreateRun(ctx, record); err != nil {
-			return nil, err
-		}
-	case o.Replace:
-		if err := store.DeleteRun(ctx, run); err != nil {
-			return nil, err
-		}
-		if err := store.CreateRun(ctx, record); err != nil {
-			return nil, err
-		}
-	case o.Resume:
-		if err := Resumable(old, record); err != nil {
-			return nil, err
-		}
-		if old.Calls != nil {
-			prevCalls = *old.Calls
-		}
-		for k, s := range old.Stages {
-			prevStages[k] = s
-		}
-		if done, err = store.ScoredGraphs(ctx, run, kgeval.DefaultVariant); err != nil {
-			return nil, err
-		}
-		if metricsDone, err = store.MetricsDone(ctx, run); err != nil {
-			return nil, err
-		}
-		status, none, samples, rejected, resumes := kgeval.RunRunning, "", len(o.Samples), o.Rejected, old.Resumes+1
-		if err := store.UpdateRun(ctx, run, kgeval.RunUpdate{Status: &status, Error: &none, Samples: &samples, Rejected: &rejected, Resumes: &resumes}); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(log, "evaluate: resuming run %q (status %s): %d pair graphs already scored\n", run, old.Status, len(done))
-	default:
-		return nil, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists (status %s): add --resume to finish it, --replace to start it over, or choose another --run", run, old.Status)
 	}
-
 	// The models on the run's cache. The call accounting reaches the run
 	// record in the same transaction as every cached answer.
-	var models *Models
-	calls := func() kgeval.Calls {
-		if models == nil || models.Calls == nil {
-			return prevCalls
-		}
-		return prevCalls.Add(models.Calls())
-	}
-	cache := o.Cache.RunCache(run, calls)
+	cache := o.Cache.RunCache(o.Run, a.calls)
 	answers := cache
 	if o.Fresh {
 		answers = writeOnly{cache}
 	}
 	ev = &Evaluation{}
-	var rep *Report
-	defer func() {
-		status, msg := kgeval.RunDone, ""
-		switch {
-		case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-			status, msg = kgeval.RunInterrupted, "interrupted: finish it with the same command and --resume"
-		case err != nil:
-			status, msg = kgeval.RunFailed, err.Error()
-		}
-		stages := prevStages
-		if rep != nil {
-			for k, d := range rep.Stages {
-				stages[k] += d.Seconds()
-			}
-		}
-		cl, finished := calls(), time.Now().UTC()
-		if ferr := store.UpdateRun(context.WithoutCancel(ctx), run, kgeval.RunUpdate{Status: &status, Error: &msg, Finished: &finished, Stages: stages, Calls: &cl}); ferr != nil && err == nil {
-			err = ferr
-		}
-		if status == kgeval.RunInterrupted {
-			fmt.Fprintf(log, "evaluate: run %q interrupted; finish it with the same command and --resume\n", run)
-		}
-		ev.Calls = cl
-	}()
-	if models, err = o.Models(cache, answers); err != nil {
+	defer func() { err = a.finish(ctx, ev, err) }()
+	if a.models, err = o.Models(cache, answers); err != nil {
 		return ev, err
 	}
-	ev.Models = models
+	ev.Models = a.models
+	e := a.evaluator(ctx)
+	fmt.Fprintf(o.Log, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", o.Run, len(o.Samples), o.Engine.Name(), o.LLM, o.Encoder)
+	if err := store.WriteSamples(ctx, o.Run, o.Samples); err != nil {
+		return ev, err
+	}
+	if a.rep, err = e.Evaluate(ctx, o.Run, o.Samples); err != nil {
+		return ev, err
+	}
+	ev.Report = a.rep
+	if o.Grounding != kgeval.GroundingOff && len(a.rep.Kept)+len(a.rep.Dropped) > 0 && !o.Resume {
+		_ = store.UpdateRun(ctx, o.Run, kgeval.RunUpdate{Grounding: &kgeval.GroundingCounts{Mode: o.Grounding, Kept: a.rep.Kept, Dropped: a.rep.Dropped}})
+	}
+	return ev, nil
+}
+
+// attempt is one Evaluate call on a run: the run record as it was, and the
+// models and report of this attempt.
+type attempt struct {
+	store Store
+	o     EvaluateOptions
+	// old is the stored run a resume continues (the zero Run otherwise).
+	old kgeval.Run
+	// prevCalls and prevStages are the accounting of the run's earlier
+	// attempts; done and metricsDone what they stored.
+	prevCalls   kgeval.Calls
+	prevStages  kgeval.Stages
+	done        map[string]bool
+	metricsDone map[string]map[string]bool
+	models      *Models
+	rep         *Report
+}
+
+// record is the run record of this evaluation as it starts.
+func (a *attempt) record() kgeval.Run {
+	o := a.o
+	return kgeval.Run{Name: o.Run, Dataset: o.Dataset, Fingerprint: o.Fingerprint, Config: o.Config, Settings: &o.Settings, LLM: o.LLM,
+		Encoder: o.Encoder, Engine: o.Engine.Name(), Status: kgeval.RunRunning, Samples: len(o.Samples), Rejected: o.Rejected,
+		Started: time.Now().UTC()}
+}
+
+// open records the run: new, replaced, or resumed.
+func (a *attempt) open(ctx context.Context) error {
+	store, o, run := a.store, a.o, a.o.Run
+	record := a.record()
+	old, err := store.GetRun(ctx, run)
+	switch {
+	case err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND:
+		return err
+	case err != nil: // a new run
+		return store.CreateRun(ctx, record)
+	case o.Replace:
+		if err := store.DeleteRun(ctx, run); err != nil {
+			return err
+		}
+		return store.CreateRun(ctx, record)
+	case o.Resume:
+		return a.resume(ctx, old, record)
+	default:
+		return kgeval.Errorf(kgeval.ECONFLICT, "run %q exists (status %s)", run, old.Status)
+	}
+}
+
+// resume checks the stored run old against record, reads what its earlier
+// attempts stored and marks it running again.
+func (a *attempt) resume(ctx context.Context, old, record kgeval.Run) error {
+	store, o, run := a.store, a.o, a.o.Run
+	if err := Resumable(old, record); err != nil {
+		return err
+	}
+	a.old = old
+	if old.Calls != nil {
+		a.prevCalls = *old.Calls
+	}
+	for k, s := range old.Stages {
+		a.prevStages[k] = s
+	}
+	var err error
+	if a.done, err = store.ScoredGraphs(ctx, run, kgeval.DefaultVariant); err != nil {
+		return err
+	}
+	if a.metricsDone, err = store.MetricsDone(ctx, run); err != nil {
+		return err
+	}
+	status, none, samples, rejected, resumes := kgeval.RunRunning, "", len(o.Samples), o.Rejected, old.Resumes+1
+	if err := store.UpdateRun(ctx, run, kgeval.RunUpdate{Status: &status, Error: &none, Samples: &samples, Rejected: &rejected, Resumes: &resumes}); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Log, "evaluate: resuming run %q (status %s): %d pair graphs already scored\n", run, old.Status, len(a.done))
+	return nil
+}
+
+// calls is the run's call accounting: its earlier attempts' and this one's
+// so far.
+func (a *attempt) calls() kgeval.Calls {
+	if a.models == nil || a.models.Calls == nil {
+		return a.prevCalls
+	}
+	return a.prevCalls.Add(a.models.Calls())
+}
+
+// finish records the outcome of the attempt that ended with err (done,
+// failed or interrupted), its stage times and call accounting, and returns
+// err, or the error of recording it.
+func (a *attempt) finish(ctx context.Context, ev *Evaluation, err error) error {
+	run := a.o.Run
+	status, msg := kgeval.RunDone, ""
+	switch {
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		status, msg = kgeval.RunInterrupted, "interrupted: finish it with the same command and --resume"
+	case err != nil:
+		status, msg = kgeval.RunFailed, err.Error()
+	}
+	stages := a.prevStages
+	if a.rep != nil {
+		for k, d := range a.rep.Stages {
+			stages[k] += d.Seconds()
+		}
+	}
+	cl, finished := a.calls(), time.Now().UTC()
+	if ferr := a.store.UpdateRun(context.WithoutCancel(ctx), run, kgeval.RunUpdate{Status: &status, Error: &msg, Finished: &finished, Stages: stages, Calls: &cl}); ferr != nil && err == nil {
+		err = ferr
+	}
+	if status == kgeval.RunInterrupted {
+		fmt.Fprintf(a.o.Log, "evaluate: run %q interrupted; finish it with the same command and --resume\n", run)
+	}
+	ev.Calls = cl
+	return err
+}
+
+// evaluator is the pipeline of this attempt on its models.
+func (a *attempt) evaluator(ctx context.Context) *Evaluator {
+	o, models := a.o, a.models
 	e := &Evaluator{
-		Extractor: models.Extractor, Embedder: models.Embedder, Tokens: models.Tokens, Store: store, Engine: o.Engine,
+		Extractor: models.Extractor, Embedder: models.Embedder, Tokens: models.Tokens, Store: a.store, Engine: o.Engine,
 		Params: o.Settings.GraphParams(), Pairs: o.Settings.Pairs, Metrics: nonKG(o.Settings.Metrics), Grounding: o.Grounding, RuleFacts: o.RuleFacts,
 		Judge: models.Judge, JudgeConcurrency: o.JudgeConcurrency,
 	}
@@ -214,62 +286,61 @@ func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 	if o.Settings.Verify == "prob" {
 		e.ClaimVerifier = models.ClaimVerifier
 	}
-	// The run record keeps the texts of the whole evaluation: a resume sees
-	// only what its unfinished samples still need, so it does not replace
-	// a count an earlier attempt recorded.
-	keepTexts := o.Resume && old.Texts != nil
-	e.OnTexts = func(byKind map[kgeval.Text]int, passages int) {
-		total := 0
-		for _, n := range byKind {
-			total += n
-		}
-		bound := 4*len(o.Samples) + passages
-		fmt.Fprintf(log, "extract: %d distinct texts for %d samples: %d questions, %d answers, %d references, %d context passages (at most %d: 4 per sample + 1 per distinct passage)\n",
-			total, len(o.Samples), byKind[kgeval.TextQuestion], byKind[kgeval.TextAnswer], byKind[kgeval.TextReference], byKind[kgeval.TextContexts], bound)
-		texts := kgeval.TextCounts{Question: byKind[kgeval.TextQuestion], Answer: byKind[kgeval.TextAnswer],
-			Reference: byKind[kgeval.TextReference], Contexts: byKind[kgeval.TextContexts], Total: total, Bound: bound}
-		if !keepTexts {
-			_ = store.UpdateRun(ctx, run, kgeval.RunUpdate{Texts: &texts})
-		}
-	}
-	if done != nil {
-		e.Done = func(sample, pair string) bool { return done[kgeval.JoinKey(sample, pair)] }
+	e.OnTexts = a.onTexts(ctx)
+	if a.done != nil {
+		e.Done = func(sample, pair string) bool { return a.done[kgeval.JoinKey(sample, pair)] }
 		e.MetricsDone = func(sample string) bool {
 			for _, name := range e.Metrics {
-				if !metricsDone[sample][name] {
+				if !a.metricsDone[sample][name] {
 					return false
 				}
 			}
 			return true
 		}
 	}
-	fmt.Fprintf(log, "evaluate: run %q, %d samples, engine %s, model %s, encoder %s\n", run, len(o.Samples), o.Engine.Name(), o.LLM, o.Encoder)
+	e.Progress = a.progress(ctx)
+	return e
+}
 
-	// After every failed call too, the accounting reaches the run record.
+// onTexts logs the texts to extract and records their counts on the run.
+// The run record keeps the texts of the whole evaluation: a resume sees
+// only what its unfinished samples still need, so it does not replace a
+// count an earlier attempt recorded.
+func (a *attempt) onTexts(ctx context.Context) func(map[kgeval.Text]int, int) {
+	o := a.o
+	keepTexts := o.Resume && a.old.Texts != nil
+	return func(byKind map[kgeval.Text]int, passages int) {
+		total := 0
+		for _, n := range byKind {
+			total += n
+		}
+		bound := 4*len(o.Samples) + passages
+		fmt.Fprintf(o.Log, "extract: %d distinct texts for %d samples: %d questions, %d answers, %d references, %d context passages (at most %d: 4 per sample + 1 per distinct passage)\n",
+			total, len(o.Samples), byKind[kgeval.TextQuestion], byKind[kgeval.TextAnswer], byKind[kgeval.TextReference], byKind[kgeval.TextContexts], bound)
+		texts := kgeval.TextCounts{Question: byKind[kgeval.TextQuestion], Answer: byKind[kgeval.TextAnswer],
+			Reference: byKind[kgeval.TextReference], Contexts: byKind[kgeval.TextContexts], Total: total, Bound: bound}
+		if !keepTexts {
+			_ = a.store.UpdateRun(ctx, o.Run, kgeval.RunUpdate{Texts: &texts})
+		}
+	}
+}
+
+// progress passes each stage's progress on to EvaluateOptions.Progress;
+// after every failed call too, the accounting reaches the run record.
+func (a *attempt) progress(ctx context.Context) func(string, int, int) {
 	var flushed int64
-	e.Progress = func(stage string, d, total int) {
-		if models.Calls != nil {
-			if st := models.Calls(); st.Calls+st.Failures != flushed {
+	return func(stage string, d, total int) {
+		if a.models.Calls != nil {
+			if st := a.models.Calls(); st.Calls+st.Failures != flushed {
 				flushed = st.Calls + st.Failures
-				cl := calls()
-				_ = store.UpdateRun(ctx, run, kgeval.RunUpdate{Calls: &cl})
+				cl := a.calls()
+				_ = a.store.UpdateRun(ctx, a.o.Run, kgeval.RunUpdate{Calls: &cl})
 			}
 		}
-		if o.Progress != nil {
-			o.Progress(stage, d, total)
+		if a.o.Progress != nil {
+			a.o.Progress(stage, d, total)
 		}
 	}
-	if err := store.WriteSamples(ctx, run, o.Samples); err != nil {
-		return ev, err
-	}
-	if rep, err = e.Evaluate(ctx, run, o.Samples); err != nil {
-		return ev, err
-	}
-	ev.Report = rep
-	if o.Grounding != kgeval.GroundingOff && len(rep.Kept)+len(rep.Dropped) > 0 && !o.Resume {
-		_ = store.UpdateRun(ctx, run, kgeval.RunUpdate{Grounding: &kgeval.GroundingCounts{Mode: o.Grounding, Kept: rep.Kept, Dropped: rep.Dropped}})
-	}
-	return ev, nil
 }
 
 // Resumable checks that a stored run can be resumed by an evaluation whose

@@ -1,10 +1,12 @@
 // Package pipeline holds kgeval's use cases, each one function with an
 // options struct that the CLI and the dashboard can call alike: Evaluate (a
 // run with its start / resume / replace policy and call accounting), Sweep,
-// Sensitivity, ExportCache and ImportCache, Doctor. They depend on the
-// domain's service interfaces; package cmd wires the adapters.
+// Sensitivity, ExportCache and ImportCache, Doctor, and Jobs (the
+// dashboard's evaluations in the background). They depend on the domain's
+// service interfaces; package app wires the adapters.
 //
-// The Evaluator is the evaluation itself: extract triplets from every text
+// The Evaluator is the evaluation itself, one stage after the other on one
+// evaluation value (stages.go): extract triplets from every text
 // of a dataset (deduplicated, cached), embed entity labels (cached), build
 // the pair graphs, store them, score them with a KG engine and store the
 // scores, then compute and store the other selected per-sample metrics
@@ -151,305 +153,84 @@ func (r textRef) of(tri []kgeval.SampleTriplets) *[]kgeval.Triplet {
 	return &st.Contexts[r.pass]
 }
 
-// Evaluate runs the whole pipeline for samples under run.
+// Evaluate runs the whole pipeline for samples under run, one stage after
+// the other on one evaluation value (stages.go): load, extract, ground,
+// embed, build and store, score, verify, claims, metrics, judge. Each
+// stage's time goes to Report.Stages; a stage cut short by an error or an
+// interrupt still reports the time it ran, so a resumed run's record adds
+// up.
 func (e *Evaluator) Evaluate(ctx context.Context, run string, samples []kgeval.Sample) (*Report, error) {
-	rep := &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}
-	// Stage timings; a stage cut short by an error or an interrupt still
-	// reports the time it ran, so a resumed run's record adds up.
-	var (
-		stage string
-		start time.Time
-	)
-	begin := func(name string) { stage, start = name, time.Now() }
-	end := func() { rep.Stages[stage] += time.Since(start); stage = "" }
-	defer func() {
-		if stage != "" {
-			end()
-		}
-	}()
-	done := func(sample, pair string) bool { return e.Done != nil && e.Done(sample, pair) }
-	if e.Done != nil {
-		var pending []kgeval.Sample
-		for _, s := range samples {
-			all := e.MetricsDone == nil || len(e.Metrics) == 0 || e.MetricsDone(s.ID)
-			for _, p := range e.Pairs {
-				all = all && done(s.ID, p.Name)
-			}
-			if all {
-				rep.Resumed += len(e.Pairs)
-				continue
-			}
-			pending = append(pending, s)
-		}
-		samples = pending
-	}
-	progress := func(stage string) func(int, int) {
-		return func(d, t int) {
-			if e.Progress != nil {
-				e.Progress(stage, d, t)
-			}
-		}
-	}
+	v := e.newEvaluation(run, samples)
+	rep := v.rep
+	defer v.end()
+	v.load()
 
-	// 1. Extraction: every text that has no pre-extracted triplets, once.
-	begin("extract")
-	var texts []kgeval.ExtractRequest
-	var refs []textRef
-	index := map[kgeval.ExtractRequest]int{}
-	add := func(si int, t kgeval.Text, pass int, x kgeval.ExtractRequest) {
-		if _, ok := index[x]; !ok {
-			index[x] = len(texts)
-			texts = append(texts, x)
-		}
-		refs = append(refs, textRef{si, t, pass, index[x]})
+	v.begin("extract")
+	if err := v.extract(ctx); err != nil {
+		return rep, err
 	}
-	need := e.neededTexts()
-	for si, s := range samples {
-		st := s.Triplets
-		if need[kgeval.TextQuestion] {
-			if _, ok := st.Triplets(kgeval.TextQuestion); !ok {
-				add(si, kgeval.TextQuestion, 0, kgeval.ExtractRequest{Text: s.Question, Asked: true})
-			}
-		}
-		if need[kgeval.TextAnswer] {
-			if _, ok := st.Triplets(kgeval.TextAnswer); !ok {
-				add(si, kgeval.TextAnswer, 0, kgeval.ExtractRequest{Text: s.Answer, Question: s.Question})
-			}
-		}
-		if need[kgeval.TextReference] {
-			if _, ok := st.Triplets(kgeval.TextReference); !ok {
-				add(si, kgeval.TextReference, 0, kgeval.ExtractRequest{Text: s.Reference, Question: s.Question})
-			}
-		}
-		if need[kgeval.TextContexts] {
-			if _, ok := st.Triplets(kgeval.TextContexts); !ok {
-				for pi, p := range s.Contexts {
-					add(si, kgeval.TextContexts, pi, kgeval.ExtractRequest{Text: p})
-				}
-			}
-		}
-	}
-	rep.Texts = len(texts)
-	if e.OnTexts != nil {
-		byKind := map[kgeval.Text]int{}
-		counted := map[int]bool{}
-		passages := map[string]bool{}
-		for _, r := range refs {
-			if !counted[r.idx] {
-				counted[r.idx] = true
-				byKind[r.text]++
-			}
-		}
-		for _, s := range samples {
-			for _, p := range s.Contexts {
-				passages[p] = true
-			}
-		}
-		e.OnTexts(byKind, len(passages))
-	}
-	var extracted []kgeval.Extraction
-	if len(texts) > 0 {
-		var err error
-		if extracted, err = e.Extractor.Extract(ctx, texts, progress("extract")); err != nil {
-			return rep, fmt.Errorf("extract: %w", err)
-		}
-	}
-	for _, x := range extracted {
-		if !x.Cached && x.Err == nil {
-			rep.Extracted++
-		}
-	}
-	// Assemble each sample's triplets: provided ones, then extracted ones.
-	tri := make([]kgeval.SampleTriplets, len(samples))
-	failed := make([]map[kgeval.Text]string, len(samples))
-	for si, s := range samples {
-		if s.Triplets != nil {
-			tri[si] = *s.Triplets
-		}
-		if tri[si].Contexts == nil && need[kgeval.TextContexts] {
-			tri[si].Contexts = make([][]kgeval.Triplet, len(s.Contexts))
-		}
-		failed[si] = map[kgeval.Text]string{}
-	}
-	for _, r := range refs {
-		x := extracted[r.idx]
-		if x.Err != nil {
-			failed[r.sample][r.text] = x.Err.Error()
-			rep.Errors = append(rep.Errors, SampleError{Sample: samples[r.sample].ID, Text: string(r.text), Error: x.Err.Error()})
-			continue
-		}
-		ts := x.Triplets
-		if ts == nil {
-			ts = []kgeval.Triplet{}
-		}
-		*r.of(tri) = ts
-	}
-	end()
-
-	// 1b. Grounding (SPEC §2b): extracted triplets whose subject or object
-	// does not occur in their text are reported, and dropped.
+	v.end()
 	if e.Grounding != kgeval.GroundingOff {
-		begin("ground")
-		rep.Kept, rep.Dropped = map[kgeval.Text]int{}, map[kgeval.Text]int{}
-		extractedText := map[[2]int]bool{} // (sample, kind) extracted, not given
-		for _, r := range refs {
-			extractedText[[2]int{r.sample, textIndex(r.text)}] = true
-		}
-		for si, s := range samples {
-			gs := groundSample(s, &tri[si], func(t kgeval.Text) bool { return extractedText[[2]int{si, textIndex(t)}] }, e.Grounding != kgeval.GroundingKeep)
-			for _, g := range gs {
-				rep.Kept[g.Text] += g.Kept
-				rep.Dropped[g.Text] += len(g.Dropped)
-			}
-			rep.Grounding = append(rep.Grounding, gs...)
-		}
+		v.begin("ground")
+		v.ground()
 		if err := e.Store.WriteGrounding(ctx, run, rep.Grounding); err != nil {
 			return rep, err
 		}
-		end()
+		v.end()
 	}
-
 	if e.RuleFacts {
-		addRuleFacts(texts, refs, extracted, tri, e.Grounding != kgeval.GroundingOff && e.Grounding != kgeval.GroundingKeep)
+		v.addRuleFacts()
 	}
-
-	// 2. Embeddings of every entity and relation key.
-	begin("embed")
-	var keys []string
-	seen := map[string]bool{}
-	// An answer that a question's asked facts are checked against also
-	// needs its triplets' phrases (scoring.PhraseKeys; only answers: the
-	// contexts' phrases would multiply the labels to embed by five).
-	phrases := map[kgeval.Text]bool{}
-	for _, p := range e.Pairs {
-		if scoring.UsesPhrases(p) {
-			phrases[p.Context] = true
-		}
+	v.begin("embed")
+	if err := v.embed(ctx); err != nil {
+		return rep, err
 	}
-	for si := range samples {
-		for _, t := range []kgeval.Text{kgeval.TextQuestion, kgeval.TextAnswer, kgeval.TextReference, kgeval.TextContexts} {
-			ts, _ := tri[si].Triplets(t)
-			ks := scoring.LabelKeys(ts)
-			if phrases[t] {
-				ks = append(ks, scoring.AnswerPhraseKeys(ts)...)
-			}
-			for _, k := range ks {
-				if !seen[k] {
-					seen[k] = true
-					keys = append(keys, k)
-				}
-			}
-		}
+	v.begin("store")
+	if err := v.build(); err != nil {
+		return rep, err
 	}
-	vec := scoring.Vectors{}
-	for lo := 0; lo < len(keys); lo += 256 {
-		part := keys[lo:min(lo+256, len(keys))]
-		vs, err := e.Embedder.Embed(ctx, part)
-		if err != nil {
-			return rep, fmt.Errorf("embed entity labels: %w", err)
-		}
-		for i, k := range part {
-			vec[k] = vs[i]
-		}
-		progress("embed")(min(lo+256, len(keys)), len(keys))
-	}
-	rep.EmbedTexts = len(keys)
-	end()
-
-	// 3. Pair graphs.
-	begin("store")
-	var graphs []*kgeval.PairGraph
-	var skipped []kgeval.KGResult
-	for si, s := range samples {
-		for _, p := range e.Pairs {
-			if done(s.ID, p.Name) {
-				rep.Resumed++
-				continue
-			}
-			if msg, bad := failed[si][p.Input]; bad {
-				skipped = append(skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: kgeval.ReasonExtractionFailed + string(p.Input) + " failed: " + msg})
-				continue
-			}
-			if msg, bad := failed[si][p.Context]; bad {
-				skipped = append(skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: kgeval.ReasonExtractionFailed + string(p.Context) + " failed: " + msg})
-				continue
-			}
-			in, _ := tri[si].Triplets(p.Input)
-			cx, _ := tri[si].Triplets(p.Context)
-			g, err := scoring.Build(s.ID, p, scoring.Side{Text: p.Input, Triplets: in}, scoring.Side{Text: p.Context, Triplets: cx}, vec, e.Params)
-			if err != nil {
-				return rep, err
-			}
-			graphs = append(graphs, g)
-		}
-	}
-	rows, err := e.Store.WritePairGraphs(ctx, run, graphs)
+	rows, err := e.Store.WritePairGraphs(ctx, run, v.graphs)
 	if err != nil {
 		return rep, err
 	}
 	rep.GraphRows = rows
-	end()
-	progress("store")(len(graphs), len(graphs))
+	v.end()
+	v.progress("store")(len(v.graphs), len(v.graphs))
 
-	// 4. Scores.
-	begin("score")
-	results, err := e.Engine.Score(ctx, run, graphs, e.Params)
-	if err != nil {
-		return rep, fmt.Errorf("score with %s: %w", e.Engine.Name(), err)
+	v.begin("score")
+	if err := v.score(ctx); err != nil {
+		return rep, err
 	}
-	e.textVerdicts(samples, results)
-	e.textVerdicts(samples, skipped) // atom_support needs no extraction
-	end()
 	if e.Verifier != nil {
-		begin("verify")
-		if err := e.verify(ctx, samples, results, rep, progress("verify")); err != nil {
-			return rep, fmt.Errorf("verify: %w", err)
-		}
-		end()
-	}
-	begin("claims")
-	if err := e.claimChecks(ctx, samples, graphs, results, rep, progress); err != nil {
-		return rep, fmt.Errorf("claims: %w", err)
-	}
-	end()
-	begin("score")
-	results = append(results, skipped...)
-	if err := e.Store.WriteKGResults(ctx, run, "default", e.Engine.Name(), e.Params, results); err != nil {
-		return rep, err
-	}
-	rep.Results = results
-	end()
-	progress("score")(len(results), len(results))
-
-	// 5. Per-sample metrics: triplet similarity and encoder metrics in one
-	// batch, then the judge's, JudgeConcurrency samples at a time, each
-	// stored as it comes (a killed run keeps what was judged; the answers
-	// are cached anyway).
-	ts, enc, base, judged := splitMetrics(e.Metrics)
-	if len(ts)+len(enc)+len(base)+len(judged) == 0 {
-		return rep, nil
-	}
-	begin("metrics")
-	ms, err := e.otherMetrics(ctx, samples, tri, failed)
-	if err != nil {
-		return rep, err
-	}
-	if err := e.Store.WriteMetricScores(ctx, run, ms); err != nil {
-		return rep, err
-	}
-	rep.Metrics = ms
-	if len(judged) > 0 {
-		if err := e.judgeAll(ctx, run, samples, judged, rep, progress("judge")); err != nil {
+		v.begin("verify")
+		if err := v.verify(ctx); err != nil {
 			return rep, err
 		}
 	}
-	end()
-	return rep, nil
+	v.begin("claims")
+	if err := v.claims(ctx); err != nil {
+		return rep, err
+	}
+	v.begin("score")
+	if err := v.storeScores(ctx); err != nil {
+		return rep, err
+	}
+	v.end()
+	v.progress("score")(len(rep.Results), len(rep.Results))
+
+	if !v.hasMetrics() {
+		return rep, nil
+	}
+	v.begin("metrics")
+	if err := v.metrics(ctx); err != nil {
+		return rep, err
+	}
+	return rep, v.judge(ctx)
 }
 
 func (e *Evaluator) neededTexts() map[kgeval.Text]bool {
 	need := map[kgeval.Text]bool{}
-	if ts, _, _, _ := splitMetrics(e.Metrics); len(ts) > 0 {
+	if ts, _, _, _ := scoring.SplitMetrics(e.Metrics); len(ts) > 0 {
 		need[kgeval.TextQuestion], need[kgeval.TextAnswer], need[kgeval.TextContexts] = true, true, true
 	}
 	for _, p := range e.Pairs {

@@ -5,11 +5,11 @@ import (
 	"slices"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/scoring"
 )
 
 // RuleExtractor is the extractor of `extraction.method: rules`: triplets
-// read by rule (lexical.Chain), with no model call and no cache. Each
+// read by rule (scoring.RuleTriplets), with no model call and no cache. Each
 // triplet keeps the span of its sentence as its window. A question is read
 // like any text: its triplets are full facts, not asked ones with a slot.
 type RuleExtractor struct{}
@@ -21,23 +21,12 @@ func (RuleExtractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		out[i] = kgeval.Extraction{Triplets: ruleTriplets(r.Text)}
+		out[i] = kgeval.Extraction{Triplets: scoring.RuleTriplets(r.Text)}
 		if progress != nil {
 			progress(i+1, len(reqs))
 		}
 	}
 	return out, nil
-}
-
-// ruleTriplets reads text's triplets by rule (lexical.Chain), each with the
-// span of its sentence.
-func ruleTriplets(text string) []kgeval.Triplet {
-	ts := []kgeval.Triplet{}
-	for _, f := range lexical.Chain(text) {
-		ts = append(ts, kgeval.Triplet{Subject: f.Subject.Text, Relation: f.Relation.Text, Object: f.Object.Text,
-			Start: f.Sentence.Start, End: f.Sentence.End, Source: kgeval.SourceRules})
-	}
-	return ts
 }
 
 // addRuleFacts appends the rule-read triplets of every extracted text to
@@ -55,14 +44,7 @@ func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kge
 		}
 		ts, ok := read[r.idx]
 		if !ok {
-			ts = ruleTriplets(texts[r.idx].Text)
-			if check {
-				prepared := lexical.NewText(texts[r.idx].Text)
-				ts = slices.DeleteFunc(ts, func(t kgeval.Triplet) bool {
-					ok, _ := lexical.GroundText(t.Subject, t.Object, prepared)
-					return !ok
-				})
-			}
+			ts = scoring.RuleFacts(texts[r.idx].Text, check)
 			read[r.idx] = ts
 		}
 		// A new slice: a sample's triplets may share their backing array

@@ -145,17 +145,9 @@ func Sweep(ctx context.Context, store Store, o SweepOptions) (*SweepResult, erro
 	if len(items) == 0 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "run %q has no stored pair graph to sweep", run)
 	}
-	emb := o.Embedder(rec.Encoder)
-	vec := scoring.Vectors{}
-	for lo := 0; lo < len(keys); lo += 1000 {
-		part := keys[lo:min(lo+1000, len(keys))]
-		vs, err := emb.Embed(ctx, part)
-		if err != nil {
-			return nil, err
-		}
-		for i, k := range part {
-			vec[k] = vs[i]
-		}
+	vec, err := cachedVectors(ctx, o.Embedder(rec.Encoder), keys)
+	if err != nil {
+		return nil, err
 	}
 	fmt.Fprintf(log, "sweep: run %q, %d pair graphs, %d label embeddings from the cache (%s), %d grid points\n",
 		run, len(items), len(keys), time.Since(start).Round(time.Millisecond), len(o.Taus)*len(o.Deltas))
@@ -201,6 +193,22 @@ func Sweep(ctx context.Context, store Store, o SweepOptions) (*SweepResult, erro
 		}
 	}
 	return res, nil
+}
+
+// cachedVectors are the vectors of keys, 1000 at a time.
+func cachedVectors(ctx context.Context, emb kgeval.Embedder, keys []string) (scoring.Vectors, error) {
+	vec := scoring.Vectors{}
+	for lo := 0; lo < len(keys); lo += 1000 {
+		part := keys[lo:min(lo+1000, len(keys))]
+		vs, err := emb.Embed(ctx, part)
+		if err != nil {
+			return nil, err
+		}
+		for i, k := range part {
+			vec[k] = vs[i]
+		}
+	}
+	return vec, nil
 }
 
 // summarisePoint is one grid point's mean of every KG metric per pair.

@@ -1,18 +1,10 @@
 package pipeline
 
 import (
-	"strings"
-
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/scoring"
 )
-
-// source is one context text of a pair with its passage index (-1: not a
-// passage), prepared for the lexical checks.
-type source struct {
-	text    *lexical.Text
-	passage int
-}
 
 // lookups returns the pairs by name, the samples by id and a cache of
 // prepared texts (a passage shared by many samples is prepared once): what
@@ -37,235 +29,15 @@ func (e *Evaluator) lookups(samples []kgeval.Sample) (map[string]kgeval.Pair, ma
 	}
 }
 
-// sources returns the context texts of pair p for sample s (passagesOf),
-// prepared.
-func sources(s *kgeval.Sample, p kgeval.Pair, prepared func(string) *lexical.Text) []source {
-	ps := passagesOf(s, p)
-	out := make([]source, len(ps))
-	for i, x := range ps {
-		out[i] = source{prepared(x.Text), x.Index}
-	}
-	return out
-}
-
-// textVerdicts gives every triplet the graph did not find a verdict from
-// the context sentences, and computes support_text and contradiction_text
-// (kgeval.MetricSupportText): a sentence that states both the triplet's
-// subject and object (the grounding rule of SPEC §2b, literals by value)
-// supports it; a sentence that states one end and a literal of the same
-// kind as the other end's, with another value the text states nowhere else,
-// contradicts it. The graph's verdicts stand where the graph decided.
-// Questions (asked facts) are left out.
+// textVerdicts computes the sentence-evidence metrics of every result
+// (scoring.TextVerdicts).
 func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGResult) {
 	pairs, byID, prepared := e.lookups(samples)
 	for i := range results {
-		r := &results[i]
-		p, ok := pairs[r.Pair]
-		s := byID[r.Sample]
-		if !ok || s == nil {
-			continue
+		p, ok := pairs[results[i].Pair]
+		s := byID[results[i].Sample]
+		if ok && s != nil {
+			scoring.TextVerdicts(&results[i], s, p, prepared)
 		}
-		srcs := sources(s, p, prepared)
-		if p.Input != kgeval.TextQuestion {
-			atomSupport(r, inputText(s, p), srcs)
-		} else {
-			typedSlots(r, s.Question, prepared(s.Question), srcs)
-		}
-		if len(r.Verdicts) == 0 {
-			if p.Input == kgeval.TextQuestion && r.SlotCoverageText == nil && r.SlotCoverage == nil {
-				// Nothing to answer by sentence either: slot_coverage's reason
-				// ("no asked fact extracted from the question") is this one's.
-				if r.Reasons == nil {
-					r.Reasons = map[string]string{}
-				}
-				r.Reasons[kgeval.MetricSlotCoverageText] = r.ReasonFor(kgeval.MetricSlotCoverage)
-			}
-			continue
-		}
-		if p.Input == kgeval.TextQuestion {
-			answeredText(r, srcs)
-			continue
-		}
-		full, sup, con := 0, 0, 0
-		for k := range r.Verdicts {
-			v := &r.Verdicts[k]
-			if v.Asked {
-				continue
-			}
-			full++
-			if v.Verdict == kgeval.VerdictNotFound {
-				v.Text, v.TextEvidence = textVerdict(srcs, v.Subject, v.Object)
-			}
-			switch {
-			case v.Verdict == kgeval.VerdictSupported || v.Text == kgeval.VerdictSupported:
-				sup++
-			case v.Verdict == kgeval.VerdictContradicted || v.Text == kgeval.VerdictContradicted:
-				con++
-			}
-		}
-		if full > 0 {
-			r.SupportText, r.ContradictionText = kgeval.Float(float64(sup)/float64(full)), kgeval.Float(float64(con)/float64(full))
-			delete(r.Reasons, kgeval.MetricSupportText)
-			delete(r.Reasons, kgeval.MetricContradictionText)
-		}
-	}
-}
-
-// inputText returns the input text of pair p for sample s.
-func inputText(s *kgeval.Sample, p kgeval.Pair) string {
-	switch p.Input {
-	case kgeval.TextAnswer:
-		return s.Answer
-	case kgeval.TextReference:
-		return s.Reference
-	case kgeval.TextContexts:
-		return strings.Join(s.Contexts, "\n\n")
-	}
-	return s.Question
-}
-
-// atomSupport computes atom_support (kgeval.MetricAtomSupport): the input
-// text's names and literal values (lexical.Atoms, read by rule, so an
-// extractor's misses and inventions do not enter) that a context text
-// states, literals by value and names by the occurrence rule. Each atom is
-// listed in r.Atoms with its evidence sentence. A text without atoms leaves
-// the metric null, with the reason.
-func atomSupport(r *kgeval.KGResult, input string, srcs []source) {
-	r.Atoms, r.AtomSupport = nil, nil
-	if !checkable(r, kgeval.MetricAtomSupport, srcs) {
-		return
-	}
-	atoms := lexical.Atoms(input)
-	stated := 0
-	for _, a := range atoms {
-		c := kgeval.AtomCheck{Text: a.Text, Kind: string(a.Kind), Start: a.Span.Start, End: a.Span.End}
-		if a.Kind == lexical.AtomLiteral {
-			c.Kind = string(a.Literal.Kind)
-		}
-		for _, src := range srcs {
-			if sp, ok := src.text.Backing(a); ok {
-				c.Stated = true
-				c.Evidence = &kgeval.Evidence{Node: -1, Passage: src.passage, Start: sp.Start, End: sp.End}
-				stated++
-				break
-			}
-		}
-		r.Atoms = append(r.Atoms, c)
-	}
-	if len(atoms) == 0 {
-		r.Reasons[kgeval.MetricAtomSupport] = "the input states no name or value to check"
-		return
-	}
-	r.AtomSupport = kgeval.Float(float64(stated) / float64(len(atoms)))
-	delete(r.Reasons, kgeval.MetricAtomSupport)
-}
-
-// checkable prepares r.Reasons for a rule-read metric and reports whether
-// the context side has any text to check against; if not, the metric's
-// reason says so.
-func checkable(r *kgeval.KGResult, metric string, srcs []source) bool {
-	if r.Reasons == nil {
-		r.Reasons = map[string]string{}
-	}
-	for _, src := range srcs {
-		if !src.text.Empty() {
-			return true
-		}
-	}
-	r.Reasons[metric] = "the context side has no text"
-	return false
-}
-
-// typedSlots computes typed_slot_coverage (kgeval.MetricTypedSlotCoverage):
-// the clauses of the question that ask for a typed value (lexical.Asked:
-// when, where, who, how many, how long, a measure), each answered when a
-// context text states a value of that type that the question does not, in
-// a sentence about the question (lexical.Text.Answers). A question without
-// such a clause leaves the metric null, with the reason.
-func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []source) {
-	r.TypedSlots, r.TypedSlotCoverage = nil, nil
-	if !checkable(r, kgeval.MetricTypedSlotCoverage, srcs) {
-		return
-	}
-	asks := lexical.Asked(raw)
-	if len(asks) == 0 {
-		r.Reasons[kgeval.MetricTypedSlotCoverage] = "the question asks for no typed value (when, where, who, how many, how long, a measure)"
-		return
-	}
-	answered := 0
-	for _, ask := range asks {
-		c := kgeval.TypedSlotCheck{Clause: ask.Clause, Want: string(ask.Want)}
-		for _, src := range srcs {
-			if a, sp, ok := src.text.Answers(ask, question); ok {
-				c.Answered, c.Value = true, a.Text
-				c.Evidence = &kgeval.Evidence{Node: -1, Passage: src.passage, Start: sp.Start, End: sp.End}
-				answered++
-				break
-			}
-		}
-		r.TypedSlots = append(r.TypedSlots, c)
-	}
-	r.TypedSlotCoverage = kgeval.Float(float64(answered) / float64(len(asks)))
-	delete(r.Reasons, kgeval.MetricTypedSlotCoverage)
-}
-
-// textVerdict checks one triplet against the context sentences.
-func textVerdict(srcs []source, subject, object string) (string, *kgeval.Evidence) {
-	ev := func(src source, m lexical.Mention) *kgeval.Evidence {
-		return &kgeval.Evidence{Node: -1, Passage: src.passage, Start: m.Span.Start, End: m.Span.End}
-	}
-	for _, src := range srcs {
-		if ms := src.text.Mentions(subject, object); len(ms) > 0 && ms[0].Both {
-			return kgeval.VerdictSupported, ev(src, ms[0])
-		}
-	}
-	for _, src := range srcs {
-		if m, ok := src.text.Contradiction(subject, object); ok {
-			return kgeval.VerdictContradicted, ev(src, m)
-		}
-		if m, ok := src.text.Contradiction(object, subject); ok {
-			return kgeval.VerdictContradicted, ev(src, m)
-		}
-	}
-	return "", nil
-}
-
-// answeredText computes slot_coverage_text (kgeval.MetricSlotCoverageText)
-// of a question's pair graph: an asked fact the graph left unanswered is
-// answered by a context sentence that states its known end and its
-// relation (the relation's words, by the occurrence rule of SPEC §2b) and
-// does not say the value is unknown; a full triplet of the question, by a
-// sentence that states both its ends.
-func answeredText(r *kgeval.KGResult, srcs []source) {
-	answered := 0
-	for k := range r.Verdicts {
-		v := &r.Verdicts[k]
-		if v.Verdict != kgeval.VerdictAnswered {
-			a, b := v.Subject, v.Object
-			switch {
-			case kgeval.IsSlot(a):
-				a = v.Relation
-			case kgeval.IsSlot(b):
-				b = v.Relation
-			}
-		sources:
-			for _, src := range srcs {
-				for _, m := range src.text.Mentions(a, b) {
-					// A sentence that says the value is unknown answers nothing.
-					if m.Both && !lexical.SaysUnknown(m.Text) {
-						v.Text = kgeval.VerdictAnswered
-						v.TextEvidence = &kgeval.Evidence{Node: -1, Passage: src.passage, Start: m.Span.Start, End: m.Span.End}
-						break sources
-					}
-				}
-			}
-		}
-		if v.Verdict == kgeval.VerdictAnswered || v.Text == kgeval.VerdictAnswered {
-			answered++
-		}
-	}
-	if len(r.Verdicts) > 0 {
-		r.SlotCoverageText = kgeval.Float(float64(answered) / float64(len(r.Verdicts)))
-		delete(r.Reasons, kgeval.MetricSlotCoverageText)
 	}
 }

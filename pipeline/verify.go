@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/scoring"
 )
 
 // maxEvidence is how many context sentences go with each open triplet to
@@ -14,11 +15,11 @@ import (
 const maxEvidence = 2
 
 // verify asks e.Verifier about the triplets each non-question pair graph
-// left open (not_found, or supported and contradicted; kgeval.OpenVerdicts:
+// left open (not_found, or supported and contradicted; scoring.OpenVerdicts:
 // the model's own triplets, not the rule-read ones), one batched question
 // per pair graph, with each triplet's best evidence sentences from the
 // pair's context text, and records the model's verdicts beside the graph's
-// (kgeval.ApplyModelVerdicts). A triplet that no context sentence mentions
+// (scoring.ApplyModelVerdicts). A triplet that no context sentence mentions
 // is not_found without asking. A batch the model could not answer leaves
 // the verified scores null with the reason.
 func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results []kgeval.KGResult, rep *Report, progress func(int, int)) error {
@@ -40,10 +41,10 @@ func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results
 		if len(e.VerifyPairs) > 0 && !slices.Contains(e.VerifyPairs, p.Name) {
 			continue
 		}
-		open := kgeval.OpenVerdicts(r)
+		open := scoring.OpenVerdicts(r)
 		var srcs []*lexical.Text
-		for _, src := range sources(s, p, prepared) {
-			srcs = append(srcs, src.text)
+		for _, src := range scoring.Sources(s, p, prepared) {
+			srcs = append(srcs, src.Text)
 		}
 		j := job{result: i, open: open}
 		var facts []kgeval.FactCheck
@@ -84,7 +85,7 @@ func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results
 				all[k] = verdicts[b][n]
 			}
 		}
-		kgeval.ApplyModelVerdicts(r, j.open, all)
+		scoring.ApplyModelVerdicts(r, j.open, all)
 		rep.VerifyBatches++
 	}
 	return nil

@@ -1,7 +1,3 @@
-// Package scoring builds pair graphs from triplets (SPEC §3, the paper's
-// Algorithm 1) and computes the KG scores in process (the native engine,
-// SPEC §4) with gonum. It works on domain types and interfaces only; the
-// Neo4j-backed engine lives in graphstore.
 package scoring
 
 import (
@@ -112,33 +108,53 @@ func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.
 	case len(ctxEnt.order) == 0:
 		g.EmptyReason = fmt.Sprintf("no triplets extracted from %s", ctx.Text)
 	}
-	vector := func(k, what string) ([]float32, error) {
-		v, ok := vec[k]
-		if !ok {
-			return nil, kgeval.Errorf(kgeval.EINVALID, "no embedding for %s %q", what, k)
-		}
-		return v, nil
+	if err := entityEdges(g, inEnt, ctxEnt, vec, p); err != nil {
+		return nil, err
 	}
-	labels := map[string]lexical.Label{}
-	label := func(id int) lexical.Label {
-		k := g.Nodes[id].Key
-		l, ok := labels[k]
-		if !ok {
-			l = lexical.NewLabel(g.Nodes[id].Label)
-			labels[k] = l
-		}
-		return l
+	if err := relationEdges(g, UsesPhrases(pair), vec, p); err != nil {
+		return nil, err
 	}
+	return g, nil
+}
+
+// vector returns the embedding of label key k (a what: entity, relation).
+func (vec Vectors) vector(k, what string) ([]float32, error) {
+	v, ok := vec[k]
+	if !ok {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "no embedding for %s %q", what, k)
+	}
+	return v, nil
+}
+
+// labelCache prepares each label once per key for the lexical rules.
+type labelCache map[string]lexical.Label
+
+func (c labelCache) get(k, raw string) lexical.Label {
+	l, ok := c[k]
+	if !ok {
+		l = lexical.NewLabel(raw)
+		c[k] = l
+	}
+	return l
+}
+
+// entityEdges joins input to context entities (SPEC §3b): a CONFLICTS edge
+// when their literals of one kind differ, else a SIMILAR edge when they
+// match (lexical.Match: literals by value, names by cosine >= p.Tau or
+// spelling).
+func entityEdges(g *kgeval.PairGraph, inEnt, ctxEnt sideEntities, vec Vectors, p kgeval.GraphParams) error {
+	labels := labelCache{}
+	label := func(id int) lexical.Label { return labels.get(g.Nodes[id].Key, g.Nodes[id].Label) }
 	for _, ik := range inEnt.order {
-		vi, err := vector(ik, "entity")
+		vi, err := vec.vector(ik, "entity")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		a := label(inEnt.ids[ik])
 		for _, ck := range ctxEnt.order {
-			vc, err := vector(ck, "entity")
+			vc, err := vec.vector(ck, "entity")
 			if err != nil {
-				return nil, err
+				return err
 			}
 			b := label(ctxEnt.ids[ck])
 			from, to := inEnt.ids[ik], ctxEnt.ids[ck]
@@ -155,84 +171,69 @@ func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.
 			}
 		}
 	}
-	// Relation SIMILAR edges (SPEC §4b): relation text only.
+	return nil
+}
+
+// relationEdges joins input to context relations by SIMILAR edges (SPEC
+// §4b): relation text only, by cosine >= p.TauRel, the literal-aware rule
+// or a shared word; with usePhrases an asked fact's relation is also
+// compared with the context triplets' phrases (PhraseKeys).
+func relationEdges(g *kgeval.PairGraph, usePhrases bool, vec Vectors, p kgeval.GraphParams) error {
 	inRel, ctxRel := g.Relations(kgeval.SideInput), g.Relations(kgeval.SideContext)
-	if len(inRel) > 0 && len(ctxRel) > 0 {
-		rlabels := map[string]lexical.Label{}
-		rlabel := func(k, raw string) lexical.Label {
-			l, ok := rlabels[k]
-			if !ok {
-				l = lexical.NewLabel(raw)
-				rlabels[k] = l
-			}
-			return l
+	if len(inRel) == 0 || len(ctxRel) == 0 {
+		return nil
+	}
+	rlabels := labelCache{}
+	ends := g.TripletEnds()
+	asked := func(r int) bool {
+		h, t, _ := ends.Get(r)
+		return g.Nodes[h].Kind == kgeval.KindSlot || g.Nodes[t].Kind == kgeval.KindSlot
+	}
+	for _, i := range inRel {
+		ni := g.Nodes[i]
+		vi, err := vec.vector(ni.Key, "relation")
+		if err != nil {
+			return err
 		}
-		ends := map[int][2]int{} // relation node -> head, tail
-		for _, e := range g.Edges {
-			if e.Type != kgeval.EdgeStructural {
-				continue
-			}
-			if g.Nodes[e.To].Kind == kgeval.KindRelation {
-				x := ends[e.To]
-				x[0] = e.From
-				ends[e.To] = x
-			} else {
-				x := ends[e.From]
-				x[1] = e.To
-				ends[e.From] = x
-			}
-		}
-		usePhrases := UsesPhrases(pair)
-		asked := func(r int) bool {
-			x := ends[r]
-			return g.Nodes[x[0]].Kind == kgeval.KindSlot || g.Nodes[x[1]].Kind == kgeval.KindSlot
-		}
-		for _, i := range inRel {
-			ni := g.Nodes[i]
-			vi, err := vector(ni.Key, "relation")
+		a := rlabels.get(ni.Key, ni.Label)
+		for _, j := range ctxRel {
+			nj := g.Nodes[j]
+			vj, err := vec.vector(nj.Key, "relation")
 			if err != nil {
-				return nil, err
+				return err
 			}
-			a := rlabel(ni.Key, ni.Label)
-			for _, j := range ctxRel {
-				nj := g.Nodes[j]
-				vj, err := vector(nj.Key, "relation")
-				if err != nil {
-					return nil, err
-				}
-				c := 1.0
-				if ni.Key != nj.Key {
-					c = Cosine(vi, vj)
-				}
-				// An asked fact's relation may name the kind of value
-				// asked ("conservation status"), which an answer states
-				// with its object ("is listed as Threatened"): it is also
-				// compared with the context triplet's relation joined to
-				// its object, and to its subject (SPEC-NOTES §4c).
-				if usePhrases && asked(i) && c < 1 {
-					x := ends[j]
-					for _, k := range PhraseKeys(g.Nodes[x[0]].Label, nj.Label, g.Nodes[x[1]].Label) {
-						vk, err := vector(k, "relation phrase")
-						if err != nil {
-							return nil, err
-						}
-						c = max(c, Cosine(vi, vk))
+			c := 1.0
+			if ni.Key != nj.Key {
+				c = Cosine(vi, vj)
+			}
+			// An asked fact's relation may name the kind of value
+			// asked ("conservation status"), which an answer states
+			// with its object ("is listed as Threatened"): it is also
+			// compared with the context triplet's relation joined to
+			// its object, and to its subject (SPEC-NOTES §4c).
+			if usePhrases && asked(i) && c < 1 {
+				h, t, _ := ends.Get(j)
+				for _, k := range PhraseKeys(g.Nodes[h].Label, nj.Label, g.Nodes[t].Label) {
+					vk, err := vec.vector(k, "relation phrase")
+					if err != nil {
+						return err
 					}
+					c = max(c, Cosine(vi, vk))
 				}
-				b := rlabel(nj.Key, nj.Label)
-				ok, w := lexical.Match(a, b, c, p.TauRel)
-				if !ok && lexical.Compare(a, b) != lexical.Conflict && lexical.SharesWord(a, b) {
-					// One predicate in other words ("completion" /
-					// "was completed in"): a match at the threshold.
-					ok, w = true, max(c, p.TauRel)
-				}
-				if ok {
-					g.Edges = append(g.Edges, kgeval.Edge{From: i, To: j, Type: kgeval.EdgeSimilar, Weight: w, Cost: 1 - w})
-				}
+			}
+			b := rlabels.get(nj.Key, nj.Label)
+			ok, w := lexical.Match(a, b, c, p.TauRel)
+			if !ok && lexical.Compare(a, b) != lexical.Conflict && lexical.SharesWord(a, b) {
+				// One predicate in other words ("completion" /
+				// "was completed in"): a match at the threshold.
+				ok, w = true, max(c, p.TauRel)
+			}
+			if ok {
+				g.Edges = append(g.Edges, kgeval.Edge{From: i, To: j, Type: kgeval.EdgeSimilar, Weight: w, Cost: 1 - w})
 			}
 		}
 	}
-	return g, nil
+	return nil
 }
 
 type sideEntities struct {

@@ -21,36 +21,48 @@ type Native struct {
 	Seed uint64
 }
 
-var _ kgeval.KGEngine = (*Native)(nil)
+var (
+	_ kgeval.KGEngine = (*Native)(nil)
+	_ RawEngine       = (*Native)(nil)
+)
 
 // Name returns "native".
 func (*Native) Name() string { return "native" }
 
-// Score computes the KG scores of each graph.
-func (e *Native) Score(ctx context.Context, _ string, graphs []*kgeval.PairGraph, p kgeval.GraphParams) ([]kgeval.KGResult, error) {
-	out := make([]kgeval.KGResult, len(graphs))
+// Score computes the KG scores of each graph: its raw results (Raw),
+// assembled (Score).
+func (e *Native) Score(ctx context.Context, run string, graphs []*kgeval.PairGraph, p kgeval.GraphParams) ([]kgeval.KGResult, error) {
+	return Score(ctx, e, run, graphs, p)
+}
+
+// Raw computes the raw results of each graph: its least path costs, paths
+// and communities (none for a graph with an empty side) and its verdict
+// matches (MatchTriplets).
+func (e *Native) Raw(ctx context.Context, _ string, graphs []*kgeval.PairGraph, p kgeval.GraphParams) ([]Raw, error) {
+	out := make([]Raw, len(graphs))
 	for i, g := range graphs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		out[i] = e.ScoreOne(g, p)
+		out[i] = e.rawOne(g, p)
 	}
 	return out, nil
 }
 
-// ScoreOne computes the KG scores of one graph: multihop, communities and
-// the triplet verdicts (kgeval.PairGraph.MatchTriplets).
-func (e *Native) ScoreOne(g *kgeval.PairGraph, p kgeval.GraphParams) kgeval.KGResult {
-	var r kgeval.KGResult
-	if len(g.InputEntities()) == 0 || len(g.ContextEntities()) == 0 {
-		r = kgeval.Assemble(g, nil, nil, nil, p)
-	} else {
-		dist, paths := ShortestToContext(g, p.Directed)
-		comm := Louvain(g, e.Seed)
-		r = kgeval.Assemble(g, dist, paths, comm, p)
+func (e *Native) rawOne(g *kgeval.PairGraph, p kgeval.GraphParams) Raw {
+	var r Raw
+	if len(g.InputEntities()) > 0 && len(g.ContextEntities()) > 0 {
+		r.Dist, r.Paths = ShortestToContext(g, p.Directed)
+		r.Comm = Louvain(g, e.Seed)
 	}
-	kgeval.AssembleVerdicts(g, g.MatchTriplets(), &r)
+	r.Matches = MatchTriplets(g)
 	return r
+}
+
+// ScoreOne computes the KG scores of one graph: multihop, communities and
+// the triplet verdicts.
+func (e *Native) ScoreOne(g *kgeval.PairGraph, p kgeval.GraphParams) kgeval.KGResult {
+	return AssembleOne(g, e.rawOne(g, p), p)
 }
 
 // ShortestToContext returns, for every node, the least total cost of a path

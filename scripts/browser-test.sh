@@ -13,7 +13,7 @@
 # 0.3,0.5, runs `kgeval sensitivity` on testdata/sensitivity.jsonl (three
 # more runs, no LLM call), writes the jobs page's two uploads (three records,
 # the third without a question; 300 records with given triplets), starts
-# `kgeval serve` (jobs slowed down by $KGEVAL_TEST_JOB_DELAY, so that their
+# `kgeval serve` (jobs slowed down by the hidden --test-job-delay flag, $KGEVAL_BROWSER_JOB_DELAY, so that their
 # progress can be watched without a model) on a free port with a fresh state directory (so it
 # prints a first-start admin token), runs web/e2e/browser-test.mjs in
 # headless Chromium, and cleans up. Needs Neo4j (KGEVAL_NEO4J_URI and
@@ -130,7 +130,7 @@ done > "$tmp/job.jsonl"
 bin/kgeval evaluate --dataset "$tmp/job-broken.jsonl" --run "$run-delete" --engine native >"$tmp/evaluate-delete.log" 2>&1 ||
   { cat "$tmp/evaluate-delete.log"; echo "browser-test: evaluate of the run to delete failed" >&2; exit 1; }
 
-KGEVAL_TEST_JOB_DELAY=${KGEVAL_TEST_JOB_DELAY:-1s} KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
+KGEVAL_WEB_STATE_DIR="$tmp/web" bin/kgeval serve --addr 127.0.0.1:0 --test-job-delay "${KGEVAL_BROWSER_JOB_DELAY:-1s}" 2>"$tmp/serve.log" &
 pid=$!
 for _ in $(seq 1 100); do
   grep -q "dashboard at" "$tmp/serve.log" && break

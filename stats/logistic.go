@@ -91,44 +91,74 @@ func FitLogisticSigned(x [][]float64, y []int, names []string, lambda float64, s
 // non-finite lambda, a constant feature with lambda 0 (it has no
 // coefficient) and no convergence (with lambda 0, separable classes).
 func FitLogistic(x [][]float64, y []int, names []string, lambda float64) (Logistic, error) {
+	pos, err := checkLogisticData(x, y, names, lambda)
+	if err != nil {
+		return Logistic{}, err
+	}
+	m, err := newLogistic(x, names, lambda)
+	if err != nil {
+		return Logistic{}, err
+	}
+	n := len(x)
+	z := m.design(x)
+	beta := make([]float64, len(z[0]))
+	beta[0] = math.Log(float64(pos) / float64(n-pos))
+	if beta, err = newtonFit(z, y, beta, lambda); err != nil {
+		return Logistic{}, err
+	}
+	m.Intercept = beta[0]
+	copy(m.Coef, beta[1:])
+	return m, nil
+}
+
+// checkLogisticData checks FitLogistic's arguments and returns how many
+// labels are 1.
+func checkLogisticData(x [][]float64, y []int, names []string, lambda float64) (pos int, err error) {
 	n := len(x)
 	if n == 0 {
-		return Logistic{}, errors.New("logistic fit: no data")
+		return 0, errors.New("logistic fit: no data")
 	}
 	if len(y) != n {
-		return Logistic{}, fmt.Errorf("logistic fit: %d rows and %d labels", n, len(y))
+		return 0, fmt.Errorf("logistic fit: %d rows and %d labels", n, len(y))
 	}
 	p := len(x[0])
 	if names != nil && len(names) != p {
-		return Logistic{}, fmt.Errorf("logistic fit: %d names for %d features", len(names), p)
+		return 0, fmt.Errorf("logistic fit: %d names for %d features", len(names), p)
 	}
 	if lambda < 0 || !isFinite(lambda) {
-		return Logistic{}, fmt.Errorf("logistic fit: lambda %v: want a finite value >= 0", lambda)
+		return 0, fmt.Errorf("logistic fit: lambda %v: want a finite value >= 0", lambda)
 	}
-	pos := 0
 	for i, row := range x {
 		if len(row) != p {
-			return Logistic{}, fmt.Errorf("logistic fit: row %d has %d features, want %d", i, len(row), p)
+			return 0, fmt.Errorf("logistic fit: row %d has %d features, want %d", i, len(row), p)
 		}
 		if !allFinite(row) {
-			return Logistic{}, fmt.Errorf("logistic fit: row %d has a value that is not finite", i)
+			return 0, fmt.Errorf("logistic fit: row %d has a value that is not finite", i)
 		}
 		switch y[i] {
 		case 1:
 			pos++
 		case 0:
 		default:
-			return Logistic{}, fmt.Errorf("logistic fit: label %d of row %d: want 0 or 1", y[i], i)
+			return 0, fmt.Errorf("logistic fit: label %d of row %d: want 0 or 1", y[i], i)
 		}
 	}
 	if pos == 0 || pos == n {
-		return Logistic{}, fmt.Errorf("logistic fit: every label is %d: need both classes", y[0])
+		return 0, fmt.Errorf("logistic fit: every label is %d: need both classes", y[0])
 	}
+	return pos, nil
+}
+
+// newLogistic returns a model with the features' means and scales and no
+// coefficients yet. A constant feature gets scale 1 (its standardised
+// column is 0), which only a penalty can fit.
+func newLogistic(x [][]float64, names []string, lambda float64) (Logistic, error) {
+	p := len(x[0])
 	m := Logistic{Names: append([]string(nil), names...), Mean: make([]float64, p), Scale: make([]float64, p), Coef: make([]float64, p), Lambda: lambda}
 	if names == nil {
 		m.Names = nil
 	}
-	col := make([]float64, n)
+	col := make([]float64, len(x))
 	for j := range p {
 		for i := range x {
 			col[i] = x[i][j]
@@ -141,9 +171,14 @@ func FitLogistic(x [][]float64, y []int, names []string, lambda float64) (Logist
 			m.Scale[j] = 1
 		}
 	}
-	// z[i] holds row i standardised, with a leading 1 for the intercept.
-	k := p + 1
-	z := make([][]float64, n)
+	return m, nil
+}
+
+// design returns x standardised with m's means and scales, each row with a
+// leading 1 for the intercept.
+func (m Logistic) design(x [][]float64) [][]float64 {
+	k := len(m.Mean) + 1
+	z := make([][]float64, len(x))
 	for i, row := range x {
 		z[i] = make([]float64, k)
 		z[i][0] = 1
@@ -151,40 +186,25 @@ func FitLogistic(x [][]float64, y []int, names []string, lambda float64) (Logist
 			z[i][j+1] = (v - m.Mean[j]) / m.Scale[j]
 		}
 	}
-	beta := make([]float64, k)
-	beta[0] = math.Log(float64(pos) / float64(n-pos))
+	return z
+}
+
+// newtonFit minimises the penalised negative log-likelihood over the
+// design z from beta (intercept first, unpenalised) by Newton steps with a
+// halving line search, and returns the coefficients.
+func newtonFit(z [][]float64, y []int, beta []float64, lambda float64) ([]float64, error) {
+	k := len(beta)
 	obj := logisticObjective(z, y, beta, lambda)
 	g := make([]float64, k)
 	h := make([]float64, k*k)
 	for iter := 0; ; iter++ {
 		if iter == logisticMaxIter {
-			return Logistic{}, fmt.Errorf("logistic fit: no convergence after %d Newton steps: separable classes? (fit with lambda > 0)", logisticMaxIter)
+			return nil, fmt.Errorf("logistic fit: no convergence after %d Newton steps: separable classes? (fit with lambda > 0)", logisticMaxIter)
 		}
-		clear(g)
-		clear(h)
-		for i, zi := range z {
-			pi := sigmoid(dot(zi, beta))
-			w := pi * (1 - pi)
-			r := pi - float64(y[i])
-			for a := range k {
-				g[a] += r * zi[a]
-				for b := 0; b <= a; b++ {
-					h[a*k+b] += w * zi[a] * zi[b]
-				}
-			}
-		}
-		for a := 1; a < k; a++ {
-			g[a] += lambda * beta[a]
-			h[a*k+a] += lambda
-		}
-		for a := range k {
-			for b := 0; b < a; b++ {
-				h[b*k+a] = h[a*k+b]
-			}
-		}
+		newtonSystem(z, y, beta, lambda, g, h)
 		d, ok := cholSolve(h, g, k)
 		if !ok {
-			return Logistic{}, errors.New("logistic fit: the Newton system is singular: separable classes or collinear features (fit with lambda > 0)")
+			return nil, errors.New("logistic fit: the Newton system is singular: separable classes or collinear features (fit with lambda > 0)")
 		}
 		next := make([]float64, k)
 		step := 1.0
@@ -204,12 +224,37 @@ func FitLogistic(x [][]float64, y []int, names []string, lambda float64) (Logist
 		}
 		beta, obj = next, min(nobj, obj)
 		if change < logisticTol {
-			break
+			return beta, nil
 		}
 	}
-	m.Intercept = beta[0]
-	copy(m.Coef, beta[1:])
-	return m, nil
+}
+
+// newtonSystem fills g and h (k×k, row-major) with the gradient and the
+// Hessian of the penalised objective at beta.
+func newtonSystem(z [][]float64, y []int, beta []float64, lambda float64, g, h []float64) {
+	k := len(beta)
+	clear(g)
+	clear(h)
+	for i, zi := range z {
+		pi := sigmoid(dot(zi, beta))
+		w := pi * (1 - pi)
+		r := pi - float64(y[i])
+		for a := range k {
+			g[a] += r * zi[a]
+			for b := 0; b <= a; b++ {
+				h[a*k+b] += w * zi[a] * zi[b]
+			}
+		}
+	}
+	for a := 1; a < k; a++ {
+		g[a] += lambda * beta[a]
+		h[a*k+a] += lambda
+	}
+	for a := range k {
+		for b := 0; b < a; b++ {
+			h[b*k+a] = h[a*k+b]
+		}
+	}
 }
 
 func featureName(names []string, j int) string {

@@ -83,8 +83,7 @@ func correlate(rows []analysis.Row, patterns []string) (*CorrelationView, error)
 // rows carry the explanations analysis.Compare reads.
 func analysed[T any](ctx context.Context, s *Server, r kgeval.Run, kind, variant, sel string, explain bool, fn func([]analysis.Row, []string) (T, error)) (T, error) {
 	patterns := patternsOf(sel)
-	key, ok := s.cache.key(r, kind, variant, strings.Join(patterns, ","))
-	return cached(s.cache, key, ok, func() (T, error) {
+	return analysis.Cached(s.read, r, []string{kind, variant, strings.Join(patterns, ",")}, func() (T, error) {
 		var zero T
 		xs, err := s.store.RunScores(ctx, r.Name, variant)
 		if err != nil {
@@ -102,7 +101,7 @@ func analysed[T any](ctx context.Context, s *Server, r kgeval.Run, kind, variant
 
 // runOf reads the run named in the path. Errors: ENOTFOUND.
 func (s *Server) runOf(c *gin.Context) (kgeval.Run, error) {
-	r, _, err := s.run(c.Request.Context(), c.Param("run"))
+	r, _, err := s.read.Run(c.Request.Context(), c.Param("run"))
 	return r, err
 }
 
@@ -190,10 +189,8 @@ const DefaultBins = 10
 
 func (s *Server) sensitivityOf(ctx context.Context, prefix string, bins int) (*SensitivityView, error) {
 	var runs []kgeval.Run
-	var keys []string
-	cacheable := true
 	for _, variant := range analysis.SensitivityVariants {
-		r, err := s.store.GetRun(ctx, analysis.SensitivityRun(prefix, variant))
+		r, _, err := s.read.Run(ctx, analysis.SensitivityRun(prefix, variant))
 		if err != nil {
 			if kgeval.ErrorCode(err) == kgeval.ENOTFOUND {
 				return nil, kgeval.Errorf(kgeval.ENOTFOUND, "no sensitivity experiment %q: run %q does not exist (`kgeval sensitivity --run %s` stores %s, %s-reference_as_answer and %s-wrong_answer)",
@@ -201,11 +198,9 @@ func (s *Server) sensitivityOf(ctx context.Context, prefix string, bins int) (*S
 			}
 			return nil, err
 		}
-		k, ok := s.cache.key(r, "sensitivity", strconv.Itoa(bins))
-		cacheable = cacheable && ok
-		runs, keys = append(runs, r), append(keys, k)
+		runs = append(runs, r)
 	}
-	return cached(s.cache, strings.Join(keys, "\x1e"), cacheable, func() (*SensitivityView, error) {
+	return analysis.CachedRuns(s.read, runs, []string{"sensitivity", strconv.Itoa(bins)}, func() (*SensitivityView, error) {
 		v := &SensitivityView{Run: prefix, Bins: bins, Runs: []SensitivityRun{}, Metrics: []analysis.Separation{}}
 		names := map[string]string{}
 		for i, variant := range analysis.SensitivityVariants {

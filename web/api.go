@@ -4,46 +4,14 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/export"
 )
-
-// RunRow is a run as the runs list shows it.
-type RunRow struct {
-	Name     string    `json:"name"`
-	Dataset  string    `json:"dataset"`
-	Status   string    `json:"status"`
-	Error    string    `json:"error,omitempty"`
-	Engine   string    `json:"engine"`
-	Encoder  string    `json:"encoder"`
-	LLM      string    `json:"llm"`
-	Samples  int       `json:"samples"`
-	Rejected int       `json:"rejected"`
-	Started  time.Time `json:"started"`
-	Finished time.Time `json:"finished,omitzero"`
-}
-
-func runRow(r kgeval.Run) RunRow {
-	return RunRow{Name: r.Name, Dataset: r.Dataset, Status: r.Status, Error: r.Error, Engine: r.Engine, Encoder: r.Encoder,
-		LLM: r.LLM, Samples: r.Samples, Rejected: r.Rejected, Started: r.Started, Finished: r.Finished}
-}
-
-// RunView is one run with its settings, summary and systems.
-type RunView struct {
-	Run      RunRow               `json:"run"`
-	Settings analysis.Display     `json:"settings"`
-	Summary  []kgeval.PairSummary `json:"summary"`
-	Systems  []kgeval.SystemCount `json:"systems"`
-	Stages   kgeval.Stages        `json:"stages,omitempty"`
-	Calls    *kgeval.Calls        `json:"calls,omitempty"`
-}
 
 func (s *Server) me(c *gin.Context) (any, error) {
 	return gin.H{"user": c.GetString(keyUser), "via": c.GetString(keyVia), "admin": s.auth.isAdmin(c), "csrf_token": s.auth.csrfToken(c)}, nil
@@ -54,45 +22,11 @@ func (s *Server) listRuns(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]RunRow, 0, len(runs))
+	out := make([]analysis.RunRow, 0, len(runs))
 	for _, r := range runs {
-		out = append(out, runRow(r))
+		out = append(out, analysis.RunRowOf(r))
 	}
 	return gin.H{"runs": out}, nil
-}
-
-// run reads the run named in the path and its settings.
-func (s *Server) run(ctx context.Context, name string) (kgeval.Run, analysis.Display, error) {
-	r, err := s.store.GetRun(ctx, name)
-	if err != nil {
-		return r, analysis.Display{}, err
-	}
-	return r, analysis.DisplayOf(r), nil
-}
-
-func (s *Server) runView(ctx context.Context, name, variant string) (*RunView, error) {
-	r, st, err := s.run(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	key, ok := s.cache.key(r, "view", variant)
-	return cached(s.cache, key, ok, func() (*RunView, error) { return s.buildRunView(ctx, r, st, variant) })
-}
-
-func (s *Server) buildRunView(ctx context.Context, r kgeval.Run, st analysis.Display, variant string) (*RunView, error) {
-	name := r.Name
-	sum, err := s.store.RunSummary(ctx, name, variant)
-	if err != nil {
-		return nil, err
-	}
-	systems, err := s.store.RunSystems(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	if sum == nil {
-		sum = []kgeval.PairSummary{}
-	}
-	return &RunView{Run: runRow(r), Settings: st, Summary: sum, Systems: systems, Stages: r.Stages, Calls: r.Calls}, nil
 }
 
 func variantOf(c *gin.Context) string {
@@ -103,21 +37,11 @@ func variantOf(c *gin.Context) string {
 }
 
 func (s *Server) getRun(c *gin.Context) (any, error) {
-	return s.runView(c.Request.Context(), c.Param("run"), variantOf(c))
+	return s.read.View(c.Request.Context(), c.Param("run"), variantOf(c))
 }
 
 func (s *Server) runStats(c *gin.Context) (any, error) {
-	ctx := c.Request.Context()
-	r, st, err := s.run(ctx, c.Param("run"))
-	if err != nil {
-		return nil, err
-	}
-	return s.runStatsOf(ctx, r, st, variantOf(c))
-}
-
-func (s *Server) runStatsOf(ctx context.Context, r kgeval.Run, st analysis.Display, variant string) (*analysis.RunStats, error) {
-	key, ok := s.cache.key(r, "stats", variant)
-	return cached(s.cache, key, ok, func() (*analysis.RunStats, error) { return analysis.LoadRunStats(ctx, s.store, r.Name, variant, st) })
+	return s.read.Stats(c.Request.Context(), c.Param("run"), variantOf(c))
 }
 
 // sampleQuery parses the sample list's query string. Errors: EINVALID.
@@ -188,115 +112,11 @@ func (s *Server) listSamples(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := c.Request.Context()
-	r, st, err := s.run(ctx, q.Run)
-	if err != nil {
-		return nil, err
-	}
-	key, ok := s.cache.key(r, "samples", filterKey(q))
-	if !ok {
-		return s.store.ListSamples(ctx, q, st.Pairs)
-	}
-	if q.Limit == 0 {
-		q.Limit = 50
-	}
-	if q.Limit < 0 || q.Limit > kgeval.MaxPageSize || q.Offset < 0 {
-		return s.store.ListSamples(ctx, q, st.Pairs) // reports the bad page
-	}
-	order, err := cached(s.cache, key, ok, func() ([]kgeval.SampleRow, error) { return s.store.SampleOrder(ctx, q) })
-	if err != nil {
-		return nil, err
-	}
-	lo, hi := min(q.Offset, len(order)), min(q.Offset+q.Limit, len(order))
-	page := &kgeval.SamplePage{Total: len(order), Offset: q.Offset, Limit: q.Limit, Samples: append([]kgeval.SampleRow(nil), order[lo:hi]...)}
-	if err := s.store.SampleScores(ctx, r.Name, q.Variant, page.Samples, st.Pairs, kgeval.OtherMetric(q.Metric)); err != nil {
-		return nil, err
-	}
-	return page, nil
-}
-
-// filterKey is a sample query without its page, for cache keys.
-func filterKey(q kgeval.SampleQuery) string {
-	null := "-"
-	if q.Null != nil {
-		null = strconv.FormatBool(*q.Null)
-	}
-	return strings.Join([]string{strconv.Quote(q.Variant), strconv.Quote(q.Pair), strconv.Quote(q.Metric), strconv.Quote(q.Sort),
-		strconv.FormatBool(q.Desc), keyNum(q.Min), keyNum(q.Max), null, keyStr(q.Reason), keyStr(q.System)}, " ")
-}
-
-// keyStr and keyNum write an optional filter value into a cache key ("-"
-// when unset).
-func keyStr(p *string) string {
-	if p == nil {
-		return "-"
-	}
-	return strconv.Quote(*p)
-}
-
-func keyNum(p *float64) string {
-	if p == nil {
-		return "-"
-	}
-	return strconv.FormatFloat(*p, 'g', -1, 64)
-}
-
-// SweepView is a run's sweep: each pair's mean KG scores at every grid
-// point (tau, delta) stored by `kgeval sweep`, beside the run's own tau and
-// delta. Points is empty when the run was never swept.
-type SweepView struct {
-	Run    string                `json:"run"`
-	Tau    float64               `json:"tau"`
-	Delta  float64               `json:"delta"`
-	Taus   []float64             `json:"taus"`
-	Deltas []float64             `json:"deltas"`
-	Pairs  []string              `json:"pairs"`
-	Points []kgeval.VariantMeans `json:"points"`
+	return s.read.Samples(c.Request.Context(), q)
 }
 
 func (s *Server) runSweep(c *gin.Context) (any, error) {
-	ctx := c.Request.Context()
-	r, st, err := s.run(ctx, c.Param("run"))
-	if err != nil {
-		return nil, err
-	}
-	return s.sweepOf(ctx, r, st)
-}
-
-func (s *Server) sweepOf(ctx context.Context, r kgeval.Run, st analysis.Display) (*SweepView, error) {
-	key, ok := s.cache.key(r, "sweep")
-	return cached(s.cache, key, ok, func() (*SweepView, error) {
-		pts, err := s.store.RunSweep(ctx, r.Name)
-		if err != nil {
-			return nil, err
-		}
-		v := &SweepView{Run: r.Name, Tau: st.Tau, Delta: st.Delta, Taus: []float64{}, Deltas: []float64{}, Pairs: []string{}, Points: pts}
-		for _, p := range pts {
-			if !slices.Contains(v.Taus, p.Tau) {
-				v.Taus = append(v.Taus, p.Tau)
-			}
-			if !slices.Contains(v.Deltas, p.Delta) {
-				v.Deltas = append(v.Deltas, p.Delta)
-			}
-		}
-		slices.Sort(v.Taus)
-		slices.Sort(v.Deltas)
-		// Pairs in the run's order, then any other pair a variant holds.
-		for _, p := range st.Pairs {
-			for _, x := range pts {
-				if x.Pair == p.Name {
-					v.Pairs = append(v.Pairs, p.Name)
-					break
-				}
-			}
-		}
-		for _, x := range pts {
-			if !slices.Contains(v.Pairs, x.Pair) {
-				v.Pairs = append(v.Pairs, x.Pair)
-			}
-		}
-		return v, nil
-	})
+	return s.read.Sweep(c.Request.Context(), c.Param("run"))
 }
 
 func (s *Server) getSample(c *gin.Context) (any, error) {
@@ -304,18 +124,8 @@ func (s *Server) getSample(c *gin.Context) (any, error) {
 }
 
 // sampleOf reads the sample named in the path with its why.
-func (s *Server) sampleOf(c *gin.Context) (*SampleView, error) {
-	ctx := c.Request.Context()
-	_, st, err := s.run(ctx, c.Param("run"))
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.store.GetSample(ctx, c.Param("run"), c.Param("id"), variantOf(c), st.Pairs)
-	if err != nil {
-		return nil, err
-	}
-	d.Delta = st.Delta
-	return sampleView(d), nil
+func (s *Server) sampleOf(c *gin.Context) (*analysis.SampleView, error) {
+	return s.read.Sample(c.Request.Context(), c.Param("run"), c.Param("id"), variantOf(c))
 }
 
 // GraphNode is a pair-graph node for drawing.
@@ -339,7 +149,7 @@ type GraphView struct {
 }
 
 func (s *Server) graphView(ctx context.Context, run, sample, pair string) (*GraphView, error) {
-	_, st, err := s.run(ctx, run)
+	_, st, err := s.read.Run(ctx, run)
 	if err != nil {
 		return nil, err
 	}
@@ -370,7 +180,7 @@ func (s *Server) export(c *gin.Context) {
 		s.writeError(c, kgeval.Errorf(kgeval.EINVALID, "format=%q: want csv or jsonl", format))
 		return
 	}
-	r, st, err := s.run(ctx, c.Param("run"))
+	r, st, err := s.read.Run(ctx, c.Param("run"))
 	if err != nil {
 		s.writeError(c, err)
 		return

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/scoring/claims"
-	"github.com/kgeval/kgeval/web"
 )
 
 // TestServer_SampleClaims reads the claims of stored samples through the
@@ -34,7 +34,7 @@ func TestServer_SampleClaims(t *testing.T) {
 	sample := func(id string) string { return "/runs/" + url.PathEscape(r.Name) + "/samples/" + url.PathEscape(id) }
 
 	t.Run("API", func(t *testing.T) {
-		var v web.SampleView
+		var v analysis.SampleView
 		if code := api.getJSON("/api"+sample("s01"), &v); code != 200 {
 			t.Fatal(code)
 		}

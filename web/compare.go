@@ -1,9 +1,6 @@
 package web
 
 import (
-	"context"
-	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
@@ -11,169 +8,8 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 )
 
-// CompareView compares run B with run A, the baseline ("did my change
-// help?", issue 16 item 3). Metrics are the means per pair and KG metric
-// over each run's own samples (analysis.SideBySide). Paired is the
-// comparison `kgeval compare --run B --baseline A` prints
-// (analysis.CompareRuns over every variable either run has): samples paired
-// by id (or question), per variable the two means, the paired difference
-// with its 95% interval, the Wilcoxon and t tests and the improved /
-// unchanged / regressed counts in the metric's direction. Key is the
-// variable chosen with pair and metric ("faithfulness.multihop", or
-// "ts_groundedness_avg" for a metric read once per sample); Chosen is its
-// paired comparison and Regressed its most regressed samples, worst first,
-// with both answers. Samples are the samples of both runs (by id) by
-// largest change of Key. Warnings are always there (different datasets,
-// settings, models or encoders, an unfinished run); Unpaired says why
-// Paired is missing when the runs share no sample.
-type CompareView struct {
-	A       RunRow                  `json:"a"`
-	B       RunRow                  `json:"b"`
-	Metrics []analysis.SideMetric   `json:"metrics"`
-	Pair    string                  `json:"pair"`
-	Metric  string                  `json:"metric"`
-	Key     string                  `json:"key"`
-	Common  int                     `json:"common"`
-	Samples []analysis.SideSample   `json:"samples"`
-	Paired  *analysis.RunComparison `json:"paired,omitempty"`
-	// Warnings make the comparison doubtful (analysis.RunWarnings; those of
-	// Paired when there is one).
-	Warnings []analysis.RunWarning `json:"warnings"`
-	Unpaired string                `json:"unpaired,omitempty"`
-	Chosen   *analysis.RunMetric   `json:"chosen,omitempty"`
-	// Regressed are Chosen's most regressed samples, worst first.
-	Regressed []RegressedSample `json:"regressed"`
-	// Pairs and MetricNames fill the pickers: the pairs of either run, the
-	// KG metrics then the other metrics either run has.
-	Pairs       []string `json:"pairs"`
-	MetricNames []string `json:"metric_names"`
-}
-
-// RegressedSample is one of the most regressed samples of the chosen
-// variable with the answer of each run (empty when it could not be read).
-type RegressedSample struct {
-	analysis.SampleChange
-	// AID is the sample's id in A (BaselineID when the pair was made by
-	// question, else ID).
-	AID     string `json:"a_id"`
-	AnswerA string `json:"answer_a"`
-	AnswerB string `json:"answer_b"`
-}
-
-// compareVariable is the variable pair and metric name: "pair.metric" for
-// a KG metric, the metric alone otherwise.
-func compareVariable(pair, metric string) string {
-	if slices.Contains(kgeval.KGMetricNames, metric) {
-		return analysis.KGName(pair, metric)
-	}
-	return metric
-}
-
 func (s *Server) compare(c *gin.Context) (any, error) {
-	return s.compareView(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop))
-}
-
-// compareView compares run b with run a. Errors: EINVALID for a missing
-// run name or a = b; ENOTFOUND for an unknown run.
-func (s *Server) compareView(ctx context.Context, a, b, pair, metric string) (*CompareView, error) {
-	if a == "" || b == "" {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "compare needs two runs: ?a=RUN&b=RUN")
-	}
-	if a == b {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "A and B are both run %q: compare two different runs (A the baseline, B the run to judge)", a)
-	}
-	ra, sa, err := s.run(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	rb, sb, err := s.run(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	xa, err := s.store.RunScores(ctx, a, kgeval.DefaultVariant)
-	if err != nil {
-		return nil, err
-	}
-	xb, err := s.store.RunScores(ctx, b, kgeval.DefaultVariant)
-	if err != nil {
-		return nil, err
-	}
-	pairs := pairsOf(sa.Pairs, sb.Pairs)
-	if pair == "" && len(pairs) > 0 {
-		pair = pairs[0]
-	}
-	if metric == "" {
-		metric = kgeval.MetricMultihop
-	}
-	v := &CompareView{A: runRow(ra), B: runRow(rb), Pair: pair, Metric: metric, Key: compareVariable(pair, metric),
-		Regressed: []RegressedSample{}, Pairs: pairs}
-	v.Metrics, v.Common, v.Samples = analysis.SideBySide(xa, xb, sa.Pairs, sa.Metrics, pair, metric)
-	rowsA, rowsB := analysis.Rows(xa, nil), analysis.Rows(xb, nil)
-	all := analysis.MetricVectors(rowsA).Merge(analysis.MetricVectors(rowsB))
-	v.MetricNames = metricNames(all.Names())
-	rc, err := analysis.CompareRuns(rowsA, rowsB, analysis.RunCompareOptions{Baseline: ra, Run: rb})
-	if err != nil {
-		v.Warnings = analysis.RunWarnings(ra, rb)
-		v.Unpaired = kgeval.ErrorMessage(err)
-		if v.Warnings == nil {
-			v.Warnings = []analysis.RunWarning{}
-		}
-		return v, nil
-	}
-	v.Paired, v.Warnings = &rc, rc.Warnings
-	for i := range rc.Metrics {
-		if rc.Metrics[i].Metric == v.Key {
-			v.Chosen = &rc.Metrics[i]
-		}
-	}
-	if v.Chosen == nil {
-		return v, nil
-	}
-	for _, ch := range v.Chosen.TopRegressions {
-		r := RegressedSample{SampleChange: ch, AID: ch.ID}
-		if ch.BaselineID != "" {
-			r.AID = ch.BaselineID
-		}
-		if d, err := s.store.GetSample(ctx, a, r.AID, kgeval.DefaultVariant, nil); err == nil {
-			r.AnswerA = d.Answer
-		}
-		if d, err := s.store.GetSample(ctx, b, ch.ID, kgeval.DefaultVariant, nil); err == nil {
-			r.AnswerB = d.Answer
-		}
-		v.Regressed = append(v.Regressed, r)
-	}
-	return v, nil
-}
-
-// pairsOf names the pairs of two runs' settings, A's first.
-func pairsOf(a, b []kgeval.Pair) []string {
-	out := []string{}
-	for _, p := range append(slices.Clone(a), b...) {
-		if !slices.Contains(out, p.Name) {
-			out = append(out, p.Name)
-		}
-	}
-	return out
-}
-
-// metricNames are the metric pickers' names from variable names (in
-// display order): each KG metric once, then every other variable.
-func metricNames(vars []string) []string {
-	out := []string{}
-	for _, m := range kgeval.KGMetricNames {
-		for _, v := range vars {
-			if _, name, ok := strings.Cut(v, "."); ok && name == m && analysis.IsKG(v) {
-				out = append(out, m)
-				break
-			}
-		}
-	}
-	for _, v := range vars {
-		if !analysis.IsKG(v) {
-			out = append(out, v)
-		}
-	}
-	return out
+	return s.read.Compare(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop))
 }
 
 // shortText is s cut to n characters with an ellipsis, and whether it was
@@ -183,30 +19,6 @@ func shortText(s string, n int) (string, bool) {
 		return s, false
 	}
 	return string([]rune(s)[:n]) + "…", true
-}
-
-// Significance is the p-value below which the compare page calls a paired
-// difference significant.
-const Significance = 0.05
-
-// CompareVerdict says of a variable's paired comparison whether B is
-// better, worse or not significantly different from A, in the metric's
-// direction, by the Wilcoxon signed-rank test (the paired t-test when
-// Wilcoxon is undefined) at Significance; "n/a" without pairs.
-func CompareVerdict(m analysis.RunMetric) string {
-	t := m.Wilcoxon
-	if t == nil {
-		t = m.PairedT
-	}
-	switch {
-	case m.N == 0 || m.Gain == nil:
-		return "n/a"
-	case t == nil || t.P >= Significance || *m.Gain == 0:
-		return "no significant change"
-	case *m.Gain > 0:
-		return "better"
-	}
-	return "worse"
 }
 
 // clipped is a text cut for display, and whether it was cut.
@@ -223,7 +35,7 @@ func clipText(n int, s string) clipped {
 // comparePairs picks A and B for the compare page: the query's, or by
 // default the second-newest run as A and the newest as B (runs newest
 // first); with one of them given, the other is the newest run besides it.
-func comparePairs(runs []RunRow, a, b string) (string, string) {
+func comparePairs(runs []analysis.RunRow, a, b string) (string, string) {
 	other := func(not string) string {
 		for _, r := range runs {
 			if r.Name != not {
@@ -241,35 +53,4 @@ func comparePairs(runs []RunRow, a, b string) (string, string) {
 		return a, other(a)
 	}
 	return a, b
-}
-
-// CompareRow is a row of the compare page's paired table: a variable's
-// paired comparison, the metric name its picker takes, and whether it is
-// the chosen one.
-type CompareRow struct {
-	analysis.RunMetric
-	Name    string
-	Chosen  bool
-	Verdict string
-}
-
-// Rows are the paired table's rows: the chosen pair's KG metrics, then
-// the other variables.
-func (v *CompareView) Rows() []CompareRow {
-	if v.Paired == nil {
-		return nil
-	}
-	var out []CompareRow
-	for _, m := range v.Paired.Metrics {
-		name := m.Metric
-		if analysis.IsKG(name) {
-			pair, metric, _ := strings.Cut(name, ".")
-			if pair != v.Pair {
-				continue
-			}
-			name = metric
-		}
-		out = append(out, CompareRow{RunMetric: m, Name: name, Chosen: m.Metric == v.Key, Verdict: CompareVerdict(m)})
-	}
-	return out
 }

@@ -3,12 +3,11 @@ package web
 import (
 	"testing"
 
-	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 )
 
 func TestComparePairs(t *testing.T) {
-	runs := []RunRow{{Name: "new"}, {Name: "mid"}, {Name: "old"}}
+	runs := []analysis.RunRow{{Name: "new"}, {Name: "mid"}, {Name: "old"}}
 	for _, tc := range []struct{ a, b, wantA, wantB string }{
 		{"", "", "mid", "new"},
 		{"old", "", "old", "new"},
@@ -26,23 +25,7 @@ func TestComparePairs(t *testing.T) {
 	}
 }
 
-func TestCompareVerdict(t *testing.T) {
-	f := kgeval.Float
-	for _, tc := range []struct {
-		m    analysis.RunMetric
-		want string
-	}{
-		{analysis.RunMetric{}, "n/a"},
-		{analysis.RunMetric{N: 8, Gain: f(0.2), Wilcoxon: &analysis.Test{P: 0.01}}, "better"},
-		{analysis.RunMetric{N: 8, Gain: f(-0.2), Wilcoxon: &analysis.Test{P: 0.01}}, "worse"},
-		{analysis.RunMetric{N: 8, Gain: f(-0.2), Wilcoxon: &analysis.Test{P: 0.2}}, "no significant change"},
-		{analysis.RunMetric{N: 8, Gain: f(-0.2), PairedT: &analysis.Test{P: 0.01}}, "worse"},
-		{analysis.RunMetric{N: 1, Gain: f(-0.2)}, "no significant change"},
-	} {
-		if got := CompareVerdict(tc.m); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.m, got, tc.want)
-		}
-	}
+func TestShortText(t *testing.T) {
 	if s, cut := shortText("héllo wörld", 5); s != "héllo…" || !cut {
 		t.Errorf("shortText: %q %v", s, cut)
 	}

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
-	"github.com/kgeval/kgeval/web"
 )
 
 // mustCompareRun stores a run of the given dataset fingerprint and status
@@ -65,7 +65,7 @@ func TestServer_CompareRuns(t *testing.T) {
 		}
 	})
 	t.Run("Warnings", func(t *testing.T) {
-		var v web.CompareView
+		var v analysis.CompareView
 		if code := c.getJSON("/api/compare"+q(a, b), &v); code != 200 || v.Paired == nil || v.Paired.Pairs != 2 {
 			t.Fatalf("%d %+v", code, v)
 		}
@@ -83,7 +83,7 @@ func TestServer_CompareRuns(t *testing.T) {
 		}
 	})
 	t.Run("NothingPaired", func(t *testing.T) {
-		var v web.CompareView
+		var v analysis.CompareView
 		if code := c.getJSON("/api/compare"+q(a, other), &v); code != 200 || v.Paired != nil || !strings.Contains(v.Unpaired, "share no sample id") {
 			t.Fatalf("%d %+v", code, v)
 		}
@@ -116,7 +116,7 @@ func TestServer_CompareRuns(t *testing.T) {
 		if err := db.WriteKGResults(context.Background(), rb.Name, kgeval.DefaultVariant, "native", kgeval.DefaultGraphParams(), []kgeval.KGResult{res}); err != nil {
 			t.Fatal(err)
 		}
-		var v web.CompareView
+		var v analysis.CompareView
 		if code := c.getJSON("/api/compare"+q(ra.Name, rb.Name)+"&pair=faithfulness&metric=multihop", &v); code != 200 || v.Chosen == nil {
 			t.Fatalf("%d %+v", code, v)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -26,7 +27,7 @@ import (
 // (uploads of at most 64 KiB), three users signing in with testPassword —
 // alice and bob, who are not admins, and root, who is — and the admin
 // token ci; set changes the configuration first (quota, cleanup).
-func accessServer(t *testing.T, db *graphstore.DB, set func(*configs.Config)) (*httptest.Server, *app.Jobs) {
+func accessServer(t *testing.T, db *graphstore.DB, set func(*configs.Config)) (*httptest.Server, *pipeline.Jobs) {
 	t.Helper()
 	hash, err := web.HashPassword(testPassword)
 	if err != nil {
@@ -79,13 +80,13 @@ func (c *client) post(path, ctype string, body io.Reader) (*http.Response, strin
 }
 
 // mustUpload uploads data as name and returns the upload.
-func mustUpload(t *testing.T, c *client, name, data string) web.Upload {
+func mustUpload(t *testing.T, c *client, name, data string) kgeval.Upload {
 	t.Helper()
 	resp, body := c.post("/api/uploads?name="+name, "application/octet-stream", strings.NewReader(data))
 	if resp.StatusCode != 200 {
 		t.Fatalf("upload %s: %d %s", name, resp.StatusCode, body)
 	}
-	up := decode[web.Upload](t, body)
+	up := decode[kgeval.Upload](t, body)
 	if up.ID == "" {
 		t.Fatalf("upload %s not kept: %s", name, body)
 	}
@@ -93,23 +94,23 @@ func mustUpload(t *testing.T, c *client, name, data string) web.Upload {
 }
 
 // mustStart starts a job of upload as run, deleted when the test ends.
-func mustStart(t *testing.T, db *graphstore.DB, c *client, upload, run string) web.Job {
+func mustStart(t *testing.T, db *graphstore.DB, c *client, upload, run string) kgeval.Job {
 	t.Helper()
 	t.Cleanup(func() { _ = db.DeleteRun(context.Background(), run) })
 	resp, body := c.post("/api/jobs", "application/json", strings.NewReader(`{"upload": "`+upload+`", "run": "`+run+`", "metrics": [], "engine": "native"}`))
 	if resp.StatusCode != 200 {
 		t.Fatalf("start %s: %d %s", run, resp.StatusCode, body)
 	}
-	return decode[web.Job](t, body)
+	return decode[kgeval.Job](t, body)
 }
 
 // waitFor polls the job of run as c until ok says so (2 minutes at most).
-func waitFor(t *testing.T, c *client, run string, what string, ok func(web.Job) bool) web.Job {
+func waitFor(t *testing.T, c *client, run string, what string, ok func(kgeval.Job) bool) kgeval.Job {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		_, body := c.get("/api/jobs/" + url.PathEscape(run))
-		v := decode[web.Job](t, body)
+		v := decode[kgeval.Job](t, body)
 		if ok(v) {
 			return v
 		}
@@ -139,7 +140,7 @@ func TestServer_JobsOwner(t *testing.T) {
 	path := "/api/jobs/" + url.PathEscape(run)
 	cancel, resume := path+"/cancel", path+"/resume"
 	// Its run is recorded once the pipeline reports progress.
-	waitFor(t, alice, run, "progress", func(v web.Job) bool { return v.Live && v.Done > 0 })
+	waitFor(t, alice, run, "progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
 
 	// Another user: 403 on cancel and resume of a running job; the job
 	// runs on, and its owner is shown to everyone.
@@ -150,14 +151,14 @@ func TestServer_JobsOwner(t *testing.T) {
 			t.Errorf("bob POST %s: %d %s", p, resp.StatusCode, body)
 		}
 	}
-	if v := waitFor(t, bob, run, "running", func(web.Job) bool { return true }); !v.Live || v.Owner != "user:alice" {
+	if v := waitFor(t, bob, run, "running", func(kgeval.Job) bool { return true }); !v.Live || v.Owner != "user:alice" {
 		t.Errorf("job after bob's attempts: live %v, owner %q", v.Live, v.Owner)
 	}
 
 	// The starter cancels; another user still may not resume.
 	resp, body := alice.post(cancel, "application/json", nil)
-	t.Logf("alice cancel: %d, status %s", resp.StatusCode, decode[web.Job](t, body).Status)
-	if resp.StatusCode != 200 || decode[web.Job](t, body).Status != kgeval.RunInterrupted {
+	t.Logf("alice cancel: %d, status %s", resp.StatusCode, decode[kgeval.Job](t, body).Status)
+	if resp.StatusCode != 200 || decode[kgeval.Job](t, body).Status != kgeval.RunInterrupted {
 		t.Fatalf("alice cancel: %d %s", resp.StatusCode, body)
 	}
 	if resp, body := bob.post(resume, "application/json", nil); resp.StatusCode != 403 {
@@ -167,12 +168,12 @@ func TestServer_JobsOwner(t *testing.T) {
 	// An admin may do both; the job stays alice's.
 	resp, body = root.post(resume, "application/json", nil)
 	t.Logf("root (admin) resume: %d", resp.StatusCode)
-	if resp.StatusCode != 200 || decode[web.Job](t, body).Owner != "user:alice" {
+	if resp.StatusCode != 200 || decode[kgeval.Job](t, body).Owner != "user:alice" {
 		t.Fatalf("admin resume: %d %s", resp.StatusCode, body)
 	}
 	resp, body = root.post(cancel, "application/json", nil)
-	t.Logf("root (admin) cancel: %d, status %s", resp.StatusCode, decode[web.Job](t, body).Status)
-	if resp.StatusCode != 200 || decode[web.Job](t, body).Status != kgeval.RunInterrupted {
+	t.Logf("root (admin) cancel: %d, status %s", resp.StatusCode, decode[kgeval.Job](t, body).Status)
+	if resp.StatusCode != 200 || decode[kgeval.Job](t, body).Status != kgeval.RunInterrupted {
 		t.Fatalf("admin cancel: %d %s", resp.StatusCode, body)
 	}
 
@@ -181,7 +182,7 @@ func TestServer_JobsOwner(t *testing.T) {
 	if resp, body := alice.post(resume, "application/json", nil); resp.StatusCode != 200 {
 		t.Fatalf("alice resume: %d %s", resp.StatusCode, body)
 	}
-	done := waitFor(t, alice, run, "done", func(v web.Job) bool { return !v.Live })
+	done := waitFor(t, alice, run, "done", func(v kgeval.Job) bool { return !v.Live })
 	t.Logf("alice resume: %s after %d resumes, owner %s", done.Status, done.Resumes, done.Owner)
 	// (The admin's resume, cancelled at once, may end before it counts.)
 	if done.Status != kgeval.RunDone || done.Resumes < 1 || done.Owner != "user:alice" {
@@ -193,10 +194,10 @@ func TestServer_JobsOwner(t *testing.T) {
 	jobs.Delay = 250 * time.Millisecond
 	orphan := run + "-orphan"
 	t.Cleanup(func() { _ = db.DeleteRun(context.Background(), orphan) })
-	if _, err := jobs.Start(context.Background(), web.JobRequest{Upload: up.ID, Run: orphan, Engine: "native"}); err != nil {
+	if _, err := jobs.Start(context.Background(), kgeval.JobRequest{Upload: up.ID, Run: orphan, Engine: "native"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, root, orphan, "progress", func(v web.Job) bool { return v.Live && v.Done > 0 })
+	waitFor(t, root, orphan, "progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
 	for _, c := range []*client{alice, bob} {
 		resp, body := c.post("/api/jobs/"+url.PathEscape(orphan)+"/cancel", "application/json", nil)
 		if resp.StatusCode != 403 || !strings.Contains(body, "only an admin may cancel") || !strings.Contains(body, "not recorded") {
@@ -252,8 +253,8 @@ func TestServer_UploadQuota(t *testing.T) {
 		t.Errorf("upload over the file quota: %d %s", resp.StatusCode, body)
 	}
 	var list struct {
-		You     string          `json:"you"`
-		Uploads web.UploadUsage `json:"uploads"`
+		You     string             `json:"you"`
+		Uploads kgeval.UploadUsage `json:"uploads"`
 	}
 	if code := alice.getJSON("/api/jobs", &list); code != 200 || list.You != "user:alice" || list.Uploads.Files != 3 || list.Uploads.MaxFiles != 3 ||
 		list.Uploads.Bytes != int64(3*len(small)) || list.Uploads.MaxBytes != 10<<10 || list.Uploads.CleanupAgeSeconds != 86400 {
@@ -318,18 +319,18 @@ func TestServer_UploadCleanup(t *testing.T) {
 	run := fmt.Sprintf("web-cleanup-%d", time.Now().UnixNano())
 	jobs.Delay = 0
 	mustStart(t, db, alice, doneUp.ID, run+"-done")
-	if v := waitFor(t, alice, run+"-done", "done", func(v web.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+	if v := waitFor(t, alice, run+"-done", "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
 		t.Fatalf("done run: %+v", v)
 	}
 	jobs.Delay = 250 * time.Millisecond
 	mustStart(t, db, alice, stopped.ID, run+"-interrupted")
-	waitFor(t, alice, run+"-interrupted", "progress", func(v web.Job) bool { return v.Live && v.Done > 0 })
+	waitFor(t, alice, run+"-interrupted", "progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
 	if resp, body := alice.post("/api/jobs/"+url.PathEscape(run+"-interrupted")+"/cancel", "application/json", nil); resp.StatusCode != 200 {
 		t.Fatalf("cancel: %d %s", resp.StatusCode, body)
 	}
 
 	twoHours := time.Now().Add(-2 * time.Hour)
-	for _, up := range []web.Upload{unused, doneUp, stopped} {
+	for _, up := range []kgeval.Upload{unused, doneUp, stopped} {
 		if err := os.Chtimes(filepath.Join(jobs.Dir, up.ID), twoHours, twoHours); err != nil {
 			t.Fatal(err)
 		}
@@ -354,7 +355,7 @@ func TestServer_UploadCleanup(t *testing.T) {
 		t.Errorf("the done run without its upload: %d", resp.StatusCode)
 	}
 	var list struct {
-		Uploads web.UploadUsage `json:"uploads"`
+		Uploads kgeval.UploadUsage `json:"uploads"`
 	}
 	if alice.getJSON("/api/jobs", &list); list.Uploads.Files != 2 {
 		t.Errorf("alice's usage after the cleanup: %+v, want 2 files", list.Uploads)
@@ -364,7 +365,7 @@ func TestServer_UploadCleanup(t *testing.T) {
 	if resp, body := alice.post("/api/jobs/"+url.PathEscape(run+"-interrupted")+"/resume", "application/json", nil); resp.StatusCode != 200 {
 		t.Fatalf("resume: %d %s", resp.StatusCode, body)
 	}
-	if v := waitFor(t, alice, run+"-interrupted", "done", func(v web.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+	if v := waitFor(t, alice, run+"-interrupted", "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
 		t.Errorf("resumed after the cleanup: %+v", v)
 	}
 }

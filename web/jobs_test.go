@@ -17,6 +17,7 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -36,7 +37,7 @@ func jobRecords(n int, broken bool) string {
 
 // jobsServer is MustServer with the real jobs of package app (uploads of at
 // most 64 KiB) or, when fake is set, with fake.
-func jobsServer(t *testing.T, db *graphstore.DB, fake web.Jobs) (*httptest.Server, *app.Jobs) {
+func jobsServer(t *testing.T, db *graphstore.DB, fake kgeval.JobService) (*httptest.Server, *pipeline.Jobs) {
 	t.Helper()
 	hash, err := web.HashPassword(testPassword)
 	if err != nil {
@@ -47,8 +48,8 @@ func jobsServer(t *testing.T, db *graphstore.DB, fake web.Jobs) (*httptest.Serve
 		t.Fatal(err)
 	}
 	cfg.Scoring.Engine = "native"
-	var jobs *app.Jobs
-	var j web.Jobs = fake
+	var jobs *pipeline.Jobs
+	var j kgeval.JobService = fake
 	if fake == nil {
 		if jobs, err = app.NewJobs(context.Background(), cfg, db, t.TempDir()); err != nil {
 			t.Fatal(err)
@@ -131,7 +132,7 @@ func TestServer_Jobs(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("upload: %d %s", resp.StatusCode, body)
 	}
-	up := decode[web.Upload](t, body)
+	up := decode[kgeval.Upload](t, body)
 	t.Logf("upload: %d records, %d valid, rejected %+v", up.Records, up.Valid, up.Rejected)
 	if up.Records != 41 || up.Valid != 40 || len(up.Rejected) != 1 || up.RejectedTotal != 1 || up.Rejected[0].Record != 41 || !strings.Contains(up.Rejected[0].Reason, "missing question") {
 		t.Fatalf("upload %+v", up)
@@ -158,11 +159,11 @@ func TestServer_Jobs(t *testing.T) {
 		t.Fatalf("start: %d %s", resp.StatusCode, body)
 	}
 	path := "/api/jobs/" + url.PathEscape(run)
-	wait := func(what string, ok func(web.Job) bool) web.Job {
+	wait := func(what string, ok func(kgeval.Job) bool) kgeval.Job {
 		deadline := time.Now().Add(2 * time.Minute)
 		for {
 			_, body := c.get(path)
-			v := decode[web.Job](t, body)
+			v := decode[kgeval.Job](t, body)
 			if ok(v) {
 				return v
 			}
@@ -172,12 +173,12 @@ func TestServer_Jobs(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	first := wait("progress", func(v web.Job) bool { return v.Live && v.Done > 0 })
+	first := wait("progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
 	t.Logf("progress: %s %d/%d", first.Stage, first.Done, first.Total)
 	_, body = c.get("/api/jobs")
 	list := decode[struct {
-		Jobs    []web.Job      `json:"jobs"`
-		Options web.JobOptions `json:"options"`
+		Jobs    []kgeval.Job      `json:"jobs"`
+		Options kgeval.JobOptions `json:"options"`
 	}](t, body)
 	if len(list.Jobs) == 0 || list.Jobs[0].Run != run || len(list.Options.Metrics) == 0 {
 		t.Errorf("list: %.400s", body)
@@ -186,7 +187,7 @@ func TestServer_Jobs(t *testing.T) {
 		t.Errorf("cancel without CSRF: %d %s", resp.StatusCode, body)
 	}
 	resp, body = post(path+"/cancel", "application/json", "", csrf())
-	cancelled := decode[web.Job](t, body)
+	cancelled := decode[kgeval.Job](t, body)
 	t.Logf("cancel: %d, status %s at %s %d/%d", resp.StatusCode, cancelled.Status, cancelled.Stage, cancelled.Done, cancelled.Total)
 	if resp.StatusCode != 200 || cancelled.Status != kgeval.RunInterrupted || !cancelled.Resumable {
 		t.Fatalf("cancel: %d %s", resp.StatusCode, body)
@@ -194,7 +195,7 @@ func TestServer_Jobs(t *testing.T) {
 	if resp, body = post(path+"/resume", "application/json", "", csrf()); resp.StatusCode != 200 {
 		t.Fatalf("resume: %d %s", resp.StatusCode, body)
 	}
-	done := wait("done", func(v web.Job) bool { return !v.Live })
+	done := wait("done", func(v kgeval.Job) bool { return !v.Live })
 	t.Logf("resumed: %s, %d resumes", done.Status, done.Resumes)
 	if done.Status != kgeval.RunDone || done.Resumes != 1 {
 		t.Fatalf("resumed: %+v", done)
@@ -221,16 +222,16 @@ func TestServer_Jobs(t *testing.T) {
 }
 
 // failingJobs injects faults: every call fails with EUNAVAILABLE.
-type failingJobs struct{ web.Jobs }
+type failingJobs struct{ kgeval.JobService }
 
-func (failingJobs) Options() web.JobOptions {
-	return web.JobOptions{Metrics: []string{}, Engines: []string{"native"}, Engine: "native"}
+func (failingJobs) Options() kgeval.JobOptions {
+	return kgeval.JobOptions{Metrics: []string{}, Engines: []string{"native"}, Engine: "native"}
 }
-func (failingJobs) Upload(context.Context, string, io.Reader) (web.Upload, error) {
-	return web.Upload{}, kgeval.Errorf(kgeval.EUNAVAILABLE, "disk full")
+func (failingJobs) Upload(context.Context, string, io.Reader) (kgeval.Upload, error) {
+	return kgeval.Upload{}, kgeval.Errorf(kgeval.EUNAVAILABLE, "disk full")
 }
-func (failingJobs) Start(context.Context, web.JobRequest) (web.Job, error) {
-	return web.Job{}, kgeval.Errorf(kgeval.EUNAVAILABLE, "neo4j down")
+func (failingJobs) Start(context.Context, kgeval.JobRequest) (kgeval.Job, error) {
+	return kgeval.Job{}, kgeval.Errorf(kgeval.EUNAVAILABLE, "neo4j down")
 }
 
 // TestServer_JobsFaults checks that a failing jobs service gives its error

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"html/template"
 	"math"
@@ -51,8 +50,8 @@ var funcs = template.FuncMap{
 	"vis":      visAny,
 	"visText":  visTextAny,
 	"clipText": clipText,
-	"verdict":  CompareVerdict,
-	"lt05":     func(p float64) bool { return p < Significance },
+	"verdict":  analysis.Verdict,
+	"lt05":     func(p float64) bool { return p < analysis.Significance },
 	// kgMetricList names the KG metrics (read per pair), space-separated.
 	"kgMetricList": func() string { return strings.Join(kgeval.KGMetricNames, " ") },
 	// gloss is a metric's meaning, direction and range from the registry,
@@ -190,7 +189,7 @@ type RunsPage struct {
 // RunsPageRow is a run in the runs list; Sensitivity names the sensitivity
 // experiment (its run prefix) the run belongs to, if any.
 type RunsPageRow struct {
-	RunRow
+	analysis.RunRow
 	Sensitivity string
 }
 
@@ -211,14 +210,14 @@ func (s *Server) runsPage(c *gin.Context) (string, any, error) {
 	p := RunsPage{Runs: []RunsPageRow{}}
 	for _, r := range runs {
 		prefix, _ := analysis.SensitivityPrefix(names, r.Name)
-		p.Runs = append(p.Runs, RunsPageRow{RunRow: runRow(r), Sensitivity: prefix})
+		p.Runs = append(p.Runs, RunsPageRow{RunRow: analysis.RunRowOf(r), Sensitivity: prefix})
 	}
 	return "Runs", p, nil
 }
 
 // RunPage is the view model of a run's dashboard.
 type RunPage struct {
-	View    *RunView
+	View    *analysis.RunView
 	Stats   *analysis.RunStats
 	Metrics []string
 	// Keys are "pair.metric" in table order.
@@ -227,7 +226,7 @@ type RunPage struct {
 	Families []MetricFamily
 	// Reasons are the distinct null reasons of KG scores and other metrics.
 	Reasons []string
-	Sweep   *SweepView
+	Sweep   *analysis.SweepView
 	// Sensitivity is the prefix of the sensitivity experiment the run
 	// belongs to, if any.
 	Sensitivity string
@@ -300,36 +299,17 @@ func nullReasons(st *analysis.RunStats) []string {
 }
 
 func (s *Server) runPage(c *gin.Context) (string, any, error) {
-	ctx := c.Request.Context()
-	v, err := s.runView(ctx, c.Param("run"), kgeval.DefaultVariant)
-	if err != nil {
-		return "", nil, err
-	}
-	r, err := s.store.GetRun(ctx, v.Run.Name)
-	if err != nil {
-		return "", nil, err
-	}
 	// The page fetches its triage (TriageQuery as triage.js first asks
-	// for it) right after it loads: start it now, beside the stats, so
-	// that the fetch of a finished run joins it or finds it cached.
-	if _, ok := s.cache.key(r, "triage"); ok {
-		go s.triageOf(context.WithoutCancel(ctx), r, v.Settings, kgeval.DefaultVariant, analysis.TriageQuery{Limit: TriagePageRows})
-	}
-	st, err := s.runStatsOf(ctx, r, v.Settings, kgeval.DefaultVariant)
+	// for it) right after it loads: the reader starts it now, beside the
+	// stats, so that the fetch of a finished run joins it or finds it
+	// cached.
+	ov, err := s.read.Overview(c.Request.Context(), c.Param("run"), analysis.OverviewOptions{Prefetch: &analysis.TriageQuery{Limit: TriagePageRows}})
 	if err != nil {
 		return "", nil, err
 	}
-	sw, err := s.sweepOf(ctx, r, v.Settings)
-	if err != nil {
-		return "", nil, err
-	}
-	runs, err := s.store.ListRuns(ctx)
-	if err != nil {
-		return "", nil, err
-	}
-	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: sw,
-		KGMetrics: kgMetricInfo(), MinN: s.cfg.MinN, TriageMetrics: analysis.TriageMetrics}
-	p.Sensitivity, _ = analysis.SensitivityPrefix(runNames(runs), r.Name)
+	v, st := ov.View, ov.Stats
+	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: ov.Sweep,
+		KGMetrics: kgMetricInfo(), MinN: s.cfg.MinN, TriageMetrics: analysis.TriageMetrics, Sensitivity: ov.Sensitivity}
 	for _, pr := range v.Settings.Pairs {
 		for _, m := range v.Settings.Metrics {
 			p.Keys = append(p.Keys, pr.Name+"."+m)
@@ -480,7 +460,7 @@ func (s *Server) graphPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	_, st, err := s.run(ctx, g.Run)
+	_, st, err := s.read.Run(ctx, g.Run)
 	if err != nil {
 		return "", nil, err
 	}
@@ -505,8 +485,8 @@ func (s *Server) cypherPage(c *gin.Context) (string, any, error) {
 // comparison, or Refused saying why there is none (A = B, fewer than two
 // runs).
 type ComparePage struct {
-	Runs    []RunRow
-	View    *CompareView
+	Runs    []analysis.RunRow
+	View    *analysis.CompareView
 	A, B    string
 	Refused string
 }
@@ -519,7 +499,7 @@ func (s *Server) comparePage(c *gin.Context) (string, any, error) {
 	}
 	var p ComparePage
 	for _, r := range runs {
-		p.Runs = append(p.Runs, runRow(r))
+		p.Runs = append(p.Runs, analysis.RunRowOf(r))
 	}
 	p.A, p.B = comparePairs(p.Runs, c.Query("a"), c.Query("b"))
 	switch {
@@ -528,7 +508,7 @@ func (s *Server) comparePage(c *gin.Context) (string, any, error) {
 	case p.A == p.B:
 		p.Refused = fmt.Sprintf("A and B are both run %s: a run compared with itself shows no change. Pick two different runs (A the baseline, B the run to judge).", p.A)
 	default:
-		if p.View, err = s.compareView(ctx, p.A, p.B, c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop)); err != nil {
+		if p.View, err = s.read.Compare(ctx, p.A, p.B, c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop)); err != nil {
 			if c.Query("a") != "" && c.Query("b") != "" || kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 				return "", nil, err
 			}
@@ -589,7 +569,7 @@ func (s *Server) metricsHelpPage(c *gin.Context) (string, any, error) {
 	gp := kgeval.DefaultGraphParams()
 	p.Tau, p.Delta = gp.Tau, gp.Delta
 	if name := c.Query("run"); name != "" {
-		_, st, err := s.run(c.Request.Context(), name)
+		_, st, err := s.read.Run(c.Request.Context(), name)
 		if err != nil {
 			return "", nil, err
 		}

@@ -42,7 +42,7 @@ func TestServeChild(t *testing.T) {
 	cfg.Neo4j.URI, cfg.Neo4j.Password = graphstoretest.URI(), graphstoretest.Password()
 	cfg.Web.StateDir = dir
 	cfg.Web.Tokens = []configs.WebToken{{Name: "ci", SHA256: web.HashToken(childToken)}}
-	s, db, err := app.NewServer(context.Background(), cfg, "test", io.Discard)
+	s, db, err := app.NewServer(context.Background(), cfg, "test", io.Discard, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,25 +13,25 @@ import (
 	"github.com/kgeval/kgeval"
 )
 
-// holdJobs is a Jobs whose Upload reads the body and then, for an upload
+// holdJobs is a JobService whose Upload reads the body and then, for an upload
 // named hold.jsonl, blocks until release is closed (fault injection: a
 // parse that takes its time while holding its memory).
 type holdJobs struct {
-	Jobs    // nil: the other methods are not called
-	held    chan string
-	release chan struct{}
+	kgeval.JobService // nil: the other methods are not called
+	held              chan string
+	release           chan struct{}
 }
 
-func (h *holdJobs) Upload(ctx context.Context, name string, body io.Reader) (Upload, error) {
+func (h *holdJobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.Upload, error) {
 	n, err := io.Copy(io.Discard, body)
 	if err != nil {
-		return Upload{}, err
+		return kgeval.Upload{}, err
 	}
 	if name == "hold.jsonl" {
 		h.held <- name
 		<-h.release
 	}
-	return Upload{Name: name, Bytes: n, Rejected: []kgeval.Rejection{}}, nil
+	return kgeval.Upload{Name: name, Bytes: n, Rejected: []kgeval.Rejection{}}, nil
 }
 
 // TestServer_UploadBudget checks the memory budget uploads share (issue 26

@@ -6,11 +6,12 @@
 // and Apache ECharts, all embedded in the binary.
 //
 // The server depends on the domain's storage services (Store; graphstore
-// implements them) and on the read models of package analysis only: a
-// handler parses input, calls the store or a read model, and renders its
-// page's own view model (RunsPage, RunPage, SamplePage, GraphPage,
-// CypherPage, ComparePage, SensitivityPage) or JSON; it holds no Cypher and
-// no statistics.
+// implements them) and on package analysis only: a handler parses input,
+// makes one call to the read service (analysis.Reader, which reads a run
+// once, computes its read models and caches those of finished runs), and
+// renders its page's own view model (RunsPage, RunPage, SamplePage,
+// GraphPage, CypherPage, ComparePage, SensitivityPage) or JSON; it holds no
+// Cypher, no statistics and no cache of its own.
 package web
 
 import (
@@ -27,6 +28,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 )
 
 // Health reports on the services kgeval depends on.
@@ -63,7 +65,7 @@ type Config struct {
 	// are hidden (default 10).
 	MinN int
 	// Jobs starts and watches evaluations (the jobs page); nil: none.
-	Jobs Jobs
+	Jobs kgeval.JobService
 	// UploadMaxBytes caps an uploaded dataset (web.upload_max_bytes;
 	// default 32 MiB).
 	UploadMaxBytes int64
@@ -88,7 +90,7 @@ type Server struct {
 	metrics *metrics
 	pages   map[string]*template.Template
 	log     *slog.Logger
-	cache   *runCache
+	read    *analysis.Reader
 	budget  *uploadBudget
 }
 
@@ -119,7 +121,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 		cfg.MinN = DefaultMinN
 	}
 	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
-		cache: newRunCache(5*time.Minute, 64), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost)}
+		read: analysis.NewReader(store, analysis.ReaderOptions{Thresholds: cfg.Thresholds}), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost)}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}

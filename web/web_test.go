@@ -274,7 +274,7 @@ func TestServer_API(t *testing.T) {
 	run := "/api/runs/" + url.PathEscape(r.Name)
 
 	t.Run("Runs", func(t *testing.T) {
-		var list struct{ Runs []web.RunRow }
+		var list struct{ Runs []analysis.RunRow }
 		if code := c.getJSON("/api/runs", &list); code != 200 {
 			t.Fatal(code)
 		}
@@ -285,7 +285,7 @@ func TestServer_API(t *testing.T) {
 		if !found {
 			t.Errorf("run %s not listed", r.Name)
 		}
-		var v web.RunView
+		var v analysis.RunView
 		if code := c.getJSON(run, &v); code != 200 || v.Run.Name != r.Name || len(v.Summary) != 2 || len(v.Systems) != 2 || len(v.Settings.Pairs) != 2 {
 			t.Errorf("run: %d %+v", code, v)
 		}
@@ -348,7 +348,7 @@ func TestServer_API(t *testing.T) {
 		}
 	})
 	t.Run("Sweep", func(t *testing.T) {
-		var v web.SweepView
+		var v analysis.SweepView
 		if code := c.getJSON(run+"/sweep", &v); code != 200 || len(v.Points) != 4 || !slices.Equal(v.Taus, []float64{0.7}) || !slices.Equal(v.Deltas, []float64{0.3, 1.5}) ||
 			!slices.Equal(v.Pairs, []string{"faithfulness", "answer_relevancy"}) || v.Delta != 0.5 {
 			t.Errorf("sweep: %d %+v", code, v)
@@ -462,7 +462,7 @@ func TestServer_API(t *testing.T) {
 		}
 		// Another run of the same samples and scores: paired by id, no
 		// difference, and the paired comparison of analysis.CompareRuns.
-		var v web.CompareView
+		var v analysis.CompareView
 		r2 := graphstoretest.MustWebRun(t, db, 8)
 		if code := c.getJSON("/api/compare?a="+url.QueryEscape(r.Name)+"&b="+url.QueryEscape(r2.Name)+"&pair=faithfulness&metric=multihop", &v); code != 200 || v.Common != 8 || v.Paired == nil || len(v.Metrics) != 9 {
 			t.Fatalf("%d %+v", code, v)

@@ -9,32 +9,6 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 )
 
-// SampleView is one sample as the API returns it: the stored detail with
-// its triplet verdicts and grounding check, and the why: every input
-// triplet's verdict with its evidence sentence, contradictions first
-// (analysis.WhyLines, as `kgeval explain` prints it).
-type SampleView struct {
-	*kgeval.SampleDetail
-	Why []analysis.VerdictLine `json:"why"`
-	// Checks are the rule-read checks: the input's names and values
-	// (atom_support) and the question's typed clauses (typed_slot_coverage).
-	Checks []analysis.CheckLine `json:"checks"`
-}
-
-// sampleView builds the why of a stored sample.
-func sampleView(d *kgeval.SampleDetail) *SampleView {
-	pairs, results, why := analysis.SampleWhy(d, nil)
-	texts := analysis.SampleTexts{Question: d.Question, Answer: d.Answer, Reference: d.Reference, Contexts: d.Contexts}
-	v := &SampleView{SampleDetail: d, Why: why, Checks: analysis.CheckLines(texts, pairs, results)}
-	if v.Why == nil {
-		v.Why = []analysis.VerdictLine{}
-	}
-	if v.Checks == nil {
-		v.Checks = []analysis.CheckLine{}
-	}
-	return v
-}
-
 // WhyPair is one pair of the sample page's "why": its verdict scores and
 // the verdict of every input triplet, contradictions first.
 type WhyPair struct {
@@ -69,7 +43,7 @@ type WhyLine struct {
 // whyPairs groups the why of v by pair, for the pairs that have a score
 // with something to show: the pair of the first (worst) line first, and so
 // on, then the pairs without a line in the run's order.
-func whyPairs(v *SampleView) []WhyPair {
+func whyPairs(v *analysis.SampleView) []WhyPair {
 	order := map[string]int{}
 	for _, l := range v.Why {
 		if _, ok := order[l.Pair]; !ok {

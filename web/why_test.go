@@ -12,7 +12,6 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
-	"github.com/kgeval/kgeval/web"
 )
 
 // TestServer_Why reads the why of samples with triplet verdicts through the
@@ -61,7 +60,7 @@ func TestServer_Why(t *testing.T) {
 
 	t.Run("API", func(t *testing.T) {
 		const id = "v07-mixed"
-		var v web.SampleView
+		var v analysis.SampleView
 		if code := api.getJSON("/api"+sample(id), &v); code != 200 || v.SampleDetail == nil || v.ID != id {
 			t.Fatalf("%d %+v", code, v)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 )
 
 // TestWhyPairs: the pair with the worst line comes first, pairs without a
@@ -26,7 +27,7 @@ func TestWhyPairs(t *testing.T) {
 		pair("factual_correctness", kgeval.TextAnswer, score("factual_correctness")),
 		pair("answer_relevancy", kgeval.TextQuestion, nil),
 	}}
-	got := whyPairs(sampleView(d))
+	got := whyPairs(analysis.NewSampleView(d))
 	var names []string
 	for _, p := range got {
 		names = append(names, p.Pair.Name)
@@ -66,7 +67,7 @@ func TestWhyPairs_Checks(t *testing.T) {
 					{Clause: "When was it founded?", Want: "date", Answered: true, Value: "2010", Evidence: &kgeval.Evidence{Node: -1, Passage: -1, Start: 0, End: 35}},
 				}}}},
 		}}
-	v := sampleView(d)
+	v := analysis.NewSampleView(d)
 	if len(v.Checks) != 3 {
 		t.Fatalf("checks %+v, want 3", v.Checks)
 	}

@@ -120,15 +120,11 @@ func (m *Main) explainCommand() *cobra.Command {
 				return kgeval.Errorf(kgeval.EINVALID, "--run and --sample are required (see `kgeval runs list` and `kgeval export --run`)")
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
-				rec, err := db.GetRun(cmd.Context(), run)
+				v, err := analysis.NewReader(db, analysis.ReaderOptions{}).Sample(cmd.Context(), run, sample, kgeval.DefaultVariant)
 				if err != nil {
 					return err
 				}
-				d, err := db.GetSample(cmd.Context(), run, sample, kgeval.DefaultVariant, analysis.DisplayOf(rec).Pairs)
-				if err != nil {
-					return err
-				}
-				render.Explain(m.Stdout, run, d, pairs)
+				render.Explain(m.Stdout, run, v.SampleDetail, pairs)
 				return nil
 			})
 		},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +16,8 @@ import (
 )
 
 func (m *Main) evaluateCommand() *cobra.Command {
-	var datasetPath, runName string
-	var o app.EvaluateOptions
+	var datasetPath, runName, killAt string
+	var o evaluateOptions
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
 		Short: "Extract, store and score a dataset (one run)",
@@ -36,7 +37,11 @@ func (m *Main) evaluateCommand() *cobra.Command {
 			if o.Replace && o.Resume {
 				return kgeval.Errorf(kgeval.EINVALID, "--replace and --resume exclude each other")
 			}
-			return m.evaluate(cmd.Context(), cfg, datasetPath, runName, o)
+			if killAt != "" {
+				o.Progress = killHook(killAt, render.Progress(m.Stderr))
+			}
+			err = m.evaluate(cmd.Context(), cfg, datasetPath, runName, o)
+			return withAdvice(err, kgeval.ECONFLICT, ": add --resume to finish it, --replace to start it over, or choose another --run")
 		},
 	}
 	f := c.Flags()
@@ -54,28 +59,49 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	f.Int("concurrency", 0, "parallel model calls (llm.concurrency)")
 	f.Bool("strict", false, "stop before any work when a record is rejected (dataset.strict)")
 	f.Bool("cache-only", false, "make no model call: a request the cache cannot answer fails (llm.cache_only; see `kgeval cache import`)")
+	// --kill-at is for the crash tests only, hence hidden from the help.
+	f.StringVar(&killAt, "kill-at", "", "kill the process with SIGKILL once STAGE reports progress (crash tests)")
+	_ = f.MarkHidden("kill-at")
 	return c
 }
 
-// evaluate runs app.Evaluate with the program's output streams and
-// progress bars.
-func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run string, o app.EvaluateOptions) error {
-	o.Stdout, o.Stderr, o.Progress = m.Stdout, m.Stderr, testKillHook(render.Progress(m.Stderr))
-	return app.Evaluate(ctx, cfg, path, run, o)
+// evaluateOptions are app.EvaluateOptions and what to print.
+type evaluateOptions struct {
+	app.EvaluateOptions
+	// All prints every score after the headline (render.Scores).
+	All bool
 }
 
-// testKillHook wraps a progress function so that the process kills itself
-// with SIGKILL when the stage named by $KGEVAL_TEST_KILL_AT reports
-// progress: the resume test uses it to crash at exact points (after the pair
-// graphs are stored and before they are scored, for example).
-func testKillHook(next func(stage string, done, total int)) func(stage string, done, total int) {
-	at := os.Getenv("KGEVAL_TEST_KILL_AT")
-	if at == "" {
-		return next
+// evaluate runs app.Evaluate with the program's output streams and
+// progress bars, then prints the evaluation summary and the run's table
+// from the scores the evaluation holds.
+func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run string, o evaluateOptions) error {
+	o.Stdout, o.Stderr, o.Scores = m.Stdout, m.Stderr, true
+	if o.Progress == nil {
+		o.Progress = render.Progress(m.Stderr)
 	}
-	return func(stage string, done, total int) {
-		next(stage, done, total)
-		if stage == at && done > 0 {
+	ev, err := app.Evaluate(ctx, cfg, path, run, o.EvaluateOptions)
+	if err != nil {
+		return err
+	}
+	render.Evaluation(m.Stdout, ev.Report)
+	render.Scores(m.Stdout, run, ev.Scores, cfg.Scoring.Pairs, o.All)
+	if ev.Refused > 0 {
+		// Not an error: a model that gave no valid answer when the snapshot
+		// was made left nothing to cache, and its values were null then too.
+		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", ev.Refused)
+	}
+	return nil
+}
+
+// killHook wraps a progress function so that the process kills itself with
+// SIGKILL when stage reports progress: the resume test passes --kill-at to
+// crash at exact points (after the pair graphs are stored and before they
+// are scored, for example).
+func killHook(stage string, next func(stage string, done, total int)) func(stage string, done, total int) {
+	return func(s string, done, total int) {
+		next(s, done, total)
+		if s == stage && done > 0 {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
 		}

@@ -37,7 +37,7 @@ func main() {
 	m := NewMain(os.Stdout, os.Stderr)
 	if err := m.Run(ctx, os.Args[1:]); err != nil {
 		if !errors.Is(err, errReported) {
-			fmt.Fprintln(os.Stderr, "kgeval: "+oneLine(err))
+			fmt.Fprintln(os.Stderr, "kgeval: "+m.oneLine(err))
 		}
 		os.Exit(exitCode(err))
 	}
@@ -64,22 +64,15 @@ func exitCode(err error) int {
 	return 1
 }
 
-// oneLine renders err for a terminal: the user-safe message of an
-// application error with its cause, on one line.
-func oneLine(err error) string {
-	var e *kgeval.Error
-	if errors.As(err, &e) {
-		return e.Error()
-	}
-	return err.Error()
-}
-
 // Main is the program: it holds the output streams and the flags shared by
 // all commands, so that tests can run it in process.
 type Main struct {
 	Stdout, Stderr io.Writer
 	configFile     string
 	root           *cobra.Command
+	// cfg is the configuration the command loaded, kept for the advice on
+	// its errors (see advice).
+	cfg *configs.Config
 }
 
 // NewMain returns the program with its command tree.
@@ -143,14 +136,18 @@ func (m *Main) rootCommand() *cobra.Command {
 
 // config loads the configuration for cmd.
 func (m *Main) config(cmd *cobra.Command) (*configs.Config, error) {
-	return configs.Load(m.configFile, cmd.Flags())
+	cfg, err := configs.Load(m.configFile, cmd.Flags())
+	m.cfg = cfg
+	return cfg, err
 }
 
 // readConfig loads the configuration of a command whose own flags do not
 // configure (its --metrics or --tau mean something else): only the global
 // flags do.
 func (m *Main) readConfig(cmd *cobra.Command) (*configs.Config, error) {
-	return configs.Load(m.configFile, cmd.InheritedFlags())
+	cfg, err := configs.Load(m.configFile, cmd.InheritedFlags())
+	m.cfg = cfg
+	return cfg, err
 }
 
 // withStore runs fn on the store, configured by the command's own flags

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
@@ -27,15 +28,11 @@ func (m *Main) runsCommand() *cobra.Command {
 		Use: "show NAME", Short: "Show a run: its record and mean scores per pair", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return m.withStore(cmd, true, func(db *graphstore.DB) error {
-				r, err := db.GetRun(cmd.Context(), args[0])
+				v, err := analysis.NewReader(db, analysis.ReaderOptions{}).View(cmd.Context(), args[0], kgeval.DefaultVariant)
 				if err != nil {
 					return err
 				}
-				sum, err := db.RunSummary(cmd.Context(), r.Name, kgeval.DefaultVariant)
-				if err != nil {
-					return err
-				}
-				return render.RunShow(m.Stdout, r, sum)
+				return render.RunShow(m.Stdout, v.Record, v.Summary)
 			})
 		},
 	})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/app"
@@ -14,6 +15,7 @@ import (
 )
 
 func (m *Main) serveCommand() *cobra.Command {
+	var jobDelay time.Duration
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the team dashboard and its JSON API (sign-in required; see the web: config section)",
@@ -23,10 +25,14 @@ func (m *Main) serveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return m.serve(cmd.Context(), cfg)
+			return m.serve(cmd.Context(), cfg, jobDelay)
 		},
 	}
 	c.Flags().String("addr", "", "listen address (server.addr, default 127.0.0.1:8080)")
+	// The browser test slows jobs down so that their progress can be
+	// watched without a model.
+	c.Flags().DurationVar(&jobDelay, "test-job-delay", 0, "pause at every progress report of a dashboard job (tests only)")
+	_ = c.Flags().MarkHidden("test-job-delay")
 	c.AddCommand(&cobra.Command{
 		Use:   "hash-password",
 		Short: "Read a password on standard input and print its bcrypt hash for web.users",
@@ -57,8 +63,8 @@ func (m *Main) serveCommand() *cobra.Command {
 	return c
 }
 
-func (m *Main) serve(ctx context.Context, cfg *configs.Config) error {
-	s, db, err := app.NewServer(ctx, cfg, version, m.Stderr)
+func (m *Main) serve(ctx context.Context, cfg *configs.Config, jobDelay time.Duration) error {
+	s, db, err := app.NewServer(ctx, cfg, version, m.Stderr, jobDelay)
 	if err != nil {
 		return err
 	}

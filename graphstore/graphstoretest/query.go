@@ -2,8 +2,10 @@ package graphstoretest
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,13 +15,47 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// The helpers below run the test-only queries of package cypher (test_*)
-// through a driver of their own, so that *graphstore.DB carries no method
-// that only tests use.
+// The helpers below run the test-only queries in testdata/ (test_*.cypher,
+// kept out of package cypher so that the binary does not carry them) through
+// a driver of their own, so that *graphstore.DB carries no method that only
+// tests use.
 
-// MustQuery runs the query of package cypher called name against database
-// (empty: "neo4j") and returns its records as maps; it fails tb on error.
+//go:embed testdata/*.cypher
+var testQueries embed.FS
+
+// Query returns the test-only query in testdata/name.cypher and panics when
+// there is none, so that a misspelt name fails the test at once.
+func Query(name string) string {
+	b, err := testQueries.ReadFile("testdata/" + name + ".cypher")
+	if err != nil {
+		panic(fmt.Errorf("test query %q: %w", name, err))
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// QueryNames returns the name of every test-only query, sorted.
+func QueryNames() []string {
+	entries, _ := testQueries.ReadDir("testdata")
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".cypher"); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// MustQuery runs the test-only query called name (see Query) against
+// database (empty: "neo4j") and returns its records as maps; it fails tb on
+// error.
 func MustQuery(tb testing.TB, database, name string, params map[string]any) []map[string]any {
+	tb.Helper()
+	return mustRun(tb, database, name, Query(name), params)
+}
+
+// mustRun runs query (called name in failures) against database (empty:
+// "neo4j") and returns its records as maps; it fails tb on error.
+func mustRun(tb testing.TB, database, name, query string, params map[string]any) []map[string]any {
 	tb.Helper()
 	if database == "" {
 		database = "neo4j"
@@ -31,7 +67,7 @@ func MustQuery(tb testing.TB, database, name string, params map[string]any) []ma
 		tb.Fatalf("%s: %v", name, err)
 	}
 	defer drv.Close(context.Background())
-	res, err := neo4j.ExecuteQuery(ctx, drv, cypher.MustGet(name), params, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(database))
+	res, err := neo4j.ExecuteQuery(ctx, drv, query, params, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(database))
 	if err != nil {
 		tb.Fatalf("%s: %v", name, err)
 	}
@@ -101,7 +137,7 @@ func ConsoleSnapshot(tb testing.TB) map[string]any {
 func MustProjection(tb testing.TB, name string) {
 	tb.Helper()
 	MustQuery(tb, "", "test_gds_project", map[string]any{"name": name})
-	tb.Cleanup(func() { MustQuery(tb, "", "gds_drop", map[string]any{"name": name}) })
+	tb.Cleanup(func() { mustRun(tb, "", "gds_drop", cypher.MustGet("gds_drop"), map[string]any{"name": name}) })
 }
 
 // DropRelationRunIndex drops the relation_run index, so that a test can run

@@ -11,8 +11,8 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
-	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
 )
 
@@ -46,29 +46,7 @@ func MustVerdictRun(tb testing.TB, db *graphstore.DB) *WebRun {
 	name := fmt.Sprintf("test-why-%s-%d", strings.ReplaceAll(tb.Name(), "/", "_"), time.Now().UnixNano())
 	pairs := []kgeval.Pair{{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts},
 		{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}}
-	type verdictCase struct {
-		id        string
-		in, ctx   [][3]string
-		sims      []scoringtest.Sim
-		rels      []scoringtest.RelSim
-		conflicts [][2]string
-		invented  [3]string // the answer triplet the grounding check dropped
-	}
-	var cases []verdictCase
-	for _, c := range scoringtest.VerdictCases() {
-		if c.Graph.Input != kgeval.TextAnswer || c.Graph.Context != kgeval.TextContexts {
-			continue
-		}
-		in, ctxs, sims, rels, conflicts := unbuild(c.Graph)
-		cases = append(cases, verdictCase{id: fmt.Sprintf("v%02d-%s", len(cases), strings.ToLower(c.Name)), in: in, ctx: ctxs, sims: sims, rels: rels, conflicts: conflicts})
-	}
-	cases = append(cases, verdictCase{id: HostileSample,
-		in:        [][3]string{{HostileMarkup, HostileRLO, "2014"}},
-		ctx:       [][3]string{{HostileMarkup, HostileRLO, "2010 " + HostileWord}},
-		sims:      []scoringtest.Sim{{In: HostileMarkup, Ctx: HostileMarkup, Cos: 1}},
-		rels:      []scoringtest.RelSim{{In: 0, Ctx: 0, Cos: 1}},
-		conflicts: [][2]string{{"2014", "2010 " + HostileWord}},
-		invented:  [3]string{HostileMarkup, "is sold \u202Eon", "<b>the Moon</b>"}})
+	cases := verdictRunCases()
 
 	cfg, _ := json.Marshal(map[string]any{"Scoring": map[string]any{"Pairs": pairs, "Delta": 0.5, "Tau": 0.7, "Metrics": []string{"kg"}}})
 	if err := db.CreateRun(ctx, kgeval.Run{Name: name, Config: string(cfg), Engine: "native", Status: kgeval.RunDone, Samples: len(cases), Started: time.Now().UTC()}); err != nil {
@@ -88,59 +66,108 @@ func MustVerdictRun(tb testing.TB, db *graphstore.DB) *WebRun {
 	var graphs []*kgeval.PairGraph
 	var grounding []kgeval.Grounding
 	for i, c := range cases {
-		answer, inSpans := sentences(c.in)
-		passages := [2][][3]string{}
-		for k, t := range c.ctx {
-			passages[k%2] = append(passages[k%2], t) // VerdictGraph puts context triplet k in passage k%2
-		}
-		var contexts []string
-		var ctxSpans [][2]int
-		for p := range passages {
-			text, spans := sentences(passages[p])
-			if text == "" {
-				text = "Nothing is said here."
-			}
-			contexts = append(contexts, text)
-			ctxSpans = append(ctxSpans, spans...)
-		}
-		// ctxSpans is in passage order; map it back to triplet order.
-		byTriplet := make([][2]int, len(c.ctx))
-		for k, n := 0, 0; k < 2; k++ {
-			for j := range c.ctx {
-				if j%2 == k {
-					byTriplet[j] = ctxSpans[n]
-					n++
-				}
-			}
-		}
-		first := c.in[0]
-		s := kgeval.Sample{ID: c.id, Record: i + 1, Question: fmt.Sprintf("%s %s what?", first[0], first[1]), Answer: answer,
-			Reference: answer, Contexts: contexts, System: []string{"a", "b"}[i%2]}
+		s, gs, gr := c.sample(i, pairs)
 		r.Samples = append(r.Samples, s)
-
-		g := scoringtest.VerdictGraph(s.ID, kgeval.TextAnswer, kgeval.TextContexts, c.in, c.ctx, c.sims, c.rels, c.conflicts)
-		g.Pair = pairs[0].Name
-		setSpans(g, kgeval.SideInput, inSpans, -1)
-		setSpans(g, kgeval.SideContext, byTriplet, 0)
-		graphs = append(graphs, g)
-		// The question asks for the object of the first answer triplet;
-		// the answer states it.
-		q := scoringtest.VerdictGraph(s.ID, kgeval.TextQuestion, kgeval.TextAnswer, [][3]string{{first[0], first[1], kgeval.Slot}}, c.in,
-			[]scoringtest.Sim{{In: first[0], Ctx: first[0], Cos: 1}}, []scoringtest.RelSim{{In: 0, Ctx: 0, Cos: 1}}, nil)
-		q.Pair = pairs[1].Name
-		setSpans(q, kgeval.SideContext, inSpans, -1)
-		graphs = append(graphs, q)
-
-		invented := c.invented
-		if invented[0] == "" {
-			invented = [3]string{first[0], "is sold on", "the Moon"}
-		}
-		_, why := lexical.GroundText(invented[0], invented[2], lexical.NewText(s.Answer), lexical.NewText(s.Question))
-		grounding = append(grounding,
-			kgeval.Grounding{Sample: s.ID, Text: kgeval.TextAnswer, Passage: -1, Kept: len(c.in),
-				Dropped: []kgeval.DroppedTriplet{{Triplet: kgeval.Triplet{Subject: invented[0], Relation: invented[1], Object: invented[2]}, Reason: why}}},
-			kgeval.Grounding{Sample: s.ID, Text: kgeval.TextContexts, Passage: 0, Kept: len(passages[0])})
+		graphs = append(graphs, gs...)
+		grounding = append(grounding, gr...)
 	}
+	storeVerdictRun(tb, db, r, graphs, grounding)
+	return r
+}
+
+// verdictCase is one sample of the verdict run: its answer and context
+// triplets with the similarities and conflicts between them.
+type verdictCase struct {
+	id        string
+	in, ctx   [][3]string
+	sims      []scoringtest.Sim
+	rels      []scoringtest.RelSim
+	conflicts [][2]string
+	invented  [3]string // the answer triplet the grounding check dropped
+}
+
+// verdictRunCases returns the answer-against-contexts cases of
+// scoringtest.VerdictCases, then HostileSample.
+func verdictRunCases() []verdictCase {
+	var cases []verdictCase
+	for _, c := range scoringtest.VerdictCases() {
+		if c.Graph.Input != kgeval.TextAnswer || c.Graph.Context != kgeval.TextContexts {
+			continue
+		}
+		in, ctxs, sims, rels, conflicts := unbuild(c.Graph)
+		cases = append(cases, verdictCase{id: fmt.Sprintf("v%02d-%s", len(cases), strings.ToLower(c.Name)), in: in, ctx: ctxs, sims: sims, rels: rels, conflicts: conflicts})
+	}
+	return append(cases, verdictCase{id: HostileSample,
+		in:        [][3]string{{HostileMarkup, HostileRLO, "2014"}},
+		ctx:       [][3]string{{HostileMarkup, HostileRLO, "2010 " + HostileWord}},
+		sims:      []scoringtest.Sim{{In: HostileMarkup, Ctx: HostileMarkup, Cos: 1}},
+		rels:      []scoringtest.RelSim{{In: 0, Ctx: 0, Cos: 1}},
+		conflicts: [][2]string{{"2014", "2010 " + HostileWord}},
+		invented:  [3]string{HostileMarkup, "is sold \u202Eon", "<b>the Moon</b>"}})
+}
+
+// sample returns case c as record i+1: its sample, its two pair graphs
+// (pairs[0]: answer against contexts, pairs[1]: question against answer)
+// and its grounding checks.
+func (c verdictCase) sample(i int, pairs []kgeval.Pair) (kgeval.Sample, []*kgeval.PairGraph, []kgeval.Grounding) {
+	answer, inSpans := sentences(c.in)
+	passages := [2][][3]string{}
+	for k, t := range c.ctx {
+		passages[k%2] = append(passages[k%2], t) // VerdictGraph puts context triplet k in passage k%2
+	}
+	var contexts []string
+	var ctxSpans [][2]int
+	for p := range passages {
+		text, spans := sentences(passages[p])
+		if text == "" {
+			text = "Nothing is said here."
+		}
+		contexts = append(contexts, text)
+		ctxSpans = append(ctxSpans, spans...)
+	}
+	// ctxSpans is in passage order; map it back to triplet order.
+	byTriplet := make([][2]int, len(c.ctx))
+	for k, n := 0, 0; k < 2; k++ {
+		for j := range c.ctx {
+			if j%2 == k {
+				byTriplet[j] = ctxSpans[n]
+				n++
+			}
+		}
+	}
+	first := c.in[0]
+	s := kgeval.Sample{ID: c.id, Record: i + 1, Question: fmt.Sprintf("%s %s what?", first[0], first[1]), Answer: answer,
+		Reference: answer, Contexts: contexts, System: []string{"a", "b"}[i%2]}
+
+	g := scoringtest.VerdictGraph(s.ID, kgeval.TextAnswer, kgeval.TextContexts, c.in, c.ctx, c.sims, c.rels, c.conflicts)
+	g.Pair = pairs[0].Name
+	setSpans(g, kgeval.SideInput, inSpans, -1)
+	setSpans(g, kgeval.SideContext, byTriplet, 0)
+	// The question asks for the object of the first answer triplet; the
+	// answer states it.
+	q := scoringtest.VerdictGraph(s.ID, kgeval.TextQuestion, kgeval.TextAnswer, [][3]string{{first[0], first[1], kgeval.Slot}}, c.in,
+		[]scoringtest.Sim{{In: first[0], Ctx: first[0], Cos: 1}}, []scoringtest.RelSim{{In: 0, Ctx: 0, Cos: 1}}, nil)
+	q.Pair = pairs[1].Name
+	setSpans(q, kgeval.SideContext, inSpans, -1)
+
+	invented := c.invented
+	if invented[0] == "" {
+		invented = [3]string{first[0], "is sold on", "the Moon"}
+	}
+	_, why := lexical.GroundText(invented[0], invented[2], lexical.NewText(s.Answer), lexical.NewText(s.Question))
+	grounding := []kgeval.Grounding{
+		{Sample: s.ID, Text: kgeval.TextAnswer, Passage: -1, Kept: len(c.in),
+			Dropped: []kgeval.DroppedTriplet{{Triplet: kgeval.Triplet{Subject: invented[0], Relation: invented[1], Object: invented[2]}, Reason: why}}},
+		{Sample: s.ID, Text: kgeval.TextContexts, Passage: 0, Kept: len(passages[0])}}
+	return s, []*kgeval.PairGraph{g, q}, grounding
+}
+
+// storeVerdictRun writes r's samples, graphs and grounding checks, scores
+// the graphs with the native engine, gives the not-found triplets the
+// sentence check's verdicts, and writes the scores and r.Results.
+func storeVerdictRun(tb testing.TB, db *graphstore.DB, r *WebRun, graphs []*kgeval.PairGraph, grounding []kgeval.Grounding) {
+	tb.Helper()
+	ctx, name := context.Background(), r.Name
 	if err := db.WriteSamples(ctx, name, r.Samples); err != nil {
 		tb.Fatal(err)
 	}
@@ -170,7 +197,6 @@ func MustVerdictRun(tb testing.TB, db *graphstore.DB) *WebRun {
 		}
 		r.Results[x.Sample][x.Pair] = x
 	}
-	return r
 }
 
 // unbuild recovers the hand-made inputs of a VerdictGraph graph: the

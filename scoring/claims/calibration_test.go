@@ -159,7 +159,7 @@ func TestCalibration_Score(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The result comes from the engine with the claim metrics'
-			// placeholder reason (kgeval.AssembleVerdicts).
+			// placeholder reason (scoring.AssembleVerdicts).
 			r := kgeval.KGResult{Reasons: map[string]string{}}
 			for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
 				r.Reasons[m] = kgeval.ReasonNotApplicable + "claim verdicts need the sample texts (evaluate computes them)"

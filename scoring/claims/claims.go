@@ -228,86 +228,114 @@ func relationEnds(g *kgeval.PairGraph) map[int][2]int {
 // it holds (which orders sentences the graph leaves tied). Best first.
 func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ends map[int][2]int) []sentence {
 	out := slices.Clone(sents)
+	var spans []reachSpan
+	if in.Graph != nil {
+		reach, why := reached(in, rels, ents)
+		spans = reachSpans(in, rels, ends, reach, why)
+	}
+	weighSpans(out, spans)
+	weighLiterals(out, cl)
+	weighWords(out, cl)
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].weight != out[b].weight {
+			return out[a].weight > out[b].weight
+		}
+		return out[a].pos < out[b].pos
+	})
+	return out
+}
+
+// reached returns the context entities and relations that the claim's
+// entities ents and relations rels reach in in.Graph (not nil), by a SIMILAR
+// edge or a multihop path within delta, with their best weight and why.
+func reached(in Input, rels, ents []int) (reach map[int]float64, why map[int]string) {
 	g := in.Graph
-	// Reached context entities and relations, with their best weight.
-	reach := map[int]float64{}
-	why := map[int]string{}
+	reach, why = map[int]float64{}, map[int]string{}
 	set := func(id int, w float64, how string) {
 		if w > reach[id] {
 			reach[id], why[id] = w, how
 		}
 	}
-	if g != nil {
-		isEnt := map[int]bool{}
-		for _, id := range ents {
-			isEnt[id] = true
+	isEnt := map[int]bool{}
+	for _, id := range ents {
+		isEnt[id] = true
+	}
+	isRel := map[int]bool{}
+	for _, id := range rels {
+		isRel[id] = true
+	}
+	for _, e := range g.Edges {
+		if e.Type != kgeval.EdgeSimilar || g.Nodes[e.To].Side != kgeval.SideContext {
+			continue
 		}
+		// A relation reaches only when it says something: the rule-read
+		// relations are often glue words ("the", "with") that match
+		// every sentence.
+		if isEnt[e.From] || isRel[e.From] && len(lexical.ContentWords(g.Nodes[e.From].Label)) > 0 && len(lexical.ContentWords(g.Nodes[e.To].Label)) > 0 {
+			set(e.To, e.Weight, g.Nodes[e.From].Label+" ~ "+g.Nodes[e.To].Label)
+		}
+	}
+	if in.Result != nil {
+		for _, ep := range in.Result.Paths {
+			if !isEnt[ep.Node] || !ep.Passed || ep.Cost == nil || len(ep.PathIDs) < 2 {
+				continue
+			}
+			last := ep.PathIDs[len(ep.PathIDs)-1]
+			set(last, 1-*ep.Cost, "path "+strings.Join(ep.Path, " → "))
+		}
+	}
+	return reach, why
+}
+
+// reachSpan is a span of a context passage that the claim reaches, with
+// its weight and why.
+type reachSpan struct {
+	passage, start, end int
+	w                   float64
+	why                 string
+}
+
+// reachSpans returns the spans of the context relation nodes of in.Graph
+// (not nil) weighted by the reach of their ends and their own, and the
+// evidence of the graph's verdicts on the claim's relations rels.
+func reachSpans(in Input, rels []int, ends map[int][2]int, reach map[int]float64, why map[int]string) []reachSpan {
+	var spans []reachSpan
+	for _, n := range in.Graph.Nodes {
+		if n.Kind != kgeval.KindRelation || n.Side != kgeval.SideContext {
+			continue
+		}
+		w, whys := reach[n.ID], []string{}
+		if w > 0 {
+			whys = append(whys, "relation "+why[n.ID])
+		}
+		for _, x := range ends[n.ID] {
+			if x >= 0 && reach[x] > 0 {
+				w += reach[x]
+				if y := "entity " + why[x]; !slices.Contains(whys, y) {
+					whys = append(whys, y)
+				}
+			}
+		}
+		if w > 0 {
+			spans = append(spans, reachSpan{n.Passage, n.Start, n.End, w, strings.Join(whys, "; ")})
+		}
+	}
+	if in.Result != nil {
 		isRel := map[int]bool{}
 		for _, id := range rels {
 			isRel[id] = true
 		}
-		for _, e := range g.Edges {
-			if e.Type != kgeval.EdgeSimilar || g.Nodes[e.To].Side != kgeval.SideContext {
-				continue
-			}
-			// A relation reaches only when it says something: the rule-read
-			// relations are often glue words ("the", "with") that match
-			// every sentence.
-			if isEnt[e.From] || isRel[e.From] && len(lexical.ContentWords(g.Nodes[e.From].Label)) > 0 && len(lexical.ContentWords(g.Nodes[e.To].Label)) > 0 {
-				set(e.To, e.Weight, g.Nodes[e.From].Label+" ~ "+g.Nodes[e.To].Label)
-			}
-		}
-		if in.Result != nil {
-			for _, ep := range in.Result.Paths {
-				if !isEnt[ep.Node] || !ep.Passed || ep.Cost == nil || len(ep.PathIDs) < 2 {
-					continue
-				}
-				last := ep.PathIDs[len(ep.PathIDs)-1]
-				set(last, 1-*ep.Cost, "path "+strings.Join(ep.Path, " → "))
+		for _, v := range in.Result.Verdicts {
+			if isRel[v.Node] && v.Evidence != nil && (v.Verdict == kgeval.VerdictSupported || v.Verdict == kgeval.VerdictContradicted) {
+				spans = append(spans, reachSpan{v.Evidence.Passage, v.Evidence.Start, v.Evidence.End, 1, "verdict " + v.Verdict + " (" + v.Subject + "; " + v.Relation + "; " + v.Object + ")"})
 			}
 		}
 	}
-	// Context relation nodes: the reach of their ends and their own, and
-	// the verdicts' evidence.
-	type span struct {
-		passage, start, end int
-		w                   float64
-		why                 string
-	}
-	var spans []span
-	if g != nil {
-		for _, n := range g.Nodes {
-			if n.Kind != kgeval.KindRelation || n.Side != kgeval.SideContext {
-				continue
-			}
-			w, whys := reach[n.ID], []string{}
-			if w > 0 {
-				whys = append(whys, "relation "+why[n.ID])
-			}
-			for _, x := range ends[n.ID] {
-				if x >= 0 && reach[x] > 0 {
-					w += reach[x]
-					if y := "entity " + why[x]; !slices.Contains(whys, y) {
-						whys = append(whys, y)
-					}
-				}
-			}
-			if w > 0 {
-				spans = append(spans, span{n.Passage, n.Start, n.End, w, strings.Join(whys, "; ")})
-			}
-		}
-		if in.Result != nil {
-			isRel := map[int]bool{}
-			for _, id := range rels {
-				isRel[id] = true
-			}
-			for _, v := range in.Result.Verdicts {
-				if isRel[v.Node] && v.Evidence != nil && (v.Verdict == kgeval.VerdictSupported || v.Verdict == kgeval.VerdictContradicted) {
-					spans = append(spans, span{v.Evidence.Passage, v.Evidence.Start, v.Evidence.End, 1, "verdict " + v.Verdict + " (" + v.Subject + "; " + v.Relation + "; " + v.Object + ")"})
-				}
-			}
-		}
-	}
+	return spans
+}
+
+// weighSpans adds to each sentence the weight of the spans it overlaps.
+func weighSpans(out []sentence, spans []reachSpan) {
 	for i := range out {
 		s := &out[i]
 		for _, sp := range spans {
@@ -322,7 +350,11 @@ func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ends m
 			}
 		}
 	}
-	// Literal values of the claim that a sentence states.
+}
+
+// weighLiterals adds 1 to a sentence per literal value of the claim it
+// states.
+func weighLiterals(out []sentence, cl lexical.Claim) {
 	for _, a := range lexical.Atoms(cl.Text) {
 		if a.Kind != lexical.AtomLiteral {
 			continue
@@ -335,32 +367,30 @@ func rank(in Input, cl lexical.Claim, rels, ents []int, sents []sentence, ends m
 			}
 		}
 	}
-	// Words: a tie-breaker below any graph reach.
+}
+
+// weighWords adds the share of the claim's content words a sentence holds,
+// scaled to a tie-breaker below any graph reach.
+func weighWords(out []sentence, cl lexical.Claim) {
 	words := lexical.ContentWords(cl.Text)
-	if len(words) > 0 {
-		for i := range out {
-			s := &out[i]
-			n := 0
-			for _, w := range words {
-				if s.lt.HasWord(w) {
-					n++
-				}
+	if len(words) == 0 {
+		return
+	}
+	for i := range out {
+		s := &out[i]
+		n := 0
+		for _, w := range words {
+			if s.lt.HasWord(w) {
+				n++
 			}
-			if n > 0 {
-				s.weight += 0.01 * float64(n) / float64(len(words))
-				if len(s.why) == 0 {
-					s.why = append(s.why, "words")
-				}
+		}
+		if n > 0 {
+			s.weight += 0.01 * float64(n) / float64(len(words))
+			if len(s.why) == 0 {
+				s.why = append(s.why, "words")
 			}
 		}
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		if out[a].weight != out[b].weight {
-			return out[a].weight > out[b].weight
-		}
-		return out[a].pos < out[b].pos
-	})
-	return out
 }
 
 // cosineRank reorders ranked by the encoder's cosine with the claim alone.

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/lexical"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/claims"
-	"github.com/kgeval/kgeval/lexical"
 )
 
 // paris is a context side of two passages in which one sentence, and only

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/kgeval/kgeval"
@@ -109,9 +110,13 @@ type VerdictCase struct {
 
 // VerdictCases returns the hand-worked cases of SPEC §4b and §4c.
 func VerdictCases() []VerdictCase {
+	return slices.Concat(factCases(), askedCases(), referenceCases())
+}
+
+// factCases are the full triplets of an answer against the contexts.
+func factCases() []VerdictCase {
 	A, C := kgeval.TextAnswer, kgeval.TextContexts
 	sup, con, nf := kgeval.VerdictSupported, kgeval.VerdictContradicted, kgeval.VerdictNotFound
-	ans, una := kgeval.VerdictAnswered, kgeval.VerdictUnanswered
 	scores := func(support, contradiction float64) map[string]*float64 {
 		return map[string]*float64{kgeval.MetricSupport: f(support), kgeval.MetricContradiction: f(contradiction),
 			kgeval.MetricRecall: nil, kgeval.MetricF1: nil, kgeval.MetricSlotCoverage: nil}
@@ -163,6 +168,14 @@ func VerdictCases() []VerdictCase {
 			[][3]string{{"a", "r", "b"}}, [][3]string{{"a", "r1", "b"}, {"a", "r2", "b"}, {"a", "r3", "b"}},
 			[]Sim{{"a", "a", 1}, {"b", "b", 1}}, []RelSim{{0, 0, 0.7}, {0, 1, 0.9}, {0, 2, 0.9}}, nil),
 			Verdicts: []string{sup}, Evidence: []int{1}, Want: scores(1, 0)},
+	}
+}
+
+// askedCases are the asked facts of a question (SPEC §4c).
+func askedCases() []VerdictCase {
+	A, C := kgeval.TextAnswer, kgeval.TextContexts
+	ans, una := kgeval.VerdictAnswered, kgeval.VerdictUnanswered
+	return []VerdictCase{
 		// Asked facts (SPEC §4c): the answer says when the tower was
 		// completed, not after whom it was named.
 		{Name: "AskedFacts", Graph: VerdictGraph("v-asked", kgeval.TextQuestion, A,
@@ -235,6 +248,14 @@ func VerdictCases() []VerdictCase {
 			[]RelSim{{1, 0, 1}}, nil), 1),
 			Verdicts: []string{una}, Evidence: []int{-1},
 			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0)}},
+	}
+}
+
+// referenceCases are an answer against the reference, and an empty context.
+func referenceCases() []VerdictCase {
+	A, C := kgeval.TextAnswer, kgeval.TextContexts
+	sup, nf := kgeval.VerdictSupported, kgeval.VerdictNotFound
+	return []VerdictCase{
 		// Against the reference: precision = support, recall = reference
 		// triplets the answer supports, F1.
 		{Name: "ReferenceF1", Graph: VerdictGraph("v-ref", A, kgeval.TextReference,

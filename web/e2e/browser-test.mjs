@@ -30,7 +30,7 @@
 //   KGEVAL_JOB_BROKEN (a dataset whose record 3 is rejected), KGEVAL_DELETE_RUN
 //   (a run the admin deletes from the jobs page), KGEVAL_JOB_DATA
 //   (300 records with given triplets; the server slows jobs down with
-//   KGEVAL_TEST_JOB_DELAY), KGEVAL_RULES_RUN, KGEVAL_RULES_SAMPLE (a run
+//   serve --test-job-delay), KGEVAL_RULES_RUN, KGEVAL_RULES_SAMPLE (a run
 //   with extraction.method rules and a sample of it), KGEVAL_SHOTS
 //   (screenshot folder).
 // Every step is named in plan below, in the order it runs. A step that

@@ -65,18 +65,9 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}
-	name := fmt.Sprintf("bench-web-%d", n)
-	if r, err := db.GetRun(ctx, name); err != nil || r.Samples != n || r.Status != kgeval.RunDone || r.Dataset != dataset {
-		t0 := time.Now()
-		if err == nil {
-			if err := db.DeleteRun(ctx, name); err != nil {
-				return err
-			}
-		}
-		if err := store(ctx, db, name, n); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "webbench: stored run %s (%d samples, %d scores, %d metric values) in %v\n", name, n, 4*n, 19*n, time.Since(t0).Round(time.Millisecond))
+	name, err := ensureRun(ctx, db, n)
+	if err != nil {
+		return err
 	}
 	if !keep {
 		defer db.DeleteRun(context.Background(), name)
@@ -98,7 +89,44 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 	defer srv.Close()
 	base := "http://" + ln.Addr().String() + "/api/runs/" + name
 
-	endpoints := []struct{ name, path string }{
+	fmt.Printf("Dashboard API on loopback, run of %d samples (4 pairs, 19 other metrics), %d concurrent clients, %v per endpoint, token auth:\n\n", n, conc, dur)
+	fmt.Println("| endpoint | requests | req/s | p50 | p99 | max | errors |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc}}
+	for _, ep := range endpoints(n) {
+		if err := bench(client, base, token, ep, conc, dur); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensureRun returns the name of the bench run of n samples, storing it
+// again unless a complete one is there.
+func ensureRun(ctx context.Context, db *graphstore.DB, n int) (string, error) {
+	name := fmt.Sprintf("bench-web-%d", n)
+	if r, err := db.GetRun(ctx, name); err != nil || r.Samples != n || r.Status != kgeval.RunDone || r.Dataset != dataset {
+		t0 := time.Now()
+		if err == nil {
+			if err := db.DeleteRun(ctx, name); err != nil {
+				return "", err
+			}
+		}
+		if err := store(ctx, db, name, n); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(os.Stderr, "webbench: stored run %s (%d samples, %d scores, %d metric values) in %v\n", name, n, 4*n, 19*n, time.Since(t0).Round(time.Millisecond))
+	}
+	return name, nil
+}
+
+// endpoint is one line of the bench table: a name and a path under the
+// run's API (a %04d in it gets a new number each request).
+type endpoint struct{ name, path string }
+
+// endpoints returns the endpoints measured on a run of n samples.
+func endpoints(n int) []endpoint {
+	return []endpoint{
 		{"run summary", ""},
 		{"sample list, first page", "/samples?limit=50"},
 		{"sample list, score range, sorted by score, offset n/2", fmt.Sprintf("/samples?pair=faithfulness&metric=multihop&min=0.2&max=0.9&sort=score&order=desc&limit=50&offset=%d", n/4)},
@@ -110,69 +138,68 @@ func run(n, conc int, dur time.Duration, keep bool) error {
 		{"one sample with its metric values", "/samples/gen-04242"},
 		{"correlations (31 variables, cached after the first)", "/correlations"},
 	}
-	fmt.Printf("Dashboard API on loopback, run of %d samples (4 pairs, 19 other metrics), %d concurrent clients, %v per endpoint, token auth:\n\n", n, conc, dur)
-	fmt.Println("| endpoint | requests | req/s | p50 | p99 | max | errors |")
-	fmt.Println("|---|---|---|---|---|---|---|")
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc}}
-	for _, ep := range endpoints {
-		var seq atomic.Int64
-		get := func() error {
-			p := ep.path
-			if strings.Contains(p, "%04d") {
-				p = fmt.Sprintf(p, seq.Add(1)%10000)
-			}
-			req, _ := http.NewRequest("GET", base+p, nil)
-			req.Header.Set("Authorization", "Bearer "+token)
-			resp, err := client.Do(req)
-			if err != nil {
-				return err
-			}
-			defer resp.Body.Close()
-			io.Copy(io.Discard, resp.Body)
-			if resp.StatusCode != 200 {
-				return fmt.Errorf("%s: %s", ep.path, resp.Status)
-			}
-			return nil
+}
+
+// bench warms ep up with three requests, then has conc clients request it
+// for dur and prints its line of the table.
+func bench(client *http.Client, base, token string, ep endpoint, conc int, dur time.Duration) error {
+	var seq atomic.Int64
+	get := func() error {
+		p := ep.path
+		if strings.Contains(p, "%04d") {
+			p = fmt.Sprintf(p, seq.Add(1)%10000)
 		}
-		for i := range 3 { // warm the query plans, connections and cache
-			t := time.Now()
-			if err := get(); err != nil {
-				return err
-			}
-			if i == 0 {
-				fmt.Fprintf(os.Stderr, "webbench: %s: first request %v\n", ep.name, time.Since(t).Round(time.Millisecond))
-			}
+		req, _ := http.NewRequest("GET", base+p, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
 		}
-		var mu sync.Mutex
-		var lat []time.Duration
-		errs := 0
-		stop := time.Now().Add(dur)
-		var wg sync.WaitGroup
-		t0 := time.Now()
-		for range conc {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for time.Now().Before(stop) {
-					t := time.Now()
-					err := get()
-					d := time.Since(t)
-					mu.Lock()
-					lat = append(lat, d)
-					if err != nil {
-						errs++
-					}
-					mu.Unlock()
-				}
-			}()
+		defer resp.Body.Close()
+		io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode != 200 {
+			return fmt.Errorf("%s: %s", ep.path, resp.Status)
 		}
-		wg.Wait()
-		el := time.Since(t0)
-		slices.Sort(lat)
-		q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
-		fmt.Printf("| %s | %d | %.0f | %s | %s | %s | %d |\n", ep.name, len(lat), float64(len(lat))/el.Seconds(),
-			ms(q(0.50)), ms(q(0.99)), ms(lat[len(lat)-1]), errs)
+		return nil
 	}
+	for i := range 3 { // warm the query plans, connections and cache
+		t := time.Now()
+		if err := get(); err != nil {
+			return err
+		}
+		if i == 0 {
+			fmt.Fprintf(os.Stderr, "webbench: %s: first request %v\n", ep.name, time.Since(t).Round(time.Millisecond))
+		}
+	}
+	var mu sync.Mutex
+	var lat []time.Duration
+	errs := 0
+	stop := time.Now().Add(dur)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(stop) {
+				t := time.Now()
+				err := get()
+				d := time.Since(t)
+				mu.Lock()
+				lat = append(lat, d)
+				if err != nil {
+					errs++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(t0)
+	slices.Sort(lat)
+	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+	fmt.Printf("| %s | %d | %.0f | %s | %s | %s | %d |\n", ep.name, len(lat), float64(len(lat))/el.Seconds(),
+		ms(q(0.50)), ms(q(0.99)), ms(lat[len(lat)-1]), errs)
 	return nil
 }
 

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
+)
+
+// The layers below cmd say what is wrong in words that fit every caller
+// (the dashboard shows the same messages); the command line adds its own
+// way out (a flag, a command, a make target) when it prints an error.
+
+// advised is an error with the advice its command adds to the message.
+type advised struct {
+	err    error
+	advice string
+}
+
+func (e *advised) Error() string { return withText(e.err, e.advice) }
+func (e *advised) Unwrap() error { return e.err }
+
+// withAdvice returns err with advice added to its message when err has the
+// given code, and err itself otherwise.
+func withAdvice(err error, code, advice string) error {
+	if err == nil || kgeval.ErrorCode(err) != code {
+		return err
+	}
+	return &advised{err: err, advice: advice}
+}
+
+// advice returns what the command line adds to err's message: a command's
+// own advice (withAdvice), else the advice for the conditions every command
+// shares.
+func (m *Main) advice(err error) string {
+	var a *advised
+	switch {
+	case errors.As(err, &a):
+		return a.advice
+	case graphstore.NotReachable(err):
+		return " (is it running? try `make neo4j-start`)"
+	case graphstore.NoSuchRun(err):
+		return " (see `kgeval runs list`)"
+	case kgeval.ErrorCode(err) == kgeval.EUNAUTHORIZED && m.cfg != nil && m.cfg.Neo4j.Password == "":
+		return fmt.Sprintf(", or start the bundled server with `make neo4j-start` (it writes %s)", m.cfg.Neo4j.PasswordFile)
+	}
+	return ""
+}
+
+// oneLine renders err for a terminal: the user-safe message of an
+// application error with the command line's advice and its cause, on one
+// line.
+func (m *Main) oneLine(err error) string {
+	return withText(err, m.advice(err))
+}
+
+// withText renders err with text added to the message of its application
+// error, before the cause.
+func withText(err error, text string) string {
+	var e *kgeval.Error
+	if !errors.As(err, &e) {
+		return err.Error() + text
+	}
+	if e.Err != nil {
+		return e.Message + text + ": " + e.Err.Error()
+	}
+	return e.Message + text
+}

@@ -1,0 +1,787 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/dataset"
+)
+
+// Jobs runs the dashboard's evaluations (kgeval.JobService) with the use
+// case of `kgeval evaluate` (JobsConfig.Evaluate): uploads are kept in Dir
+// under generated names, each job runs in the background on a context of
+// its own (Cancel cancels it: the run is recorded as interrupted) and
+// reports its progress through JobRun.Progress. A job outlives the request
+// that started it, not the server: runs a stopped server leaves unfinished
+// are listed from the store and resumed (JobRun.Resume).
+//
+// Who uploaded each file and who started each run's job are kept in
+// Dir/owners.json, so that they outlive the server too: each user's
+// uploads are held to the upload quota (web.upload_quota_files,
+// web.upload_quota_bytes), and the web layer lets only a job's owner or an
+// admin cancel or resume it. Uploads no unfinished run needs are removed
+// web.upload_cleanup_age after they were made, at start and every
+// web.upload_cleanup_interval while the server runs.
+type Jobs struct {
+	cfg JobsConfig
+	db  JobStore
+	// Dir holds the uploaded datasets.
+	Dir string
+	// base is the context jobs run under (the server's).
+	base context.Context
+	// Delay, if set, is slept (cancellably) at each progress report: the
+	// browser test slows jobs down (`kgeval serve --test-job-delay`) so
+	// that their progress can be watched without a model.
+	Delay time.Duration
+	// MaxRunning bounds the jobs that run at once (default 2): each one
+	// loads the encoder and keeps the model busy.
+	MaxRunning int
+
+	mu     sync.Mutex
+	jobs   map[string]*job
+	owners owners
+	wg     sync.WaitGroup
+
+	stop     chan struct{} // closed by Close: the cleanup loop ends
+	stopOnce sync.Once
+}
+
+// JobStore is what Jobs reads and deletes of the stored runs.
+type JobStore interface {
+	ListRuns(ctx context.Context) ([]kgeval.Run, error)
+	GetRun(ctx context.Context, name string) (kgeval.Run, error)
+	DeleteRun(ctx context.Context, name string) error
+}
+
+// JobsConfig are the dashboard's job settings and the use case a job runs.
+type JobsConfig struct {
+	// Options are what a job may choose (Jobs.Options).
+	Options kgeval.JobOptions
+	// Metrics are scoring.metrics as configured (a resumed run without
+	// recorded settings shows them).
+	Metrics []string
+	// Strict refuses an upload with a rejected record (dataset.strict).
+	Strict bool
+	// QuotaFiles and QuotaBytes are each user's upload quota
+	// (web.upload_quota_files, web.upload_quota_bytes; 0: none).
+	QuotaFiles int
+	QuotaBytes int64
+	// CleanupAge and CleanupEvery are web.upload_cleanup_age (default
+	// UploadTTL) and web.upload_cleanup_interval (default 10 minutes).
+	CleanupAge, CleanupEvery time.Duration
+	// Load reads a dataset file with the configured limits; upload keeps
+	// only the rejections the dashboard lists (kgeval.MaxRejectedListed).
+	Load func(path string, upload bool) (*dataset.Result, error)
+	// Evaluate runs one job's evaluation to its end (the run's outcome is
+	// recorded on the run).
+	Evaluate func(ctx context.Context, r JobRun) error
+}
+
+// JobRun is one job's evaluation: the configured one with these changes.
+type JobRun struct {
+	// Path is the dataset file and Run the run's name.
+	Path, Run string
+	// Settings, if set, replace the configured scoring settings (a resumed
+	// run's recorded ones); Metrics, if set, scoring.metrics.
+	Settings *kgeval.RunSettings
+	Metrics  []string
+	// Engine is scoring.engine; CacheOnly turns llm.cache_only on.
+	Engine    string
+	CacheOnly bool
+	// Limit evaluates the first Limit samples (0: all); Resume finishes
+	// the stored run.
+	Limit  int
+	Resume bool
+	// Progress is told about each stage's progress.
+	Progress func(stage string, done, total int)
+}
+
+// owners is what Jobs keeps in Dir/owners.json: the owner and size of
+// each upload (by upload id) and who started the job of each run.
+type owners struct {
+	Uploads map[string]uploadRecord `json:"uploads"`
+	Runs    map[string]string       `json:"runs"`
+}
+
+// uploadRecord is an upload's owner ("user:NAME", "token:NAME",
+// "anonymous"; kgeval.JobRequest.User), size and time of upload.
+type uploadRecord struct {
+	Owner   string    `json:"owner"`
+	Bytes   int64     `json:"bytes"`
+	Created time.Time `json:"created"`
+}
+
+// ownersFile is the name of the owners record in Dir (not an upload name,
+// so the cleanup never takes it for one).
+const ownersFile = "owners.json"
+
+type job struct {
+	view    kgeval.Job
+	cancel  context.CancelFunc
+	stageAt time.Time // when the current stage began
+	stageN  int       // its done count then
+}
+
+// NewJobs returns the jobs of a dashboard on db, keeping uploads in dir;
+// jobs run under ctx.
+func NewJobs(ctx context.Context, cfg JobsConfig, db JobStore, dir string) (*Jobs, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
+	}
+	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, MaxRunning: 2, stop: make(chan struct{})}
+	if err := j.loadOwners(); err != nil {
+		return nil, err
+	}
+	if _, err := j.CleanupUploads(ctx); err != nil {
+		return nil, err
+	}
+	go j.cleanupLoop(j.cleanupEvery())
+	return j, nil
+}
+
+// UploadTTL is the default of web.upload_cleanup_age: how long an upload
+// no unfinished run needs is kept.
+const UploadTTL = 24 * time.Hour
+
+// cleanupAge is web.upload_cleanup_age (UploadTTL when unset).
+func (j *Jobs) cleanupAge() time.Duration {
+	if j.cfg.CleanupAge > 0 {
+		return j.cfg.CleanupAge
+	}
+	return UploadTTL
+}
+
+// cleanupEvery is web.upload_cleanup_interval (10 minutes when unset).
+func (j *Jobs) cleanupEvery() time.Duration {
+	if j.cfg.CleanupEvery > 0 {
+		return j.cfg.CleanupEvery
+	}
+	return 10 * time.Minute
+}
+
+// cleanupLoop runs CleanupUploads every interval until Close. A failed
+// round (Neo4j away) is tried again at the next tick.
+func (j *Jobs) cleanupLoop(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-j.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(j.base, time.Minute)
+			j.CleanupUploads(ctx)
+			cancel()
+		}
+	}
+}
+
+// CleanupUploads removes the uploads older than web.upload_cleanup_age
+// (by their file's time) that no unfinished run needs: no stored run that
+// is not done (running, interrupted or failed: it may be resumed) and no
+// job of this server that is not done evaluates them. An upload of a done
+// run is removed too: its results are in the store, and the run keeps the
+// upload's name and fingerprint. It forgets the owners of removed uploads
+// and of runs that are gone, and returns the ids it removed.
+func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
+	listed := time.Now()
+	runs, err := j.db.ListRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(j.Dir)
+	if err != nil {
+		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", j.Dir)
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	needed, stored := map[string]bool{}, map[string]bool{}
+	for _, r := range runs {
+		stored[r.Name] = true
+		if r.Status != kgeval.RunDone {
+			needed[filepath.Clean(r.Dataset)] = true
+		}
+	}
+	for name, jb := range j.jobs {
+		stored[name] = true // a job's run may not be recorded yet
+		if jb.view.Live || jb.view.Status != kgeval.RunDone {
+			needed[filepath.Join(j.Dir, jb.view.Dataset)] = true
+		}
+	}
+	var removed []string
+	present := map[string]bool{}
+	for _, e := range entries {
+		if !uploadName.MatchString(e.Name()) {
+			continue
+		}
+		path := filepath.Join(j.Dir, e.Name())
+		info, err := e.Info()
+		if err != nil || needed[path] || time.Since(info.ModTime()) < j.cleanupAge() {
+			present[e.Name()] = err == nil
+			continue
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			present[e.Name()] = true
+			continue
+		}
+		removed = append(removed, e.Name())
+	}
+	changed := len(removed) > 0
+	for id, r := range j.owners.Uploads {
+		// An upload still being read (no bytes yet) or made since the
+		// listing is not in it, and is kept.
+		if !present[id] && r.Bytes > 0 && r.Created.Before(listed) {
+			delete(j.owners.Uploads, id)
+			changed = true
+		}
+	}
+	for run := range j.owners.Runs {
+		if !stored[run] {
+			delete(j.owners.Runs, run)
+			changed = true
+		}
+	}
+	if changed {
+		if err := j.saveOwners(); err != nil {
+			return removed, err
+		}
+	}
+	return removed, nil
+}
+
+// loadOwners reads Dir/owners.json (none yet: nobody owns anything).
+func (j *Jobs) loadOwners() error {
+	j.owners = owners{Uploads: map[string]uploadRecord{}, Runs: map[string]string{}}
+	file := filepath.Join(j.Dir, ownersFile)
+	b, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return kgeval.Wrap(kgeval.EINVALID, err, "read %s", file)
+	}
+	if err := json.Unmarshal(b, &j.owners); err != nil {
+		return kgeval.Errorf(kgeval.EINVALID, "%s: not an owners record (delete it: uploads then count for nobody's quota, and only admins may cancel or resume the jobs)", file)
+	}
+	if j.owners.Uploads == nil {
+		j.owners.Uploads = map[string]uploadRecord{}
+	}
+	if j.owners.Runs == nil {
+		j.owners.Runs = map[string]string{}
+	}
+	return nil
+}
+
+// saveOwners writes Dir/owners.json whole (a new file renamed over the
+// old one), without the uploads still being read. Callers hold mu.
+func (j *Jobs) saveOwners() error {
+	rec := owners{Uploads: map[string]uploadRecord{}, Runs: j.owners.Runs}
+	for id, r := range j.owners.Uploads {
+		if r.Bytes > 0 {
+			rec.Uploads[id] = r
+		}
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(j.Dir, ownersFile)
+	tmp, err := os.CreateTemp(j.Dir, ".owners-*")
+	if err != nil {
+		return kgeval.Wrap(kgeval.EINTERNAL, err, "write %s", file)
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return kgeval.Wrap(kgeval.EINTERNAL, err, "write %s", file)
+	}
+	return nil
+}
+
+// UploadUsage returns what who's kept uploads hold against the quota.
+func (j *Jobs) UploadUsage(who string) kgeval.UploadUsage {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.usage(who, "")
+}
+
+// usage counts who's uploads but skip. Callers hold mu.
+func (j *Jobs) usage(who, skip string) kgeval.UploadUsage {
+	u := kgeval.UploadUsage{MaxFiles: j.cfg.QuotaFiles, MaxBytes: j.cfg.QuotaBytes, CleanupAgeSeconds: int64(j.cleanupAge() / time.Second)}
+	for id, r := range j.owners.Uploads {
+		if r.Owner == who && id != skip {
+			u.Files++
+			u.Bytes += r.Bytes
+		}
+	}
+	return u
+}
+
+// forgetUpload removes an upload that is not kept and its record.
+func (j *Jobs) forgetUpload(id string) {
+	os.Remove(filepath.Join(j.Dir, id))
+	j.mu.Lock()
+	delete(j.owners.Uploads, id)
+	j.mu.Unlock()
+}
+
+// nameOf is the name part of an owner ("user:alice" is alice).
+func nameOf(owner string) string {
+	if _, name, ok := strings.Cut(owner, ":"); ok {
+		return name
+	}
+	return owner
+}
+
+// Options are JobsConfig.Options.
+func (j *Jobs) Options() kgeval.JobOptions { return j.cfg.Options }
+
+// uploadName is the form of a stored upload's generated name.
+var uploadName = regexp.MustCompile(`^[0-9a-f]{32}\.(jsonl|json|csv|parquet)$`)
+
+// Upload writes body to a new file of Dir named by 16 random bytes and the
+// extension of name, then validates it with the dataset loader of
+// `kgeval evaluate`. A file with no valid record is not kept. The upload
+// belongs to kgeval.UploaderFrom(ctx) and counts against their quota: at it,
+// ETOOMANY (files) or ETOOLARGE (bytes), with the way to free space.
+func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.Upload, error) {
+	who := kgeval.UploaderFrom(ctx)
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
+	if ext == "ndjson" {
+		ext = "jsonl"
+	}
+	switch ext {
+	case "jsonl", "json", "csv", "parquet":
+	default:
+		return kgeval.Upload{}, kgeval.Errorf(kgeval.EINVALID, "%q: want a .jsonl, .json, .csv or .parquet file", name)
+	}
+	b := make([]byte, 16)
+	rand.Read(b)
+	id := hex.EncodeToString(b) + "." + ext
+	path := filepath.Join(j.Dir, id)
+	// The upload takes its place in the quota before it is read, so that
+	// uploads at once count each other; its bytes are checked once read.
+	j.mu.Lock()
+	u := j.usage(who, "")
+	if err := u.Check(-1); err != nil {
+		j.mu.Unlock()
+		return kgeval.Upload{}, err
+	}
+	j.owners.Uploads[id] = uploadRecord{Owner: who, Created: time.Now().UTC()}
+	j.mu.Unlock()
+	if u.MaxBytes > 0 {
+		body = io.LimitReader(body, u.MaxBytes-u.Bytes+1) // one byte over the room left tells it was over
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		j.forgetUpload(id)
+		return kgeval.Upload{}, kgeval.Wrap(kgeval.EINTERNAL, err, "store upload")
+	}
+	n, err := io.Copy(f, body)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		j.forgetUpload(id)
+		return kgeval.Upload{}, err
+	}
+	j.mu.Lock()
+	err = j.usage(who, id).Check(n)
+	j.mu.Unlock()
+	if err != nil {
+		j.forgetUpload(id)
+		return kgeval.Upload{}, err
+	}
+	res, err := j.cfg.Load(path, true)
+	if err != nil {
+		j.forgetUpload(id)
+		code := kgeval.ETOOLARGE // over a dataset limit: 413
+		if kgeval.ErrorCode(err) != code {
+			code = kgeval.EINVALID
+		}
+		return kgeval.Upload{}, kgeval.Errorf(code, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, name))
+	}
+	up := kgeval.Upload{ID: id, Name: name, Format: res.Format, Bytes: n, Records: res.Records(), Valid: len(res.Samples),
+		Rejected: res.Rejected[:min(len(res.Rejected), kgeval.MaxRejectedListed)], RejectedTotal: res.RejectedTotal}
+	if up.Rejected == nil {
+		up.Rejected = []kgeval.Rejection{}
+	}
+	if up.Valid == 0 {
+		j.forgetUpload(id)
+		up.ID = ""
+		return up, nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.owners.Uploads[id] = uploadRecord{Owner: who, Bytes: n, Created: time.Now().UTC()}
+	if err := j.saveOwners(); err != nil {
+		delete(j.owners.Uploads, id)
+		os.Remove(path)
+		return kgeval.Upload{}, err
+	}
+	return up, nil
+}
+
+// Start checks the request (an existing upload with a valid record, a new
+// run name) and evaluates the upload in the background with the chosen
+// metrics, engine and limit.
+func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, error) {
+	if !uploadName.MatchString(req.Upload) {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "upload: not an upload id")
+	}
+	path := filepath.Join(j.Dir, req.Upload)
+	res, err := j.cfg.Load(path, false)
+	if err != nil {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", req.Upload)
+	}
+	if len(res.Samples) == 0 {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "upload %s: no valid record", req.Upload)
+	}
+	if len(res.Rejected) > 0 && j.cfg.Strict {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", len(res.Rejected))
+	}
+	samples := len(res.Samples)
+	if req.Limit > 0 && req.Limit < samples {
+		samples = req.Limit
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if old, ok := j.jobs[req.Run]; ok && old.view.Status == kgeval.RunRunning {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is running", req.Run)
+	}
+	if _, err := j.db.GetRun(ctx, req.Run); err == nil {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists: choose another name, or delete it first", req.Run)
+	} else if kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+		return kgeval.Job{}, err
+	}
+	if err := j.busy(); err != nil {
+		return kgeval.Job{}, err
+	}
+	if _, err := os.Stat(path); err != nil { // removed by the cleanup since it was read
+		return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", req.Upload)
+	}
+	j.owners.Runs[req.Run] = req.User
+	if err := j.saveOwners(); err != nil {
+		delete(j.owners.Runs, req.Run)
+		return kgeval.Job{}, err
+	}
+	v := kgeval.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
+		Owner: req.User, User: nameOf(req.User)}
+	r := JobRun{Path: path, Run: req.Run, Metrics: append([]string{kgeval.FamilyKG}, req.Metrics...), Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
+	return j.launch(r, v), nil
+}
+
+// busy refuses a job when MaxRunning jobs run. Callers hold mu.
+func (j *Jobs) busy() error {
+	n := 0
+	for _, jb := range j.jobs {
+		if jb.view.Live {
+			n++
+		}
+	}
+	if j.MaxRunning > 0 && n >= j.MaxRunning {
+		return kgeval.Errorf(kgeval.ETOOMANY, "%d jobs are running (at most %d at once): wait for one, or cancel one", n, j.MaxRunning)
+	}
+	return nil
+}
+
+// launch runs the evaluation r of v in the background. Callers hold mu.
+func (j *Jobs) launch(r JobRun, v kgeval.Job) kgeval.Job {
+	ctx, cancel := context.WithCancel(j.base)
+	v.Status, v.Live, v.Resumable, v.Started, v.Finished, v.Error, v.ETA = kgeval.RunRunning, true, false, time.Now().UTC(), nil, "", -1
+	v.Stage, v.Done, v.Total, v.Rate = "load", 0, 0, 0
+	jb := &job{view: v, cancel: cancel, stageAt: time.Now()}
+	j.jobs[v.Run] = jb
+	r.Progress = func(stage string, done, total int) {
+		j.progress(jb, stage, done, total)
+		if j.Delay > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(j.Delay):
+			}
+		}
+	}
+	j.wg.Add(1)
+	go func() {
+		defer j.wg.Done()
+		defer cancel()
+		err := j.cfg.Evaluate(ctx, r)
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		now := time.Now().UTC()
+		jb.view.Live, jb.view.Finished, jb.view.ETA = false, &now, -1
+		switch {
+		case err == nil:
+			jb.view.Status = kgeval.RunDone
+		case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+			jb.view.Status, jb.view.Resumable = kgeval.RunInterrupted, true
+		default:
+			jb.view.Status, jb.view.Error = kgeval.RunFailed, kgeval.ErrorMessage(err)
+			jb.view.Resumable = kgeval.ErrorCode(err) != kgeval.EINVALID && kgeval.ErrorCode(err) != kgeval.ECONFLICT
+		}
+	}()
+	return v
+}
+
+// progress records a stage's count, its rate since the stage began and the
+// time left at that rate.
+func (j *Jobs) progress(jb *job, stage string, done, total int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	v := &jb.view
+	if stage != v.Stage {
+		v.Stage, jb.stageAt, jb.stageN, v.Rate = stage, time.Now(), done, 0
+	}
+	v.Done, v.Total, v.ETA = done, total, -1
+	if el := time.Since(jb.stageAt).Seconds(); el > 0 && done > jb.stageN {
+		v.Rate = float64(done-jb.stageN) / el
+		v.ETA = float64(total-done) / v.Rate
+	}
+}
+
+// List returns the jobs of this server (newest first), then the stored runs
+// left running or interrupted that no job of this server runs.
+func (j *Jobs) List(ctx context.Context) ([]kgeval.Job, error) {
+	runs, err := j.db.ListRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stored := map[string]kgeval.Run{}
+	for _, r := range runs {
+		stored[r.Name] = r
+	}
+	j.mu.Lock()
+	var out []kgeval.Job
+	for _, jb := range j.jobs {
+		// A job whose run is gone was deleted elsewhere, unless it runs
+		// or failed before its run was recorded (its error is shown).
+		if r, ok := stored[jb.view.Run]; ok || jb.view.Status == kgeval.RunRunning || jb.view.Status == kgeval.RunFailed {
+			out = append(out, j.withRun(jb.view, r, ok))
+		}
+	}
+	live := map[string]bool{}
+	for name := range j.jobs {
+		live[name] = true
+	}
+	j.mu.Unlock()
+	sort.Slice(out, func(a, b int) bool { return out[a].Started.After(out[b].Started) })
+	for _, r := range runs {
+		if !live[r.Name] && (r.Status == kgeval.RunRunning || r.Status == kgeval.RunInterrupted) {
+			out = append(out, j.stored(r))
+		}
+	}
+	return out, nil
+}
+
+// withRun adds the stored run's call accounting and resumes to a job; a
+// job without a stored run cannot be resumed.
+func (j *Jobs) withRun(v kgeval.Job, r kgeval.Run, ok bool) kgeval.Job {
+	if ok {
+		if r.Calls != nil {
+			v.Calls = *r.Calls
+		}
+		v.Resumes = r.Resumes
+	} else {
+		v.Resumable = false
+	}
+	if v.Metrics == nil {
+		v.Metrics = []string{}
+	}
+	return v
+}
+
+// stored is the job view of a stored run no job of this server runs.
+func (j *Jobs) stored(r kgeval.Run) kgeval.Job {
+	j.mu.Lock()
+	owner := j.owners.Runs[r.Name]
+	j.mu.Unlock()
+	v := kgeval.Job{Run: r.Name, Dataset: filepath.Base(r.Dataset), Status: r.Status, Error: r.Error, Samples: r.Samples, Rejected: r.Rejected,
+		Engine: r.Engine, Started: r.Started, Resumes: r.Resumes, ETA: -1, Metrics: []string{}, Owner: owner, User: nameOf(owner)}
+	if r.Settings != nil {
+		v.Metrics = append(v.Metrics, r.Settings.Metrics...)
+	}
+	if r.Calls != nil {
+		v.Calls = *r.Calls
+	}
+	if !r.Finished.IsZero() {
+		f := r.Finished
+		v.Finished = &f
+	}
+	switch {
+	case r.Status != kgeval.RunRunning && r.Status != kgeval.RunInterrupted:
+	case filepath.Dir(r.Dataset) != filepath.Clean(j.Dir):
+		v.Note = "not a dashboard upload: finish it with kgeval evaluate --resume"
+		if r.Status == kgeval.RunRunning {
+			v.Note = "run by another process (or left by one that was killed); not a dashboard upload: finish it with kgeval evaluate --resume"
+		}
+	default:
+		v.Resumable = true
+		if r.Status == kgeval.RunRunning {
+			v.Note = "no job of this server runs it: left unfinished by a stopped server, resume it"
+		}
+	}
+	return v
+}
+
+// Get returns the job of run, or its stored run.
+func (j *Jobs) Get(ctx context.Context, run string) (kgeval.Job, error) {
+	r, err := j.db.GetRun(ctx, run)
+	found := err == nil
+	if err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+		return kgeval.Job{}, err
+	}
+	j.mu.Lock()
+	jb, ok := j.jobs[run]
+	var v kgeval.Job
+	if ok {
+		v = jb.view
+	}
+	j.mu.Unlock()
+	switch {
+	case ok && (found || v.Status == kgeval.RunRunning || v.Status == kgeval.RunFailed):
+		return j.withRun(v, r, found), nil
+	case found:
+		return j.stored(r), nil
+	}
+	return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "no job or run %q", run)
+}
+
+// Cancel cancels a running job's context; Evaluate records the run as
+// interrupted. It waits up to 30 s for that.
+func (j *Jobs) Cancel(ctx context.Context, run string) (kgeval.Job, error) {
+	j.mu.Lock()
+	jb, ok := j.jobs[run]
+	if !ok || !jb.view.Live {
+		j.mu.Unlock()
+		if !ok {
+			return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "no job runs %q on this server", run)
+		}
+		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "job %q is not running (%s)", run, jb.view.Status)
+	}
+	jb.cancel()
+	j.mu.Unlock()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		j.mu.Lock()
+		live := jb.view.Live
+		j.mu.Unlock()
+		if !live {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return j.Get(ctx, run)
+}
+
+// Resume finishes an interrupted or unfinished run of an uploaded dataset
+// with the settings it was recorded with (Evaluate with Resume). The run
+// keeps the owner it was started by; user becomes it when none is
+// recorded.
+func (j *Jobs) Resume(ctx context.Context, run, user string) (kgeval.Job, error) {
+	r, err := j.db.GetRun(ctx, run)
+	if err != nil {
+		return kgeval.Job{}, err
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if jb, ok := j.jobs[run]; ok && jb.view.Live {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is running", run)
+	}
+	if r.Status == kgeval.RunDone {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is done", run)
+	}
+	if filepath.Dir(r.Dataset) != filepath.Clean(j.Dir) || !uploadName.MatchString(filepath.Base(r.Dataset)) {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "run %q is not of a dashboard upload: finish it with kgeval evaluate --resume", run)
+	}
+	if err := j.busy(); err != nil {
+		return kgeval.Job{}, err
+	}
+	jr := JobRun{Path: r.Dataset, Run: run, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
+	var rec struct{ LLM struct{ CacheOnly bool } }
+	if json.Unmarshal([]byte(r.Config), &rec) == nil && rec.LLM.CacheOnly {
+		jr.CacheOnly = true
+	}
+	configured := j.cfg.Metrics
+	if r.Settings != nil {
+		configured = r.Settings.Metrics
+	}
+	var metrics []string
+	for _, m := range configured {
+		if m != kgeval.FamilyKG {
+			metrics = append(metrics, m)
+		}
+	}
+	owner := j.owners.Runs[run]
+	if owner == "" {
+		j.owners.Runs[run] = user
+		if err := j.saveOwners(); err != nil {
+			delete(j.owners.Runs, run)
+			return kgeval.Job{}, err
+		}
+		owner = user
+	}
+	v := kgeval.Job{Run: run, Dataset: filepath.Base(r.Dataset), Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine,
+		Owner: owner, User: nameOf(owner), Resumes: r.Resumes + 1}
+	if jb, ok := j.jobs[run]; ok {
+		v.Dataset, v.Metrics = jb.view.Dataset, jb.view.Metrics
+	}
+	return j.launch(jr, v), nil
+}
+
+// DeleteRun deletes a stored run (not while its job runs) and its job.
+func (j *Jobs) DeleteRun(ctx context.Context, run string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if jb, ok := j.jobs[run]; ok && jb.view.Live {
+		return kgeval.Errorf(kgeval.ECONFLICT, "run %q is running: cancel its job first", run)
+	}
+	if err := j.db.DeleteRun(ctx, run); err != nil {
+		return err
+	}
+	delete(j.jobs, run)
+	if _, ok := j.owners.Runs[run]; ok {
+		delete(j.owners.Runs, run)
+		return j.saveOwners()
+	}
+	return nil
+}
+
+// Close stops the upload cleanup, cancels the running jobs and waits (up
+// to timeout) until each has recorded its run as interrupted.
+func (j *Jobs) Close(timeout time.Duration) {
+	j.stopOnce.Do(func() { close(j.stop) })
+	j.mu.Lock()
+	for _, jb := range j.jobs {
+		jb.cancel()
+	}
+	j.mu.Unlock()
+	done := make(chan struct{})
+	go func() { j.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(timeout):
+	}
+}
+
+var (
+	_ kgeval.JobService  = (*Jobs)(nil)
+	_ kgeval.UploadQuota = (*Jobs)(nil)
+)

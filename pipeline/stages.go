@@ -1,0 +1,403 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring"
+)
+
+// evaluation is one Evaluator.Evaluate call: the samples it evaluates and
+// what each stage made of them, kept as fields so that each stage is a
+// method that reads what the stages before it left and can be tested alone
+// with those inputs. The stages, in order:
+//
+//	load     samples (a resumed run drops the finished ones)
+//	extract  texts, refs, extracted -> tri, failed
+//	ground   tri (ungrounded triplets dropped), rep.Grounding
+//	embed    tri -> vec
+//	build    tri, failed, vec -> graphs, skipped
+//	score    graphs -> results (engine, then the text verdicts)
+//	verify   results (the model's check of what the graphs left open)
+//	claims   results (claim checks)
+//	metrics  tri, failed -> rep.Metrics (then judge)
+type evaluation struct {
+	e   *Evaluator
+	run string
+	rep *Report
+	// samples are the samples still to evaluate.
+	samples []kgeval.Sample
+
+	// texts are the distinct texts to extract; refs say where each
+	// sample's texts are among them; extracted is the extractor's answer
+	// for each of texts.
+	texts     []kgeval.ExtractRequest
+	refs      []textRef
+	extracted []kgeval.Extraction
+	// tri are each sample's triplets (given, then extracted); failed the
+	// texts of each sample whose extraction failed, with the error.
+	tri    []kgeval.SampleTriplets
+	failed []map[kgeval.Text]string
+	// vec are the vectors of every label key of tri.
+	vec scoring.Vectors
+	// graphs are the pair graphs built; skipped the null results of the
+	// pairs whose text could not be extracted; results the graphs' scores.
+	graphs  []*kgeval.PairGraph
+	skipped []kgeval.KGResult
+	results []kgeval.KGResult
+
+	// stage is the stage being timed (none: ""), since start.
+	stage string
+	start time.Time
+}
+
+func (e *Evaluator) newEvaluation(run string, samples []kgeval.Sample) *evaluation {
+	return &evaluation{e: e, run: run, samples: samples, rep: &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}}
+}
+
+// begin starts timing stage name, ending the stage before it.
+func (v *evaluation) begin(name string) {
+	v.end()
+	v.stage, v.start = name, time.Now()
+}
+
+// end adds the time of the current stage, if any, to Report.Stages.
+func (v *evaluation) end() {
+	if v.stage != "" {
+		v.rep.Stages[v.stage] += time.Since(v.start)
+		v.stage = ""
+	}
+}
+
+// progress reports a stage's progress to Evaluator.Progress, if set.
+func (v *evaluation) progress(stage string) func(int, int) {
+	return func(d, t int) {
+		if v.e.Progress != nil {
+			v.e.Progress(stage, d, t)
+		}
+	}
+}
+
+// done tells whether the pair graph of sample and pair has its scores (a
+// resumed run).
+func (v *evaluation) done(sample, pair string) bool {
+	return v.e.Done != nil && v.e.Done(sample, pair)
+}
+
+// load keeps the samples that still have work: on a resumed run, a sample
+// whose pair graphs are all scored and whose metric values are all stored
+// is skipped (its pairs count as Resumed).
+func (v *evaluation) load() {
+	e := v.e
+	if e.Done == nil {
+		return
+	}
+	var pending []kgeval.Sample
+	for _, s := range v.samples {
+		all := e.MetricsDone == nil || len(e.Metrics) == 0 || e.MetricsDone(s.ID)
+		for _, p := range e.Pairs {
+			all = all && v.done(s.ID, p.Name)
+		}
+		if all {
+			v.rep.Resumed += len(e.Pairs)
+			continue
+		}
+		pending = append(pending, s)
+	}
+	v.samples = pending
+}
+
+// extract sends every text that has no given triplets to the extractor,
+// once, and assembles each sample's triplets: given ones, then extracted
+// ones.
+func (v *evaluation) extract(ctx context.Context) error {
+	v.collect()
+	v.rep.Texts = len(v.texts)
+	if v.e.OnTexts != nil {
+		v.e.OnTexts(v.textCounts())
+	}
+	if len(v.texts) > 0 {
+		var err error
+		if v.extracted, err = v.e.Extractor.Extract(ctx, v.texts, v.progress("extract")); err != nil {
+			return fmt.Errorf("extract: %w", err)
+		}
+	}
+	for _, x := range v.extracted {
+		if !x.Cached && x.Err == nil {
+			v.rep.Extracted++
+		}
+	}
+	v.assemble()
+	return nil
+}
+
+// collect lists the distinct texts to extract (texts) and where each
+// sample's are among them (refs): the texts the pairs and metrics need
+// whose triplets the sample does not give.
+func (v *evaluation) collect() {
+	index := map[kgeval.ExtractRequest]int{}
+	add := func(si int, t kgeval.Text, pass int, x kgeval.ExtractRequest) {
+		if _, ok := index[x]; !ok {
+			index[x] = len(v.texts)
+			v.texts = append(v.texts, x)
+		}
+		v.refs = append(v.refs, textRef{si, t, pass, index[x]})
+	}
+	need := v.e.neededTexts()
+	for si, s := range v.samples {
+		for _, t := range []kgeval.Text{kgeval.TextQuestion, kgeval.TextAnswer, kgeval.TextReference, kgeval.TextContexts} {
+			if !need[t] {
+				continue
+			}
+			if _, ok := s.Triplets.Triplets(t); ok {
+				continue
+			}
+			switch t {
+			case kgeval.TextQuestion:
+				add(si, t, 0, kgeval.ExtractRequest{Text: s.Question, Asked: true})
+			case kgeval.TextAnswer:
+				add(si, t, 0, kgeval.ExtractRequest{Text: s.Answer, Question: s.Question})
+			case kgeval.TextReference:
+				add(si, t, 0, kgeval.ExtractRequest{Text: s.Reference, Question: s.Question})
+			default:
+				for pi, p := range s.Contexts {
+					add(si, t, pi, kgeval.ExtractRequest{Text: p})
+				}
+			}
+		}
+	}
+}
+
+// textCounts counts the distinct texts of each kind to extract, and the
+// distinct context passages of the samples (Evaluator.OnTexts).
+func (v *evaluation) textCounts() (map[kgeval.Text]int, int) {
+	byKind := map[kgeval.Text]int{}
+	counted := map[int]bool{}
+	passages := map[string]bool{}
+	for _, r := range v.refs {
+		if !counted[r.idx] {
+			counted[r.idx] = true
+			byKind[r.text]++
+		}
+	}
+	for _, s := range v.samples {
+		for _, p := range s.Contexts {
+			passages[p] = true
+		}
+	}
+	return byKind, len(passages)
+}
+
+// assemble makes each sample's triplets (tri) from its given ones and the
+// extracted ones, and records the texts whose extraction failed (failed,
+// Report.Errors).
+func (v *evaluation) assemble() {
+	need := v.e.neededTexts()
+	v.tri = make([]kgeval.SampleTriplets, len(v.samples))
+	v.failed = make([]map[kgeval.Text]string, len(v.samples))
+	for si, s := range v.samples {
+		if s.Triplets != nil {
+			v.tri[si] = *s.Triplets
+		}
+		if v.tri[si].Contexts == nil && need[kgeval.TextContexts] {
+			v.tri[si].Contexts = make([][]kgeval.Triplet, len(s.Contexts))
+		}
+		v.failed[si] = map[kgeval.Text]string{}
+	}
+	for _, r := range v.refs {
+		x := v.extracted[r.idx]
+		if x.Err != nil {
+			v.failed[r.sample][r.text] = x.Err.Error()
+			v.rep.Errors = append(v.rep.Errors, SampleError{Sample: v.samples[r.sample].ID, Text: string(r.text), Error: x.Err.Error()})
+			continue
+		}
+		ts := x.Triplets
+		if ts == nil {
+			ts = []kgeval.Triplet{}
+		}
+		*r.of(v.tri) = ts
+	}
+}
+
+// ground checks the extracted triplets (SPEC §2b): those whose subject or
+// object does not occur in their text are reported in Report.Grounding,
+// and dropped unless extraction.grounding is keep. A dataset's own
+// triplets are taken as given.
+func (v *evaluation) ground() {
+	rep := v.rep
+	rep.Kept, rep.Dropped = map[kgeval.Text]int{}, map[kgeval.Text]int{}
+	extractedText := map[[2]int]bool{} // (sample, kind) extracted, not given
+	for _, r := range v.refs {
+		extractedText[[2]int{r.sample, textIndex(r.text)}] = true
+	}
+	for si, s := range v.samples {
+		gs := scoring.GroundSample(s, &v.tri[si], func(t kgeval.Text) bool { return extractedText[[2]int{si, textIndex(t)}] }, v.e.Grounding != kgeval.GroundingKeep)
+		for _, g := range gs {
+			rep.Kept[g.Text] += g.Kept
+			rep.Dropped[g.Text] += len(g.Dropped)
+		}
+		rep.Grounding = append(rep.Grounding, gs...)
+	}
+}
+
+// addRuleFacts adds the rule-read triplets to every extracted text's
+// (extraction.method both), checked as the grounding drops.
+func (v *evaluation) addRuleFacts() {
+	g := v.e.Grounding
+	addRuleFacts(v.texts, v.refs, v.extracted, v.tri, g != kgeval.GroundingOff && g != kgeval.GroundingKeep)
+}
+
+// embed embeds every entity and relation key of the samples' triplets
+// (vec), 256 at a time.
+func (v *evaluation) embed(ctx context.Context) error {
+	keys := v.labelKeys()
+	v.vec = scoring.Vectors{}
+	for lo := 0; lo < len(keys); lo += 256 {
+		part := keys[lo:min(lo+256, len(keys))]
+		vs, err := v.e.Embedder.Embed(ctx, part)
+		if err != nil {
+			return fmt.Errorf("embed entity labels: %w", err)
+		}
+		for i, k := range part {
+			v.vec[k] = vs[i]
+		}
+		v.progress("embed")(min(lo+256, len(keys)), len(keys))
+	}
+	v.rep.EmbedTexts = len(keys)
+	return nil
+}
+
+// labelKeys are the distinct label keys of the samples' triplets, in the
+// order they come. An answer that a question's asked facts are checked
+// against also needs its triplets' phrases (scoring.PhraseKeys; only
+// answers: the contexts' phrases would multiply the labels to embed by
+// five).
+func (v *evaluation) labelKeys() []string {
+	var keys []string
+	seen := map[string]bool{}
+	phrases := map[kgeval.Text]bool{}
+	for _, p := range v.e.Pairs {
+		if scoring.UsesPhrases(p) {
+			phrases[p.Context] = true
+		}
+	}
+	for si := range v.samples {
+		for _, t := range []kgeval.Text{kgeval.TextQuestion, kgeval.TextAnswer, kgeval.TextReference, kgeval.TextContexts} {
+			ts, _ := v.tri[si].Triplets(t)
+			ks := scoring.LabelKeys(ts)
+			if phrases[t] {
+				ks = append(ks, scoring.AnswerPhraseKeys(ts)...)
+			}
+			for _, k := range ks {
+				if !seen[k] {
+					seen[k] = true
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// build builds the pair graph of each sample and pair not scored yet
+// (graphs); a pair whose text could not be extracted gets a null result
+// with the reason instead (skipped).
+func (v *evaluation) build() error {
+	for si, s := range v.samples {
+		for _, p := range v.e.Pairs {
+			if v.done(s.ID, p.Name) {
+				v.rep.Resumed++
+				continue
+			}
+			if msg, bad := v.failed[si][p.Input]; bad {
+				v.skipped = append(v.skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: kgeval.ReasonExtractionFailed + string(p.Input) + " failed: " + msg})
+				continue
+			}
+			if msg, bad := v.failed[si][p.Context]; bad {
+				v.skipped = append(v.skipped, kgeval.KGResult{Sample: s.ID, Pair: p.Name, Reason: kgeval.ReasonExtractionFailed + string(p.Context) + " failed: " + msg})
+				continue
+			}
+			in, _ := v.tri[si].Triplets(p.Input)
+			cx, _ := v.tri[si].Triplets(p.Context)
+			g, err := scoring.Build(s.ID, p, scoring.Side{Text: p.Input, Triplets: in}, scoring.Side{Text: p.Context, Triplets: cx}, v.vec, v.e.Params)
+			if err != nil {
+				return err
+			}
+			v.graphs = append(v.graphs, g)
+		}
+	}
+	return nil
+}
+
+// score scores the pair graphs with the KG engine (results) and adds the
+// text verdicts to them and to the skipped pairs' (atom_support needs no
+// extraction).
+func (v *evaluation) score(ctx context.Context) error {
+	var err error
+	if v.results, err = v.e.Engine.Score(ctx, v.run, v.graphs, v.e.Params); err != nil {
+		return fmt.Errorf("score with %s: %w", v.e.Engine.Name(), err)
+	}
+	v.e.textVerdicts(v.samples, v.results)
+	v.e.textVerdicts(v.samples, v.skipped)
+	return nil
+}
+
+// verify asks the Verifier about what the graphs left open.
+func (v *evaluation) verify(ctx context.Context) error {
+	if err := v.e.verify(ctx, v.samples, v.results, v.rep, v.progress("verify")); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	return nil
+}
+
+// claims checks the claims of the scored pairs.
+func (v *evaluation) claims(ctx context.Context) error {
+	if err := v.e.claimChecks(ctx, v.samples, v.graphs, v.results, v.rep, v.progress); err != nil {
+		return fmt.Errorf("claims: %w", err)
+	}
+	return nil
+}
+
+// storeScores stores the results and the skipped pairs' null results as
+// the run's default variant (Report.Results).
+func (v *evaluation) storeScores(ctx context.Context) error {
+	v.results = append(v.results, v.skipped...)
+	if err := v.e.Store.WriteKGResults(ctx, v.run, "default", v.e.Engine.Name(), v.e.Params, v.results); err != nil {
+		return err
+	}
+	v.rep.Results = v.results
+	return nil
+}
+
+// hasMetrics tells whether any per-sample metric is selected.
+func (v *evaluation) hasMetrics() bool {
+	ts, enc, base, judged := scoring.SplitMetrics(v.e.Metrics)
+	return len(ts)+len(enc)+len(base)+len(judged) > 0
+}
+
+// metrics computes and stores the triplet similarity and encoder metrics
+// in one batch (Report.Metrics).
+func (v *evaluation) metrics(ctx context.Context) error {
+	ms, err := v.e.otherMetrics(ctx, v.samples, v.tri, v.failed)
+	if err != nil {
+		return err
+	}
+	if err := v.e.Store.WriteMetricScores(ctx, v.run, ms); err != nil {
+		return err
+	}
+	v.rep.Metrics = ms
+	return nil
+}
+
+// judge computes the judge's metrics, JudgeConcurrency samples at a time,
+// each stored as it comes (a killed run keeps what was judged; the answers
+// are cached anyway).
+func (v *evaluation) judge(ctx context.Context) error {
+	_, _, _, judged := scoring.SplitMetrics(v.e.Metrics)
+	if len(judged) == 0 {
+		return nil
+	}
+	return v.e.judgeAll(ctx, v.run, v.samples, judged, v.rep, v.progress("judge"))
+}

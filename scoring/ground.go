@@ -1,0 +1,106 @@
+package scoring
+
+import (
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/lexical"
+)
+
+// GroundSample checks the extracted triplets of one sample's texts against
+// their source (SPEC §2b): a question against itself, an answer or a
+// reference against itself and the question it was extracted with, a
+// passage against itself. The slot "?" of an asked fact is not checked.
+// extracted says which texts were extracted (a dataset's own triplets are
+// not checked). With drop, ungrounded triplets are removed from st. A
+// grounded triplet's span narrows from its window to the sentence that
+// states it, when one does.
+func GroundSample(s kgeval.Sample, st *kgeval.SampleTriplets, extracted func(kgeval.Text) bool, drop bool) []kgeval.Grounding {
+	var out []kgeval.Grounding
+	question := lexical.NewText(s.Question)
+	check := func(kind kgeval.Text, passage int, ts []kgeval.Triplet, own *lexical.Text, texts ...*lexical.Text) []kgeval.Triplet {
+		g := kgeval.Grounding{Sample: s.ID, Text: kind, Passage: passage}
+		kept := make([]kgeval.Triplet, 0, len(ts))
+		for _, t := range ts {
+			subj, obj := t.Subject, t.Object
+			var ok bool
+			var reason string
+			switch {
+			case kgeval.IsSlot(subj):
+				subj = ""
+				reason = lexical.GroundLabel("object", obj, texts...)
+				ok = reason == ""
+			case kgeval.IsSlot(obj):
+				obj = ""
+				reason = lexical.GroundLabel("subject", subj, texts...)
+				ok = reason == ""
+			default:
+				ok, reason = lexical.GroundText(subj, obj, texts...)
+			}
+			if !ok {
+				g.Dropped = append(g.Dropped, kgeval.DroppedTriplet{Triplet: t, Reason: reason})
+				if drop {
+					continue
+				}
+			} else {
+				g.Kept++
+			}
+			if sp, found := own.Locate(subj, obj); found {
+				t.Start, t.End = sp.Start, sp.End
+			}
+			kept = append(kept, t)
+		}
+		out = append(out, g)
+		return kept
+	}
+	// A dataset's own triplets are not checked, but get the span of the
+	// sentence that states them, as evidence.
+	locate := func(ts []kgeval.Triplet, own *lexical.Text) []kgeval.Triplet {
+		for i, t := range ts {
+			subj, obj := t.Subject, t.Object
+			if kgeval.IsSlot(subj) {
+				subj = ""
+			}
+			if kgeval.IsSlot(obj) {
+				obj = ""
+			}
+			if sp, found := own.Locate(subj, obj); found && t.End == 0 {
+				ts[i].Start, ts[i].End = sp.Start, sp.End
+			}
+		}
+		return ts
+	}
+	if st.Question != nil {
+		if extracted(kgeval.TextQuestion) {
+			st.Question = check(kgeval.TextQuestion, -1, st.Question, question, question)
+		} else {
+			st.Question = locate(st.Question, question)
+		}
+	}
+	if st.Answer != nil {
+		a := lexical.NewText(s.Answer)
+		if extracted(kgeval.TextAnswer) {
+			st.Answer = check(kgeval.TextAnswer, -1, st.Answer, a, a, question)
+		} else {
+			st.Answer = locate(st.Answer, a)
+		}
+	}
+	if st.Reference != nil {
+		r := lexical.NewText(s.Reference)
+		if extracted(kgeval.TextReference) {
+			st.Reference = check(kgeval.TextReference, -1, st.Reference, r, r, question)
+		} else {
+			st.Reference = locate(st.Reference, r)
+		}
+	}
+	for pi := range st.Contexts {
+		if pi >= len(s.Contexts) || st.Contexts[pi] == nil {
+			continue
+		}
+		p := lexical.NewText(s.Contexts[pi])
+		if extracted(kgeval.TextContexts) {
+			st.Contexts[pi] = check(kgeval.TextContexts, pi, st.Contexts[pi], p, p)
+		} else {
+			st.Contexts[pi] = locate(st.Contexts[pi], p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,36 @@
+package scoring
+
+import (
+	"slices"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/lexical"
+)
+
+// RuleTriplets reads text's triplets by rule (lexical.Chain), each with the
+// span of its sentence.
+func RuleTriplets(text string) []kgeval.Triplet {
+	ts := []kgeval.Triplet{}
+	for _, f := range lexical.Chain(text) {
+		ts = append(ts, kgeval.Triplet{Subject: f.Subject.Text, Relation: f.Relation.Text, Object: f.Object.Text,
+			Start: f.Sentence.Start, End: f.Sentence.End, Source: kgeval.SourceRules})
+	}
+	return ts
+}
+
+// RuleFacts returns the triplets RuleTriplets reads from text, with check
+// only those whose subject and object the text states as they are: the
+// rules copy their ends from the text, and the rare one whose value the
+// text states otherwise (a sentence split between "Rs." and its amount) is
+// left out.
+func RuleFacts(text string, check bool) []kgeval.Triplet {
+	ts := RuleTriplets(text)
+	if check {
+		prepared := lexical.NewText(text)
+		ts = slices.DeleteFunc(ts, func(t kgeval.Triplet) bool {
+			ok, _ := lexical.GroundText(t.Subject, t.Object, prepared)
+			return !ok
+		})
+	}
+	return ts
+}
