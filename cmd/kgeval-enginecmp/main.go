@@ -37,7 +37,7 @@ func main() {
 	seed := flag.Uint64("seed", 2510, "corpus seed")
 	batch := flag.Int("batch", 0, "GDS engine batch size (0: the engine's default)")
 	group := flag.Int("group", 0, "GDS engine community group size (0: the engine's default)")
-	communities := flag.String("communities", "", "GDS engine community mode: batch (default), louvain-per-graph or leiden-per-graph")
+	communities := flag.String("communities", "", "GDS engine community mode: louvain-per-graph (default), batch or leiden-per-graph")
 	out := flag.String("out", "engines.json", "output JSON file")
 	flag.Parse()
 	if err := run(*n, *seed, *batch, *group, *communities, *out); err != nil {
