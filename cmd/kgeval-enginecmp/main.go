@@ -35,17 +35,18 @@ type output struct {
 func main() {
 	n := flag.Int("n", 500, "number of generated pair graphs")
 	seed := flag.Uint64("seed", 2510, "corpus seed")
-	batch := flag.Int("batch", 100, "GDS engine batch size (Dijkstra projection)")
-	group := flag.Int("group", 20, "GDS engine Louvain group size")
+	batch := flag.Int("batch", 0, "GDS engine batch size (0: the engine's default)")
+	group := flag.Int("group", 0, "GDS engine community group size (0: the engine's default)")
+	communities := flag.String("communities", "", "GDS engine community mode: louvain-per-graph (default), batch or leiden-per-graph")
 	out := flag.String("out", "engines.json", "output JSON file")
 	flag.Parse()
-	if err := run(*n, *seed, *batch, *group, *out); err != nil {
+	if err := run(*n, *seed, *batch, *group, *communities, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "kgeval-enginecmp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, seed uint64, batch, group int, out string) error {
+func run(n int, seed uint64, batch, group int, communities, out string) error {
 	ctx := context.Background()
 	pw := os.Getenv("KGEVAL_NEO4J_PASSWORD")
 	if pw == "" {
@@ -83,7 +84,7 @@ func run(n int, seed uint64, batch, group int, out string) error {
 	}
 	o.Seconds["write"] = time.Since(t).Seconds()
 
-	engine := &graphstore.GDS{DB: db, BatchSize: batch, CommunityGroup: group}
+	engine := &graphstore.GDS{DB: db, BatchSize: batch, CommunityGroup: group, Communities: communities}
 	if _, err := engine.Score(ctx, run, graphs[:min(10, n)], p); err != nil { // warm-up
 		return err
 	}
