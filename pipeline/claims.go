@@ -18,6 +18,15 @@ type ClaimOptions struct {
 	Calibration *claims.Calibration
 }
 
+// claimJob is one pair graph's claims: its result's index, the claim
+// checks, the index of its first model query and its passages.
+type claimJob struct {
+	result   int
+	checks   []kgeval.ClaimCheck
+	first    int
+	passages []claims.Passage
+}
+
 // claimChecks splits the input text of every pair graph whose input is not
 // the question into claims, chooses each claim's evidence window from the
 // graph, asks the ClaimVerifier (if any) about each claim with its window,
@@ -30,6 +39,36 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 			return err
 		}
 	}
+	jobs, queries, err := e.claimJobs(ctx, samples, graphs, results, rep, progress("evidence"))
+	if err != nil {
+		return err
+	}
+	ps, errs, err := e.askClaims(ctx, queries, rep, progress)
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		var answers []*kgeval.ClaimProb
+		var failed []error
+		if e.ClaimVerifier != nil {
+			answers = make([]*kgeval.ClaimProb, len(j.checks))
+			failed = make([]error, len(j.checks))
+			for k := range j.checks {
+				q := j.first + k
+				if errs[q] != nil {
+					failed[k] = errs[q]
+					continue
+				}
+				answers[k] = &ps[q]
+			}
+		}
+		cal.Score(&results[j.result], j.checks, answers, failed)
+	}
+	return nil
+}
+
+// evidenceParams are the evidence window's settings with their defaults.
+func (e *Evaluator) evidenceParams() claims.Params {
 	params := e.Claims.Evidence
 	if params.Mode == "" {
 		params.Mode = claims.ModeGraph
@@ -38,20 +77,21 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 		params.Budget = 1500
 	}
 	params.Delta = e.Params.Delta
+	return params
+}
+
+// claimJobs splits each pair's input into claims with their evidence
+// windows, and lists the model queries they need (none without a
+// ClaimVerifier).
+func (e *Evaluator) claimJobs(ctx context.Context, samples []kgeval.Sample, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, evidence func(int, int)) ([]claimJob, []kgeval.ClaimQuery, error) {
+	params := e.evidenceParams()
 	pairs, byID, prepared := e.lookups(samples)
 	byGraph := map[string]*kgeval.PairGraph{}
 	for _, g := range graphs {
 		byGraph[kgeval.JoinKey(g.Sample, g.Pair)] = g
 	}
-	type job struct {
-		result   int
-		checks   []kgeval.ClaimCheck
-		first    int // index of its first query
-		passages []claims.Passage
-	}
-	var jobs []job
+	var jobs []claimJob
 	var queries []kgeval.ClaimQuery
-	evidence := progress("evidence")
 	// About 10 reports, not one per graph: a report is a line on the
 	// terminal and a step of a dashboard job.
 	every := max(1, len(results)/10)
@@ -75,53 +115,39 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 		}
 		checks, err := claims.Check(in, params)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		j := job{result: i, checks: checks, first: len(queries), passages: in.Passages}
+		jobs = append(jobs, claimJob{result: i, checks: checks, first: len(queries), passages: in.Passages})
 		if e.ClaimVerifier != nil {
 			for _, c := range checks {
 				queries = append(queries, kgeval.ClaimQuery{Evidence: claims.Window(c, in.Passages), Claim: c.Text})
 			}
 		}
-		jobs = append(jobs, j)
 		rep.Claims += len(checks)
 	}
-	var ps []kgeval.ClaimProb
-	var errs []error
-	if len(queries) > 0 {
-		var err error
-		asked := progress("claims")
-		asked(0, len(queries))
-		if ps, errs, err = e.ClaimVerifier.CheckClaims(ctx, queries, asked); err != nil {
-			return err
-		}
-		rep.ClaimQueries = len(queries)
-		for i := range ps {
-			if errs[i] != nil {
-				rep.ClaimFailed++
-			} else {
-				rep.ClaimTokens += ps[i].Tokens
-			}
+	return jobs, queries, nil
+}
+
+// askClaims asks the ClaimVerifier the queries and counts them in rep.
+func (e *Evaluator) askClaims(ctx context.Context, queries []kgeval.ClaimQuery, rep *Report, progress func(string) func(int, int)) ([]kgeval.ClaimProb, []error, error) {
+	if len(queries) == 0 {
+		return nil, nil, nil
+	}
+	asked := progress("claims")
+	asked(0, len(queries))
+	ps, errs, err := e.ClaimVerifier.CheckClaims(ctx, queries, asked)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.ClaimQueries = len(queries)
+	for i := range ps {
+		if errs[i] != nil {
+			rep.ClaimFailed++
+		} else {
+			rep.ClaimTokens += ps[i].Tokens
 		}
 	}
-	for _, j := range jobs {
-		var answers []*kgeval.ClaimProb
-		var failed []error
-		if e.ClaimVerifier != nil {
-			answers = make([]*kgeval.ClaimProb, len(j.checks))
-			failed = make([]error, len(j.checks))
-			for k := range j.checks {
-				q := j.first + k
-				if errs[q] != nil {
-					failed[k] = errs[q]
-					continue
-				}
-				answers[k] = &ps[q]
-			}
-		}
-		cal.Score(&results[j.result], j.checks, answers, failed)
-	}
-	return nil
+	return ps, errs, nil
 }
 
 // hasText reports whether some passage has text.
