@@ -28,12 +28,17 @@
 //	                       validity types); service.go, cache.go, console.go,
 //	                       the services with the error codes they return;
 //	                       error.go, the application error and its codes
-//	pipeline               use cases: Evaluate (start / resume / replace,
-//	                       call accounting), Sweep, Sensitivity, ExportCache,
-//	                       ImportCache, Doctor; and the Evaluator that
-//	                       extracts, embeds, builds, stores and scores
-//	analysis               read models over stored rows, for the CLI and the
-//	                       dashboard: run statistics, correlations, system and
+//	pipeline               use cases: Evaluate (the run policy: start / resume /
+//	                       replace, call accounting; it returns the scores it
+//	                       holds), Sweep, Sensitivity, ExportCache, ImportCache,
+//	                       Doctor, the dashboard's Jobs; the Evaluator runs one
+//	                       evaluation as stages (stages.go: load, extract,
+//	                       ground, rules, embed, build, score, verify, claims,
+//	                       metrics, judge), each a method testable alone
+//	analysis               read models over stored rows: Reader loads a run
+//	                       once and caches its views per finished run (overview,
+//	                       triage, sweep, compare, sample) for the CLI and the
+//	                       dashboard; run statistics, correlations, system and
 //	                       run comparisons, sensitivity, sweeps, validity, gate
 //	stats                  the statistics (tested against SciPy)
 //	scoring                the scoring room (pure, on domain types): grounding
@@ -41,8 +46,9 @@
 //	                       engine, the assembly of both engines' raw results
 //	                       into scores and verdicts, sentence evidence, the
 //	                       per-sample metrics
-//	metrics, lexical       the deterministic metric formulas; the text rules
-//	                       (literals, atoms, asked clauses, claims, grounding)
+//	metrics, lexical       the deterministic metric formulas; the text library
+//	                       under scoring, llm and metrics (literals by kind,
+//	                       atoms, asked clauses, claims, sentence windows)
 //	scoring/claims         claim checks (SPEC §4d): claims, the graph-chosen
 //	                       evidence window, conflicts, features and the
 //	                       calibrated claim score (calibration.json)
@@ -53,15 +59,18 @@
 //	                       extractor and verifier; the local encoder; the judge
 //	dataset, cachefile,    file formats: datasets, cache snapshots, score
 //	export                 exports
-//	web                    the dashboard and JSON API (Gin), on the services
-//	                       and the read models only
+//	web                    the dashboard and JSON API (Gin): a handler parses,
+//	                       makes one call (analysis.Reader, a service) and
+//	                       renders
 //	render                 the CLI's tables, reports and plots
 //	configs                the configuration and its loading (defaults, file,
 //	                       KGEVAL_* environment, flags)
 //	app                    the composition root: builds the store, model
 //	                       clients, encoder, engine and dashboard from configs
 //	cmd/kgeval             the CLI: parses flags, calls app, pipeline, analysis
-//	                       and render
+//	                       and render, prints the tables and adds its own
+//	                       advice to errors (the lower layers' messages fit
+//	                       every caller)
 //
 // Dependencies point inwards: the adapters import this package (and the
 // pure scoring packages), not each other, except judge, which asks its
