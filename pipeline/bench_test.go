@@ -82,8 +82,17 @@ func BenchmarkEvaluate_1000(b *testing.B) {
 		b.Fatal(err)
 	}
 	db := graphstoretest.MustOpenDB(b)
-	for _, engine := range []kgeval.KGEngine{&scoring.Native{Seed: 42}, &graphstore.GDS{DB: db}} {
-		b.Run(engine.Name(), func(b *testing.B) {
+	for _, e := range []struct {
+		name   string
+		engine kgeval.KGEngine
+	}{
+		{"native", &scoring.Native{Seed: 42}},
+		{"gds", &graphstore.GDS{DB: db}},
+		// The opt-in batched Leiden mode (issue 29): one community call per batch.
+		{"gds-batch", &graphstore.GDS{DB: db, Communities: graphstore.CommunitiesBatch}},
+	} {
+		engine := e.engine
+		b.Run(e.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				samples := synthSamples(n, uint64(time.Now().UnixNano()))
 				run := fmt.Sprintf("bench-pipeline-%s-%d", engine.Name(), time.Now().UnixNano())
