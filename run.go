@@ -39,8 +39,11 @@ type Run struct {
 	Samples  int          `json:"samples"`
 	Rejected int          `json:"rejected"`
 	Resumes  int          `json:"resumes"` // how many times --resume continued it
-	Started  time.Time    `json:"started"`
-	Finished time.Time    `json:"finished,omitempty"`
+	// Shards is n for a run that n workers evaluate (evaluate --shard
+	// i/n), 0 for a run of one process.
+	Shards   int       `json:"shards,omitempty"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished,omitempty"`
 	// Stages holds seconds per stage, Calls the model-call accounting of
 	// all attempts; nil until recorded.
 	Stages Stages `json:"stages,omitempty"`
@@ -152,6 +155,18 @@ type GroundingCounts struct {
 	Dropped map[Text]int `json:"dropped"`
 	Kept    map[Text]int `json:"kept"`
 	Mode    string       `json:"mode"`
+}
+
+// ShardState is what one worker of a sharded run (Run.Shards) recorded
+// about its shard: its status and the accounting of all its attempts. The
+// run becomes done, with the sums of its shards' stages and calls, when
+// every shard is done.
+type ShardState struct {
+	Status  string
+	Error   string
+	Resumes int
+	Stages  Stages
+	Calls   *Calls
 }
 
 // RunUpdate changes fields of a run's record; nil fields stay as they are.

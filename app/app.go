@@ -55,6 +55,9 @@ type EvaluateOptions struct {
 	// Replace deletes a stored run of the same name first; Resume finishes
 	// an interrupted one; Fresh asks the model again despite the cache.
 	Replace, Resume, Fresh bool
+	// Shard and Shards make this process worker Shard of Shards on one run
+	// (evaluate --shard i/n; pipeline.ShardOf); Shards 0: one process.
+	Shard, Shards int
 	// Scores asks for the run's score rows in Evaluated.Scores (to print
 	// its table; pipeline.EvaluateOptions.Scores).
 	Scores bool
@@ -111,7 +114,7 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 		Replace: o.Replace, Resume: o.Resume, Fresh: o.Fresh, Config: string(cfgJSON), Settings: cfg.Scoring,
 		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: w.client.Endpoint(), Encoder: w.embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
 		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: w.on,
-		Progress: o.Progress, Log: o.Stderr, Scores: o.Scores,
+		Progress: o.Progress, Log: o.Stderr, Scores: o.Scores, Shard: o.Shard, Shards: o.Shards,
 	})
 	if err != nil {
 		return nil, err

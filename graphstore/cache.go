@@ -37,6 +37,9 @@ type Cache struct {
 	DB    *DB
 	Run   string
 	Calls func() kgeval.Calls
+	// Shard, when set, is the shard of a sharded run whose worker uses the
+	// cache: Calls() goes to that shard's field (ShardCache).
+	Shard *int
 }
 
 var (
@@ -49,6 +52,12 @@ var (
 // with every Put.
 func (c *Cache) RunCache(run string, calls func() kgeval.Calls) kgeval.Cache {
 	return &Cache{DB: c.DB, Run: run, Calls: calls}
+}
+
+// ShardCache is RunCache for shard i of a sharded run: calls() is the
+// shard's accounting and goes to the shard's own field of the run record.
+func (c *Cache) ShardCache(run string, i int, calls func() kgeval.Calls) kgeval.Cache {
+	return &Cache{DB: c.DB, Run: run, Calls: calls, Shard: &i}
 }
 
 const cacheBatch = 1000
@@ -116,7 +125,12 @@ func (c *Cache) Put(ctx context.Context, entries map[string][]byte) error {
 	if c.Run != "" && c.Calls != nil {
 		calls := c.Calls()
 		var err error
-		if fields, err = runFields(kgeval.RunUpdate{Calls: &calls}); err != nil {
+		if c.Shard != nil {
+			fields, err = shardFields(*c.Shard, kgeval.RunUpdate{Calls: &calls})
+		} else {
+			fields, err = runFields(kgeval.RunUpdate{Calls: &calls})
+		}
+		if err != nil {
 			return err
 		}
 	}

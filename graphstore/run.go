@@ -136,7 +136,7 @@ func runFrom(m map[string]any) (kgeval.Run, error) {
 	r := kgeval.Run{Name: asString(m["name"]), Dataset: asString(m["dataset"]), Fingerprint: asString(m["fingerprint"]),
 		Config: asString(m["config"]), LLM: asString(m["llm"]), Encoder: asString(m["encoder"]), Engine: asString(m["engine"]),
 		Status: asString(m["status"]), Error: asString(m["error"]), Samples: int(asInt(m["samples"])), Rejected: int(asInt(m["rejected"])), Resumes: int(asInt(m["resumes"])),
-		Started: t("started"), Finished: t("finished")}
+		Shards: int(asInt(m["shards"])), Started: t("started"), Finished: t("finished")}
 	var err error
 	if r.Settings, err = kgeval.DecodeRunSettings(r.Config); err != nil {
 		return r, kgeval.Wrap(kgeval.EINTERNAL, err, "run %q: stored configuration", r.Name)

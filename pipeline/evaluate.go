@@ -84,6 +84,14 @@ type EvaluateOptions struct {
 	// Log receives what the operator should know as it happens (a resume,
 	// the texts to extract, an interrupt); nil discards it.
 	Log io.Writer
+	// Shard and Shards make this evaluation worker Shard of Shards on one
+	// run (evaluate --shard i/n; see ShardOf): Shards 0 is a run of one
+	// process. Samples stays the whole dataset; the worker evaluates its
+	// shard of it.
+	Shard, Shards int
+	// total is the number of samples of the whole dataset when Samples
+	// was cut to a shard.
+	total int
 	// Scores asks for the run's score rows in Evaluation.Scores (to print
 	// its table): made from the scores the evaluation holds, read back
 	// only on a resume.
@@ -112,6 +120,12 @@ type Evaluation struct {
 // stored run without Resume or Replace, EINVALID for a resume of another
 // evaluation, and those of the store and the pipeline.
 func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (*Evaluation, error) {
+	if o.Shards > 0 {
+		if err := checkShard(o); err != nil {
+			return nil, err
+		}
+		o.total, o.Samples = len(o.Samples), ShardOf(o.Samples, o.Shard, o.Shards)
+	}
 	ev, err := evaluate(ctx, store, o)
 	if err != nil || !o.Scores {
 		return ev, err
@@ -132,6 +146,9 @@ func evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 	// The models on the run's cache. The call accounting reaches the run
 	// record in the same transaction as every cached answer.
 	cache := o.Cache.RunCache(o.Run, a.calls)
+	if sc, ok := o.Cache.(shardCacher); ok && a.shards != nil {
+		cache = sc.ShardCache(o.Run, o.Shard, a.calls)
+	}
 	answers := cache
 	if o.Fresh {
 		answers = writeOnly{cache}
@@ -151,7 +168,7 @@ func evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 		return ev, err
 	}
 	ev.Report = a.rep
-	if o.Grounding != kgeval.GroundingOff && len(a.rep.Kept)+len(a.rep.Dropped) > 0 && !o.Resume {
+	if o.Grounding != kgeval.GroundingOff && len(a.rep.Kept)+len(a.rep.Dropped) > 0 && !o.Resume && a.shards == nil {
 		_ = store.UpdateRun(ctx, o.Run, kgeval.RunUpdate{Grounding: &kgeval.GroundingCounts{Mode: o.Grounding, Kept: a.rep.Kept, Dropped: a.rep.Dropped}})
 	}
 	return ev, nil
@@ -172,19 +189,27 @@ type attempt struct {
 	metricsDone map[string]map[string]bool
 	models      *Models
 	rep         *Report
+	// shards is the store of a sharded run (nil: a run of one process).
+	shards ShardStore
 }
 
 // record is the run record of this evaluation as it starts.
 func (a *attempt) record() kgeval.Run {
-	o := a.o
+	o, samples := a.o, len(a.o.Samples)
+	if o.total > 0 {
+		samples = o.total
+	}
 	return kgeval.Run{Name: o.Run, Dataset: o.Dataset, Fingerprint: o.Fingerprint, Config: o.Config, Settings: &o.Settings, LLM: o.LLM,
-		Encoder: o.Encoder, Engine: o.Engine.Name(), Status: kgeval.RunRunning, Samples: len(o.Samples), Rejected: o.Rejected,
+		Encoder: o.Encoder, Engine: o.Engine.Name(), Status: kgeval.RunRunning, Samples: samples, Rejected: o.Rejected,
 		Started: time.Now().UTC()}
 }
 
 // open records the run: new, replaced, or resumed.
 func (a *attempt) open(ctx context.Context) error {
 	store, o, run := a.store, a.o, a.o.Run
+	if o.Shards > 0 {
+		return a.openShard(ctx)
+	}
 	record := a.record()
 	old, err := store.GetRun(ctx, run)
 	switch {
@@ -261,7 +286,11 @@ func (a *attempt) finish(ctx context.Context, ev *Evaluation, err error) error {
 		}
 	}
 	cl, finished := a.calls(), time.Now().UTC()
-	if ferr := a.store.UpdateRun(context.WithoutCancel(ctx), run, kgeval.RunUpdate{Status: &status, Error: &msg, Finished: &finished, Stages: stages, Calls: &cl}); ferr != nil && err == nil {
+	if a.shards != nil {
+		if ferr := a.finishShard(context.WithoutCancel(ctx), status, msg, stages, cl); ferr != nil && err == nil {
+			err = ferr
+		}
+	} else if ferr := a.store.UpdateRun(context.WithoutCancel(ctx), run, kgeval.RunUpdate{Status: &status, Error: &msg, Finished: &finished, Stages: stages, Calls: &cl}); ferr != nil && err == nil {
 		err = ferr
 	}
 	if status == kgeval.RunInterrupted {
@@ -308,7 +337,8 @@ func (a *attempt) evaluator(ctx context.Context) *Evaluator {
 // count an earlier attempt recorded.
 func (a *attempt) onTexts(ctx context.Context) func(map[kgeval.Text]int, int) {
 	o := a.o
-	keepTexts := o.Resume && a.old.Texts != nil
+	// A shard counts only its own texts: a sharded run records none.
+	keepTexts := o.Resume && a.old.Texts != nil || a.shards != nil
 	return func(byKind map[kgeval.Text]int, passages int) {
 		total := 0
 		for _, n := range byKind {
@@ -334,7 +364,11 @@ func (a *attempt) progress(ctx context.Context) func(string, int, int) {
 			if st := a.models.Calls(); st.Calls+st.Failures != flushed {
 				flushed = st.Calls + st.Failures
 				cl := a.calls()
-				_ = a.store.UpdateRun(ctx, a.o.Run, kgeval.RunUpdate{Calls: &cl})
+				if a.shards != nil {
+					_ = a.shards.UpdateShard(ctx, a.o.Run, a.o.Shard, kgeval.RunUpdate{Calls: &cl})
+				} else {
+					_ = a.store.UpdateRun(ctx, a.o.Run, kgeval.RunUpdate{Calls: &cl})
+				}
 			}
 		}
 		if a.o.Progress != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -16,7 +17,7 @@ import (
 )
 
 func (m *Main) evaluateCommand() *cobra.Command {
-	var datasetPath, runName, killAt string
+	var datasetPath, runName, killAt, shard string
 	var o evaluateOptions
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
@@ -37,10 +38,18 @@ func (m *Main) evaluateCommand() *cobra.Command {
 			if o.Replace && o.Resume {
 				return kgeval.Errorf(kgeval.EINVALID, "--replace and --resume exclude each other")
 			}
+			if shard != "" {
+				if o.Shard, o.Shards, err = parseShard(shard); err != nil {
+					return err
+				}
+			}
 			if killAt != "" {
 				o.Progress = killHook(killAt, render.Progress(m.Stderr))
 			}
 			err = m.evaluate(cmd.Context(), cfg, datasetPath, runName, o)
+			if shard != "" {
+				return withAdvice(err, kgeval.ECONFLICT, ": add --resume to finish this shard, or delete the run (`kgeval runs delete`) to start every shard over")
+			}
 			return withAdvice(err, kgeval.ECONFLICT, ": add --resume to finish it, --replace to start it over, or choose another --run")
 		},
 	}
@@ -51,6 +60,7 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	f.BoolVar(&o.Replace, "replace", false, "delete a stored run of the same name first")
 	f.BoolVar(&o.Fresh, "fresh", false, "ask the model again even when its answer is cached (measures calls and tokens; new answers replace the cached ones)")
 	f.BoolVar(&o.Resume, "resume", false, "finish a stored run that was interrupted or crashed (no repeated model call, no duplicate)")
+	f.StringVar(&shard, "shard", "", "evaluate shard I/N of the dataset (records whose index mod N is I) into a run that N workers share; the run is done when every shard is (docs/SCALING.md)")
 	f.BoolVar(&o.All, "all", false, "print every score after the headline: each KG metric per pair and the other metric families")
 	f.String("engine", "", "gds or native (scoring.engine)")
 	f.Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
@@ -92,6 +102,21 @@ func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run stri
 		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", ev.Refused)
 	}
 	return nil
+}
+
+// parseShard parses --shard I/N.
+func parseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, kgeval.Errorf(kgeval.EINVALID, "--shard %q: want I/N with 0 <= I < N, e.g. 0/2 and 1/2 for two workers", s)
+	}
+	return i, n, nil
 }
 
 // killHook wraps a progress function so that the process kills itself with
