@@ -77,7 +77,7 @@ type Evaluated struct {
 // Evaluate loads a dataset file, wires the store, the models and the
 // engine from cfg and runs pipeline.Evaluate as run.
 func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o EvaluateOptions) (*Evaluated, error) {
-	res, err := LoadDataset(cfg, path)
+	res, err := dataset.Load(path, cfg.DatasetOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -183,40 +183,6 @@ func (w *models) report(cfg *configs.Config, run string, resumed bool, ev *pipel
 		r.JudgeHits += int(n)
 	}
 	return &Evaluated{Report: r, Scores: ev.Scores, Refused: all.Refused}
-}
-
-// LoadDataset reads a dataset file with the configured limits (text
-// sizes, records, decoded bytes), listing every rejected record.
-func LoadDataset(cfg *configs.Config, path string) (*dataset.Result, error) {
-	return dataset.Load(path, DatasetOptions(cfg))
-}
-
-// DatasetOptions are the dataset limits of cfg.
-func DatasetOptions(cfg *configs.Config) dataset.Options {
-	return dataset.Options{MaxTextChars: cfg.Dataset.MaxTextChars, MaxLabelChars: cfg.Dataset.MaxLabelChars,
-		MaxRecords: cfg.Dataset.MaxRecords, MaxDecodedBytes: cfg.Dataset.MaxDecodedBytes}
-}
-
-// LoadUpload reads an uploaded dataset file as LoadDataset does, keeping
-// only the rejections the dashboard lists (all are counted).
-func LoadUpload(cfg *configs.Config, path string) (*dataset.Result, error) {
-	opt := DatasetOptions(cfg)
-	opt.MaxRejections = kgeval.MaxRejectedListed
-	return dataset.Load(path, opt)
-}
-
-// UploadCost is what reading an upload may hold within cfg's dataset
-// limits (dataset.MemoryBound), for the dashboard's upload memory budget
-// (web.upload_memory_bytes).
-func UploadCost(cfg *configs.Config) func(name string, size int64) int64 {
-	opt := DatasetOptions(cfg)
-	return func(name string, size int64) int64 {
-		format, err := dataset.FormatOf(name)
-		if err != nil {
-			return 1 // refused by its name before it is read
-		}
-		return dataset.MemoryBound(format, size, opt)
-	}
 }
 
 // NewEmbedder is the configured encoder: the local MiniLM files, or an

@@ -32,10 +32,11 @@ func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir st
 		Metrics: cfg.Scoring.Metrics, Strict: cfg.Dataset.Strict, QuotaFiles: cfg.Web.UploadQuotaFiles, QuotaBytes: cfg.Web.UploadQuotaBytes,
 		CleanupAge: cfg.Web.UploadCleanupAge, CleanupEvery: cfg.Web.UploadCleanupInterval,
 		Load: func(path string, upload bool) (*dataset.Result, error) {
-			if upload {
-				return LoadUpload(cfg, path)
+			opt := cfg.DatasetOptions()
+			if upload { // the dashboard lists only the first rejections (all are counted)
+				opt.MaxRejections = kgeval.MaxRejectedListed
 			}
-			return LoadDataset(cfg, path)
+			return dataset.Load(path, opt)
 		},
 		Evaluate: func(ctx context.Context, r pipeline.JobRun) error {
 			c := *cfg

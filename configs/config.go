@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/dataset"
 )
 
 // Config is kgeval's whole configuration. Its defaults are configs/kgeval.yaml.
@@ -86,6 +87,13 @@ type Config struct {
 
 // GraphParams returns the scoring parameters of c.
 func (c *Config) GraphParams() kgeval.GraphParams { return c.Scoring.GraphParams() }
+
+// DatasetOptions are the dataset limits of c (text sizes, records,
+// decoded bytes) that dataset.Load reads a file with.
+func (c *Config) DatasetOptions() dataset.Options {
+	return dataset.Options{MaxTextChars: c.Dataset.MaxTextChars, MaxLabelChars: c.Dataset.MaxLabelChars,
+		MaxRecords: c.Dataset.MaxRecords, MaxDecodedBytes: c.Dataset.MaxDecodedBytes}
+}
 
 // Redacted returns a copy of c without secrets, for run records and
 // `kgeval config`.
