@@ -25,27 +25,21 @@ import (
 
 // OpenStore connects to Neo4j with the configured settings.
 func OpenStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
-	if cfg.Neo4j.Password == "" {
-		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD")
-	}
-	return graphstore.Open(ctx, graphstore.Config{
-		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
-		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
-		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections,
-	})
+	return openStore(ctx, cfg, graphstore.Open)
 }
 
 // OpenMigratedStore connects to Neo4j and makes sure kgeval's schema is in place.
 func OpenMigratedStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
-	db, err := OpenStore(ctx, cfg)
-	if err != nil {
-		return nil, err
+	return openStore(ctx, cfg, graphstore.OpenMigrated)
+}
+
+func openStore(ctx context.Context, cfg *configs.Config, open func(context.Context, graphstore.Config) (*graphstore.DB, error)) (*graphstore.DB, error) {
+	if cfg.Neo4j.Password == "" {
+		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD")
 	}
-	if err := db.Migrate(ctx); err != nil {
-		db.Close(ctx)
-		return nil, err
-	}
-	return db, nil
+	return open(ctx, graphstore.Config{URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
+		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
+		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections})
 }
 
 // EvaluateOptions are one evaluation's choices beyond the configuration.
@@ -176,12 +170,7 @@ func (w *models) report(cfg *configs.Config, run string, resumed bool, ev *pipel
 	r := render.EvaluationReport{Run: run, Report: ev.Report, Grounding: cfg.Extraction.Grounding, Extraction: w.client.Stats(),
 		Verify: w.verifyClient.Stats(), Verified: cfg.Scoring.Verify == "llm", Judge: w.judgeClient.Stats(), JudgeCached: len(js.CacheHits),
 		EmbedMisses: w.cached.Misses, Resumed: resumed, Total: ev.Calls, CacheOnly: cfg.LLM.CacheOnly, All: all}
-	for _, n := range js.Asks {
-		r.JudgeAsks += int(n)
-	}
-	for _, n := range js.CacheHits {
-		r.JudgeHits += int(n)
-	}
+	r.JudgeAsks, r.JudgeHits = js.Totals()
 	return &Evaluated{Report: r, Scores: ev.Scores, Refused: all.Refused}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/kgeval/kgeval"
@@ -20,20 +19,9 @@ import (
 // progress report down (pipeline.Jobs.Delay; the browser test's, 0
 // otherwise).
 func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) (*web.Server, *graphstore.DB, error) {
-	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, Users: map[string]string{}, Tokens: map[string]string{},
-		InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL, Admins: map[string]bool{}}
-	for _, u := range cfg.Web.Users {
-		auth.Users[u.Name] = u.PasswordHash
-		auth.Admins["user:"+u.Name] = u.Admin
-	}
-	for _, t := range cfg.Web.Tokens {
-		auth.Tokens[strings.ToLower(t.SHA256)] = t.Name
-		auth.Admins["token:"+t.Name] = t.Admin
-	}
-	dir := configs.ExpandHome(cfg.Web.StateDir)
-	if root := configs.ProjectRoot(); !filepath.IsAbs(dir) && root != "" {
-		dir = filepath.Join(root, dir)
-	}
+	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL}
+	auth.Users, auth.Tokens, auth.Admins = cfg.Web.Accounts()
+	dir := configs.ProjectPath(cfg.Web.StateDir)
 	auth, err := web.WithState(auth, dir, log)
 	if err != nil {
 		return nil, nil, err

@@ -352,6 +352,22 @@ type WebToken struct {
 	Admin  bool   `mapstructure:"admin"`
 }
 
+// Accounts are the users' password hashes by name and the tokens' names
+// by lower-case hex sha256, as the dashboard's auth looks them up, and who
+// is an admin ("user:NAME", "token:NAME").
+func (w *WebConfig) Accounts() (users, tokens map[string]string, admins map[string]bool) {
+	users, tokens, admins = map[string]string{}, map[string]string{}, map[string]bool{}
+	for _, u := range w.Users {
+		users[u.Name] = u.PasswordHash
+		admins["user:"+u.Name] = u.Admin
+	}
+	for _, t := range w.Tokens {
+		tokens[strings.ToLower(t.SHA256)] = t.Name
+		admins["token:"+t.Name] = t.Admin
+	}
+	return users, tokens, admins
+}
+
 func (w *WebConfig) validate(bad badValue) error {
 	names := map[string]bool{}
 	for i, u := range w.Users {
