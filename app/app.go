@@ -25,27 +25,21 @@ import (
 
 // OpenStore connects to Neo4j with the configured settings.
 func OpenStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
-	if cfg.Neo4j.Password == "" {
-		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD")
-	}
-	return graphstore.Open(ctx, graphstore.Config{
-		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
-		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
-		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections,
-	})
+	return openStore(ctx, cfg, graphstore.Open)
 }
 
 // OpenMigratedStore connects to Neo4j and makes sure kgeval's schema is in place.
 func OpenMigratedStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB, error) {
-	db, err := OpenStore(ctx, cfg)
-	if err != nil {
-		return nil, err
+	return openStore(ctx, cfg, graphstore.OpenMigrated)
+}
+
+func openStore(ctx context.Context, cfg *configs.Config, open func(context.Context, graphstore.Config) (*graphstore.DB, error)) (*graphstore.DB, error) {
+	if cfg.Neo4j.Password == "" {
+		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD")
 	}
-	if err := db.Migrate(ctx); err != nil {
-		db.Close(ctx)
-		return nil, err
-	}
-	return db, nil
+	return open(ctx, graphstore.Config{URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
+		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
+		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections})
 }
 
 // EvaluateOptions are one evaluation's choices beyond the configuration.
@@ -80,7 +74,7 @@ type Evaluated struct {
 // Evaluate loads a dataset file, wires the store, the models and the
 // engine from cfg and runs pipeline.Evaluate as run.
 func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o EvaluateOptions) (*Evaluated, error) {
-	res, err := LoadDataset(cfg, path)
+	res, err := dataset.Load(path, cfg.DatasetOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -179,47 +173,8 @@ func (w *models) report(cfg *configs.Config, run string, resumed bool, ev *pipel
 	r := render.EvaluationReport{Run: run, Report: ev.Report, Grounding: cfg.Extraction.Grounding, Extraction: w.client.Stats(),
 		Verify: w.verifyClient.Stats(), Verified: cfg.Scoring.Verify == "llm", Judge: w.judgeClient.Stats(), JudgeCached: len(js.CacheHits),
 		EmbedMisses: w.cached.Misses, Resumed: resumed, Total: ev.Calls, CacheOnly: cfg.LLM.CacheOnly, All: all}
-	for _, n := range js.Asks {
-		r.JudgeAsks += int(n)
-	}
-	for _, n := range js.CacheHits {
-		r.JudgeHits += int(n)
-	}
+	r.JudgeAsks, r.JudgeHits = js.Totals()
 	return &Evaluated{Report: r, Scores: ev.Scores, Refused: all.Refused}
-}
-
-// LoadDataset reads a dataset file with the configured limits (text
-// sizes, records, decoded bytes), listing every rejected record.
-func LoadDataset(cfg *configs.Config, path string) (*dataset.Result, error) {
-	return dataset.Load(path, DatasetOptions(cfg))
-}
-
-// DatasetOptions are the dataset limits of cfg.
-func DatasetOptions(cfg *configs.Config) dataset.Options {
-	return dataset.Options{MaxTextChars: cfg.Dataset.MaxTextChars, MaxLabelChars: cfg.Dataset.MaxLabelChars,
-		MaxRecords: cfg.Dataset.MaxRecords, MaxDecodedBytes: cfg.Dataset.MaxDecodedBytes}
-}
-
-// LoadUpload reads an uploaded dataset file as LoadDataset does, keeping
-// only the rejections the dashboard lists (all are counted).
-func LoadUpload(cfg *configs.Config, path string) (*dataset.Result, error) {
-	opt := DatasetOptions(cfg)
-	opt.MaxRejections = kgeval.MaxRejectedListed
-	return dataset.Load(path, opt)
-}
-
-// UploadCost is what reading an upload may hold within cfg's dataset
-// limits (dataset.MemoryBound), for the dashboard's upload memory budget
-// (web.upload_memory_bytes).
-func UploadCost(cfg *configs.Config) func(name string, size int64) int64 {
-	opt := DatasetOptions(cfg)
-	return func(name string, size int64) int64 {
-		format, err := dataset.FormatOf(name)
-		if err != nil {
-			return 1 // refused by its name before it is read
-		}
-		return dataset.MemoryBound(format, size, opt)
-	}
 }
 
 // NewEmbedder is the configured encoder: the local MiniLM files, or an

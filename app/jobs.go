@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"io"
+	"slices"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
@@ -18,12 +19,8 @@ import (
 // back.
 func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir string) (*pipeline.Jobs, error) {
 	names, _ := kgeval.ExpandMetrics(cfg.Scoring.Metrics)
-	metrics := []string{}
-	for _, n := range names {
-		if kgeval.MetricFamily(n) != kgeval.FamilyKG {
-			metrics = append(metrics, n)
-		}
-	}
+	// The metrics a job may add to the KG family (never nil: JSON's []).
+	metrics := slices.DeleteFunc(append([]string{}, names...), func(n string) bool { return kgeval.MetricFamily(n) == kgeval.FamilyKG })
 	model := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model}).Endpoint()
 	enc := cfg.Embedding.Provider + " " + cfg.Embedding.Model
 	return pipeline.NewJobs(ctx, pipeline.JobsConfig{
@@ -32,10 +29,11 @@ func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir st
 		Metrics: cfg.Scoring.Metrics, Strict: cfg.Dataset.Strict, QuotaFiles: cfg.Web.UploadQuotaFiles, QuotaBytes: cfg.Web.UploadQuotaBytes,
 		CleanupAge: cfg.Web.UploadCleanupAge, CleanupEvery: cfg.Web.UploadCleanupInterval,
 		Load: func(path string, upload bool) (*dataset.Result, error) {
-			if upload {
-				return LoadUpload(cfg, path)
+			opt := cfg.DatasetOptions()
+			if upload { // the dashboard lists only the first rejections (all are counted)
+				opt.MaxRejections = kgeval.MaxRejectedListed
 			}
-			return LoadDataset(cfg, path)
+			return dataset.Load(path, opt)
 		},
 		Evaluate: func(ctx context.Context, r pipeline.JobRun) error {
 			c := *cfg

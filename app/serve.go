@@ -4,11 +4,11 @@ import (
 	"context"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/web"
 )
@@ -19,20 +19,9 @@ import (
 // progress report down (pipeline.Jobs.Delay; the browser test's, 0
 // otherwise).
 func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) (*web.Server, *graphstore.DB, error) {
-	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, Users: map[string]string{}, Tokens: map[string]string{},
-		InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL, Admins: map[string]bool{}}
-	for _, u := range cfg.Web.Users {
-		auth.Users[u.Name] = u.PasswordHash
-		auth.Admins["user:"+u.Name] = u.Admin
-	}
-	for _, t := range cfg.Web.Tokens {
-		auth.Tokens[strings.ToLower(t.SHA256)] = t.Name
-		auth.Admins["token:"+t.Name] = t.Admin
-	}
-	dir := configs.ExpandHome(cfg.Web.StateDir)
-	if root := configs.ProjectRoot(); !filepath.IsAbs(dir) && root != "" {
-		dir = filepath.Join(root, dir)
-	}
+	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL}
+	auth.Users, auth.Tokens, auth.Admins = cfg.Web.Accounts()
+	dir := configs.ProjectPath(cfg.Web.StateDir)
 	auth, err := web.WithState(auth, dir, log)
 	if err != nil {
 		return nil, nil, err
@@ -53,7 +42,7 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
 		Console:    kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
 		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,
-		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: UploadCost(cfg)},
+		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: dataset.UploadCost(cfg.DatasetOptions())},
 		&graphstore.Health{DB: db}, db)
 	if err != nil {
 		db.Close(context.WithoutCancel(ctx))

@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/dataset"
 )
 
 // Config is kgeval's whole configuration. Its defaults are configs/kgeval.yaml.
@@ -86,6 +87,13 @@ type Config struct {
 
 // GraphParams returns the scoring parameters of c.
 func (c *Config) GraphParams() kgeval.GraphParams { return c.Scoring.GraphParams() }
+
+// DatasetOptions are the dataset limits of c (text sizes, records,
+// decoded bytes) that dataset.Load reads a file with.
+func (c *Config) DatasetOptions() dataset.Options {
+	return dataset.Options{MaxTextChars: c.Dataset.MaxTextChars, MaxLabelChars: c.Dataset.MaxLabelChars,
+		MaxRecords: c.Dataset.MaxRecords, MaxDecodedBytes: c.Dataset.MaxDecodedBytes}
+}
 
 // Redacted returns a copy of c without secrets, for run records and
 // `kgeval config`.
@@ -342,6 +350,22 @@ type WebToken struct {
 	Name   string `mapstructure:"name"`
 	SHA256 string `mapstructure:"sha256"`
 	Admin  bool   `mapstructure:"admin"`
+}
+
+// Accounts are the users' password hashes by name and the tokens' names
+// by lower-case hex sha256, as the dashboard's auth looks them up, and who
+// is an admin ("user:NAME", "token:NAME").
+func (w *WebConfig) Accounts() (users, tokens map[string]string, admins map[string]bool) {
+	users, tokens, admins = map[string]string{}, map[string]string{}, map[string]bool{}
+	for _, u := range w.Users {
+		users[u.Name] = u.PasswordHash
+		admins["user:"+u.Name] = u.Admin
+	}
+	for _, t := range w.Tokens {
+		tokens[strings.ToLower(t.SHA256)] = t.Name
+		admins["token:"+t.Name] = t.Admin
+	}
+	return users, tokens, admins
 }
 
 func (w *WebConfig) validate(bad badValue) error {

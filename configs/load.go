@@ -86,12 +86,7 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 // usual OPENAI_* variables, and ~ in paths.
 func resolve(c *Config) error {
 	if c.Neo4j.Password == "" && c.Neo4j.PasswordFile != "" {
-		p := ExpandHome(c.Neo4j.PasswordFile)
-		if !filepath.IsAbs(p) {
-			if root := ProjectRoot(); root != "" {
-				p = filepath.Join(root, p)
-			}
-		}
+		p := ProjectPath(c.Neo4j.PasswordFile)
 		if b, err := os.ReadFile(p); err == nil {
 			c.Neo4j.Password = strings.TrimSpace(string(b))
 		}
@@ -115,6 +110,18 @@ func ExpandHome(p string) string {
 	if strings.HasPrefix(p, "~/") {
 		if h, err := os.UserHomeDir(); err == nil {
 			return filepath.Join(h, p[2:])
+		}
+	}
+	return p
+}
+
+// ProjectPath is p with ~ expanded and, when relative, under ProjectRoot
+// (p as it is when there is no project root).
+func ProjectPath(p string) string {
+	p = ExpandHome(p)
+	if !filepath.IsAbs(p) {
+		if root := ProjectRoot(); root != "" {
+			p = filepath.Join(root, p)
 		}
 	}
 	return p

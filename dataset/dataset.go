@@ -102,6 +102,19 @@ func MemoryBound(format string, size int64, opt Options) int64 {
 	return expands*per/2 + records*512 + 8<<20
 }
 
+// UploadCost is what reading an upload may hold within opt's limits
+// (MemoryBound), for the dashboard's upload memory budget
+// (web.upload_memory_bytes).
+func UploadCost(opt Options) func(name string, size int64) int64 {
+	return func(name string, size int64) int64 {
+		format, err := FormatOf(name)
+		if err != nil {
+			return 1 // refused by its name before it is read
+		}
+		return MemoryBound(format, size, opt)
+	}
+}
+
 // FormatOf returns the format the name of a dataset file gives by its
 // extension (.jsonl, .ndjson, .json, .csv, .parquet, .pq). Errors:
 // EINVALID.

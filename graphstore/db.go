@@ -168,6 +168,20 @@ func (h *Health) Check(ctx context.Context) (map[string]string, error) {
 	return map[string]string{"neo4j": info.Version, "gds": info.GDSVersion}, nil
 }
 
+// OpenMigrated opens the store as Open does and makes sure kgeval's schema
+// is in place (Migrate).
+func OpenMigrated(ctx context.Context, cfg Config) (*DB, error) {
+	db, err := Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close(ctx)
+		return nil, err
+	}
+	return db, nil
+}
+
 // Migrate creates kgeval's constraints and indexes. It is idempotent, also
 // when several processes run it at once: IF NOT EXISTS does not stop two
 // concurrent creations from racing, and the loser's "already exists" error

@@ -116,6 +116,18 @@ type Stats struct {
 	Failures  map[string]int64 `json:"failures,omitempty"`
 }
 
+// Totals are the questions asked of the model and answered from the
+// cache, over all prompts.
+func (s Stats) Totals() (asks, hits int) {
+	for _, n := range s.Asks {
+		asks += int(n)
+	}
+	for _, n := range s.CacheHits {
+		hits += int(n)
+	}
+	return asks, hits
+}
+
 // Stats returns the counters since the Judge was created.
 func (j *Judge) Stats() Stats {
 	j.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/app"
+	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
@@ -157,7 +158,7 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			if o.bins < 1 {
 				return kgeval.Errorf(kgeval.EINVALID, "--bins %d: want at least 1", o.bins)
 			}
-			res, err := app.LoadDataset(cfg, o.dataset)
+			res, err := dataset.Load(o.dataset, cfg.DatasetOptions())
 			if err != nil {
 				return err
 			}

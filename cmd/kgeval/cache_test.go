@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/cachefile"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
@@ -249,7 +248,7 @@ func TestCache_ExportImport(t *testing.T) {
 	// Other prompt versions and another model: warnings.
 	var old cachefile.Header
 	_ = json.Unmarshal([]byte(lines[0]), &old)
-	old.Prompts = app.Prompts()
+	old.Prompts = prompts()
 	old.Prompts["extraction"] = []string{"extract_triplets.v1", llm.AskedPromptVersion}
 	hb, _ := json.Marshal(old)
 	oldFile := filepath.Join(dir, "old.jsonl.gz")
@@ -340,7 +339,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	}
 	cache := &graphstore.Cache{DB: db}
 	t.Cleanup(func() { _ = cache.Delete(context.Background(), keys) })
-	h, _ := json.Marshal(cachefile.Header{Format: cachefile.Format, Kgeval: "test", Prompts: app.Prompts(), Counts: map[string]int{"extract": len(entries)}, Entries: len(entries),
+	h, _ := json.Marshal(cachefile.Header{Format: cachefile.Format, Kgeval: "test", Prompts: prompts(), Counts: map[string]int{"extract": len(entries)}, Entries: len(entries),
 		Runs: []cachefile.Run{{Name: "made-by-hand", Model: model, Encoder: "all-MiniLM-L6-v2"}}})
 	snap := filepath.Join(dir, "snap.jsonl.gz")
 	writeGz(t, snap, append([]string{string(h)}, entries...))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/app"
+	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/export"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/render"
@@ -98,7 +99,7 @@ func (m *Main) datasetCommand() *cobra.Command {
 			}
 			rejected := 0
 			for _, path := range args {
-				res, err := app.LoadDataset(cfg, path)
+				res, err := dataset.Load(path, cfg.DatasetOptions())
 				if err != nil {
 					return err
 				}
