@@ -49,8 +49,7 @@ type EvaluateOptions struct {
 	// Replace deletes a stored run of the same name first; Resume finishes
 	// an interrupted one; Fresh asks the model again despite the cache.
 	Replace, Resume, Fresh bool
-	// Shard and Shards make this process worker Shard of Shards on one run
-	// (evaluate --shard i/n; pipeline.ShardOf); Shards 0: one process.
+	// Shard of Shards: this worker's shard (--shard i/n); Shards 0: one process.
 	Shard, Shards int
 	// Scores asks for the run's score rows in Evaluated.Scores (to print
 	// its table; pipeline.EvaluateOptions.Scores).
