@@ -72,13 +72,14 @@ func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared 
 	case p.Input == kgeval.TextQuestion:
 		answeredText(r, srcs)
 	default:
-		supportText(r, srcs)
+		SupportText(r, srcs)
 	}
 }
 
-// supportText decides by sentence the full triplets the graph did not find
-// and computes support_text and contradiction_text.
-func supportText(r *kgeval.KGResult, srcs []Source) {
+// SupportText decides by sentence the full triplets the graph did not find
+// and computes support_text and contradiction_text (TextVerdicts calls it
+// for an input that is not the question).
+func SupportText(r *kgeval.KGResult, srcs []Source) {
 	full, sup, con := 0, 0, 0
 	for k := range r.Verdicts {
 		v := &r.Verdicts[k]

@@ -263,53 +263,14 @@ func setSpans(g *kgeval.PairGraph, side string, spans [][2]int, passage int) {
 
 // sentenceVerdicts gives the triplets the graph did not find the sentence
 // check's verdict and computes support_text and contradiction_text, as
-// evaluate does (SPEC §4b): a context sentence stating both ends supports,
-// one stating an end and another value of a literal contradicts.
+// evaluate does (scoring.SupportText, SPEC §4b).
 func sentenceVerdicts(r *kgeval.KGResult, s kgeval.Sample) {
 	if r.Pair != "faithfulness" || len(r.Verdicts) == 0 {
 		return
 	}
-	full, sup, con := 0, 0, 0
-	for k := range r.Verdicts {
-		v := &r.Verdicts[k]
-		if v.Asked {
-			continue
-		}
-		full++
-		if v.Verdict == kgeval.VerdictNotFound {
-			v.Text, v.TextEvidence = sentenceVerdict(s.Contexts, v.Subject, v.Object)
-		}
-		switch {
-		case v.Verdict == kgeval.VerdictSupported || v.Text == kgeval.VerdictSupported:
-			sup++
-		case v.Verdict == kgeval.VerdictContradicted || v.Text == kgeval.VerdictContradicted:
-			con++
-		}
+	srcs := make([]scoring.Source, len(s.Contexts))
+	for i, c := range s.Contexts {
+		srcs[i] = scoring.Source{Text: lexical.NewText(c), Passage: i}
 	}
-	if full > 0 {
-		r.SupportText, r.ContradictionText = kgeval.Float(float64(sup)/float64(full)), kgeval.Float(float64(con)/float64(full))
-		delete(r.Reasons, kgeval.MetricSupportText)
-		delete(r.Reasons, kgeval.MetricContradictionText)
-	}
-}
-
-// sentenceVerdict checks one triplet against the passages' sentences: the
-// first sentence stating both ends supports it; failing that, the first
-// stating one end and another value of the other contradicts it.
-func sentenceVerdict(passages []string, subject, object string) (string, *kgeval.Evidence) {
-	texts := make([]*lexical.Text, len(passages))
-	for p, c := range passages {
-		texts[p] = lexical.NewText(c)
-		if ms := texts[p].Mentions(subject, object); len(ms) > 0 && ms[0].Both {
-			return kgeval.VerdictSupported, &kgeval.Evidence{Node: -1, Passage: p, Start: ms[0].Span.Start, End: ms[0].Span.End}
-		}
-	}
-	for p, t := range texts {
-		for _, ends := range [][2]string{{subject, object}, {object, subject}} {
-			if m, ok := t.Contradiction(ends[0], ends[1]); ok {
-				return kgeval.VerdictContradicted, &kgeval.Evidence{Node: -1, Passage: p, Start: m.Span.Start, End: m.Span.End}
-			}
-		}
-	}
-	return "", nil
+	scoring.SupportText(r, srcs)
 }
