@@ -8,8 +8,11 @@
 // query comes from package cypher, resolved when the package loads, and
 // every value reaches Neo4j as a parameter. One file per node type: run.go
 // (Run), sample.go (Sample), pairgraph.go (Entity, Relation), pairscore.go
-// (PairScore), metricscore.go (MetricScore), cache.go (CacheEntry); gds.go
-// is the engine and console.go the dashboard's read-only Cypher console.
+// (PairScore), metricscore.go (MetricScore), cache.go (CacheEntry), shard.go
+// (the shards of a run split over workers, evaluate --shard); gds.go is the
+// engine (one Louvain call per pair graph by default, or one Leiden call per
+// batch: GDS.Communities) and console.go the dashboard's read-only Cypher
+// console.
 package graphstore
 
 import (
