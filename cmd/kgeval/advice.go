@@ -24,11 +24,27 @@ func (e *advised) Unwrap() error { return e.err }
 // withAdvice returns err with advice added to its message when err has the
 // given code, and err itself otherwise.
 func withAdvice(err error, code, advice string) error {
-	if err == nil || kgeval.ErrorCode(err) != code {
+	return adviseIf(err, func(err error) bool { return kgeval.ErrorCode(err) == code }, advice)
+}
+
+// adviseIf returns err with advice added to its message when ok(err), and
+// err itself otherwise or when it already has a command's advice (the
+// innermost command knows best).
+func adviseIf(err error, ok func(error) bool, advice string) error {
+	var a *advised
+	if err == nil || errors.As(err, &a) || !ok(err) {
 		return err
 	}
 	return &advised{err: err, advice: advice}
 }
+
+// Advice on a stored run that may not be resumed (pipeline.Resumable) or
+// kept (pipeline.Sensitivity) because it was made from other data or with
+// other settings (pipeline.MismatchError).
+const (
+	resumeMismatchAdvice = "; use --replace or another --run"
+	keepMismatchAdvice   = ": add --replace or choose another --run"
+)
 
 // advice returns what the command line adds to err's message: a command's
 // own advice (withAdvice), else the advice for the conditions every command
