@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 )
 
@@ -58,10 +59,19 @@ func (m *Main) advice(err error) string {
 		return " (is it running? try `make neo4j-start`)"
 	case graphstore.NoSuchRun(err):
 		return " (see `kgeval runs list`)"
+	case noVariant(err) != "":
+		return fmt.Sprintf(" (see `kgeval sweep-report --run %s`)", noVariant(err))
 	case kgeval.ErrorCode(err) == kgeval.EUNAUTHORIZED && m.cfg != nil && m.cfg.Neo4j.Password == "":
 		return fmt.Sprintf(", or start the bundled server with `make neo4j-start` (it writes %s)", m.cfg.Neo4j.PasswordFile)
 	}
 	return ""
+}
+
+// noVariant is the run of err when err says that it has no such scoring
+// variant (analysis.NoSuchVariant), else "".
+func noVariant(err error) string {
+	run, _ := analysis.NoSuchVariant(err)
+	return run
 }
 
 // oneLine renders err for a terminal: the user-safe message of an

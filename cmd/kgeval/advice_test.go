@@ -53,6 +53,12 @@ func TestMain_Advice(t *testing.T) {
 		msg := `no run "no-such-run-advice"`
 		check(t, m, err, kgeval.ENOTFOUND, msg, msg+" (see `kgeval runs list`)")
 	})
+	t.Run("NoSuchVariant", func(t *testing.T) {
+		r := graphstoretest.MustWebRun(t, graphstoretest.MustOpenDB(t), 1)
+		m, err := run(t, "correlate", "--run", r.Name, "--variant", "tau=0.9,delta=9")
+		msg := fmt.Sprintf("run %q has no variant %q", r.Name, "tau=0.9,delta=9")
+		check(t, m, err, kgeval.ENOTFOUND, msg, msg+" (see `kgeval sweep-report --run "+r.Name+"`)")
+	})
 	t.Run("NotReachable", func(t *testing.T) {
 		t.Setenv("KGEVAL_NEO4J_URI", "bolt://127.0.0.1:1")
 		t.Setenv("KGEVAL_NEO4J_CONNECT_TIMEOUT", "2s")
