@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -118,27 +117,4 @@ func cached[T any](c *runCache, key string, ok bool, fn func() (T, error)) (T, e
 		c.put(key, v)
 	}
 	return v, err
-}
-
-// Cached returns what fn computes for run r under the key parts, computed
-// at most once per the reader's cache life when r is finished (and shared
-// with callers asking meanwhile); for a run that may still change it just
-// calls fn. It is for read models of r built outside this package (the
-// dashboard's correlations and systems views) that should live as long as
-// the reader's own.
-func Cached[T any](rd *Reader, r kgeval.Run, parts []string, fn func() (T, error)) (T, error) {
-	key, ok := rd.cache.key(r, parts...)
-	return cached(rd.cache, key, ok, fn)
-}
-
-// CachedRuns is Cached for a read model of several runs: cached only when
-// every run is finished.
-func CachedRuns[T any](rd *Reader, runs []kgeval.Run, parts []string, fn func() (T, error)) (T, error) {
-	keys := make([]string, len(runs))
-	ok := true
-	for i, r := range runs {
-		k, done := rd.cache.key(r, parts...)
-		keys[i], ok = k, ok && done
-	}
-	return cached(rd.cache, strings.Join(keys, "\x1e"), ok, fn)
 }

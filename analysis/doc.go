@@ -15,13 +15,18 @@
 //
 // Reader is the read service of stored runs that `kgeval` (runs show,
 // explain) and `kgeval serve` both call: each method reads the run's record
-// once (GetRun) and computes one read model from the store's rows: a run's
-// view (RunView), statistics, page (Overview: view, statistics, sweep and
-// sensitivity prefix), triage, sweep (SweepView, its axes by SweepAxes),
-// sample list, sample with its why (SampleView) and the comparison of two
-// runs (CompareView, with Verdict's better / worse at Significance). What
-// it derives from a finished run is cached for a few minutes, keyed by the
-// run's name, start and finish; a running run is read every time.
+// once (GetRun) and computes one read model from the store's rows: the
+// runs list (RunRow), a run's view (RunView), statistics, page (Overview:
+// view, statistics, sweep and sensitivity prefix), triage, sweep
+// (SweepView, its axes by SweepAxes), sample list, sample with its why
+// (SampleView), pair graph (GraphView), export rows (ExportView),
+// correlations (CorrelationView), systems (SystemsView), sensitivity
+// experiment (SensitivityView) and the comparison of two runs
+// (CompareView, with Verdict's better / worse at Significance). What it
+// derives from a finished run is cached for a few minutes, keyed by the
+// run's name, start and finish; a running run is read every time, and so
+// are the runs list, a pair graph and an export (read once, or too many
+// to keep).
 //
 // # Variables
 //

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -55,7 +56,7 @@ func LoadRows(ctx context.Context, st Store, run, variant string, explain bool) 
 			stored = stored || len(s.Scores) > 0
 		}
 		if !stored {
-			return nil, kgeval.Errorf(kgeval.ENOTFOUND, "run %q has no variant %q (see `kgeval sweep-report --run %s`)", run, variant, run)
+			return nil, noSuchVariant{run: run, err: kgeval.Errorf(kgeval.ENOTFOUND, "run %q has no variant %q", run, variant)}
 		}
 	}
 	var expl map[string]map[string][]byte
@@ -65,6 +66,26 @@ func LoadRows(ctx context.Context, st Store, run, variant string, explain bool) 
 		}
 	}
 	return Rows(scores, expl), nil
+}
+
+// noSuchVariant is the error of a scoring variant a run does not have.
+type noSuchVariant struct {
+	run string
+	err *kgeval.Error
+}
+
+func (e noSuchVariant) Error() string { return e.err.Error() }
+func (e noSuchVariant) Unwrap() error { return e.err }
+
+// NoSuchVariant reports whether err says that a run has no scoring variant
+// of the name the caller gave, and names the run, so that a caller can add
+// its own advice (the CLI points to `kgeval sweep-report`).
+func NoSuchVariant(err error) (run string, ok bool) {
+	var e noSuchVariant
+	if errors.As(err, &e) {
+		return e.run, true
+	}
+	return "", false
 }
 
 // SensitivityVariants are the variants of the sensitivity experiment, in

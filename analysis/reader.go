@@ -13,8 +13,8 @@ import (
 )
 
 // ReadStore is what a Reader reads: run records, a run's summary,
-// statistics rows, sweep means, scores and samples (graphstore implements
-// it on Neo4j).
+// statistics rows, sweep means, scores, samples and pair graphs
+// (graphstore implements it on Neo4j).
 type ReadStore interface {
 	Store
 	StatsStore
@@ -24,6 +24,7 @@ type ReadStore interface {
 	RunSweep(ctx context.Context, run string) ([]kgeval.VariantMeans, error)
 	RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error)
 	GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*kgeval.SampleDetail, error)
+	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*kgeval.GraphExplanation, error)
 	ListSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kgeval.Pair) (*kgeval.SamplePage, error)
 	SampleOrder(ctx context.Context, q kgeval.SampleQuery) ([]kgeval.SampleRow, error)
 	SampleScores(ctx context.Context, run, variant string, rows []kgeval.SampleRow, pairs []kgeval.Pair, metrics []string) error
@@ -87,12 +88,42 @@ type RunRow struct {
 	Rejected int       `json:"rejected"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished,omitzero"`
+	// Sensitivity names the sensitivity experiment (its run prefix) the
+	// run belongs to, if any (Runs fills it; the API leaves it out).
+	Sensitivity string `json:"-"`
 }
 
 // RunRowOf is the row of run r.
 func RunRowOf(r kgeval.Run) RunRow {
 	return RunRow{Name: r.Name, Dataset: r.Dataset, Status: r.Status, Error: r.Error, Engine: r.Engine, Encoder: r.Encoder,
 		LLM: r.LLM, Samples: r.Samples, Rejected: r.Rejected, Started: r.Started, Finished: r.Finished}
+}
+
+// Runs reads the stored runs, newest first, each with the sensitivity
+// experiment it belongs to. It is not cached: a run may start or end at
+// any time.
+func (rd *Reader) Runs(ctx context.Context) ([]RunRow, error) {
+	runs, err := rd.st.ListRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := runNames(runs)
+	out := make([]RunRow, 0, len(runs))
+	for _, r := range runs {
+		row := RunRowOf(r)
+		row.Sensitivity, _ = SensitivityPrefix(names, r.Name)
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// runNames is the set of the names of runs.
+func runNames(runs []kgeval.Run) map[string]bool {
+	names := make(map[string]bool, len(runs))
+	for _, r := range runs {
+		names[r.Name] = true
+	}
+	return names
 }
 
 // RunView is one run with its settings, summary and systems; Record is
@@ -199,12 +230,8 @@ func (rd *Reader) Overview(ctx context.Context, name string, o OverviewOptions) 
 	if err != nil {
 		return nil, err
 	}
-	names := make(map[string]bool, len(runs))
-	for _, x := range runs {
-		names[x.Name] = true
-	}
 	ov := &Overview{View: v, Stats: st, Sweep: sw}
-	ov.Sensitivity, _ = SensitivityPrefix(names, r.Name)
+	ov.Sensitivity, _ = SensitivityPrefix(runNames(runs), r.Name)
 	return ov, nil
 }
 

@@ -381,14 +381,14 @@ func (a *attempt) progress(ctx context.Context) func(string, int, int) {
 // record is now: the same dataset file content, models, engine and scoring
 // settings (the metrics may change: a resumed run computes the values a
 // sample lacks), else the resumed run would mix two evaluations. Errors:
-// EINVALID naming what changed.
+// EINVALID naming what changed, as a MismatchError.
 func Resumable(old, now kgeval.Run) error {
 	if old.Fingerprint != now.Fingerprint {
-		return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: the dataset changed (sha256 %.12s, now %.12s); use --replace or another --run", old.Name, old.Fingerprint, now.Fingerprint)
+		return mismatch(old.Name, kgeval.EINVALID, "cannot resume run %q: the dataset changed (sha256 %.12s, now %.12s)", old.Name, old.Fingerprint, now.Fingerprint)
 	}
 	for _, f := range []struct{ name, was, is string }{{"llm", old.LLM, now.LLM}, {"encoder", old.Encoder, now.Encoder}, {"engine", old.Engine, now.Engine}} {
 		if f.was != f.is {
-			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: %s was %s, now %s; use --replace or another --run", old.Name, f.name, f.was, f.is)
+			return mismatch(old.Name, kgeval.EINVALID, "cannot resume run %q: %s was %s, now %s", old.Name, f.name, f.was, f.is)
 		}
 	}
 	if old.Config != "" {
@@ -403,7 +403,7 @@ func Resumable(old, now kgeval.Run) error {
 		a, _ := json.Marshal(was)
 		b, _ := json.Marshal(is)
 		if string(a) != string(b) {
-			return kgeval.Errorf(kgeval.EINVALID, "cannot resume run %q: the scoring settings changed (was %s, now %s); use --replace or another --run", old.Name, a, b)
+			return mismatch(old.Name, kgeval.EINVALID, "cannot resume run %q: the scoring settings changed (was %s, now %s)", old.Name, a, b)
 		}
 	}
 	return nil

@@ -65,8 +65,8 @@ type SensitivityReport struct {
 // (done, same content), resumed (unfinished, same content) or replaced
 // (Replace) — and reads the three runs back (analysis.LoadSensitivity).
 // Errors: EINVALID for an unknown system, fewer than 2 samples with a
-// reference or an unwritable Dir; ECONFLICT for a stored run of other
-// content, found before any file is written.
+// reference or an unwritable Dir; ECONFLICT (a MismatchError) for a stored
+// run of other content, found before any file is written.
 func Sensitivity(ctx context.Context, store Store, o SensitivityOptions) (*SensitivityReport, error) {
 	log := o.Log
 	if log == nil {
@@ -136,7 +136,7 @@ func Sensitivity(ctx context.Context, store Store, o SensitivityOptions) (*Sensi
 		case err != nil:
 			return nil, err
 		case old.Fingerprint != dataset.Fingerprint(content[variant]):
-			return nil, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists and was evaluated from other data (dataset %s; the source, --seed or --limit differ): add --replace or choose another --run", run, old.Dataset)
+			return nil, mismatch(run, kgeval.ECONFLICT, "run %q exists and was evaluated from other data (dataset %s; the source, seed or limit differ)", run, old.Dataset)
 		case old.Status == kgeval.RunDone:
 			plan[variant] = policy{skip: true}
 		default:

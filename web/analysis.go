@@ -1,8 +1,6 @@
 package web
 
 import (
-	"context"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -10,21 +8,6 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 )
-
-// CorrelationView is the correlation of every pair of a run's variables
-// (KG scores "<pair>.<metric>", other metrics, human labels "human.<label>")
-// over their pairwise-complete samples, as `kgeval analyze correlate`
-// computes it.
-type CorrelationView struct {
-	Run     string `json:"run"`
-	Variant string `json:"variant"`
-	Samples int    `json:"samples"`
-	// Empty lists the selected variables without any value (left out).
-	Empty []string `json:"empty"`
-	// HumanError says why human labels were left out, if they were.
-	HumanError string `json:"human_error,omitempty"`
-	analysis.Matrix
-}
 
 // patternsOf splits a select= value into its patterns.
 func patternsOf(sel string) []string {
@@ -65,164 +48,28 @@ func quoted(xs []string) []string {
 	return out
 }
 
-// correlate correlates the variables of rows that patterns select (all
-// when none) and every human label (analysis.CorrelateRows). Errors:
-// EINVALID for a pattern that selects nothing.
-func correlate(rows []analysis.Row, patterns []string) (*CorrelationView, error) {
-	// Human labels are always added: "human" selects nothing more.
-	patterns = slices.DeleteFunc(slices.Clone(patterns), func(p string) bool { return p == "human" })
-	c, err := analysis.CorrelateRows(rows, analysis.CorrelateOptions{Patterns: patterns, Select: selectVars, Human: analysis.HumanIfValid})
-	if err != nil {
-		return nil, err
-	}
-	return &CorrelationView{Samples: len(rows), Empty: append([]string{}, c.Empty...), HumanError: c.HumanError, Matrix: c.Matrix}, nil
+// variablesQuery parses the run, variant and select= of a correlation or
+// systems request.
+func variablesQuery(c *gin.Context) analysis.VariablesQuery {
+	return analysis.VariablesQuery{Run: c.Param("run"), Variant: variantOf(c), Patterns: patternsOf(c.Query("select")), Select: selectVars}
 }
 
-// analysed returns what fn derives from the rows of run r's scoring
-// variant, cached under kind and sel for a finished run; with explain the
-// rows carry the explanations analysis.Compare reads.
-func analysed[T any](ctx context.Context, s *Server, r kgeval.Run, kind, variant, sel string, explain bool, fn func([]analysis.Row, []string) (T, error)) (T, error) {
-	patterns := patternsOf(sel)
-	return analysis.Cached(s.read, r, []string{kind, variant, strings.Join(patterns, ",")}, func() (T, error) {
-		var zero T
-		xs, err := s.store.RunScores(ctx, r.Name, variant)
-		if err != nil {
-			return zero, err
-		}
-		var expl map[string]map[string][]byte
-		if explain {
-			if expl, err = s.store.MetricExplanations(ctx, r.Name, analysis.ExplainedMetrics); err != nil {
-				return zero, err
-			}
-		}
-		return fn(analysis.Rows(xs, expl), patterns)
-	})
-}
-
-// runOf reads the run named in the path. Errors: ENOTFOUND.
-func (s *Server) runOf(c *gin.Context) (kgeval.Run, error) {
-	r, _, err := s.read.Run(c.Request.Context(), c.Param("run"))
-	return r, err
-}
-
+// correlations serves GET /api/runs/:run/correlations
+// (analysis.CorrelationView).
 func (s *Server) correlations(c *gin.Context) (any, error) {
-	r, err := s.runOf(c)
-	if err != nil {
-		return nil, err
-	}
-	variant := variantOf(c)
-	return analysed(c.Request.Context(), s, r, "correlations", variant, c.Query("select"), false, func(rows []analysis.Row, patterns []string) (*CorrelationView, error) {
-		v, err := correlate(rows, patterns)
-		if err != nil {
-			return nil, err
-		}
-		v.Run, v.Variant = r.Name, variant
-		return v, nil
-	})
+	return s.read.Correlations(c.Request.Context(), variablesQuery(c))
 }
 
-// SystemsView compares the systems of a run (the dataset's system field)
-// as `kgeval compare` does: per system and metric the mean, best and worst
-// value with its sample, the factual_accuracy grade and answer_class
-// distributions when those metrics were computed, and for every pair of
-// systems and metric the paired (by question) or Welch tests and the win
-// rate.
-type SystemsView struct {
-	Run     string `json:"run"`
-	Variant string `json:"variant"`
-	Samples int    `json:"samples"`
-	// Empty lists the selected variables without any value (left out).
-	Empty []string `json:"empty"`
-	analysis.Comparison
-}
-
-// compareSystems compares the systems of rows on the variables patterns
-// select (all when none). Errors: EINVALID for a pattern that selects
-// nothing.
-func compareSystems(rows []analysis.Row, patterns []string) (*SystemsView, error) {
-	c, empty, err := analysis.CompareSystems(rows, patterns, selectVars)
-	if err != nil {
-		return nil, err
-	}
-	return &SystemsView{Samples: len(rows), Empty: append([]string{}, empty...), Comparison: c}, nil
-}
-
+// systems serves GET /api/runs/:run/systems (analysis.SystemsView).
 func (s *Server) systems(c *gin.Context) (any, error) {
-	r, err := s.runOf(c)
-	if err != nil {
-		return nil, err
-	}
-	variant := variantOf(c)
-	return analysed(c.Request.Context(), s, r, "systems", variant, c.Query("select"), true, func(rows []analysis.Row, patterns []string) (*SystemsView, error) {
-		v, err := compareSystems(rows, patterns)
-		if err != nil {
-			return nil, err
-		}
-		v.Run, v.Variant = r.Name, variant
-		return v, nil
-	})
-}
-
-// SensitivityRun is one run of a sensitivity experiment.
-type SensitivityRun struct {
-	Variant string `json:"variant"`
-	Run     string `json:"run"`
-	Samples int    `json:"samples"`
-}
-
-// SensitivityView is the result of `kgeval sensitivity --run PREFIX`, read
-// back from its three runs (PREFIX, PREFIX-reference_as_answer,
-// PREFIX-wrong_answer): per metric the mean, population std and histogram
-// (bins bins over the metric's fixed range) of each run, and AUROC and
-// Cohen's d of reference_as_answer against wrong_answer — the numbers the
-// command prints.
-type SensitivityView struct {
-	Run     string                `json:"run"`
-	Bins    int                   `json:"bins"`
-	Runs    []SensitivityRun      `json:"runs"`
-	Metrics []analysis.Separation `json:"metrics"`
-}
-
-// DefaultBins is the histogram bins of the sensitivity view, as of
-// `kgeval sensitivity`.
-const DefaultBins = 10
-
-func (s *Server) sensitivityOf(ctx context.Context, prefix string, bins int) (*SensitivityView, error) {
-	var runs []kgeval.Run
-	for _, variant := range analysis.SensitivityVariants {
-		r, _, err := s.read.Run(ctx, analysis.SensitivityRun(prefix, variant))
-		if err != nil {
-			if kgeval.ErrorCode(err) == kgeval.ENOTFOUND {
-				return nil, kgeval.Errorf(kgeval.ENOTFOUND, "no sensitivity experiment %q: run %q does not exist (`kgeval sensitivity --run %s` stores %s, %s-reference_as_answer and %s-wrong_answer)",
-					prefix, analysis.SensitivityRun(prefix, variant), prefix, prefix, prefix, prefix)
-			}
-			return nil, err
-		}
-		runs = append(runs, r)
-	}
-	return analysis.CachedRuns(s.read, runs, []string{"sensitivity", strconv.Itoa(bins)}, func() (*SensitivityView, error) {
-		v := &SensitivityView{Run: prefix, Bins: bins, Runs: []SensitivityRun{}, Metrics: []analysis.Separation{}}
-		names := map[string]string{}
-		for i, variant := range analysis.SensitivityVariants {
-			names[variant] = runs[i].Name
-		}
-		sens, err := analysis.LoadSensitivity(ctx, s.store, names, bins)
-		if err != nil {
-			return nil, err
-		}
-		for _, variant := range analysis.SensitivityVariants {
-			v.Runs = append(v.Runs, SensitivityRun{Variant: variant, Run: names[variant], Samples: sens.Samples[variant]})
-		}
-		v.Metrics = append(v.Metrics, sens.Metrics...)
-		return v, nil
-	})
+	return s.read.Systems(c.Request.Context(), variablesQuery(c))
 }
 
 // binsOf parses the bins parameter. Errors: EINVALID.
 func binsOf(c *gin.Context) (int, error) {
 	v := c.Query("bins")
 	if v == "" {
-		return DefaultBins, nil
+		return analysis.DefaultBins, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > 100 {
@@ -236,5 +83,5 @@ func (s *Server) sensitivity(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.sensitivityOf(c.Request.Context(), c.Param("run"), bins)
+	return s.read.Sensitivity(c.Request.Context(), c.Param("run"), bins)
 }

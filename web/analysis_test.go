@@ -14,7 +14,6 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/stats"
-	"github.com/kgeval/kgeval/web"
 )
 
 // MustScoredRun stores a finished run of samples with the metric values
@@ -105,7 +104,7 @@ func TestServer_Systems(t *testing.T) {
 	path := "/api/runs/" + url.PathEscape(name) + "/systems"
 
 	t.Run("OK", func(t *testing.T) {
-		var v web.SystemsView
+		var v analysis.SystemsView
 		if code := c.getJSON(path, &v); code != 200 || v.Samples != 8 || len(v.Systems) != 3 {
 			t.Fatalf("%d %+v", code, v)
 		}
@@ -220,7 +219,7 @@ func TestServer_Sensitivity(t *testing.T) {
 	path := "/api/runs/" + url.PathEscape(prefix) + "/sensitivity"
 
 	t.Run("OK", func(t *testing.T) {
-		var v web.SensitivityView
+		var v analysis.SensitivityView
 		if code := c.getJSON(path, &v); code != 200 || v.Run != prefix || v.Bins != 10 || len(v.Runs) != 3 || v.Runs[2].Run != prefix+"-wrong_answer" || v.Runs[2].Samples != 4 || len(v.Metrics) != 2 {
 			t.Fatalf("%d %+v", code, v)
 		}

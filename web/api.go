@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -18,15 +17,11 @@ func (s *Server) me(c *gin.Context) (any, error) {
 }
 
 func (s *Server) listRuns(c *gin.Context) (any, error) {
-	runs, err := s.store.ListRuns(c.Request.Context())
+	runs, err := s.read.Runs(c.Request.Context())
 	if err != nil {
 		return nil, err
 	}
-	out := make([]analysis.RunRow, 0, len(runs))
-	for _, r := range runs {
-		out = append(out, analysis.RunRowOf(r))
-	}
-	return gin.H{"runs": out}, nil
+	return gin.H{"runs": runs}, nil
 }
 
 func variantOf(c *gin.Context) string {
@@ -128,64 +123,18 @@ func (s *Server) sampleOf(c *gin.Context) (*analysis.SampleView, error) {
 	return s.read.Sample(c.Request.Context(), c.Param("run"), c.Param("id"), variantOf(c))
 }
 
-// GraphNode is a pair-graph node for drawing.
-type GraphNode struct {
-	kgeval.Node
-	Community *int `json:"community"`
-}
-
-// GraphView is a pair graph as the graph view draws it: nodes with their
-// community, edges with weight and cost, and each input entity's best path
-// and cost against delta.
-type GraphView struct {
-	Run         string              `json:"run"`
-	Sample      string              `json:"sample"`
-	Pair        string              `json:"pair"`
-	Delta       float64             `json:"delta"`
-	EmptyReason string              `json:"empty_reason,omitempty"`
-	Nodes       []GraphNode         `json:"nodes"`
-	Edges       []kgeval.Edge       `json:"edges"`
-	Paths       []kgeval.EntityPath `json:"paths"`
-}
-
-func (s *Server) graphView(ctx context.Context, run, sample, pair string) (*GraphView, error) {
-	_, st, err := s.read.Run(ctx, run)
-	if err != nil {
-		return nil, err
-	}
-	g, err := s.store.ReadGraphExplanation(ctx, run, sample, pair)
-	if err != nil {
-		return nil, err
-	}
-	v := &GraphView{Run: run, Sample: sample, Pair: pair, Delta: st.Delta, EmptyReason: g.EmptyReason,
-		Nodes: make([]GraphNode, len(g.Nodes)), Edges: g.Edges, Paths: g.EntityPaths()}
-	if v.Edges == nil {
-		v.Edges = []kgeval.Edge{}
-	}
-	for i, n := range g.Nodes {
-		v.Nodes[i] = GraphNode{Node: n, Community: g.Communities[i]}
-	}
-	return v, nil
-}
-
 func (s *Server) getGraph(c *gin.Context) (any, error) {
-	return s.graphView(c.Request.Context(), c.Param("run"), c.Param("id"), c.Param("pair"))
+	return s.read.Graph(c.Request.Context(), c.Param("run"), c.Param("id"), c.Param("pair"))
 }
 
 // export streams a run's scores as CSV or JSONL, one row per sample.
 func (s *Server) export(c *gin.Context) {
-	ctx := c.Request.Context()
 	format := c.DefaultQuery("format", "jsonl")
 	if format != "csv" && format != "jsonl" {
 		s.writeError(c, kgeval.Errorf(kgeval.EINVALID, "format=%q: want csv or jsonl", format))
 		return
 	}
-	r, st, err := s.read.Run(ctx, c.Param("run"))
-	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	rows, err := s.store.RunScores(ctx, r.Name, variantOf(c))
+	x, err := s.read.Export(c.Request.Context(), c.Param("run"), variantOf(c))
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -195,18 +144,18 @@ func (s *Server) export(c *gin.Context) {
 			return '_'
 		}
 		return r
-	}, r.Name) + "." + format
+	}, x.Run) + "." + format
 	c.Header("Content-Disposition", `attachment; filename="`+file+`"`)
 	if format == "csv" {
 		c.Header("Content-Type", "text/csv; charset=utf-8")
 		c.Status(http.StatusOK)
 		// The response is under way: a write error is a client gone.
-		_ = export.WriteCSV(c.Writer, rows, st.Pairs, export.CSVOptions{GuardFormulas: true})
+		_ = export.WriteCSV(c.Writer, x.Rows, x.Pairs, export.CSVOptions{GuardFormulas: true})
 		return
 	}
 	c.Header("Content-Type", "application/x-ndjson")
 	c.Status(http.StatusOK)
-	_ = export.WriteJSONL(c.Writer, rows)
+	_ = export.WriteJSONL(c.Writer, x.Rows)
 }
 
 // ConsoleRequest is the body of POST /api/cypher.

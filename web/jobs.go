@@ -25,7 +25,7 @@ func (s *Server) jobsPage(c *gin.Context) (string, any, error) {
 	}
 	p := JobsPage{Options: s.cfg.Jobs.Options(), Admin: s.auth.isAdmin(c)}
 	if p.Admin {
-		runs, err := s.store.ListRuns(c.Request.Context())
+		runs, err := s.read.Runs(c.Request.Context())
 		if err != nil {
 			return "", nil, err
 		}

@@ -181,38 +181,18 @@ func (s *Server) logout(c *gin.Context) {
 	c.Redirect(http.StatusSeeOther, "/login")
 }
 
-// RunsPage is the view model of the runs list.
+// RunsPage is the view model of the runs list; each run names the
+// sensitivity experiment (its run prefix) it belongs to, if any.
 type RunsPage struct {
-	Runs []RunsPageRow
-}
-
-// RunsPageRow is a run in the runs list; Sensitivity names the sensitivity
-// experiment (its run prefix) the run belongs to, if any.
-type RunsPageRow struct {
-	analysis.RunRow
-	Sensitivity string
-}
-
-func runNames(runs []kgeval.Run) map[string]bool {
-	names := make(map[string]bool, len(runs))
-	for _, r := range runs {
-		names[r.Name] = true
-	}
-	return names
+	Runs []analysis.RunRow
 }
 
 func (s *Server) runsPage(c *gin.Context) (string, any, error) {
-	runs, err := s.store.ListRuns(c.Request.Context())
+	runs, err := s.read.Runs(c.Request.Context())
 	if err != nil {
 		return "", nil, err
 	}
-	names := runNames(runs)
-	p := RunsPage{Runs: []RunsPageRow{}}
-	for _, r := range runs {
-		prefix, _ := analysis.SensitivityPrefix(names, r.Name)
-		p.Runs = append(p.Runs, RunsPageRow{RunRow: analysis.RunRowOf(r), Sensitivity: prefix})
-	}
-	return "Runs", p, nil
+	return "Runs", RunsPage{Runs: runs}, nil
 }
 
 // RunPage is the view model of a run's dashboard.
@@ -448,23 +428,19 @@ func (s *Server) samplePage(c *gin.Context) (string, any, error) {
 	return "Sample " + v.ID, SamplePage{Sample: v.SampleDetail, Claims: claimPairs(v.SampleDetail), Metrics: metricRows(v.Metrics), Why: whyPairs(v), Grounding: groundingOf(v.Grounding)}, nil
 }
 
-// GraphPage is the view model of a pair graph view.
+// GraphPage is the view model of a pair graph view: the graph and the
+// run's pairs (links to the sample's other graphs).
 type GraphPage struct {
-	Graph *GraphView
+	Graph *analysis.GraphView
 	Pairs []kgeval.Pair
 }
 
 func (s *Server) graphPage(c *gin.Context) (string, any, error) {
-	ctx := c.Request.Context()
-	g, err := s.graphView(ctx, c.Param("run"), c.Param("id"), c.Param("pair"))
+	g, err := s.read.Graph(c.Request.Context(), c.Param("run"), c.Param("id"), c.Param("pair"))
 	if err != nil {
 		return "", nil, err
 	}
-	_, st, err := s.read.Run(ctx, g.Run)
-	if err != nil {
-		return "", nil, err
-	}
-	return "Graph " + g.Pair + " of " + g.Sample, GraphPage{Graph: g, Pairs: st.Pairs}, nil
+	return "Graph " + g.Pair + " of " + g.Sample, GraphPage{Graph: g, Pairs: g.Pairs}, nil
 }
 
 // CypherPage is the view model of the console.
@@ -493,14 +469,11 @@ type ComparePage struct {
 
 func (s *Server) comparePage(c *gin.Context) (string, any, error) {
 	ctx := c.Request.Context()
-	runs, err := s.store.ListRuns(ctx)
+	runs, err := s.read.Runs(ctx)
 	if err != nil {
 		return "", nil, err
 	}
-	var p ComparePage
-	for _, r := range runs {
-		p.Runs = append(p.Runs, analysis.RunRowOf(r))
-	}
+	p := ComparePage{Runs: runs}
 	p.A, p.B = comparePairs(p.Runs, c.Query("a"), c.Query("b"))
 	switch {
 	case p.A == "" || p.B == "":
@@ -521,7 +494,7 @@ func (s *Server) comparePage(c *gin.Context) (string, any, error) {
 
 // SensitivityPage is the view model of a sensitivity experiment's results.
 type SensitivityPage struct {
-	View *SensitivityView
+	View *analysis.SensitivityView
 }
 
 func (s *Server) sensitivityPage(c *gin.Context) (string, any, error) {
@@ -529,7 +502,7 @@ func (s *Server) sensitivityPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	v, err := s.sensitivityOf(c.Request.Context(), c.Param("run"), bins)
+	v, err := s.read.Sensitivity(c.Request.Context(), c.Param("run"), bins)
 	if err != nil {
 		return "", nil, err
 	}

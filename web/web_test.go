@@ -303,7 +303,7 @@ func TestServer_API(t *testing.T) {
 		}
 	})
 	t.Run("Correlations", func(t *testing.T) {
-		var v web.CorrelationView
+		var v analysis.CorrelationView
 		if code := c.getJSON(run+"/correlations", &v); code != 200 || v.Samples != 8 || len(v.Variables) != 11 || !slices.Equal(v.Empty, []string{"llm_faithfulness"}) {
 			t.Fatalf("%d %+v", code, v)
 		}
@@ -412,7 +412,7 @@ func TestServer_API(t *testing.T) {
 		if code := c.getJSON(run+"/samples/s02", &raw); code != 200 || len(raw.Metrics) != 3 || raw.Metrics[0].Explanation["matches"] == nil {
 			t.Errorf("s02 metrics: the explanation is not JSON in the API: %+v", raw)
 		}
-		var g web.GraphView
+		var g analysis.GraphView
 		if code := c.getJSON(run+"/samples/s03/graphs/faithfulness", &g); code != 200 {
 			t.Fatal(code)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 )
 
@@ -24,11 +25,27 @@ func (e *advised) Unwrap() error { return e.err }
 // withAdvice returns err with advice added to its message when err has the
 // given code, and err itself otherwise.
 func withAdvice(err error, code, advice string) error {
-	if err == nil || kgeval.ErrorCode(err) != code {
+	return adviseIf(err, func(err error) bool { return kgeval.ErrorCode(err) == code }, advice)
+}
+
+// adviseIf returns err with advice added to its message when ok(err), and
+// err itself otherwise or when it already has a command's advice (the
+// innermost command knows best).
+func adviseIf(err error, ok func(error) bool, advice string) error {
+	var a *advised
+	if err == nil || errors.As(err, &a) || !ok(err) {
 		return err
 	}
 	return &advised{err: err, advice: advice}
 }
+
+// Advice on a stored run that may not be resumed (pipeline.Resumable) or
+// kept (pipeline.Sensitivity) because it was made from other data or with
+// other settings (pipeline.MismatchError).
+const (
+	resumeMismatchAdvice = "; use --replace or another --run"
+	keepMismatchAdvice   = ": add --replace or choose another --run"
+)
 
 // advice returns what the command line adds to err's message: a command's
 // own advice (withAdvice), else the advice for the conditions every command
@@ -42,10 +59,19 @@ func (m *Main) advice(err error) string {
 		return " (is it running? try `make neo4j-start`)"
 	case graphstore.NoSuchRun(err):
 		return " (see `kgeval runs list`)"
+	case noVariant(err) != "":
+		return fmt.Sprintf(" (see `kgeval sweep-report --run %s`)", noVariant(err))
 	case kgeval.ErrorCode(err) == kgeval.EUNAUTHORIZED && m.cfg != nil && m.cfg.Neo4j.Password == "":
 		return fmt.Sprintf(", or start the bundled server with `make neo4j-start` (it writes %s)", m.cfg.Neo4j.PasswordFile)
 	}
 	return ""
+}
+
+// noVariant is the run of err when err says that it has no such scoring
+// variant (analysis.NoSuchVariant), else "".
+func noVariant(err error) string {
+	run, _ := analysis.NoSuchVariant(err)
+	return run
 }
 
 // oneLine renders err for a terminal: the user-safe message of an

@@ -39,10 +39,25 @@ func TestMain_Advice(t *testing.T) {
 		msg := fmt.Sprintf("run %q exists (status done)", r.Name)
 		check(t, m, err, kgeval.ECONFLICT, msg, msg+": add --resume to finish it, --replace to start it over, or choose another --run")
 	})
+	t.Run("ResumeMismatch", func(t *testing.T) {
+		r := graphstoretest.MustWebRun(t, graphstoretest.MustOpenDB(t), 1)
+		m, err := run(t, "evaluate", "--dataset", filepath.Join("..", "..", "testdata", "wikieval.jsonl"), "--run", r.Name, "--limit", "1", "--resume")
+		msg := kgeval.ErrorMessage(err)
+		if !strings.HasPrefix(msg, fmt.Sprintf("cannot resume run %q: the dataset changed", r.Name)) || strings.Contains(msg, "--") {
+			t.Fatalf("message %q, want the fact without a flag", msg)
+		}
+		check(t, m, err, kgeval.EINVALID, msg, msg+"; use --replace or another --run")
+	})
 	t.Run("NoSuchRun", func(t *testing.T) {
 		m, err := run(t, "runs", "show", "no-such-run-advice")
 		msg := `no run "no-such-run-advice"`
 		check(t, m, err, kgeval.ENOTFOUND, msg, msg+" (see `kgeval runs list`)")
+	})
+	t.Run("NoSuchVariant", func(t *testing.T) {
+		r := graphstoretest.MustWebRun(t, graphstoretest.MustOpenDB(t), 1)
+		m, err := run(t, "correlate", "--run", r.Name, "--variant", "tau=0.9,delta=9")
+		msg := fmt.Sprintf("run %q has no variant %q", r.Name, "tau=0.9,delta=9")
+		check(t, m, err, kgeval.ENOTFOUND, msg, msg+" (see `kgeval sweep-report --run "+r.Name+"`)")
 	})
 	t.Run("NotReachable", func(t *testing.T) {
 		t.Setenv("KGEVAL_NEO4J_URI", "bolt://127.0.0.1:1")

@@ -170,10 +170,11 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			rep, err := pipeline.Sensitivity(cmd.Context(), db, pipeline.SensitivityOptions{Dataset: o.dataset, Records: res.Records(), Samples: res.Samples,
 				Rejected: len(res.Rejected), System: o.system, Limit: o.limit, Seed: o.seed, Prefix: o.prefix, Dir: o.dir, Bins: o.bins, Replace: o.replace,
 				Evaluate: func(ctx context.Context, file, run string, resume, replace bool) error {
-					return m.evaluate(ctx, cfg, file, run, evaluateOptions{EvaluateOptions: app.EvaluateOptions{Resume: resume, Replace: replace}})
+					err := m.evaluate(ctx, cfg, file, run, evaluateOptions{EvaluateOptions: app.EvaluateOptions{Resume: resume, Replace: replace}})
+					return adviseIf(err, pipeline.IsMismatch, resumeMismatchAdvice)
 				}, Log: m.Stdout})
 			if err != nil {
-				return err
+				return adviseIf(err, pipeline.IsMismatch, keepMismatchAdvice)
 			}
 			fmt.Fprintln(m.Stdout)
 			render.Sensitivity(m.Stdout, *rep)

@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
 )
@@ -46,7 +47,7 @@ func (m *Main) evaluateCommand() *cobra.Command {
 			if killAt != "" {
 				o.Progress = killHook(killAt, render.Progress(m.Stderr))
 			}
-			err = m.evaluate(cmd.Context(), cfg, datasetPath, runName, o)
+			err = adviseIf(m.evaluate(cmd.Context(), cfg, datasetPath, runName, o), pipeline.IsMismatch, resumeMismatchAdvice)
 			if shard != "" {
 				return withAdvice(err, kgeval.ECONFLICT, ": add --resume to finish this shard, or delete the run (`kgeval runs delete`) to start every shard over")
 			}
