@@ -1,7 +1,7 @@
 // Package pipeline holds kgeval's use cases, each one function with an
 // options struct that the CLI and the dashboard can call alike: Evaluate (a
 // run with its start / resume / replace policy and call accounting, or one
-// shard of a run that several workers share: shard.go), Sweep,
+// shard of a run that several workers share; both in evaluate.go), Sweep,
 // Sensitivity, ExportCache and ImportCache, Doctor, and Jobs (the
 // dashboard's evaluations in the background). They depend on the domain's
 // service interfaces; package app wires the adapters.
