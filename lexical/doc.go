@@ -120,4 +120,13 @@
 // two neighbouring phrases make a triplet with the words between them as the
 // relation. Its subjects and objects are copied from the text, so it invents
 // nothing; it reads no typed relation either (docs/SPEC-NOTES.md §2).
+//
+// # Files
+//
+// Code that is called together sits together: text.go holds the prepared
+// Text and Label with everything the checks call on them (folding, the
+// literal comparison Equal, occurrence, mentions); occurs.go the Occurs and
+// Ground API over them; compare.go the label verdicts (Compare, Match);
+// checks.go Atoms and Asked; literal.go and parse*.go the literals;
+// window.go the sentences; phrases.go the rule extractor.
 package lexical

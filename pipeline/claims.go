@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -25,6 +26,14 @@ type claimJob struct {
 	checks   []kgeval.ClaimCheck
 	first    int
 	passages []claims.Passage
+}
+
+// claims checks the claims of the scored pairs.
+func (v *evaluation) claims(ctx context.Context) error {
+	if err := v.e.claimChecks(ctx, v.samples, v.graphs, v.results, v.rep, v.progress); err != nil {
+		return fmt.Errorf("claims: %w", err)
+	}
+	return nil
 }
 
 // claimChecks splits the input text of every pair graph whose input is not

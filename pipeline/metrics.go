@@ -8,6 +8,20 @@ import (
 	"github.com/kgeval/kgeval/scoring"
 )
 
+// metrics computes and stores the triplet similarity and encoder metrics
+// in one batch (Report.Metrics).
+func (v *evaluation) metrics(ctx context.Context) error {
+	ms, err := v.e.otherMetrics(ctx, v.samples, v.tri, v.failed)
+	if err != nil {
+		return err
+	}
+	if err := v.e.Store.WriteMetricScores(ctx, v.run, ms); err != nil {
+		return err
+	}
+	v.rep.Metrics = ms
+	return nil
+}
+
 // otherMetrics computes the triplet-similarity, encoder and baseline metrics
 // of the samples (scoring.SampleMetrics) after one batch of embeddings
 // (cached by the embedder).

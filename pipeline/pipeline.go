@@ -1,13 +1,14 @@
 // Package pipeline holds kgeval's use cases, each one function with an
 // options struct that the CLI and the dashboard can call alike: Evaluate (a
 // run with its start / resume / replace policy and call accounting, or one
-// shard of a run that several workers share: shard.go), Sweep,
+// shard of a run that several workers share; both in evaluate.go), Sweep,
 // Sensitivity, ExportCache and ImportCache, Doctor, and Jobs (the
 // dashboard's evaluations in the background). They depend on the domain's
 // service interfaces; package app wires the adapters.
 //
 // The Evaluator is the evaluation itself, one stage after the other on one
-// evaluation value (stages.go): extract triplets from every text
+// evaluation value (stages.go; a stage with helpers of its own sits in
+// their file): extract triplets from every text
 // of a dataset (deduplicated, cached), embed entity labels (cached), build
 // the pair graphs, store them, score them with a KG engine and store the
 // scores, then compute and store the other selected per-sample metrics
@@ -20,11 +21,7 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
-	"sync"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/scoring"
@@ -238,48 +235,4 @@ func (e *Evaluator) neededTexts() map[kgeval.Text]bool {
 		need[p.Input], need[p.Context] = true, true
 	}
 	return need
-}
-
-// judgeAll judges samples, JudgeConcurrency at a time, and stores each
-// sample's values as soon as they come (a killed run keeps what was judged).
-// The first error stops the samples not yet started.
-func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.Sample, names []string, rep *Report, progress func(int, int)) error {
-	progress(0, len(samples))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(e.JudgeConcurrency, 1))
-	var mu sync.Mutex
-	done := 0
-	for _, s := range samples {
-		if gctx.Err() != nil {
-			break
-		}
-		g.Go(func() error {
-			var got []kgeval.MetricScore
-			if e.Judge == nil {
-				for _, m := range names {
-					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.MetricFamily(m), Reason: "no LLM judge configured"})
-				}
-			} else {
-				var err error
-				if got, err = e.Judge.Judge(gctx, s, names); err != nil {
-					return fmt.Errorf("judge sample %s: %w", s.ID, err)
-				}
-			}
-			// A finished judgement is stored even when the stage is
-			// stopping (an interrupt, another sample's failure).
-			mu.Lock()
-			defer mu.Unlock()
-			if err := e.Store.WriteMetricScores(context.WithoutCancel(gctx), run, got); err != nil {
-				return err
-			}
-			rep.Metrics = append(rep.Metrics, got...)
-			done++
-			progress(done, len(samples))
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	return ctx.Err()
 }

@@ -29,6 +29,13 @@ func (RuleExtractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, 
 	return out, nil
 }
 
+// addRuleFacts adds the rule-read triplets to every extracted text's
+// (extraction.method both), checked as the grounding drops.
+func (v *evaluation) addRuleFacts() {
+	g := v.e.Grounding
+	addRuleFacts(v.texts, v.refs, v.extracted, v.tri, g != kgeval.GroundingOff && g != kgeval.GroundingKeep)
+}
+
 // addRuleFacts appends the rule-read triplets of every extracted text to
 // its sample's triplets (extraction.method both). It runs after the
 // grounding check, which therefore counts the model's triplets only (its

@@ -23,6 +23,11 @@ import (
 //	verify   results (the model's check of what the graphs left open)
 //	claims   results (claim checks)
 //	metrics  tri, failed -> rep.Metrics (then judge)
+//
+// A stage that has helpers of its own sits in their file, so that what one
+// stage calls is read in one place: addRuleFacts in rules.go, score in
+// textverdict.go, verify in verify.go, claims in claims.go, metrics in
+// metrics.go, judge in judge.go. The others are here.
 type evaluation struct {
 	e   *Evaluator
 	run string
@@ -242,11 +247,17 @@ func (v *evaluation) ground() {
 	}
 }
 
-// addRuleFacts adds the rule-read triplets to every extracted text's
-// (extraction.method both), checked as the grounding drops.
-func (v *evaluation) addRuleFacts() {
-	g := v.e.Grounding
-	addRuleFacts(v.texts, v.refs, v.extracted, v.tri, g != kgeval.GroundingOff && g != kgeval.GroundingKeep)
+// textIndex numbers the kinds of text, to key a sample's extracted texts.
+func textIndex(t kgeval.Text) int {
+	switch t {
+	case kgeval.TextQuestion:
+		return 0
+	case kgeval.TextAnswer:
+		return 1
+	case kgeval.TextReference:
+		return 2
+	}
+	return 3
 }
 
 // embed embeds every entity and relation key of the samples' triplets
@@ -331,35 +342,6 @@ func (v *evaluation) build() error {
 	return nil
 }
 
-// score scores the pair graphs with the KG engine (results) and adds the
-// text verdicts to them and to the skipped pairs' (atom_support needs no
-// extraction).
-func (v *evaluation) score(ctx context.Context) error {
-	var err error
-	if v.results, err = v.e.Engine.Score(ctx, v.run, v.graphs, v.e.Params); err != nil {
-		return fmt.Errorf("score with %s: %w", v.e.Engine.Name(), err)
-	}
-	v.e.textVerdicts(v.samples, v.results)
-	v.e.textVerdicts(v.samples, v.skipped)
-	return nil
-}
-
-// verify asks the Verifier about what the graphs left open.
-func (v *evaluation) verify(ctx context.Context) error {
-	if err := v.e.verify(ctx, v.samples, v.results, v.rep, v.progress("verify")); err != nil {
-		return fmt.Errorf("verify: %w", err)
-	}
-	return nil
-}
-
-// claims checks the claims of the scored pairs.
-func (v *evaluation) claims(ctx context.Context) error {
-	if err := v.e.claimChecks(ctx, v.samples, v.graphs, v.results, v.rep, v.progress); err != nil {
-		return fmt.Errorf("claims: %w", err)
-	}
-	return nil
-}
-
 // storeScores stores the results and the skipped pairs' null results as
 // the run's default variant (Report.Results).
 func (v *evaluation) storeScores(ctx context.Context) error {
@@ -375,29 +357,4 @@ func (v *evaluation) storeScores(ctx context.Context) error {
 func (v *evaluation) hasMetrics() bool {
 	ts, enc, base, judged := scoring.SplitMetrics(v.e.Metrics)
 	return len(ts)+len(enc)+len(base)+len(judged) > 0
-}
-
-// metrics computes and stores the triplet similarity and encoder metrics
-// in one batch (Report.Metrics).
-func (v *evaluation) metrics(ctx context.Context) error {
-	ms, err := v.e.otherMetrics(ctx, v.samples, v.tri, v.failed)
-	if err != nil {
-		return err
-	}
-	if err := v.e.Store.WriteMetricScores(ctx, v.run, ms); err != nil {
-		return err
-	}
-	v.rep.Metrics = ms
-	return nil
-}
-
-// judge computes the judge's metrics, JudgeConcurrency samples at a time,
-// each stored as it comes (a killed run keeps what was judged; the answers
-// are cached anyway).
-func (v *evaluation) judge(ctx context.Context) error {
-	_, _, _, judged := scoring.SplitMetrics(v.e.Metrics)
-	if len(judged) == 0 {
-		return nil
-	}
-	return v.e.judgeAll(ctx, v.run, v.samples, judged, v.rep, v.progress("judge"))
 }

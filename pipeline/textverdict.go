@@ -1,10 +1,26 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
 	"github.com/kgeval/kgeval/scoring"
 )
+
+// score scores the pair graphs with the KG engine (results) and adds the
+// text verdicts to them and to the skipped pairs' (atom_support needs no
+// extraction).
+func (v *evaluation) score(ctx context.Context) error {
+	var err error
+	if v.results, err = v.e.Engine.Score(ctx, v.run, v.graphs, v.e.Params); err != nil {
+		return fmt.Errorf("score with %s: %w", v.e.Engine.Name(), err)
+	}
+	v.e.textVerdicts(v.samples, v.results)
+	v.e.textVerdicts(v.samples, v.skipped)
+	return nil
+}
 
 // lookups returns the pairs by name, the samples by id and a cache of
 // prepared texts (a passage shared by many samples is prepared once): what

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 
@@ -13,6 +14,14 @@ import (
 // maxEvidence is how many context sentences go with each open triplet to
 // the model check.
 const maxEvidence = 2
+
+// verify asks the Verifier about what the graphs left open.
+func (v *evaluation) verify(ctx context.Context) error {
+	if err := v.e.verify(ctx, v.samples, v.results, v.rep, v.progress("verify")); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	return nil
+}
 
 // verify asks e.Verifier about the triplets each non-question pair graph
 // left open (not_found, or supported and contradicted; scoring.OpenVerdicts:

@@ -1,88 +1,10 @@
 package lexical
 
 import (
-	"sort"
 	"strings"
-
-	"github.com/kgeval/kgeval"
+	"unicode"
+	"unicode/utf8"
 )
-
-// Label is a parsed entity label, computed once per label and reused: the
-// scorer compares every pair of labels of a pair graph, so everything that
-// depends on one label alone is done here.
-type Label struct {
-	Raw string
-	// Key is kgeval.Key(Raw): NFKC, lower case, white space collapsed,
-	// surrounding punctuation trimmed.
-	Key string
-	// Compact is the key with white space, hyphens and punctuation removed
-	// (and case-folded, ß as ss): "P SLV -C 56" and "PSLV-C56" are both
-	// "pslvc56". Symbols such as $ and ° stay.
-	Compact string
-	// Literals are Parse(Raw).
-	Literals []Literal
-	// Text is the key of Raw with the literals cut out ("" when the label is
-	// only literals): "sunday, at" for "Sunday, 30 July 2023 at 06:30 IST".
-	Text string
-
-	compact []rune   // Compact as runes
-	digits  string   // the digits of Compact, in order
-	text    []rune   // compact form of Text
-	content bool     // Text holds a word that is not filler
-	tokens  []string // content tokens of Text (stop words out), for Occurs
-	litc    []Span   // span of each literal in Compact
-}
-
-// NewLabel parses raw once.
-func NewLabel(raw string) Label {
-	l := Label{Raw: raw, Key: kgeval.Key(raw), Literals: Parse(raw)}
-	f := compactOf(raw, true)
-	l.Compact = f.s
-	l.compact = []rune(f.s)
-	var d []byte
-	for i := 0; i < len(f.s); i++ {
-		if '0' <= f.s[i] && f.s[i] <= '9' {
-			d = append(d, f.s[i])
-		}
-	}
-	l.digits = string(d)
-	text := raw
-	if len(l.Literals) > 0 {
-		b := []byte(raw)
-		l.litc = make([]Span, len(l.Literals))
-		for i, lit := range l.Literals {
-			for k := lit.Start; k < lit.End; k++ {
-				b[k] = ' '
-			}
-			l.litc[i] = Span{compactIndex(f.raw, lit.Start), compactIndex(f.raw, lit.End)}
-		}
-		text = string(b)
-		l.Text = kgeval.Key(text)
-	} else {
-		l.Text = l.Key
-	}
-	l.text = []rune(compactOf(l.Text, false).s)
-	seen := map[string]bool{}
-	for _, t := range tokensOf(l.Text) {
-		if !fillerWords[t] && !stopWords[t] {
-			l.content = true
-		}
-		if !stopWords[t] && !seen[t] {
-			seen[t] = true
-			l.tokens = append(l.tokens, t)
-		}
-	}
-	return l
-}
-
-// compactIndex is the first byte of the compact form that comes from source
-// byte b or later.
-func compactIndex(raw []int32, b int) int {
-	return sort.Search(len(raw), func(i int) bool { return int(raw[i]) >= b })
-}
-
-// IsLiteral reports whether the label holds at least one literal.
-func (l Label) IsLiteral() bool { return len(l.Literals) > 0 }
 
 // Verdict of comparing two labels lexically, before any cosine.
 type Verdict int
@@ -345,3 +267,65 @@ func levenshtein(a, b []rune, k int) int {
 
 // quote is a label as quoted text, for reasons.
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// derivations are the suffixes SharesWord strips: inflections and the
+// commonest derivations of a verb ("completed" / "completion",
+// "expanded" / "expansion" share no inflected form but one stem).
+var derivations = []string{"ations", "ation", "ions", "ion", "ments", "ment", "ings", "ing", "ers", "er", "ed", "es", "s", "e"}
+
+// root is a token with one derivational suffix removed, keeping at least
+// five characters; the token itself when none applies.
+func root(tok string) string {
+	for _, suf := range derivations {
+		if strings.HasSuffix(tok, suf) && utf8.RuneCountInString(tok)-utf8.RuneCountInString(suf) >= 5 {
+			return tok[:len(tok)-len(suf)]
+		}
+	}
+	return tok
+}
+
+// SharesWord reports whether two relation labels share a content word up to
+// its inflection or derivation ("was completed in" / "completion",
+// "expanded" / "expansion over the years"): the same predicate in other
+// words, which a small model's relation phrases often are and a sentence
+// encoder does not always see (cos("completion", "completed") is below 0.6
+// with all-MiniLM-L6-v2). Stop words never count.
+func SharesWord(a, b Label) bool {
+	roots := map[string]bool{}
+	for _, t := range a.tokens {
+		if utf8.RuneCountInString(t) >= 5 {
+			roots[root(t)] = true
+		}
+	}
+	for _, t := range b.tokens {
+		if utf8.RuneCountInString(t) >= 5 && roots[root(t)] {
+			return true
+		}
+	}
+	return false
+}
+
+// NonAnswer reports whether a label says only that a value is not known:
+// it holds one of the non-answer phrases and at most two other words, or
+// ends with one ("the schedule date and time is not provided").
+func NonAnswer(label string) bool {
+	k := " " + strings.Join(strings.FieldsFunc(normFold(label), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '/')
+	}), " ") + " "
+	for _, p := range nonAnswers {
+		if i := strings.Index(k, " "+p+" "); i >= 0 {
+			if strings.HasSuffix(k, " "+p+" ") {
+				return true
+			}
+			rest := strings.Fields(k[:i] + " " + k[i+len(p)+2:])
+			var content int
+			for _, w := range rest {
+				if !stopWords[w] {
+					content++
+				}
+			}
+			return content <= 2
+		}
+	}
+	return false
+}
