@@ -379,21 +379,22 @@ func (e *GDS) stream(ctx context.Context, query cypher.Statement, params map[str
 	return mapError(err, query.Name)
 }
 
-// Community modes of the GDS engine (GDS.Communities).
+// Community modes of the GDS engine (GDS.Communities; the configuration's
+// scoring.communities).
 const (
 	// CommunitiesBatch runs one Leiden call per group of pair graphs on
 	// their union, each graph's weights divided by its total weight and
 	// the resolution set to the number of graphs, so that each graph gets
 	// the communities it would get alone (SPEC-NOTES §4).
-	CommunitiesBatch = "batch"
+	CommunitiesBatch = kgeval.CommunitiesBatch
 	// CommunitiesLouvainPerGraph runs one gds.louvain.stream per pair
 	// graph, filtered to its label: SPEC §4's Louvain on each graph alone,
 	// at a fixed cost of tens of milliseconds per call.
-	CommunitiesLouvainPerGraph = "louvain-per-graph"
+	CommunitiesLouvainPerGraph = kgeval.CommunitiesLouvainPerGraph
 	// CommunitiesLeidenPerGraph runs one gds.leiden.stream per pair graph
 	// with the settings of CommunitiesBatch: the oracle the batched call is
 	// tested against.
-	CommunitiesLeidenPerGraph = "leiden-per-graph"
+	CommunitiesLeidenPerGraph = kgeval.CommunitiesLeidenPerGraph
 )
 
 // Leiden settings shared by the batched call and its per-graph oracle.
