@@ -69,7 +69,14 @@ func ModelOf(llm string) string {
 // configuration (scoring.* keys), recorded with the run so that a resume,
 // a sweep, an export and the dashboard use the run's own.
 type RunSettings struct {
-	Engine      string   `mapstructure:"engine"`
+	Engine string `mapstructure:"engine"`
+	// Communities is how the GDS engine runs its community detection:
+	// louvain-per-graph (SPEC §4, one Louvain call per pair graph), batch
+	// (one Leiden call per batch of pair graphs, within the tolerance of
+	// docs/SPEC-NOTES.md §4) or leiden-per-graph (batch's oracle). Runs
+	// recorded before the key existed ran louvain-per-graph: see
+	// CommunityMode.
+	Communities string   `mapstructure:"communities"`
 	Tau         float64  `mapstructure:"tau"`
 	TauRel      float64  `mapstructure:"tau_rel"`
 	Verify      string   `mapstructure:"verify"`
@@ -93,6 +100,22 @@ func (s RunSettings) GraphParams() GraphParams {
 	return GraphParams{Tau: s.Tau, Delta: s.Delta, StructuralWeight: s.StructuralWeight, StructuralCost: s.StructuralCost,
 		Directed: s.Directed, EmptyAsZero: s.EmptyAsZero, TauRel: s.TauRel}
 }
+
+// CommunityMode returns s.Communities, louvain-per-graph when unset (a run
+// recorded before the key existed).
+func (s RunSettings) CommunityMode() string {
+	if s.Communities == "" {
+		return CommunitiesLouvainPerGraph
+	}
+	return s.Communities
+}
+
+// Community modes of the GDS engine (RunSettings.Communities).
+const (
+	CommunitiesLouvainPerGraph = "louvain-per-graph"
+	CommunitiesBatch           = "batch"
+	CommunitiesLeidenPerGraph  = "leiden-per-graph"
+)
 
 // DecodeRunSettings returns the scoring section of a recorded configuration
 // (JSON: {"Scoring": {"Tau": 0.7, ...}, ...}); nil for an empty

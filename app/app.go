@@ -97,7 +97,7 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	if err != nil {
 		return nil, err
 	}
-	var engine kgeval.KGEngine = &graphstore.GDS{DB: db}
+	var engine kgeval.KGEngine = &graphstore.GDS{DB: db, Communities: cfg.Scoring.Communities}
 	if cfg.Scoring.Engine == "native" {
 		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
 	}

@@ -195,6 +195,11 @@ func (c *Config) validateScoring(bad badValue) error {
 	default:
 		return bad("scoring.engine", c.Scoring.Engine, "want gds or native")
 	}
+	switch c.Scoring.Communities {
+	case kgeval.CommunitiesLouvainPerGraph, kgeval.CommunitiesBatch, kgeval.CommunitiesLeidenPerGraph:
+	default:
+		return bad("scoring.communities", c.Scoring.Communities, "want louvain-per-graph, batch or leiden-per-graph")
+	}
 	for _, p := range []struct {
 		key string
 		v   float64

@@ -15,6 +15,7 @@ import (
 	"github.com/kgeval/kgeval/cypher"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"golang.org/x/sync/errgroup"
 )
 
 // Queries, resolved when the package loads.
@@ -232,11 +233,15 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 	// Global ids: 0 is the virtual source; graph k's node v is offset[k] + v.
 	params := make([]any, len(idx))
 	offsets := make([]int64, len(idx))
+	var inputs []int64 // global ids of the input entities: the nodes whose distance scoring reads
 	next := int64(1)
 	for k, i := range idx {
 		g := graphs[i]
 		offsets[k] = next
 		params[k] = map[string]any{"graph": kgeval.GraphID(run, g.Sample, g.Pair), "offset": next}
+		for _, v := range g.InputEntities() {
+			inputs = append(inputs, next+int64(v))
+		}
 		next += int64(len(g.Nodes))
 	}
 	owner := func(id int64) (k int, v int) {
@@ -270,7 +275,7 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 
 	dijkstra := func(name string, types []any) error {
 		defer e.add(&e.stats.Dijkstra, time.Now())
-		return e.stream(ctx, qGdsDijkstra, map[string]any{"name": name, "types": types}, func(r *neo4j.Record) error {
+		return e.stream(ctx, qGdsDijkstra, map[string]any{"name": name, "types": types, "inputs": inputs}, func(r *neo4j.Record) error {
 			m := r.AsMap()
 			node := asInt(m["node"])
 			if node == 0 {
@@ -299,10 +304,13 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 		name := e.name("batch")
 		err := e.withProjection(ctx, name, qGdsProjectBatch, map[string]any{"graphs": params, "undirected": undirected, "pathType": pathType, "commType": commType},
 			&e.stats.ProjectPaths, func(recs []*neo4j.Record) error {
-				if err := dijkstra(name, []any{pathType}); err != nil {
-					return err
-				}
-				return e.leiden(ctx, name, []any{commType}, recs, owner, comm)
+				// The two calls read the projection and write apart (dist and
+				// paths, comm), so they run at once: each is single-threaded
+				// in GDS (concurrency 1, for reproducible results).
+				var g errgroup.Group
+				g.Go(func() error { return dijkstra(name, []any{pathType}) })
+				g.Go(func() error { return e.leiden(ctx, name, []any{commType}, recs, owner, comm) })
+				return g.Wait()
 			})
 		if err != nil {
 			return err
@@ -371,21 +379,22 @@ func (e *GDS) stream(ctx context.Context, query cypher.Statement, params map[str
 	return mapError(err, query.Name)
 }
 
-// Community modes of the GDS engine (GDS.Communities).
+// Community modes of the GDS engine (GDS.Communities; the configuration's
+// scoring.communities).
 const (
 	// CommunitiesBatch runs one Leiden call per group of pair graphs on
 	// their union, each graph's weights divided by its total weight and
 	// the resolution set to the number of graphs, so that each graph gets
-	// the communities it would get alone (SPEC-NOTES §4). The default.
-	CommunitiesBatch = "batch"
+	// the communities it would get alone (SPEC-NOTES §4).
+	CommunitiesBatch = kgeval.CommunitiesBatch
 	// CommunitiesLouvainPerGraph runs one gds.louvain.stream per pair
 	// graph, filtered to its label: SPEC §4's Louvain on each graph alone,
 	// at a fixed cost of tens of milliseconds per call.
-	CommunitiesLouvainPerGraph = "louvain-per-graph"
+	CommunitiesLouvainPerGraph = kgeval.CommunitiesLouvainPerGraph
 	// CommunitiesLeidenPerGraph runs one gds.leiden.stream per pair graph
 	// with the settings of CommunitiesBatch: the oracle the batched call is
 	// tested against.
-	CommunitiesLeidenPerGraph = "leiden-per-graph"
+	CommunitiesLeidenPerGraph = kgeval.CommunitiesLeidenPerGraph
 )
 
 // Leiden settings shared by the batched call and its per-graph oracle.
