@@ -171,6 +171,12 @@ type MetricInfo struct {
 	Graph bool
 	// Encoder marks a metric that needs the sentence encoder only.
 	Encoder bool
+	// JSON is a KG metric's place (1-based) among the metric values of a
+	// KGResult's JSON (KGJSONNames); 0 for the other families. The JSON
+	// keeps the order of the fields KGResult had before the registry keyed
+	// its values (issue 28): the graph scores, the claim scores, then the
+	// verdict scores in the order they were added.
+	JSON int
 }
 
 // TSAggregates are the suffixes of the triplet-similarity metrics: the
@@ -194,29 +200,29 @@ var tsAggregateMeaning = map[string]string{
 // registry lists every metric: the KG metrics in display order, then the
 // triplet similarity, LLM-driven and RAGAS-style metrics.
 var registry = func() []MetricInfo {
-	kg := func(name, meaning string, dir Direction, graph bool) MetricInfo {
-		return MetricInfo{Name: name, Family: FamilyKG, Direction: dir, Lo: 0, Hi: 1, Meaning: meaning, Graph: graph}
+	kg := func(name string, json int, meaning string, dir Direction, graph bool) MetricInfo {
+		return MetricInfo{Name: name, Family: FamilyKG, Direction: dir, Lo: 0, Hi: 1, Meaning: meaning, Graph: graph, JSON: json}
 	}
 	out := []MetricInfo{
-		kg(MetricClaimScore, "calibrated probability that the input's claims are supported, mean over its claims (headline)", HigherIsBetter, false),
-		kg(MetricClaimScoreMin, "least calibrated probability over the input's claims: low when any claim is unsupported", HigherIsBetter, false),
-		kg(MetricPSupported, "mean over the input's claims of the model's P(supported) on the claim's evidence (scoring.verify prob)", HigherIsBetter, false),
-		kg(MetricClaimContradiction, "share of the input's claims with a date, number, amount or name that their evidence states otherwise", LowerIsBetter, false),
-		kg(MetricMultihop, "share of input entities that reach a context entity by a path of cost <= delta", HigherIsBetter, true),
-		kg(MetricCommunityOverlap, "share of Louvain communities that hold entities of both sides", HigherIsBetter, true),
-		kg(MetricCommunityCoverage, "share of input entities whose community holds a context entity", HigherIsBetter, true),
-		kg(MetricSupport, "share of input triplets the context triplets support", HigherIsBetter, false),
-		kg(MetricContradiction, "share of input triplets the context triplets contradict", LowerIsBetter, false),
-		kg(MetricRecall, "share of reference triplets the answer supports (against the reference only)", HigherIsBetter, false),
-		kg(MetricF1, "F1 of support (precision) and recall (against the reference only)", HigherIsBetter, false),
-		kg(MetricSlotCoverage, "share of the question's asked facts the context side answers", HigherIsBetter, false),
-		kg(MetricSupportText, "support, with context sentences deciding what the graph left open", HigherIsBetter, false),
-		kg(MetricContradictionText, "contradiction, with context sentences deciding what the graph left open", LowerIsBetter, false),
-		kg(MetricSlotCoverageText, "slot_coverage, with context sentences answering what the graph left open", HigherIsBetter, false),
-		kg(MetricAtomSupport, "share of the input's names and values (numbers, dates, amounts) that the context side states", HigherIsBetter, false),
-		kg(MetricTypedSlotCoverage, "share of the question's when/where/who/how-many/how-long/measure clauses for which the context side states a new value of that type", HigherIsBetter, false),
-		kg(MetricSupportVerified, "support, with the model deciding what the graph left open (scoring.verify llm)", HigherIsBetter, false),
-		kg(MetricContradictionVerified, "contradiction, with the model deciding what the graph left open (scoring.verify llm)", LowerIsBetter, false),
+		kg(MetricClaimScore, 4, "calibrated probability that the input's claims are supported, mean over its claims (headline)", HigherIsBetter, false),
+		kg(MetricClaimScoreMin, 5, "least calibrated probability over the input's claims: low when any claim is unsupported", HigherIsBetter, false),
+		kg(MetricPSupported, 6, "mean over the input's claims of the model's P(supported) on the claim's evidence (scoring.verify prob)", HigherIsBetter, false),
+		kg(MetricClaimContradiction, 7, "share of the input's claims with a date, number, amount or name that their evidence states otherwise", LowerIsBetter, false),
+		kg(MetricMultihop, 1, "share of input entities that reach a context entity by a path of cost <= delta", HigherIsBetter, true),
+		kg(MetricCommunityOverlap, 2, "share of Louvain communities that hold entities of both sides", HigherIsBetter, true),
+		kg(MetricCommunityCoverage, 3, "share of input entities whose community holds a context entity", HigherIsBetter, true),
+		kg(MetricSupport, 8, "share of input triplets the context triplets support", HigherIsBetter, false),
+		kg(MetricContradiction, 9, "share of input triplets the context triplets contradict", LowerIsBetter, false),
+		kg(MetricRecall, 10, "share of reference triplets the answer supports (against the reference only)", HigherIsBetter, false),
+		kg(MetricF1, 11, "F1 of support (precision) and recall (against the reference only)", HigherIsBetter, false),
+		kg(MetricSlotCoverage, 12, "share of the question's asked facts the context side answers", HigherIsBetter, false),
+		kg(MetricSupportText, 13, "support, with context sentences deciding what the graph left open", HigherIsBetter, false),
+		kg(MetricContradictionText, 15, "contradiction, with context sentences deciding what the graph left open", LowerIsBetter, false),
+		kg(MetricSlotCoverageText, 14, "slot_coverage, with context sentences answering what the graph left open", HigherIsBetter, false),
+		kg(MetricAtomSupport, 16, "share of the input's names and values (numbers, dates, amounts) that the context side states", HigherIsBetter, false),
+		kg(MetricTypedSlotCoverage, 17, "share of the question's when/where/who/how-many/how-long/measure clauses for which the context side states a new value of that type", HigherIsBetter, false),
+		kg(MetricSupportVerified, 18, "support, with the model deciding what the graph left open (scoring.verify llm)", HigherIsBetter, false),
+		kg(MetricContradictionVerified, 19, "contradiction, with the model deciding what the graph left open (scoring.verify llm)", LowerIsBetter, false),
 	}
 	for _, base := range []string{MetricTSContextRelevancy, MetricTSGroundedness, MetricTSCompleteness, MetricTSAnswerRelevancy} {
 		m := tsMeaning[base]
@@ -288,6 +294,15 @@ func MetricNames(family string) []string {
 var (
 	// KGMetricNames are the per-pair KG metrics, in display order.
 	KGMetricNames = MetricNames(FamilyKG)
+	// KGJSONNames are the KG metrics in the order of a KGResult's JSON
+	// (MetricInfo.JSON).
+	KGJSONNames = func() []string {
+		out := make([]string, len(KGMetricNames))
+		for _, m := range KGMetricNames {
+			out[registry[byName[m]].JSON-1] = m
+		}
+		return out
+	}()
 	// TSMetricBases are the base names of the triplet-similarity metrics.
 	TSMetricBases = []string{MetricTSContextRelevancy, MetricTSGroundedness, MetricTSCompleteness, MetricTSAnswerRelevancy}
 	// LLMMetricNames are the LLM-driven metrics (SPEC §6).

@@ -101,3 +101,17 @@ func TestKGResultJSONRoundTrip(t *testing.T) {
 		t.Errorf("null over a value: multihop %v, sample %q (err %v)", got.Value(kgeval.MetricMultihop), got.Sample, err)
 	}
 }
+
+// TestKGJSONNames: the registry gives each KG metric one place in the JSON.
+func TestKGJSONNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range kgeval.KGJSONNames {
+		if mi, ok := kgeval.LookupMetric(m); !ok || mi.Family != kgeval.FamilyKG || seen[m] {
+			t.Errorf("KGJSONNames: %q is not a KG metric, or twice", m)
+		}
+		seen[m] = true
+	}
+	if len(seen) != len(kgeval.KGMetricNames) {
+		t.Errorf("KGJSONNames has %d metrics, KGMetricNames %d", len(seen), len(kgeval.KGMetricNames))
+	}
+}
