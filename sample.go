@@ -191,7 +191,7 @@ type SampleDetail struct {
 	Pairs []PairDetail `json:"pairs"`
 	// Metrics are the sample's other metric values (triplet similarity,
 	// encoder and LLM-judged metrics) with their explanations, in family
-	// (FamilyRank) then name order.
+	// (metricreg.FamilyRank) then name order.
 	Metrics []MetricValue `json:"metrics"`
 	// Grounding is the grounding check of the sample's extracted texts (SPEC
 	// §2b), per text and passage: triplets kept and dropped with the
