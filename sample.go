@@ -153,15 +153,6 @@ type TripletRow struct {
 	Passage  int    `json:"passage"`
 }
 
-// TripletRows turns triplets into rows.
-func TripletRows(ts []Triplet) []TripletRow {
-	out := make([]TripletRow, 0, len(ts))
-	for _, t := range ts {
-		out = append(out, TripletRow{Subject: t.Subject, Relation: t.Relation, Object: t.Object, Passage: t.Passage})
-	}
-	return out
-}
-
 // PairDetail is one pair of a sample: its scores, its triplets per side and
 // each input entity's best path with labels.
 type PairDetail struct {

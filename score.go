@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -243,16 +242,6 @@ const ReasonExtractionFailed = "extraction of "
 // validation after every repair ("model m gave no valid JSON after 3
 // attempts: label 2 is FN but ..."); the rejected answer follows it.
 const ReasonNoValidJSON = "gave no valid JSON after %d attempts"
-
-var noValidJSONDetail = regexp.MustCompile("(" + strings.Replace(regexp.QuoteMeta(ReasonNoValidJSON), "%d", `\d+`, 1) + "): .*$")
-
-// ReasonKind drops the per-sample detail from a null reason: reasons that
-// differ only in the model's rejected answer ("... gave no valid JSON after
-// 3 attempts: label 2 is FN but ...") have one kind. Other reasons are
-// their own kind.
-func ReasonKind(reason string) string {
-	return noValidJSONDetail.ReplaceAllString(reason, "$1")
-}
 
 // MetricScore is one per-sample metric value beyond the KG scores (triplet
 // similarity, encoder and LLM-judge metrics): a nil Value is null and Reason
