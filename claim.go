@@ -143,12 +143,3 @@ var (
 // (stats.FitLogisticSigned): more support, overlap or reach never lowers a
 // claim's score, a conflict never raises it.
 var FeatureSigns = map[string]int{FeatureModel: 1, FeatureOverlap: 1, FeatureAtoms: 1, FeatureSupport: 1, FeatureReach: 1, FeatureConflict: -1}
-
-// SignsOf returns FeatureSigns for features, in order.
-func SignsOf(features []string) []int {
-	out := make([]int, len(features))
-	for i, f := range features {
-		out[i] = FeatureSigns[f]
-	}
-	return out
-}

@@ -23,11 +23,14 @@
 //
 // # Map
 //
-//	kgeval (this package)  domain types; metric.go, the metric registry
-//	                       (names, families, directions, scales, meanings,
-//	                       validity types); service.go, cache.go, console.go,
-//	                       the services with the error codes they return;
-//	                       error.go, the application error and its codes
+//	kgeval (this package)  domain types (KGResult keyed by the registry);
+//	                       metric.go, the registry's names; service.go,
+//	                       cache.go, console.go, the services with the error
+//	                       codes they return; error.go, the application
+//	                       error and its codes
+//	metricreg              the metric registry, a leaf (names, families,
+//	                       directions, scales, meanings, validity types,
+//	                       each KG metric's place in a KGResult's JSON)
 //	pipeline               use cases: Evaluate (the run policy: start / resume /
 //	                       replace, call accounting; it returns the scores it
 //	                       holds), Sweep, Sensitivity, ExportCache, ImportCache,

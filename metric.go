@@ -1,473 +1,93 @@
 package kgeval
 
-import (
-	"sort"
-	"strings"
-)
+import "github.com/kgeval/kgeval/metricreg"
 
-// This file is kgeval's one metric registry: every metric's name, family,
-// direction, fixed scale, one-line meaning and validity type. The CLI
-// (--metrics, validity, plots), the analyses, the dashboard and
-// docs/METRICS.md read it from here.
+// The metric registry lives in package metricreg, which imports nothing of
+// kgeval (issue 28): every metric's name, family, direction, scale,
+// meaning, validity type and place in a KGResult's JSON, documented there.
+// These are its names as the rest of kgeval has always called them
+// (kgeval.MetricMultihop, kgeval.LookupMetric, ...); a package may as
+// well import metricreg.
 
-// Metric families, as --metrics accepts them besides single metric names.
+// Metric families and names (metricreg/names.go), validity types and
+// directions.
 const (
-	FamilyKG    = "kg"    // KG scores and triplet verdicts per pair (SPEC §4, §4b, §4c)
-	FamilyTS    = "ts"    // triplet-embedding similarity (SPEC §5)
-	FamilyLLM   = "llm"   // LLM-driven metrics and their validations (SPEC §6)
-	FamilyRAGAS = "ragas" // RAGAS-style metrics (SPEC §7), 0-100
-	// FamilyBaseline are word-overlap baselines with no model: the bar a
-	// metric has to clear on a dataset.
-	FamilyBaseline = "baseline"
+	FamilyKG                           = metricreg.FamilyKG
+	FamilyTS                           = metricreg.FamilyTS
+	FamilyLLM                          = metricreg.FamilyLLM
+	FamilyRAGAS                        = metricreg.FamilyRAGAS
+	FamilyBaseline                     = metricreg.FamilyBaseline
+	MetricMultihop                     = metricreg.MetricMultihop
+	MetricCommunityOverlap             = metricreg.MetricCommunityOverlap
+	MetricCommunityCoverage            = metricreg.MetricCommunityCoverage
+	MetricSupport                      = metricreg.MetricSupport
+	MetricContradiction                = metricreg.MetricContradiction
+	MetricRecall                       = metricreg.MetricRecall
+	MetricF1                           = metricreg.MetricF1
+	MetricSlotCoverage                 = metricreg.MetricSlotCoverage
+	MetricSupportVerified              = metricreg.MetricSupportVerified
+	MetricContradictionVerified        = metricreg.MetricContradictionVerified
+	MetricSupportText                  = metricreg.MetricSupportText
+	MetricContradictionText            = metricreg.MetricContradictionText
+	MetricSlotCoverageText             = metricreg.MetricSlotCoverageText
+	MetricAtomSupport                  = metricreg.MetricAtomSupport
+	MetricTypedSlotCoverage            = metricreg.MetricTypedSlotCoverage
+	MetricClaimScore                   = metricreg.MetricClaimScore
+	MetricClaimScoreMin                = metricreg.MetricClaimScoreMin
+	MetricPSupported                   = metricreg.MetricPSupported
+	MetricClaimContradiction           = metricreg.MetricClaimContradiction
+	MetricTSContextRelevancy           = metricreg.MetricTSContextRelevancy
+	MetricTSGroundedness               = metricreg.MetricTSGroundedness
+	MetricTSCompleteness               = metricreg.MetricTSCompleteness
+	MetricTSAnswerRelevancy            = metricreg.MetricTSAnswerRelevancy
+	MetricResponseRelevancy            = metricreg.MetricResponseRelevancy
+	MetricFaithfulness                 = metricreg.MetricFaithfulness
+	MetricFactualCorrectness           = metricreg.MetricFactualCorrectness
+	MetricFaithfulnessValidation       = metricreg.MetricFaithfulnessValidation
+	MetricFactualCorrectnessValidation = metricreg.MetricFactualCorrectnessValidation
+	MetricRagasFaithfulness            = metricreg.MetricRagasFaithfulness
+	MetricContextPrecision             = metricreg.MetricContextPrecision
+	MetricContextPrecisionAtK          = metricreg.MetricContextPrecisionAtK
+	MetricContextRecall                = metricreg.MetricContextRecall
+	MetricAnswerRelevance              = metricreg.MetricAnswerRelevance
+	MetricRagasScore                   = metricreg.MetricRagasScore
+	MetricFactualAccuracy              = metricreg.MetricFactualAccuracy
+	MetricSemanticSimilarity           = metricreg.MetricSemanticSimilarity
+	MetricBERTScoreF1                  = metricreg.MetricBERTScoreF1
+	MetricAnswerClass                  = metricreg.MetricAnswerClass
+	MetricKPrecision                   = metricreg.MetricKPrecision
+	HigherIsBetter                     = metricreg.HigherIsBetter
+	LowerIsBetter                      = metricreg.LowerIsBetter
+	TypeFaithfulness                   = metricreg.TypeFaithfulness
+	TypeRelevance                      = metricreg.TypeRelevance
+	TypeReference                      = metricreg.TypeReference
+	TypeNoAnswer                       = metricreg.TypeNoAnswer
+	TypeOther                          = metricreg.TypeOther
+	TypeUnclassified                   = metricreg.TypeUnclassified
 )
 
-// Metric names of the KG family, computed per pair.
-const (
-	MetricMultihop          = "multihop"
-	MetricCommunityOverlap  = "community_overlap"
-	MetricCommunityCoverage = "community_coverage"
-	// Triplet-level verdicts (SPEC §4b): shares of the input triplets that
-	// the context side supports or contradicts; against the reference also
-	// recall (reference triplets the answer supports) and F1, with support
-	// as precision.
-	MetricSupport       = "support"
-	MetricContradiction = "contradiction"
-	MetricRecall        = "recall"
-	MetricF1            = "f1"
-	// MetricSlotCoverage is the share of a question's asked facts that the
-	// context side answers (SPEC §4c).
-	MetricSlotCoverage = "slot_coverage"
-	// Support and contradiction after the model checked what the graph left
-	// open (scoring.verify: llm): graph verdicts where the graph decided,
-	// model verdicts for the rest. Null when verify is off.
-	MetricSupportVerified       = "support_verified"
-	MetricContradictionVerified = "contradiction_verified"
-	// Support and contradiction with sentence evidence: the graph's verdict
-	// where it decided; for a triplet the graph did not find, a context
-	// sentence that states both its ends supports it, and one that states
-	// one end with another value of the other's literal contradicts it.
-	MetricSupportText       = "support_text"
-	MetricContradictionText = "contradiction_text"
-	// MetricSlotCoverageText is slot_coverage with sentence evidence: an
-	// asked fact the graph left unanswered is answered by a context
-	// sentence that states its known end and its relation's words.
-	MetricSlotCoverageText = "slot_coverage_text"
-	// MetricAtomSupport is the share of the input text's atoms (its names
-	// and literal values, read by rule, not extracted by the model) that the
-	// context side states: literals by value, names by the occurrence rule
-	// of SPEC §2b. Not a graph metric: see docs/SPEC-NOTES.md.
-	MetricAtomSupport = "atom_support"
-	// MetricTypedSlotCoverage is the share of the question's typed asked
-	// facts (a clause asking when, where, who, how many, how long or for a
-	// measure; read by rule) for which the context side states a value of
-	// that type that the question does not. Not a graph metric: see
-	// docs/SPEC-NOTES.md.
-	MetricTypedSlotCoverage = "typed_slot_coverage"
-	// Claim verdicts (SPEC §4d; ClaimCheck): MetricClaimScore is the headline,
-	// the mean over the input's claims of each claim's calibrated
-	// probability of being supported; MetricClaimScoreMin the least of them (low
-	// when any claim fails); MetricPSupported the mean of the model's
-	// P(supported) alone (scoring.verify prob); MetricClaimContradiction the
-	// share of claims with a value or name that their evidence states
-	// otherwise.
-	MetricClaimScore         = "score"
-	MetricClaimScoreMin      = "score_min"
-	MetricPSupported         = "p_supported"
-	MetricClaimContradiction = "claim_contradiction"
+// The registry's types.
+type (
+	Direction  = metricreg.Direction
+	MetricInfo = metricreg.MetricInfo
+	Validity   = metricreg.Validity
 )
 
-// Base names of the triplet-similarity metrics (SPEC §5); each metric is a
-// base name with an aggregate suffix (TSAggregates): ts_groundedness_avg.
-const (
-	MetricTSContextRelevancy = "ts_context_relevancy"
-	MetricTSGroundedness     = "ts_groundedness"
-	MetricTSCompleteness     = "ts_completeness"
-	MetricTSAnswerRelevancy  = "ts_answer_relevancy"
-)
-
-// Names of the LLM-driven metrics (SPEC §6).
-const (
-	MetricResponseRelevancy            = "llm_response_relevancy"
-	MetricFaithfulness                 = "llm_faithfulness"
-	MetricFactualCorrectness           = "llm_factual_correctness"
-	MetricFaithfulnessValidation       = "faithfulness_validation"
-	MetricFactualCorrectnessValidation = "factual_correctness_validation"
-)
-
-// Names of the RAGAS-style metrics (SPEC §7).
-const (
-	MetricRagasFaithfulness   = "ragas_faithfulness"
-	MetricContextPrecision    = "ragas_context_precision"
-	MetricContextPrecisionAtK = "ragas_context_precision_at_k"
-	MetricContextRecall       = "ragas_context_recall"
-	MetricAnswerRelevance     = "ragas_answer_relevance"
-	MetricRagasScore          = "ragas_score"
-	MetricFactualAccuracy     = "factual_accuracy"
-	MetricSemanticSimilarity  = "semantic_similarity"
-	MetricBERTScoreF1         = "bert_score_f1"
-	MetricAnswerClass         = "answer_class"
-	// MetricKPrecision is K-Precision (Adlakha et al. 2023, "Evaluating
-	// Correctness and Faithfulness of Instruction-Following Models for
-	// Question Answering"): the share of the answer's content words that
-	// occur in the contexts. A word-overlap baseline with no model.
-	MetricKPrecision = "k_precision"
-)
-
-// Direction says which way a metric improves.
-type Direction int
-
-// Directions. The zero value means "not set".
-const (
-	HigherIsBetter Direction = 1
-	LowerIsBetter  Direction = -1
-)
-
-func (d Direction) String() string {
-	if d == LowerIsBetter {
-		return "lower is better"
-	}
-	return "higher is better"
-}
-
-// Validity types: what a metric can be expected to tell apart on a
-// WikiEval-style dataset, where each question has a grounded answer, an
-// ungrounded one (fluent, not supported by the passage) and a poor one (off
-// the question). `kgeval validity` and docs/VALIDITY.md use them.
-const (
-	// TypeFaithfulness reads the answer against the contexts: it should
-	// prefer the grounded answer over the ungrounded one.
-	TypeFaithfulness = "faithfulness"
-	// TypeRelevance reads the answer against the question: it should
-	// prefer the grounded answer over the poor one.
-	TypeRelevance = "relevance"
-	// TypeReference compares the answer with the reference answer. On
-	// WikiEval the reference is the grounded answer, so such a metric is
-	// right by construction there and tells nothing.
-	TypeReference = "reference-based"
-	// TypeNoAnswer never reads the answer: the answers to one question tie.
-	TypeNoAnswer = "does not read the answer"
-	// TypeOther reads the answer but measures neither faithfulness nor
-	// relevance alone (coverage of the contexts, a composite).
-	TypeOther = "other"
-	// TypeUnclassified is a metric the registry does not classify.
-	TypeUnclassified = "unclassified"
-)
-
-// MetricInfo describes one metric.
-type MetricInfo struct {
-	Name      string
-	Family    string
-	Direction Direction
-	// Lo and Hi are the metric's fixed scale: the range of its histograms
-	// and plots.
-	Lo, Hi float64
-	// Meaning says what the metric measures, in one line.
-	Meaning string
-	// Type is the validity type (TypeFaithfulness...) and Note the short
-	// reason `kgeval validity` prints. KG metrics have neither: a KG score
-	// takes the type and note of its pair (PairValidity).
-	Type, Note string
-	// Graph marks the paper's three graph scores among the KG metrics.
-	Graph bool
-	// Encoder marks a metric that needs the sentence encoder only.
-	Encoder bool
-}
-
-// TSAggregates are the suffixes of the triplet-similarity metrics: the
-// mean, the weighted mean and the minimum over the query triplets of their
-// best cosine (SPEC §5).
-var TSAggregates = []string{"avg", "weighted", "minimax"}
-
-var tsMeaning = map[string]struct{ meaning, typ, note string }{
-	MetricTSContextRelevancy: {"question triplets matched in the contexts", TypeNoAnswer, "question triplets matched in the contexts"},
-	MetricTSGroundedness:     {"answer triplets matched in the contexts", TypeFaithfulness, "answer triplets matched in the contexts"},
-	MetricTSCompleteness:     {"context triplets matched in the answer", TypeOther, "context triplets matched in the answer: coverage, rewards longer answers"},
-	MetricTSAnswerRelevancy:  {"question triplets matched in the answer", TypeRelevance, "question triplets matched in the answer"},
-}
-
-var tsAggregateMeaning = map[string]string{
-	"avg":      "mean over them of the best cosine",
-	"weighted": "weighted mean over them of the best cosine",
-	"minimax":  "least over them of the best cosine",
-}
-
-// registry lists every metric: the KG metrics in display order, then the
-// triplet similarity, LLM-driven and RAGAS-style metrics.
-var registry = func() []MetricInfo {
-	kg := func(name, meaning string, dir Direction, graph bool) MetricInfo {
-		return MetricInfo{Name: name, Family: FamilyKG, Direction: dir, Lo: 0, Hi: 1, Meaning: meaning, Graph: graph}
-	}
-	out := []MetricInfo{
-		kg(MetricClaimScore, "calibrated probability that the input's claims are supported, mean over its claims (headline)", HigherIsBetter, false),
-		kg(MetricClaimScoreMin, "least calibrated probability over the input's claims: low when any claim is unsupported", HigherIsBetter, false),
-		kg(MetricPSupported, "mean over the input's claims of the model's P(supported) on the claim's evidence (scoring.verify prob)", HigherIsBetter, false),
-		kg(MetricClaimContradiction, "share of the input's claims with a date, number, amount or name that their evidence states otherwise", LowerIsBetter, false),
-		kg(MetricMultihop, "share of input entities that reach a context entity by a path of cost <= delta", HigherIsBetter, true),
-		kg(MetricCommunityOverlap, "share of Louvain communities that hold entities of both sides", HigherIsBetter, true),
-		kg(MetricCommunityCoverage, "share of input entities whose community holds a context entity", HigherIsBetter, true),
-		kg(MetricSupport, "share of input triplets the context triplets support", HigherIsBetter, false),
-		kg(MetricContradiction, "share of input triplets the context triplets contradict", LowerIsBetter, false),
-		kg(MetricRecall, "share of reference triplets the answer supports (against the reference only)", HigherIsBetter, false),
-		kg(MetricF1, "F1 of support (precision) and recall (against the reference only)", HigherIsBetter, false),
-		kg(MetricSlotCoverage, "share of the question's asked facts the context side answers", HigherIsBetter, false),
-		kg(MetricSupportText, "support, with context sentences deciding what the graph left open", HigherIsBetter, false),
-		kg(MetricContradictionText, "contradiction, with context sentences deciding what the graph left open", LowerIsBetter, false),
-		kg(MetricSlotCoverageText, "slot_coverage, with context sentences answering what the graph left open", HigherIsBetter, false),
-		kg(MetricAtomSupport, "share of the input's names and values (numbers, dates, amounts) that the context side states", HigherIsBetter, false),
-		kg(MetricTypedSlotCoverage, "share of the question's when/where/who/how-many/how-long/measure clauses for which the context side states a new value of that type", HigherIsBetter, false),
-		kg(MetricSupportVerified, "support, with the model deciding what the graph left open (scoring.verify llm)", HigherIsBetter, false),
-		kg(MetricContradictionVerified, "contradiction, with the model deciding what the graph left open (scoring.verify llm)", LowerIsBetter, false),
-	}
-	for _, base := range []string{MetricTSContextRelevancy, MetricTSGroundedness, MetricTSCompleteness, MetricTSAnswerRelevancy} {
-		m := tsMeaning[base]
-		for _, a := range TSAggregates {
-			out = append(out, MetricInfo{Name: base + "_" + a, Family: FamilyTS, Direction: HigherIsBetter, Lo: -1, Hi: 1,
-				Meaning: m.meaning + ": " + tsAggregateMeaning[a], Type: m.typ, Note: m.note})
-		}
-	}
-	other := func(name, family string, lo, hi float64, meaning, typ, note string) MetricInfo {
-		return MetricInfo{Name: name, Family: family, Direction: HigherIsBetter, Lo: lo, Hi: hi, Meaning: meaning, Type: typ, Note: note}
-	}
-	out = append(out,
-		other(MetricResponseRelevancy, FamilyLLM, -1, 1, "cosine of the question with questions generated from the contexts", TypeNoAnswer, "SPEC §6 generates the questions from the contexts, not from the answer"),
-		other(MetricFaithfulness, FamilyLLM, 0, 1, "share of the answer's facts the contexts verify", TypeFaithfulness, "answer facts verified against the contexts"),
-		other(MetricFactualCorrectness, FamilyLLM, 0, 1, "share of the reference's facts the answer states (TP / (TP + FN), model-labelled)", TypeReference, "answer facts against reference facts"),
-		other(MetricFaithfulnessValidation, FamilyLLM, 0, 1, "mean over the answer's facts of their best cosine with a passage they cite", TypeFaithfulness, "answer facts matched to their cited passages"),
-		other(MetricFactualCorrectnessValidation, FamilyLLM, 0, 1, "share of the reference's facts whose most similar answer fact is close by cosine", TypeReference, "answer facts against reference facts"),
-		other(MetricRagasFaithfulness, FamilyRAGAS, 0, 100, "share of the answer's claims the contexts support", TypeFaithfulness, "answer claims verified against the contexts"),
-		other(MetricContextPrecision, FamilyRAGAS, 0, 100, "share of the passages relevant to the reference", TypeNoAnswer, "passages judged against the reference (the answer only when there is none)"),
-		other(MetricContextPrecisionAtK, FamilyRAGAS, 0, 100, "rank-aware precision of the relevant passages", TypeNoAnswer, "passages judged against the reference (the answer only when there is none)"),
-		other(MetricContextRecall, FamilyRAGAS, 0, 100, "share of the reference's statements the contexts hold", TypeNoAnswer, "reference statements found in the contexts"),
-		other(MetricAnswerRelevance, FamilyRAGAS, 0, 100, "similarity of the question with questions generated from the answer", TypeRelevance, "questions generated from the answer against the question"),
-		other(MetricRagasScore, FamilyRAGAS, 0, 100, "weighted mean of ragas faithfulness, context precision and recall, and answer relevance", TypeOther, "composite of faithfulness, context precision and recall, answer relevance"),
-		other(MetricFactualAccuracy, FamilyRAGAS, 0, 100, "GEval score against the reference (grade A-E)", TypeReference, "graded against the reference"),
-		other(MetricSemanticSimilarity, FamilyRAGAS, 0, 100, "cosine of the answer's and the reference's sentence embeddings, ×100", TypeReference, "answer embedding against reference embedding"),
-		other(MetricBERTScoreF1, FamilyRAGAS, 0, 100, "BERTScore F1 of the answer's tokens against the reference's, max(0, F1) ×100", TypeReference, "answer tokens against reference tokens"),
-		other(MetricKPrecision, FamilyBaseline, 0, 1, "K-Precision: share of the answer's distinct content words (stop words out) that occur in the contexts; a word-overlap baseline, no model", TypeFaithfulness, "answer words found in the contexts (baseline)"),
-		other(MetricAnswerClass, FamilyRAGAS, 0, 1, "1 when the answer is CORRECT against the reference, else 0 (WRONG, DONT_KNOW); an answer equal to its reference is CORRECT with no model call", TypeReference, "correct / wrong / don't know against the reference"),
-	)
-	for i := range out {
-		out[i].Encoder = out[i].Name == MetricSemanticSimilarity || out[i].Name == MetricBERTScoreF1
-	}
-	return out
-}()
-
-var byName = func() map[string]int {
-	m := make(map[string]int, len(registry))
-	for i, mi := range registry {
-		m[mi.Name] = i
-	}
-	return m
-}()
-
-// Registry returns every metric kgeval computes: the KG metrics in display
-// order, then the triplet-similarity, LLM-driven and RAGAS-style metrics.
-func Registry() []MetricInfo { return append([]MetricInfo(nil), registry...) }
-
-// LookupMetric returns the registry entry of a metric name.
-func LookupMetric(name string) (MetricInfo, bool) {
-	i, ok := byName[name]
-	if !ok {
-		return MetricInfo{}, false
-	}
-	return registry[i], true
-}
-
-// MetricNames returns the names of a family's metrics in registry order.
-func MetricNames(family string) []string {
-	var out []string
-	for _, m := range registry {
-		if m.Family == family {
-			out = append(out, m.Name)
-		}
-	}
-	return out
-}
-
-// Metric names by family, in registry order.
+// The registry's name lists (KGMetricNames in display order, KGJSONNames in
+// a KGResult's JSON order) and its functions.
 var (
-	// KGMetricNames are the per-pair KG metrics, in display order.
-	KGMetricNames = MetricNames(FamilyKG)
-	// TSMetricBases are the base names of the triplet-similarity metrics.
-	TSMetricBases = []string{MetricTSContextRelevancy, MetricTSGroundedness, MetricTSCompleteness, MetricTSAnswerRelevancy}
-	// LLMMetricNames are the LLM-driven metrics (SPEC §6).
-	LLMMetricNames = MetricNames(FamilyLLM)
-	// RAGASMetricNames are the RAGAS-style metrics (SPEC §7).
-	RAGASMetricNames = MetricNames(FamilyRAGAS)
-	// EncoderMetricNames need the sentence encoder only, no LLM call.
-	EncoderMetricNames = []string{MetricSemanticSimilarity, MetricBERTScoreF1}
+	TSAggregates       = metricreg.TSAggregates
+	KGMetricNames      = metricreg.KGMetricNames
+	KGJSONNames        = metricreg.KGJSONNames
+	EncoderMetricNames = metricreg.EncoderMetricNames
+	Registry           = metricreg.Registry
+	LookupMetric       = metricreg.LookupMetric
+	MetricFamily       = metricreg.MetricFamily
+	GraphMetric        = metricreg.GraphMetric
+	IsLowerBetter      = metricreg.IsLowerBetter
+	MetricLess         = metricreg.MetricLess
+	ExpandMetrics      = metricreg.ExpandMetrics
+	KnownMetrics       = metricreg.KnownMetrics
+	MetricRange        = metricreg.MetricRange
+	ValidityOf         = metricreg.ValidityOf
 )
-
-// MetricFamily returns the family of a metric name ("" when unknown).
-func MetricFamily(name string) string {
-	if m, ok := LookupMetric(name); ok {
-		return m.Family
-	}
-	return ""
-}
-
-// GraphMetric reports whether a KG metric is one of the paper's graph
-// scores (multihop, community_overlap, community_coverage) rather than a
-// verdict score.
-func GraphMetric(metric string) bool {
-	m, ok := LookupMetric(metric)
-	return ok && m.Graph
-}
-
-// IsLowerBetter reports whether a smaller value of the KG metric is the
-// better one (contradiction); every other KG metric is higher-is-better.
-func IsLowerBetter(metric string) bool {
-	m, ok := LookupMetric(metric)
-	return ok && m.Family == FamilyKG && m.Direction == LowerIsBetter
-}
-
-// FamilyRank orders metric families for display: kg, ts, ragas, llm, then
-// any other.
-func FamilyRank(family string) int {
-	for i, f := range []string{FamilyKG, FamilyTS, FamilyRAGAS, FamilyLLM} {
-		if f == family {
-			return i
-		}
-	}
-	return 4
-}
-
-// MetricLess orders metrics for display: by family (FamilyRank), then
-// name.
-func MetricLess(famA, a, famB, b string) bool {
-	if ra, rb := FamilyRank(famA), FamilyRank(famB); ra != rb {
-		return ra < rb
-	}
-	if famA != famB {
-		return famA < famB
-	}
-	return a < b
-}
-
-// ExpandMetrics turns --metrics values (metric names, ts base names, family
-// names kg, ts, llm, ragas, baseline, or all) into the list of metric names, sorted.
-// The second result lists the values it did not know.
-func ExpandMetrics(values []string) (names, unknown []string) {
-	set := map[string]bool{}
-	add := func(ns ...string) {
-		for _, n := range ns {
-			set[n] = true
-		}
-	}
-	for _, v := range values {
-		switch v = strings.TrimSpace(strings.ToLower(v)); {
-		case v == "all":
-			for _, m := range registry {
-				add(m.Name)
-			}
-		case v == FamilyKG || v == FamilyTS || v == FamilyLLM || v == FamilyRAGAS || v == FamilyBaseline:
-			add(MetricNames(v)...)
-		case isTSBase(v):
-			add(tsNames(v)...)
-		case MetricFamily(v) != "":
-			add(v)
-		default:
-			unknown = append(unknown, v)
-		}
-	}
-	for n := range set {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names, unknown
-}
-
-// KnownMetrics returns every accepted --metrics value, sorted.
-func KnownMetrics() []string {
-	out := []string{"all", FamilyKG, FamilyTS, FamilyLLM, FamilyRAGAS}
-	out = append(out, TSMetricBases...)
-	for _, m := range registry {
-		out = append(out, m.Name)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func isTSBase(name string) bool {
-	for _, b := range TSMetricBases {
-		if name == b {
-			return true
-		}
-	}
-	return false
-}
-
-func tsNames(base string) []string {
-	out := make([]string, 0, len(TSAggregates))
-	for _, a := range TSAggregates {
-		out = append(out, base+"_"+a)
-	}
-	return out
-}
-
-// MetricRange returns the fixed scale of a metric variable: a metric name,
-// or "<pair>.<metric>" for a KG score. Unknown names get [0, 1].
-func MetricRange(variable string) (lo, hi float64) {
-	if m, ok := LookupMetric(variable); ok {
-		return m.Lo, m.Hi
-	}
-	return 0, 1
-}
-
-// PairValidity gives the validity type and note of the KG scores of each
-// pair of configs/kgeval.yaml; the KG scores of a pair of another name are
-// unclassified until it gets an entry here.
-var PairValidity = map[string]struct{ Type, Note string }{
-	"faithfulness":        {TypeFaithfulness, "answer against contexts"},
-	"answer_relevancy":    {TypeRelevance, "question against answer"},
-	"factual_correctness": {TypeReference, "answer against reference"},
-	"context_relevancy":   {TypeNoAnswer, "question against contexts"},
-}
-
-// Validity is a metric variable's validity class: the type and note the
-// registry gives it, the pattern of names it shares them with, and its
-// direction.
-type Validity struct {
-	Pattern   string    `json:"pattern"`
-	Type      string    `json:"type,omitempty"`
-	Direction Direction `json:"direction,omitempty"`
-	Note      string    `json:"note,omitempty"`
-}
-
-// ValidityOf returns the validity class of a metric variable name: a KG
-// score "<pair>.<metric>" takes its pair's type and note (PairValidity,
-// pattern "<pair>.*") and its metric's direction; a triplet-similarity
-// metric the type of its base name (pattern "<base>_*"); any other metric
-// its own entry. A name the registry does not classify is
-// TypeUnclassified; a direction it does not know is HigherIsBetter.
-func ValidityOf(name string) Validity {
-	var out Validity
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		if m, ok := LookupMetric(name[i+1:]); ok && m.Family == FamilyKG {
-			out.Direction = m.Direction
-		}
-		pair, _, _ := strings.Cut(name, ".")
-		if pv, ok := PairValidity[pair]; ok {
-			out.Pattern, out.Type, out.Note = pair+".*", pv.Type, pv.Note
-		}
-	} else if m, ok := LookupMetric(name); ok && m.Family != FamilyKG {
-		out.Pattern, out.Type, out.Note, out.Direction = name, m.Type, m.Note, m.Direction
-		if m.Family == FamilyTS {
-			out.Pattern = strings.TrimSuffix(name, name[strings.LastIndexByte(name, '_'):]) + "_*"
-		}
-	} else {
-		for _, b := range TSMetricBases {
-			if strings.HasPrefix(name, b+"_") {
-				t := tsMeaning[b]
-				out.Pattern, out.Type, out.Note, out.Direction = b+"_*", t.typ, t.note, HigherIsBetter
-			}
-		}
-	}
-	if out.Type == "" {
-		out.Type = TypeUnclassified
-	}
-	if out.Direction == 0 {
-		out.Direction = HigherIsBetter
-	}
-	return out
-}

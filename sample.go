@@ -153,15 +153,6 @@ type TripletRow struct {
 	Passage  int    `json:"passage"`
 }
 
-// TripletRows turns triplets into rows.
-func TripletRows(ts []Triplet) []TripletRow {
-	out := make([]TripletRow, 0, len(ts))
-	for _, t := range ts {
-		out = append(out, TripletRow{Subject: t.Subject, Relation: t.Relation, Object: t.Object, Passage: t.Passage})
-	}
-	return out
-}
-
 // PairDetail is one pair of a sample: its scores, its triplets per side and
 // each input entity's best path with labels.
 type PairDetail struct {
@@ -191,7 +182,7 @@ type SampleDetail struct {
 	Pairs []PairDetail `json:"pairs"`
 	// Metrics are the sample's other metric values (triplet similarity,
 	// encoder and LLM-judged metrics) with their explanations, in family
-	// (FamilyRank) then name order.
+	// (metricreg.FamilyRank) then name order.
 	Metrics []MetricValue `json:"metrics"`
 	// Grounding is the grounding check of the sample's extracted texts (SPEC
 	// §2b), per text and passage: triplets kept and dropped with the

@@ -1,8 +1,10 @@
 package kgeval
 
 import (
+	"bytes"
 	"encoding/json"
-	"regexp"
+	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -29,30 +31,18 @@ type EntityPath struct {
 }
 
 // KGResult holds the KG scores of one pair graph with their explanations.
+// Its values are keyed by the metric registry (KGMetricNames): Value and
+// SetValue read and write them; its JSON writes them in the registry's
+// KGResult order (MetricInfo.JSON) between the pair and the reason:
+// {"sample", "pair", "multihop", ..., "contradiction_verified", "reason",
+// ...}, a null value as null.
 type KGResult struct {
-	Sample            string   `json:"sample"`
-	Pair              string   `json:"pair"`
-	Multihop          *float64 `json:"multihop"`
-	CommunityOverlap  *float64 `json:"community_overlap"`
-	CommunityCoverage *float64 `json:"community_coverage"`
-	// Claim scores (SPEC §4d); see the Metric constants.
-	Score              *float64 `json:"score"`
-	ScoreMin           *float64 `json:"score_min"`
-	PSupported         *float64 `json:"p_supported"`
-	ClaimContradiction *float64 `json:"claim_contradiction"`
-	// Verdict scores (SPEC §4b, §4c); see the Metric constants.
-	Support               *float64 `json:"support"`
-	Contradiction         *float64 `json:"contradiction"`
-	Recall                *float64 `json:"recall"`
-	F1                    *float64 `json:"f1"`
-	SlotCoverage          *float64 `json:"slot_coverage"`
-	SupportText           *float64 `json:"support_text"`
-	SlotCoverageText      *float64 `json:"slot_coverage_text"`
-	ContradictionText     *float64 `json:"contradiction_text"`
-	AtomSupport           *float64 `json:"atom_support"`
-	TypedSlotCoverage     *float64 `json:"typed_slot_coverage"`
-	SupportVerified       *float64 `json:"support_verified"`
-	ContradictionVerified *float64 `json:"contradiction_verified"`
+	Sample string `json:"sample"`
+	Pair   string `json:"pair"`
+	// values holds each KG metric's value at its index in KGMetricNames
+	// (kgIndex); an array, not a map, so that a copied KGResult is a copy
+	// as it was when the values were fields.
+	values [maxKGMetrics]*float64
 	// Reason says why the scores are null (a side without triplets);
 	// Reasons overrides it for single metrics null for their own reason
 	// ("recall: only against the reference").
@@ -102,20 +92,44 @@ type AtomCheck struct {
 	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
+// maxKGMetrics bounds the KG metrics a KGResult holds; the package does
+// not load when the registry has more (raise it then).
+const maxKGMetrics = 32
+
+// kgIndex maps a KG metric name to its index in KGMetricNames and in
+// KGResult.values.
+var kgIndex = func() map[string]int {
+	if len(KGMetricNames) > maxKGMetrics {
+		panic(fmt.Sprintf("kgeval: the registry has %d KG metrics, KGResult holds %d: raise maxKGMetrics", len(KGMetricNames), maxKGMetrics))
+	}
+	m := make(map[string]int, len(KGMetricNames))
+	for i, name := range KGMetricNames {
+		m[name] = i
+	}
+	return m
+}()
+
 // Value returns the value of a KG metric (KGMetricNames); nil when null or
 // unknown.
-func (r *KGResult) Value(metric string) *float64 {
-	if p := r.field(metric); p != nil {
-		return *p
+func (r KGResult) Value(metric string) *float64 {
+	if i, ok := kgIndex[metric]; ok {
+		return r.values[i]
 	}
 	return nil
 }
 
 // SetValue sets the value of a KG metric; unknown names are ignored.
 func (r *KGResult) SetValue(metric string, v *float64) {
-	if p := r.field(metric); p != nil {
-		*p = v
+	if i, ok := kgIndex[metric]; ok {
+		r.values[i] = v
 	}
+}
+
+// With returns r with the value of a KG metric set (SetValue): a
+// KGResult written as a literal, as the tests write them.
+func (r KGResult) With(metric string, v *float64) KGResult {
+	r.SetValue(metric, v)
+	return r
 }
 
 // ReasonFor returns why a KG metric is null.
@@ -126,48 +140,73 @@ func (r *KGResult) ReasonFor(metric string) string {
 	return r.Reason
 }
 
-func (r *KGResult) field(metric string) **float64 {
-	switch metric {
-	case MetricClaimScore:
-		return &r.Score
-	case MetricClaimScoreMin:
-		return &r.ScoreMin
-	case MetricPSupported:
-		return &r.PSupported
-	case MetricClaimContradiction:
-		return &r.ClaimContradiction
-	case MetricMultihop:
-		return &r.Multihop
-	case MetricCommunityOverlap:
-		return &r.CommunityOverlap
-	case MetricCommunityCoverage:
-		return &r.CommunityCoverage
-	case MetricSupport:
-		return &r.Support
-	case MetricContradiction:
-		return &r.Contradiction
-	case MetricRecall:
-		return &r.Recall
-	case MetricF1:
-		return &r.F1
-	case MetricSlotCoverage:
-		return &r.SlotCoverage
-	case MetricSupportText:
-		return &r.SupportText
-	case MetricContradictionText:
-		return &r.ContradictionText
-	case MetricSlotCoverageText:
-		return &r.SlotCoverageText
-	case MetricAtomSupport:
-		return &r.AtomSupport
-	case MetricTypedSlotCoverage:
-		return &r.TypedSlotCoverage
-	case MetricSupportVerified:
-		return &r.SupportVerified
-	case MetricContradictionVerified:
-		return &r.ContradictionVerified
+// kgResultFields is KGResult without its methods: encoding/json writes and
+// reads its tagged fields (all but the metric values) as for any struct.
+type kgResultFields KGResult
+
+// MarshalJSON writes r as the struct with one field per metric wrote it:
+// sample and pair, each KG metric in KGJSONNames order (null when nil),
+// then the explanations, omitted when empty.
+func (r KGResult) MarshalJSON() ([]byte, error) {
+	// The fields without the values, and the same encoding of sample and
+	// pair: the values go in between. Neither escapes HTML: an encoder
+	// that does escapes what a Marshaler returns.
+	fields, err := marshalNoEscape((*kgResultFields)(&r))
+	if err != nil {
+		return nil, err
+	}
+	sample, _ := marshalNoEscape(r.Sample)
+	pair, _ := marshalNoEscape(r.Pair)
+	head := slices.Concat([]byte(`{"sample":`), sample, []byte(`,"pair":`), pair)
+	if !bytes.HasPrefix(fields, head) {
+		return nil, fmt.Errorf("kgeval: KGResult JSON does not start with sample and pair: %s", fields)
+	}
+	out := append(make([]byte, 0, len(fields)+len(KGJSONNames)*32), head...)
+	for _, m := range KGJSONNames {
+		out = append(append(append(out, `,"`...), m...), `":`...)
+		v := r.Value(m)
+		if v == nil {
+			out = append(out, "null"...)
+			continue
+		}
+		b, err := json.Marshal(*v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return append(out, fields[len(head):]...), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a metric value absent from
+// data is left as it is, a null one set to nil.
+func (r *KGResult) UnmarshalJSON(data []byte) error {
+	if err := json.Unmarshal(data, (*kgResultFields)(r)); err != nil {
+		return err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	for name, i := range kgIndex {
+		if b, ok := raw[name]; ok {
+			if err := json.Unmarshal(b, &r.values[i]); err != nil {
+				return fmt.Errorf("kgeval: KG metric %s: %w", name, err)
+			}
+		}
 	}
 	return nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping.
+func marshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // Scores returns r as a list of Score values, one per KGMetricNames.
@@ -204,16 +243,6 @@ const ReasonExtractionFailed = "extraction of "
 // attempts: label 2 is FN but ..."); the rejected answer follows it.
 const ReasonNoValidJSON = "gave no valid JSON after %d attempts"
 
-var noValidJSONDetail = regexp.MustCompile("(" + strings.Replace(regexp.QuoteMeta(ReasonNoValidJSON), "%d", `\d+`, 1) + "): .*$")
-
-// ReasonKind drops the per-sample detail from a null reason: reasons that
-// differ only in the model's rejected answer ("... gave no valid JSON after
-// 3 attempts: label 2 is FN but ...") have one kind. Other reasons are
-// their own kind.
-func ReasonKind(reason string) string {
-	return noValidJSONDetail.ReplaceAllString(reason, "$1")
-}
-
 // MetricScore is one per-sample metric value beyond the KG scores (triplet
 // similarity, encoder and LLM-judge metrics): a nil Value is null and Reason
 // says why; Explanation is what justifies the value (matched triplets,
@@ -238,6 +267,40 @@ type StoredScore struct {
 	Tau                 *float64 `json:"tau,omitempty"`
 	Delta               *float64 `json:"delta,omitempty"`
 	Explained, WithCost int      `json:"-"`
+}
+
+// storedScoreTail is what StoredScore's JSON adds after its KGResult's.
+type storedScoreTail struct {
+	Engine string   `json:"engine,omitempty"`
+	Tau    *float64 `json:"tau,omitempty"`
+	Delta  *float64 `json:"delta,omitempty"`
+}
+
+// MarshalJSON writes the KGResult's JSON with engine, tau and delta after
+// it (KGResult's MarshalJSON, promoted, would leave them out).
+func (s StoredScore) MarshalJSON() ([]byte, error) {
+	b, err := s.KGResult.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	tail, err := marshalNoEscape(storedScoreTail{s.Engine, s.Tau, s.Delta})
+	if err != nil || len(tail) == 2 { // {}
+		return b, err
+	}
+	return append(append(b[:len(b)-1], ','), tail[1:]...), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *StoredScore) UnmarshalJSON(data []byte) error {
+	if err := s.KGResult.UnmarshalJSON(data); err != nil {
+		return err
+	}
+	t := storedScoreTail{s.Engine, s.Tau, s.Delta}
+	if err := json.Unmarshal(data, &t); err != nil {
+		return err
+	}
+	s.Engine, s.Tau, s.Delta = t.Engine, t.Tau, t.Delta
+	return nil
 }
 
 // SampleScores is one sample of a run with its KG scores per pair (of one

@@ -491,7 +491,7 @@ func combine(row FactcheckRow, claims []claimRow, o FactcheckOptions) FactcheckR
 		row.Reason = "no claim has every feature"
 		return row
 	}
-	oof, err := stats.CrossValidateSigned(x, y, groups, o.Folds, o.Lambda, kgeval.SignsOf(row.Features))
+	oof, err := stats.CrossValidateSigned(x, y, groups, o.Folds, o.Lambda, signsOf(row.Features))
 	if err != nil {
 		row.Reason = err.Error()
 		return row
@@ -629,10 +629,10 @@ func calibrationFit(claims []claimRow, features []string, fo FactcheckOptions, s
 			src.Run, strings.Join(features, ", "), len(claims))
 	}
 	var err error
-	if out.Logistic, err = stats.FitLogisticSigned(x, y, features, fo.Lambda, kgeval.SignsOf(features)); err != nil {
+	if out.Logistic, err = stats.FitLogisticSigned(x, y, features, fo.Lambda, signsOf(features)); err != nil {
 		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", src.Run)
 	}
-	oof, err := stats.CrossValidateSigned(x, y, groups, fo.Folds, fo.Lambda, kgeval.SignsOf(features))
+	oof, err := stats.CrossValidateSigned(x, y, groups, fo.Folds, fo.Lambda, signsOf(features))
 	if err != nil {
 		return out, kgeval.Wrap(kgeval.EINVALID, err, "run %s", src.Run)
 	}
@@ -713,4 +713,13 @@ func LoadCalibration(ctx context.Context, st FactcheckStore, run, variant string
 		return CalibrateResult{}, err
 	}
 	return Calibrate(rows, rec, o)
+}
+
+// signsOf returns kgeval.FeatureSigns for features, in order.
+func signsOf(features []string) []int {
+	out := make([]int, len(features))
+	for i, f := range features {
+		out[i] = kgeval.FeatureSigns[f]
+	}
+	return out
 }

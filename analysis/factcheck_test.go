@@ -27,8 +27,8 @@ func fcClaim(model *float64, overlap, atoms, support, reach, conflict float64) k
 // faithfulness.score and claim_contradiction, k_precision and claims.
 func fcRow(id, human string, score, contra, kp *float64, claims ...kgeval.ClaimCheck) analysis.Row {
 	r := analysis.Row{ID: id, System: "s", Question: id, Human: human,
-		Scores: map[string]kgeval.KGResult{"faithfulness": {Sample: id, Pair: "faithfulness", Score: score, ClaimContradiction: contra,
-			Reason: "hand-made", Claims: claims}},
+		Scores: map[string]kgeval.KGResult{"faithfulness": kgeval.KGResult{Sample: id, Pair: "faithfulness",
+			Reason: "hand-made", Claims: claims}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricClaimContradiction, contra)},
 		Metrics: map[string]kgeval.MetricScore{kgeval.MetricKPrecision: {Metric: kgeval.MetricKPrecision, Value: kp}}}
 	return r
 }
@@ -217,7 +217,7 @@ func TestFactcheckReport_Errors(t *testing.T) {
 		// that say why they are empty.
 		var rows []analysis.Row
 		for _, r := range fcRows() {
-			r.Scores["faithfulness"] = kgeval.KGResult{Score: r.Scores["faithfulness"].Score}
+			r.Scores["faithfulness"] = kgeval.KGResult{}.With(kgeval.MetricClaimScore, r.Scores["faithfulness"].Value(kgeval.MetricClaimScore))
 			rows = append(rows, r)
 		}
 		rep, err := analysis.FactcheckReport(rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})

@@ -76,7 +76,7 @@ func PassMark(metric string, withModel bool) float64 {
 // P(supported) in rows: p_supported has a value for at least one sample.
 func WithModel(rows []kgeval.SampleScores, pair string) bool {
 	for _, r := range rows {
-		if res, ok := r.Scores[pair]; ok && res.PSupported != nil {
+		if res, ok := r.Scores[pair]; ok && res.Value(kgeval.MetricPSupported) != nil {
 			return true
 		}
 	}

@@ -63,8 +63,8 @@ func TestHeadlines(t *testing.T) {
 	}
 	mk := func(id, sys string, score, p, slot *float64, reason string) kgeval.SampleScores {
 		return kgeval.SampleScores{ID: id, System: sys, Scores: map[string]kgeval.KGResult{
-			"faithfulness":      {Score: score, PSupported: p, Reasons: map[string]string{"score": reason}},
-			"context_relevancy": {SlotCoverage: slot, Multihop: f(0.1)},
+			"faithfulness":      kgeval.KGResult{Reasons: map[string]string{"score": reason}}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricPSupported, p),
+			"context_relevancy": kgeval.KGResult{}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricMultihop, f(0.1)),
 			"answer_relevancy":  {Reason: "no asked fact"},
 		}}
 	}
@@ -120,7 +120,7 @@ func TestHeadlines(t *testing.T) {
 		one := slices.Clone(rows)
 		for i := range one {
 			one[i].System = ""
-			one[i].Scores = map[string]kgeval.KGResult{"faithfulness": {Score: rows[i].Scores["faithfulness"].Score}}
+			one[i].Scores = map[string]kgeval.KGResult{"faithfulness": kgeval.KGResult{}.With(kgeval.MetricClaimScore, rows[i].Scores["faithfulness"].Value(kgeval.MetricClaimScore))}
 		}
 		got := Headlines(one, pairs, map[string]float64{"score": 0.995})
 		if len(got) != 1 || !got[0].All || got[0].N != 3 || got[0].Passing != 0 || got[0].PassMark != 0.995 || got[0].WithModel {

@@ -12,7 +12,7 @@ import (
 func TestSideBySide_OtherMetric(t *testing.T) {
 	f := kgeval.Float
 	row := func(id string, multihop, ts float64) kgeval.SampleScores {
-		return kgeval.SampleScores{ID: id, Scores: map[string]kgeval.KGResult{"faithfulness": {Multihop: f(multihop)}},
+		return kgeval.SampleScores{ID: id, Scores: map[string]kgeval.KGResult{"faithfulness": kgeval.KGResult{}.With(kgeval.MetricMultihop, f(multihop))},
 			Metrics: map[string]kgeval.MetricScore{"ts_groundedness_avg": {Metric: "ts_groundedness_avg", Value: f(ts)}}}
 	}
 	a := []kgeval.SampleScores{row("s1", 1, 0.5), row("s2", 1, 0.5), row("only-a", 0, 0)}

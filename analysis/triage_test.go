@@ -12,7 +12,7 @@ func f(v float64) *float64 { return &v }
 func triageRows() []kgeval.SampleScores {
 	mk := func(id string, rec int, sys string, score, mh, sup, con *float64, reason string) kgeval.SampleScores {
 		return kgeval.SampleScores{ID: id, Record: rec, System: sys, Scores: map[string]kgeval.KGResult{
-			"faithfulness": {Score: score, Multihop: mh, Support: sup, Contradiction: con, Reason: reason},
+			"faithfulness": kgeval.KGResult{Reason: reason}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricMultihop, mh).With(kgeval.MetricSupport, sup).With(kgeval.MetricContradiction, con),
 		}}
 	}
 	// The headline (score) decides failing and rank; multihop, support and
@@ -183,7 +183,7 @@ func TestTriage_QuestionPair(t *testing.T) {
 	pairs := []kgeval.Pair{{Name: "context_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextContexts}}
 	mk := func(id string, rec int, slot, overlap *float64) kgeval.SampleScores {
 		return kgeval.SampleScores{ID: id, Record: rec, Scores: map[string]kgeval.KGResult{
-			"context_relevancy": {SlotCoverage: slot, CommunityOverlap: overlap, Multihop: f(1)}}}
+			"context_relevancy": kgeval.KGResult{}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricCommunityOverlap, overlap).With(kgeval.MetricMultihop, f(1))}}
 	}
 	rows := []kgeval.SampleScores{
 		mk("grounded", 0, f(1), f(0.2)), // answered; community_overlap fails as a diagnostic

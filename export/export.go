@@ -56,9 +56,9 @@ type PairScore struct {
 func RowOf(r kgeval.SampleScores) Row {
 	row := Row{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]PairScore{}}
 	for pair, s := range r.Scores {
-		row.Scores[pair] = PairScore{Score: s.Score, ScoreMin: s.ScoreMin, PSupported: s.PSupported, ClaimContradiction: s.ClaimContradiction, Multihop: s.Multihop, CommunityOverlap: s.CommunityOverlap, CommunityCoverage: s.CommunityCoverage,
-			Support: s.Support, Contradiction: s.Contradiction, Recall: s.Recall, F1: s.F1, SlotCoverage: s.SlotCoverage,
-			SupportText: s.SupportText, ContradictionText: s.ContradictionText, SlotCoverageText: s.SlotCoverageText, AtomSupport: s.AtomSupport, TypedSlotCoverage: s.TypedSlotCoverage, SupportVerified: s.SupportVerified, ContradictionVerified: s.ContradictionVerified, Reason: s.Reason}
+		row.Scores[pair] = PairScore{Score: s.Value(kgeval.MetricClaimScore), ScoreMin: s.Value(kgeval.MetricClaimScoreMin), PSupported: s.Value(kgeval.MetricPSupported), ClaimContradiction: s.Value(kgeval.MetricClaimContradiction), Multihop: s.Value(kgeval.MetricMultihop), CommunityOverlap: s.Value(kgeval.MetricCommunityOverlap), CommunityCoverage: s.Value(kgeval.MetricCommunityCoverage),
+			Support: s.Value(kgeval.MetricSupport), Contradiction: s.Value(kgeval.MetricContradiction), Recall: s.Value(kgeval.MetricRecall), F1: s.Value(kgeval.MetricF1), SlotCoverage: s.Value(kgeval.MetricSlotCoverage),
+			SupportText: s.Value(kgeval.MetricSupportText), ContradictionText: s.Value(kgeval.MetricContradictionText), SlotCoverageText: s.Value(kgeval.MetricSlotCoverageText), AtomSupport: s.Value(kgeval.MetricAtomSupport), TypedSlotCoverage: s.Value(kgeval.MetricTypedSlotCoverage), SupportVerified: s.Value(kgeval.MetricSupportVerified), ContradictionVerified: s.Value(kgeval.MetricContradictionVerified), Reason: s.Reason}
 	}
 	for name, m := range r.Metrics {
 		if row.Metrics == nil {

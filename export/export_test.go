@@ -17,14 +17,14 @@ func rows() []kgeval.SampleScores {
 	f := kgeval.Float
 	return []kgeval.SampleScores{
 		{ID: "s1", Record: 1, System: "grounded", Scores: map[string]kgeval.KGResult{
-			"faithfulness":     {Multihop: f(0.5), CommunityOverlap: f(0.25)},
+			"faithfulness":     kgeval.KGResult{}.With(kgeval.MetricMultihop, f(0.5)).With(kgeval.MetricCommunityOverlap, f(0.25)),
 			"answer_relevancy": {Reason: "no triplets extracted from answer"}},
 			Metrics: map[string]kgeval.MetricScore{
 				"ts_groundedness_avg": {Metric: "ts_groundedness_avg", Value: f(0.75)},
 				"bert_score_f1":       {Metric: "bert_score_f1", Value: f(88.1234567)},
 				"llm_faithfulness":    {Metric: "llm_faithfulness", Reason: "no LLM judge configured"}}},
 		{ID: `=HYPERLINK("http://x")`, Record: 2, System: "-poor", Scores: map[string]kgeval.KGResult{
-			"faithfulness": {Multihop: f(1), CommunityOverlap: f(1), CommunityCoverage: f(1)}},
+			"faithfulness": kgeval.KGResult{}.With(kgeval.MetricMultihop, f(1)).With(kgeval.MetricCommunityOverlap, f(1)).With(kgeval.MetricCommunityCoverage, f(1))},
 			Metrics: map[string]kgeval.MetricScore{
 				"+odd":                {Metric: "+odd", Value: f(1e-7)},
 				"ts_groundedness_avg": {Metric: "ts_groundedness_avg", Reason: "@reason, with \"quotes\"\nand a line"}}},
@@ -83,8 +83,8 @@ func TestWriteCSV_VerdictColumns(t *testing.T) {
 	f := kgeval.Float
 	rows := []kgeval.SampleScores{
 		{ID: "a", Record: 1, Scores: map[string]kgeval.KGResult{
-			"faithfulness":        {Multihop: f(1), Support: f(0.5), Contradiction: f(0.25)},
-			"factual_correctness": {Multihop: f(1), Support: f(1), Recall: f(0.5), F1: f(2.0 / 3)}}},
+			"faithfulness":        kgeval.KGResult{}.With(kgeval.MetricMultihop, f(1)).With(kgeval.MetricSupport, f(0.5)).With(kgeval.MetricContradiction, f(0.25)),
+			"factual_correctness": kgeval.KGResult{}.With(kgeval.MetricMultihop, f(1)).With(kgeval.MetricSupport, f(1)).With(kgeval.MetricRecall, f(0.5)).With(kgeval.MetricF1, f(2.0/3))}},
 		{ID: "b", Record: 2, Scores: map[string]kgeval.KGResult{
 			"faithfulness": {Reason: "no triplets extracted from answer"}}},
 	}

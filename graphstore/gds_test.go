@@ -28,9 +28,9 @@ func checkCase(t *testing.T, c scoringtest.Case, r kgeval.KGResult) {
 			t.Errorf("%s = %v, want %v", name, *got, *want)
 		}
 	}
-	eq("multihop", r.Multihop, c.Want.Multihop)
-	eq("community_overlap", r.CommunityOverlap, c.Want.Overlap)
-	eq("community_coverage", r.CommunityCoverage, c.Want.Coverage)
+	eq("multihop", r.Value(kgeval.MetricMultihop), c.Want.Multihop)
+	eq("community_overlap", r.Value(kgeval.MetricCommunityOverlap), c.Want.Overlap)
+	eq("community_coverage", r.Value(kgeval.MetricCommunityCoverage), c.Want.Coverage)
 	for _, p := range r.Paths {
 		if want, ok := c.Passed[p.Label]; ok && want != p.Passed {
 			t.Errorf("entity %s passed = %v (cost %v, path %v), want %v", p.Label, p.Passed, p.Cost, p.Path, want)
@@ -122,7 +122,7 @@ func testCases(t *testing.T, db *graphstore.DB, engine *graphstore.GDS) {
 					t.Errorf("stored explanation: %d entities with a community (want %d), %d with a best cost (want %d)", back.Explained, ents, back.WithCost, reachable)
 				}
 			}
-			if (back.Multihop == nil) != (r[0].Multihop == nil) || back.Reason != r[0].Reason {
+			if (back.Value(kgeval.MetricMultihop) == nil) != (r[0].Value(kgeval.MetricMultihop) == nil) || back.Reason != r[0].Reason {
 				t.Errorf("read back %+v, wrote %+v", back, r[0])
 			}
 		})
@@ -206,12 +206,12 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 	var dOv, dCov, mOvG, mOvN, mCovG, mCovN float64
 	verdicts := map[string]int{}
 	for i := range graphs {
-		mOvG += *gds[i].CommunityOverlap
-		mOvN += *nat[i].CommunityOverlap
-		mCovG += *gds[i].CommunityCoverage
-		mCovN += *nat[i].CommunityCoverage
-		if *gds[i].Multihop != *nat[i].Multihop {
-			t.Errorf("graph %d multihop: gds %v native %v", i, *gds[i].Multihop, *nat[i].Multihop)
+		mOvG += *gds[i].Value(kgeval.MetricCommunityOverlap)
+		mOvN += *nat[i].Value(kgeval.MetricCommunityOverlap)
+		mCovG += *gds[i].Value(kgeval.MetricCommunityCoverage)
+		mCovN += *nat[i].Value(kgeval.MetricCommunityCoverage)
+		if *gds[i].Value(kgeval.MetricMultihop) != *nat[i].Value(kgeval.MetricMultihop) {
+			t.Errorf("graph %d multihop: gds %v native %v", i, *gds[i].Value(kgeval.MetricMultihop), *nat[i].Value(kgeval.MetricMultihop))
 		}
 		for j, pg := range gds[i].Paths {
 			pn := nat[i].Paths[j]
@@ -243,8 +243,8 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 				}
 			}
 		}
-		dOv += math.Abs(*gds[i].CommunityOverlap - *nat[i].CommunityOverlap)
-		dCov += math.Abs(*gds[i].CommunityCoverage - *nat[i].CommunityCoverage)
+		dOv += math.Abs(*gds[i].Value(kgeval.MetricCommunityOverlap) - *nat[i].Value(kgeval.MetricCommunityOverlap))
+		dCov += math.Abs(*gds[i].Value(kgeval.MetricCommunityCoverage) - *nat[i].Value(kgeval.MetricCommunityCoverage))
 	}
 	t.Logf("verdicts (both engines): %v", verdicts)
 	if verdicts[kgeval.VerdictSupported] == 0 || verdicts[kgeval.VerdictContradicted] == 0 || verdicts[kgeval.VerdictNotFound] == 0 ||
@@ -334,13 +334,13 @@ func TestGDS_CommunitiesBatch_AgreesWithPerGraph(t *testing.T) {
 		o := res[other]
 		var mOv, mCov, dOv, dCov, q float64
 		for i, g := range graphs {
-			if *batch[i].Multihop != *o[i].Multihop {
-				t.Errorf("graph %d multihop: batch %v, %s %v", i, *batch[i].Multihop, other, *o[i].Multihop)
+			if *batch[i].Value(kgeval.MetricMultihop) != *o[i].Value(kgeval.MetricMultihop) {
+				t.Errorf("graph %d multihop: batch %v, %s %v", i, *batch[i].Value(kgeval.MetricMultihop), other, *o[i].Value(kgeval.MetricMultihop))
 			}
-			mOv += (*batch[i].CommunityOverlap - *o[i].CommunityOverlap) / n
-			mCov += (*batch[i].CommunityCoverage - *o[i].CommunityCoverage) / n
-			dOv += math.Abs(*batch[i].CommunityOverlap-*o[i].CommunityOverlap) / n
-			dCov += math.Abs(*batch[i].CommunityCoverage-*o[i].CommunityCoverage) / n
+			mOv += (*batch[i].Value(kgeval.MetricCommunityOverlap) - *o[i].Value(kgeval.MetricCommunityOverlap)) / n
+			mCov += (*batch[i].Value(kgeval.MetricCommunityCoverage) - *o[i].Value(kgeval.MetricCommunityCoverage)) / n
+			dOv += math.Abs(*batch[i].Value(kgeval.MetricCommunityOverlap)-*o[i].Value(kgeval.MetricCommunityOverlap)) / n
+			dCov += math.Abs(*batch[i].Value(kgeval.MetricCommunityCoverage)-*o[i].Value(kgeval.MetricCommunityCoverage)) / n
 			q += scoring.Modularity(g, o[i].Communities) / n
 		}
 		t.Logf("batch vs %s: dataset mean difference overlap %+.4f coverage %+.4f; per-graph MAD %.4f %.4f; mean modularity %.4f vs %.4f",

@@ -295,7 +295,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 			pd.Stored = true
 			pd.Nodes, pd.Edges = len(g.Nodes), len(g.Edges)
 			in, cx := g.Triplets()
-			pd.Input, pd.Context = kgeval.TripletRows(in), kgeval.TripletRows(cx)
+			pd.Input, pd.Context = tripletRows(in), tripletRows(cx)
 			pd.Paths = g.EntityPaths()
 		case kgeval.ENOTFOUND:
 		default:
@@ -367,4 +367,13 @@ func (db *DB) runScores(ctx context.Context, run, variant string, metrics bool) 
 		out[i].Metrics[s.Metric] = s
 	}
 	return out, nil
+}
+
+// tripletRows turns triplets into rows.
+func tripletRows(ts []kgeval.Triplet) []kgeval.TripletRow {
+	out := make([]kgeval.TripletRow, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, kgeval.TripletRow{Subject: t.Subject, Relation: t.Relation, Object: t.Object, Passage: t.Passage})
+	}
+	return out
 }

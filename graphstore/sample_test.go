@@ -33,7 +33,7 @@ func TestDB_ListSamples(t *testing.T) {
 		}
 		return out
 	}
-	mh := func(id string) *float64 { return r.Results[id]["faithfulness"].Multihop }
+	mh := func(id string) *float64 { return r.Results[id]["faithfulness"].Value(kgeval.MetricMultihop) }
 
 	t.Run("OK", func(t *testing.T) {
 		p := list(t, kgeval.SampleQuery{Limit: 5})
@@ -42,7 +42,7 @@ func TestDB_ListSamples(t *testing.T) {
 		}
 		got := p.Samples[1].Scores["faithfulness"]
 		want := r.Results["s01"]["faithfulness"]
-		if got == nil || !sameFloat(got.Multihop, want.Multihop) || !sameFloat(got.CommunityOverlap, want.CommunityOverlap) || got.Reason != want.Reason {
+		if got == nil || !sameFloat(got.Value(kgeval.MetricMultihop), want.Value(kgeval.MetricMultihop)) || !sameFloat(got.Value(kgeval.MetricCommunityOverlap), want.Value(kgeval.MetricCommunityOverlap)) || got.Reason != want.Reason {
 			t.Errorf("s01 faithfulness: got %+v, want %+v", got, want)
 		}
 		if p.Samples[1].Scores["answer_relevancy"] == nil {
@@ -223,7 +223,7 @@ func TestDB_GetSample(t *testing.T) {
 			if !pd.Stored || pd.Nodes != len(g.Nodes) || len(pd.Input)+len(pd.Context) != rels {
 				t.Errorf("%s: stored %v, %d nodes, %d+%d triplets, want %d nodes and %d triplets", pd.Pair.Name, pd.Stored, pd.Nodes, len(pd.Input), len(pd.Context), len(g.Nodes), rels)
 			}
-			if pd.Score == nil || !sameFloat(pd.Score.Multihop, want.Multihop) || pd.Score.Engine != "native" {
+			if pd.Score == nil || !sameFloat(pd.Score.Value(kgeval.MetricMultihop), want.Value(kgeval.MetricMultihop)) || pd.Score.Engine != "native" {
 				t.Errorf("%s score: %+v, want %+v", pd.Pair.Name, pd.Score, want)
 			}
 			if len(pd.Paths) != len(g.InputEntities()) {
@@ -316,9 +316,9 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 			t.Errorf("%d contradicted triplets in the run", contradicted)
 		}
 		// The sentence check stored by evaluate is read back too.
-		if st, _ := db.ReadKGScore(ctx, r.Name, "v03-relationmismatch", "faithfulness", kgeval.DefaultVariant); st.SupportText == nil || *st.SupportText != 1 ||
+		if st, _ := db.ReadKGScore(ctx, r.Name, "v03-relationmismatch", "faithfulness", kgeval.DefaultVariant); st.Value(kgeval.MetricSupportText) == nil || *st.Value(kgeval.MetricSupportText) != 1 ||
 			st.Verdicts[0].Text != kgeval.VerdictSupported || st.Verdicts[0].TextEvidence == nil {
-			t.Errorf("sentence check: support_text %v, verdicts %+v", st.SupportText, st.Verdicts)
+			t.Errorf("sentence check: support_text %v, verdicts %+v", st.Value(kgeval.MetricSupportText), st.Verdicts)
 		}
 	})
 	t.Run("NoGrounding", func(t *testing.T) {
@@ -329,7 +329,7 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 		}
 	})
 	t.Run("SortByContradiction", func(t *testing.T) {
-		val := func(id string) *float64 { return r.Results[id]["faithfulness"].Contradiction }
+		val := func(id string) *float64 { return r.Results[id]["faithfulness"].Value(kgeval.MetricContradiction) }
 		for _, desc := range []bool{true, false} {
 			p, err := db.ListSamples(ctx, kgeval.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: kgeval.MetricContradiction, Sort: "score", Desc: desc, Limit: 100}, r.Settings.Pairs)
 			if err != nil {
@@ -351,7 +351,7 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 			})
 			for _, row := range p.Samples {
 				got = append(got, row.ID)
-				if x := row.Scores["faithfulness"]; x == nil || !sameFloat(x.Contradiction, val(row.ID)) || x.Verdicts != nil {
+				if x := row.Scores["faithfulness"]; x == nil || !sameFloat(x.Value(kgeval.MetricContradiction), val(row.ID)) || x.Verdicts != nil {
 					t.Errorf("%s row: %+v (want its contradiction, no verdicts in a list)", row.ID, x)
 				}
 			}
@@ -501,8 +501,8 @@ func TestDB_RunSweep(t *testing.T) {
 		}
 		sum, n := 0.0, 0
 		for _, x := range r.Sweep[p.Variant] {
-			if x.Pair == p.Pair && x.Multihop != nil {
-				sum += *x.Multihop
+			if x.Pair == p.Pair && x.Value(kgeval.MetricMultihop) != nil {
+				sum += *x.Value(kgeval.MetricMultihop)
 				n++
 			}
 		}

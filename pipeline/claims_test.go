@@ -76,9 +76,9 @@ func TestEvaluate_ClaimsEnginesAgree(t *testing.T) {
 			t.Fatalf("%s: %d claims, evidence modes %v: want claims, most windows chosen by the graph", engine.Name(), rep.Claims, modes)
 		}
 		f := got["wikieval-00-grounded/faithfulness"]
-		if f.Score == nil || f.ScoreMin == nil || f.ClaimContradiction == nil || f.PSupported != nil || !kgeval.NotApplicable(f.ReasonFor(kgeval.MetricPSupported)) {
+		if f.Value(kgeval.MetricClaimScore) == nil || f.Value(kgeval.MetricClaimScoreMin) == nil || f.Value(kgeval.MetricClaimContradiction) == nil || f.Value(kgeval.MetricPSupported) != nil || !kgeval.NotApplicable(f.ReasonFor(kgeval.MetricPSupported)) {
 			t.Errorf("%s: wikieval-00-grounded faithfulness score %v, score_min %v, claim_contradiction %v, p_supported %v (%q); want values, p_supported n/a without a model",
-				engine.Name(), f.Score, f.ScoreMin, f.ClaimContradiction, f.PSupported, f.ReasonFor(kgeval.MetricPSupported))
+				engine.Name(), f.Value(kgeval.MetricClaimScore), f.Value(kgeval.MetricClaimScoreMin), f.Value(kgeval.MetricClaimContradiction), f.Value(kgeval.MetricPSupported), f.ReasonFor(kgeval.MetricPSupported))
 		}
 		t.Logf("%s: %d claims (%v)", engine.Name(), rep.Claims, modes)
 	}

@@ -61,30 +61,30 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 		}
 		byEngine[engine.Name()] = got
 		g, u, e := got["erica-grounded/faithfulness"], got["erica-ungrounded/faithfulness"], got["erica-empty/faithfulness"]
-		if g.Multihop == nil || u.Multihop == nil || *g.Multihop <= *u.Multihop {
-			t.Errorf("%s: faithfulness multihop grounded %v, ungrounded %v: grounded must be higher", engine.Name(), g.Multihop, u.Multihop)
+		if g.Value(kgeval.MetricMultihop) == nil || u.Value(kgeval.MetricMultihop) == nil || *g.Value(kgeval.MetricMultihop) <= *u.Value(kgeval.MetricMultihop) {
+			t.Errorf("%s: faithfulness multihop grounded %v, ungrounded %v: grounded must be higher", engine.Name(), g.Value(kgeval.MetricMultihop), u.Value(kgeval.MetricMultihop))
 		}
-		if *g.Multihop != 1 {
-			t.Errorf("%s: grounded answer (Erica vagans, is also called, Cornish heath) is in the contexts: multihop %v, want 1", engine.Name(), *g.Multihop)
+		if *g.Value(kgeval.MetricMultihop) != 1 {
+			t.Errorf("%s: grounded answer (Erica vagans, is also called, Cornish heath) is in the contexts: multihop %v, want 1", engine.Name(), *g.Value(kgeval.MetricMultihop))
 		}
-		if e.Multihop != nil || !strings.Contains(e.Reason, "no triplets extracted from answer") {
+		if e.Value(kgeval.MetricMultihop) != nil || !strings.Contains(e.Reason, "no triplets extracted from answer") {
 			t.Errorf("%s: empty answer: %+v", engine.Name(), e)
 		}
 		// Triplet verdicts (SPEC §4b): the grounded answer's one fact is
 		// in the contexts; the ungrounded answer's two are not.
-		if g.Support == nil || *g.Support != 1 || u.Support == nil || *u.Support != 0 {
-			t.Errorf("%s: faithfulness support grounded %v, ungrounded %v; want 1 and 0", engine.Name(), g.Support, u.Support)
+		if g.Value(kgeval.MetricSupport) == nil || *g.Value(kgeval.MetricSupport) != 1 || u.Value(kgeval.MetricSupport) == nil || *u.Value(kgeval.MetricSupport) != 0 {
+			t.Errorf("%s: faithfulness support grounded %v, ungrounded %v; want 1 and 0", engine.Name(), g.Value(kgeval.MetricSupport), u.Value(kgeval.MetricSupport))
 		}
-		if g.SupportText == nil || *g.SupportText != 1 || u.SupportText == nil || *u.SupportText != 0 || u.ContradictionText == nil || *u.ContradictionText != 0 {
-			t.Errorf("%s: support_text grounded %v, ungrounded %v, contradiction_text %v; want 1, 0, 0", engine.Name(), g.SupportText, u.SupportText, u.ContradictionText)
+		if g.Value(kgeval.MetricSupportText) == nil || *g.Value(kgeval.MetricSupportText) != 1 || u.Value(kgeval.MetricSupportText) == nil || *u.Value(kgeval.MetricSupportText) != 0 || u.Value(kgeval.MetricContradictionText) == nil || *u.Value(kgeval.MetricContradictionText) != 0 {
+			t.Errorf("%s: support_text grounded %v, ungrounded %v, contradiction_text %v; want 1, 0, 0", engine.Name(), g.Value(kgeval.MetricSupportText), u.Value(kgeval.MetricSupportText), u.Value(kgeval.MetricContradictionText))
 		}
 		if len(g.Verdicts) != 1 || g.Verdicts[0].Evidence == nil || g.Verdicts[0].Evidence.Passage != 0 {
 			t.Errorf("%s: grounded verdicts %+v: want one supported triplet with evidence in passage 0", engine.Name(), g.Verdicts)
 		}
 		t.Logf("%s: faithfulness multihop grounded %.3f ungrounded %.3f; community_coverage %.3f vs %.3f",
-			engine.Name(), *g.Multihop, *u.Multihop, *g.CommunityCoverage, *u.CommunityCoverage)
+			engine.Name(), *g.Value(kgeval.MetricMultihop), *u.Value(kgeval.MetricMultihop), *g.Value(kgeval.MetricCommunityCoverage), *u.Value(kgeval.MetricCommunityCoverage))
 		stored, err := db.ReadKGScore(ctx, run, "erica-grounded", "faithfulness", kgeval.DefaultVariant)
-		if err != nil || stored.Multihop == nil || *stored.Multihop != *g.Multihop {
+		if err != nil || stored.Value(kgeval.MetricMultihop) == nil || *stored.Value(kgeval.MetricMultihop) != *g.Value(kgeval.MetricMultihop) {
 			t.Errorf("%s: stored score %+v err %v", engine.Name(), stored, err)
 		}
 	}
@@ -302,8 +302,8 @@ func TestTextVerdicts(t *testing.T) {
 		got[r.Pair] = r
 	}
 	f := got["faithfulness"]
-	if f.Support == nil || *f.Support != 0 || f.SupportText == nil || math.Abs(*f.SupportText-1.0/3) > 1e-9 || f.ContradictionText == nil || math.Abs(*f.ContradictionText-1.0/3) > 1e-9 {
-		t.Fatalf("faithfulness support %v, support_text %v, contradiction_text %v; want 0, 1/3, 1/3", f.Support, f.SupportText, f.ContradictionText)
+	if f.Value(kgeval.MetricSupport) == nil || *f.Value(kgeval.MetricSupport) != 0 || f.Value(kgeval.MetricSupportText) == nil || math.Abs(*f.Value(kgeval.MetricSupportText)-1.0/3) > 1e-9 || f.Value(kgeval.MetricContradictionText) == nil || math.Abs(*f.Value(kgeval.MetricContradictionText)-1.0/3) > 1e-9 {
+		t.Fatalf("faithfulness support %v, support_text %v, contradiction_text %v; want 0, 1/3, 1/3", f.Value(kgeval.MetricSupport), f.Value(kgeval.MetricSupportText), f.Value(kgeval.MetricContradictionText))
 	}
 	for _, v := range f.Verdicts {
 		want := map[string]string{"2014": kgeval.VerdictContradicted, "Theodore Wolf": kgeval.VerdictSupported, "flowers": ""}[v.Object]
@@ -316,30 +316,30 @@ func TestTextVerdicts(t *testing.T) {
 	}
 	// Atoms of the answer: "PharmaCann" and "Theodore Wolf" are stated,
 	// "2014" is not; stored with the scores and read back.
-	if f.AtomSupport == nil || math.Abs(*f.AtomSupport-2.0/3) > 1e-9 || len(f.Atoms) != 3 || f.Atoms[1].Text != "2014" || f.Atoms[1].Stated ||
+	if f.Value(kgeval.MetricAtomSupport) == nil || math.Abs(*f.Value(kgeval.MetricAtomSupport)-2.0/3) > 1e-9 || len(f.Atoms) != 3 || f.Atoms[1].Text != "2014" || f.Atoms[1].Stated ||
 		f.Atoms[2].Text != "Theodore Wolf" || !f.Atoms[2].Stated || f.Atoms[2].Evidence == nil ||
 		passage[f.Atoms[2].Evidence.Start:f.Atoms[2].Evidence.End] != "PharmaCann was founded in 2010 by Theodore Wolf." {
-		t.Errorf("faithfulness atom_support %v, atoms %+v; want 2/3: 2014 not stated, Theodore Wolf stated in the founding sentence", f.AtomSupport, f.Atoms)
+		t.Errorf("faithfulness atom_support %v, atoms %+v; want 2/3: 2014 not stated, Theodore Wolf stated in the founding sentence", f.Value(kgeval.MetricAtomSupport), f.Atoms)
 	}
 	stored, err := db.ReadKGScore(ctx, run, "t1", "faithfulness", kgeval.DefaultVariant)
-	if err != nil || stored.AtomSupport == nil || *stored.AtomSupport != *f.AtomSupport || len(stored.Atoms) != 3 {
-		t.Errorf("stored atom_support %v, atoms %+v (err %v); want 2/3 and 3 atoms", stored.AtomSupport, stored.Atoms, err)
+	if err != nil || stored.Value(kgeval.MetricAtomSupport) == nil || *stored.Value(kgeval.MetricAtomSupport) != *f.Value(kgeval.MetricAtomSupport) || len(stored.Atoms) != 3 {
+		t.Errorf("stored atom_support %v, atoms %+v (err %v); want 2/3 and 3 atoms", stored.Value(kgeval.MetricAtomSupport), stored.Atoms, err)
 	}
 	// No reference: nothing to check the atoms against.
-	if fc := got["factual_correctness"]; fc.AtomSupport != nil || fc.ReasonFor(kgeval.MetricAtomSupport) == "" {
-		t.Errorf("factual_correctness without a reference: atom_support %v, reason %q; want null with a reason", fc.AtomSupport, fc.ReasonFor(kgeval.MetricAtomSupport))
+	if fc := got["factual_correctness"]; fc.Value(kgeval.MetricAtomSupport) != nil || fc.ReasonFor(kgeval.MetricAtomSupport) == "" {
+		t.Errorf("factual_correctness without a reference: atom_support %v, reason %q; want null with a reason", fc.Value(kgeval.MetricAtomSupport), fc.ReasonFor(kgeval.MetricAtomSupport))
 	}
 	// The question's one typed clause ("When ... and by whom?", a date) is
 	// answered by the answer's 2014.
-	if a := got["answer_relevancy"]; a.TypedSlotCoverage == nil || *a.TypedSlotCoverage != 1 || len(a.TypedSlots) != 1 || a.TypedSlots[0].Value != "2014" || a.TypedSlots[0].Want != "date" {
-		t.Errorf("answer_relevancy typed_slot_coverage %v, slots %+v; want 1, answered by 2014", a.TypedSlotCoverage, a.TypedSlots)
+	if a := got["answer_relevancy"]; a.Value(kgeval.MetricTypedSlotCoverage) == nil || *a.Value(kgeval.MetricTypedSlotCoverage) != 1 || len(a.TypedSlots) != 1 || a.TypedSlots[0].Value != "2014" || a.TypedSlots[0].Want != "date" {
+		t.Errorf("answer_relevancy typed_slot_coverage %v, slots %+v; want 1, answered by 2014", a.Value(kgeval.MetricTypedSlotCoverage), a.TypedSlots)
 	}
-	if f.TypedSlotCoverage != nil || !kgeval.NotApplicable(f.ReasonFor(kgeval.MetricTypedSlotCoverage)) {
-		t.Errorf("faithfulness typed_slot_coverage %v (%q); want null, not applicable", f.TypedSlotCoverage, f.ReasonFor(kgeval.MetricTypedSlotCoverage))
+	if f.Value(kgeval.MetricTypedSlotCoverage) != nil || !kgeval.NotApplicable(f.ReasonFor(kgeval.MetricTypedSlotCoverage)) {
+		t.Errorf("faithfulness typed_slot_coverage %v (%q); want null, not applicable", f.Value(kgeval.MetricTypedSlotCoverage), f.ReasonFor(kgeval.MetricTypedSlotCoverage))
 	}
 	// The answer states when (a year) and by whom: both asked facts answered.
 	a := got["answer_relevancy"]
-	if a.SlotCoverageText == nil || *a.SlotCoverageText != 1 {
-		t.Errorf("answer_relevancy slot_coverage_text %v (verdicts %+v), want 1", a.SlotCoverageText, a.Verdicts)
+	if a.Value(kgeval.MetricSlotCoverageText) == nil || *a.Value(kgeval.MetricSlotCoverageText) != 1 {
+		t.Errorf("answer_relevancy slot_coverage_text %v (verdicts %+v), want 1", a.Value(kgeval.MetricSlotCoverageText), a.Verdicts)
 	}
 }

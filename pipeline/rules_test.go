@@ -86,10 +86,10 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 		byEngine[engine.Name()] = got
 		for _, q := range []string{"wikieval-00", "wikieval-21"} {
 			g, u := got[q+"-grounded/faithfulness"], got[q+"-ungrounded/faithfulness"]
-			if g.Support == nil || u.Support == nil || *g.Support <= *u.Support {
-				t.Errorf("%s: %s faithfulness support grounded %v, ungrounded %v: grounded must be higher", engine.Name(), q, g.Support, u.Support)
+			if g.Value(kgeval.MetricSupport) == nil || u.Value(kgeval.MetricSupport) == nil || *g.Value(kgeval.MetricSupport) <= *u.Value(kgeval.MetricSupport) {
+				t.Errorf("%s: %s faithfulness support grounded %v, ungrounded %v: grounded must be higher", engine.Name(), q, g.Value(kgeval.MetricSupport), u.Value(kgeval.MetricSupport))
 			}
-			t.Logf("%s: %s support grounded %.3f ungrounded %.3f, multihop %.3f vs %.3f", engine.Name(), q, *g.Support, *u.Support, *g.Multihop, *u.Multihop)
+			t.Logf("%s: %s support grounded %.3f ungrounded %.3f, multihop %.3f vs %.3f", engine.Name(), q, *g.Value(kgeval.MetricSupport), *u.Value(kgeval.MetricSupport), *g.Value(kgeval.MetricMultihop), *u.Value(kgeval.MetricMultihop))
 		}
 	}
 	enginesAgree(t, byEngine)

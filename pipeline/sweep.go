@@ -216,7 +216,7 @@ func summarisePoint(tau, delta float64, variant string, results []kgeval.KGResul
 	sp := SweepPoint{Tau: tau, Delta: delta, Variant: variant, Mean: map[string]map[string]float64{}, N: map[string]int{}}
 	values := map[string]map[string][]float64{}
 	for _, r := range results {
-		if r.Multihop != nil {
+		if r.Value(kgeval.MetricMultihop) != nil {
 			sp.N[r.Pair]++
 		}
 		for _, s := range r.Scores() {

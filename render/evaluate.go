@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -184,7 +185,7 @@ func MetricSummary(w io.Writer, scores []kgeval.MetricScore) {
 func TopReason(reasons map[string]int) string {
 	kinds := map[string]int{}
 	for r, n := range reasons {
-		kinds[kgeval.ReasonKind(r)] += n
+		kinds[reasonKind(r)] += n
 	}
 	names := make([]string, 0, len(kinds))
 	for k := range kinds {
@@ -330,4 +331,14 @@ func shellArg(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+var noValidJSONDetail = regexp.MustCompile("(" + strings.Replace(regexp.QuoteMeta(kgeval.ReasonNoValidJSON), "%d", `\d+`, 1) + "): .*$")
+
+// reasonKind drops the per-sample detail from a null reason: reasons that
+// differ only in the model's rejected answer ("... gave no valid JSON after
+// 3 attempts: label 2 is FN but ...") have one kind. Other reasons are
+// their own kind.
+func reasonKind(reason string) string {
+	return noValidJSONDetail.ReplaceAllString(reason, "$1")
 }

@@ -23,10 +23,10 @@ func scoreRows(systems ...string) []kgeval.SampleScores {
 		slot := fp(float64(i%2) * 1)
 		rows = append(rows, kgeval.SampleScores{ID: string(rune('a' + i)), Record: i, System: systems[i%len(systems)],
 			Scores: map[string]kgeval.KGResult{
-				"faithfulness":        {Pair: "faithfulness", Score: fp(v), ScoreMin: fp(v), Multihop: fp(0.5), CommunityOverlap: fp(0.1), Reasons: na},
+				"faithfulness":        kgeval.KGResult{Pair: "faithfulness", Reasons: na}.With(kgeval.MetricClaimScore, fp(v)).With(kgeval.MetricClaimScoreMin, fp(v)).With(kgeval.MetricMultihop, fp(0.5)).With(kgeval.MetricCommunityOverlap, fp(0.1)),
 				"factual_correctness": {Pair: "factual_correctness", Reason: "no reference"},
-				"answer_relevancy":    {Pair: "answer_relevancy", SlotCoverage: slot, Multihop: fp(1), Reasons: na},
-				"context_relevancy":   {Pair: "context_relevancy", SlotCoverage: slot, Multihop: fp(1), Reasons: na},
+				"answer_relevancy":    kgeval.KGResult{Pair: "answer_relevancy", Reasons: na}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricMultihop, fp(1)),
+				"context_relevancy":   kgeval.KGResult{Pair: "context_relevancy", Reasons: na}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricMultihop, fp(1)),
 			},
 			Metrics: map[string]kgeval.MetricScore{kgeval.MetricKPrecision: {Metric: kgeval.MetricKPrecision, Family: kgeval.FamilyBaseline, Value: fp(0.5)}},
 		})

@@ -18,7 +18,6 @@ func explainSample() *kgeval.SampleDetail {
 	routine := strings.Index(passage, "The press")
 	faith := kgeval.Pair{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts}
 	r := kgeval.KGResult{
-		Support: fp(0.5), Contradiction: fp(0.25), Score: fp(0.375),
 		Reasons: map[string]string{kgeval.MetricRecall: kgeval.ReasonNotApplicable + "only against the reference"},
 		Verdicts: []kgeval.TripletVerdict{
 			{Node: 1, Subject: "PSLV-C56", Relation: "is", Object: "a routine flight", Verdict: kgeval.VerdictSupported,
@@ -49,7 +48,7 @@ func explainSample() *kgeval.SampleDetail {
 			{Clause: "when was it launched", Want: "date", Answered: true, Value: "30 July 2023"},
 			{Clause: "where from", Want: "place"},
 		},
-	}
+	}.With(kgeval.MetricSupport, fp(0.5)).With(kgeval.MetricContradiction, fp(0.25)).With(kgeval.MetricClaimScore, fp(0.375))
 	return &kgeval.SampleDetail{ID: "s1", System: "grounded", Answer: "It was a routine flight. PSLV-C56 launched on 5 August 2023.",
 		Contexts: []string{passage, "Second passage."},
 		Pairs: []kgeval.PairDetail{

@@ -72,7 +72,9 @@ func Assemble(g *kgeval.PairGraph, dist []float64, path [][]int, comm []int, p k
 	if len(in) == 0 || len(ctx) == 0 {
 		r.Reason = g.EmptyReason
 		if p.EmptyAsZero {
-			r.Multihop, r.CommunityOverlap, r.CommunityCoverage = kgeval.Float(0), kgeval.Float(0), kgeval.Float(0)
+			r.SetValue(kgeval.MetricMultihop, kgeval.Float(0))
+			r.SetValue(kgeval.MetricCommunityOverlap, kgeval.Float(0))
+			r.SetValue(kgeval.MetricCommunityCoverage, kgeval.Float(0))
 		}
 		return r
 	}
@@ -94,7 +96,7 @@ func Assemble(g *kgeval.PairGraph, dist []float64, path [][]int, comm []int, p k
 		}
 		r.Paths = append(r.Paths, ep)
 	}
-	r.Multihop = kgeval.Float(float64(passed) / float64(len(in)))
+	r.SetValue(kgeval.MetricMultihop, kgeval.Float(float64(passed)/float64(len(in))))
 
 	if comm != nil {
 		r.Communities = CanonicalCommunities(comm)
@@ -123,8 +125,8 @@ func Assemble(g *kgeval.PairGraph, dist []float64, path [][]int, comm []int, p k
 				covered++
 			}
 		}
-		r.CommunityOverlap = kgeval.Float(float64(both) / float64(nc))
-		r.CommunityCoverage = kgeval.Float(float64(covered) / float64(len(in)))
+		r.SetValue(kgeval.MetricCommunityOverlap, kgeval.Float(float64(both)/float64(nc)))
+		r.SetValue(kgeval.MetricCommunityCoverage, kgeval.Float(float64(covered)/float64(len(in))))
 	}
 	return r
 }

@@ -11,7 +11,7 @@ import (
 func TestAssemble_Empty(t *testing.T) {
 	g := &kgeval.PairGraph{Sample: "s", Pair: "p", EmptyReason: "no triplets extracted from answer"}
 	r := scoring.Assemble(g, nil, nil, nil, kgeval.DefaultGraphParams())
-	if r.Multihop != nil || r.Reason != "no triplets extracted from answer" {
+	if r.Value(kgeval.MetricMultihop) != nil || r.Reason != "no triplets extracted from answer" {
 		t.Errorf("%+v", r)
 	}
 	for _, s := range r.Scores() {
@@ -21,7 +21,7 @@ func TestAssemble_Empty(t *testing.T) {
 	}
 	p := kgeval.DefaultGraphParams()
 	p.EmptyAsZero = true
-	if r := scoring.Assemble(g, nil, nil, nil, p); r.Multihop == nil || *r.Multihop != 0 {
+	if r := scoring.Assemble(g, nil, nil, nil, p); r.Value(kgeval.MetricMultihop) == nil || *r.Value(kgeval.MetricMultihop) != 0 {
 		t.Errorf("empty_as_zero: %+v", r)
 	}
 }
@@ -58,8 +58,8 @@ func TestApplyModelVerdicts(t *testing.T) {
 		{Verdict: kgeval.VerdictSupported, Reason: "r1"}, {Verdict: kgeval.VerdictNotFound}, {Verdict: kgeval.VerdictContradicted}})
 	// supported: 0 and 2; contradicted: 1 and 4; of 6 full triplets (the
 	// rule-read one stays not_found).
-	if r.SupportVerified == nil || *r.SupportVerified != 2.0/6 || r.ContradictionVerified == nil || *r.ContradictionVerified != 2.0/6 {
-		t.Errorf("verified %v / %v, want 1/3 / 1/3", r.SupportVerified, r.ContradictionVerified)
+	if r.Value(kgeval.MetricSupportVerified) == nil || *r.Value(kgeval.MetricSupportVerified) != 2.0/6 || r.Value(kgeval.MetricContradictionVerified) == nil || *r.Value(kgeval.MetricContradictionVerified) != 2.0/6 {
+		t.Errorf("verified %v / %v, want 1/3 / 1/3", r.Value(kgeval.MetricSupportVerified), r.Value(kgeval.MetricContradictionVerified))
 	}
 	if r.Verdicts[2].Verdict != kgeval.VerdictNotFound || r.Verdicts[2].Model != kgeval.VerdictSupported || r.Verdicts[2].ModelReason != "r1" {
 		t.Errorf("the graph's verdict must stay beside the model's: %+v", r.Verdicts[2])

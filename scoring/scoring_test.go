@@ -25,9 +25,9 @@ func CheckCase(tb testing.TB, c scoringtest.Case, r kgeval.KGResult) {
 			tb.Errorf("%s = %v, want %v", name, *got, *want)
 		}
 	}
-	eq("multihop", r.Multihop, c.Want.Multihop)
-	eq("community_overlap", r.CommunityOverlap, c.Want.Overlap)
-	eq("community_coverage", r.CommunityCoverage, c.Want.Coverage)
+	eq("multihop", r.Value(kgeval.MetricMultihop), c.Want.Multihop)
+	eq("community_overlap", r.Value(kgeval.MetricCommunityOverlap), c.Want.Overlap)
+	eq("community_coverage", r.Value(kgeval.MetricCommunityCoverage), c.Want.Coverage)
 	for _, p := range r.Paths {
 		if want, ok := c.Passed[p.Label]; ok && want != p.Passed {
 			tb.Errorf("entity %s passed = %v (cost %v, path %v), want %v", p.Label, p.Passed, p.Cost, p.Path, want)
@@ -153,8 +153,8 @@ func TestNative_Reproducible(t *testing.T) {
 	a, _ := e.Score(context.Background(), "t", graphs, kgeval.DefaultGraphParams())
 	b, _ := e.Score(context.Background(), "t", graphs, kgeval.DefaultGraphParams())
 	for i := range a {
-		if *a[i].CommunityOverlap != *b[i].CommunityOverlap || *a[i].Multihop != *b[i].Multihop {
-			t.Fatalf("graph %d: run 1 %v/%v, run 2 %v/%v", i, *a[i].Multihop, *a[i].CommunityOverlap, *b[i].Multihop, *b[i].CommunityOverlap)
+		if *a[i].Value(kgeval.MetricCommunityOverlap) != *b[i].Value(kgeval.MetricCommunityOverlap) || *a[i].Value(kgeval.MetricMultihop) != *b[i].Value(kgeval.MetricMultihop) {
+			t.Fatalf("graph %d: run 1 %v/%v, run 2 %v/%v", i, *a[i].Value(kgeval.MetricMultihop), *a[i].Value(kgeval.MetricCommunityOverlap), *b[i].Value(kgeval.MetricMultihop), *b[i].Value(kgeval.MetricCommunityOverlap))
 		}
 	}
 }
@@ -224,8 +224,8 @@ func TestBuild_LiteralAware(t *testing.T) {
 		t.Errorf("2014 and 2010 are SIMILAR")
 	}
 	r := (&scoring.Native{Seed: 1}).ScoreOne(g, p)
-	if r.Support == nil || *r.Support != 0.5 || r.Contradiction == nil || *r.Contradiction != 0.5 {
-		t.Errorf("support %v contradiction %v, want 0.5 and 0.5 (the launch date supported, the founding year contradicted)", opt(r.Support), opt(r.Contradiction))
+	if r.Value(kgeval.MetricSupport) == nil || *r.Value(kgeval.MetricSupport) != 0.5 || r.Value(kgeval.MetricContradiction) == nil || *r.Value(kgeval.MetricContradiction) != 0.5 {
+		t.Errorf("support %v contradiction %v, want 0.5 and 0.5 (the launch date supported, the founding year contradicted)", opt(r.Value(kgeval.MetricSupport)), opt(r.Value(kgeval.MetricContradiction)))
 	}
 }
 

@@ -64,7 +64,7 @@ func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared 
 	}
 	switch {
 	case len(r.Verdicts) == 0:
-		if p.Input == kgeval.TextQuestion && r.SlotCoverageText == nil && r.SlotCoverage == nil {
+		if p.Input == kgeval.TextQuestion && r.Value(kgeval.MetricSlotCoverageText) == nil && r.Value(kgeval.MetricSlotCoverage) == nil {
 			// Nothing to answer by sentence either: slot_coverage's reason
 			// ("no asked fact extracted from the question") is this one's.
 			setReason(r, kgeval.MetricSlotCoverageText, r.ReasonFor(kgeval.MetricSlotCoverage))
@@ -98,7 +98,8 @@ func SupportText(r *kgeval.KGResult, srcs []Source) {
 		}
 	}
 	if full > 0 {
-		r.SupportText, r.ContradictionText = kgeval.Float(float64(sup)/float64(full)), kgeval.Float(float64(con)/float64(full))
+		r.SetValue(kgeval.MetricSupportText, kgeval.Float(float64(sup)/float64(full)))
+		r.SetValue(kgeval.MetricContradictionText, kgeval.Float(float64(con)/float64(full)))
 		delete(r.Reasons, kgeval.MetricSupportText)
 		delete(r.Reasons, kgeval.MetricContradictionText)
 	}
@@ -124,7 +125,8 @@ func InputText(s *kgeval.Sample, p kgeval.Pair) string {
 // listed in r.Atoms with its evidence sentence. A text without atoms leaves
 // the metric null, with the reason.
 func atomSupport(r *kgeval.KGResult, input string, srcs []Source) {
-	r.Atoms, r.AtomSupport = nil, nil
+	r.Atoms = nil
+	r.SetValue(kgeval.MetricAtomSupport, nil)
 	if !checkable(r, kgeval.MetricAtomSupport, srcs) {
 		return
 	}
@@ -149,7 +151,7 @@ func atomSupport(r *kgeval.KGResult, input string, srcs []Source) {
 		r.Reasons[kgeval.MetricAtomSupport] = "the input states no name or value to check"
 		return
 	}
-	r.AtomSupport = kgeval.Float(float64(stated) / float64(len(atoms)))
+	r.SetValue(kgeval.MetricAtomSupport, kgeval.Float(float64(stated)/float64(len(atoms))))
 	delete(r.Reasons, kgeval.MetricAtomSupport)
 }
 
@@ -176,7 +178,8 @@ func checkable(r *kgeval.KGResult, metric string, srcs []Source) bool {
 // a sentence about the question (lexical.Text.Answers). A question without
 // such a clause leaves the metric null, with the reason.
 func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []Source) {
-	r.TypedSlots, r.TypedSlotCoverage = nil, nil
+	r.TypedSlots = nil
+	r.SetValue(kgeval.MetricTypedSlotCoverage, nil)
 	if !checkable(r, kgeval.MetricTypedSlotCoverage, srcs) {
 		return
 	}
@@ -198,7 +201,7 @@ func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []S
 		}
 		r.TypedSlots = append(r.TypedSlots, c)
 	}
-	r.TypedSlotCoverage = kgeval.Float(float64(answered) / float64(len(asks)))
+	r.SetValue(kgeval.MetricTypedSlotCoverage, kgeval.Float(float64(answered)/float64(len(asks))))
 	delete(r.Reasons, kgeval.MetricTypedSlotCoverage)
 }
 
@@ -258,7 +261,7 @@ func answeredText(r *kgeval.KGResult, srcs []Source) {
 		}
 	}
 	if len(r.Verdicts) > 0 {
-		r.SlotCoverageText = kgeval.Float(float64(answered) / float64(len(r.Verdicts)))
+		r.SetValue(kgeval.MetricSlotCoverageText, kgeval.Float(float64(answered)/float64(len(r.Verdicts))))
 		delete(r.Reasons, kgeval.MetricSlotCoverageText)
 	}
 }

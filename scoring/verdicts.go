@@ -229,7 +229,7 @@ func AssembleVerdicts(g *kgeval.PairGraph, matches []kgeval.VerdictMatch, r *kge
 	}
 	if question {
 		if n.asked > 0 {
-			r.SlotCoverage = kgeval.Float(float64(n.answered) / float64(n.asked))
+			r.SetValue(kgeval.MetricSlotCoverage, kgeval.Float(float64(n.answered)/float64(n.asked)))
 		} else {
 			setReason(r, kgeval.MetricSlotCoverage, "no asked fact extracted from the question")
 		}
@@ -239,8 +239,8 @@ func AssembleVerdicts(g *kgeval.PairGraph, matches []kgeval.VerdictMatch, r *kge
 		return
 	}
 	p := float64(n.supported) / float64(n.full)
-	r.Support = kgeval.Float(p)
-	r.Contradiction = kgeval.Float(float64(n.contradicted) / float64(n.full))
+	r.SetValue(kgeval.MetricSupport, kgeval.Float(p))
+	r.SetValue(kgeval.MetricContradiction, kgeval.Float(float64(n.contradicted)/float64(n.full)))
 	if g.Context == kgeval.TextReference {
 		recallF1(g, ends, ctxRel, supportedCtx, p, r)
 	}
@@ -266,27 +266,27 @@ func nullReasons(g *kgeval.PairGraph, r *kgeval.KGResult, empty bool) {
 		textWhy, verifyWhy = g.EmptyReason, g.EmptyReason
 	}
 	question := g.Input == kgeval.TextQuestion
-	if r.SupportVerified == nil {
+	if r.Value(kgeval.MetricSupportVerified) == nil {
 		setReason(r, kgeval.MetricSupportVerified, verifyWhy)
 		setReason(r, kgeval.MetricContradictionVerified, verifyWhy)
 	}
-	if r.Score == nil && !question {
+	if r.Value(kgeval.MetricClaimScore) == nil && !question {
 		claimWhy := kgeval.ReasonNotApplicable + "claim verdicts need the sample texts (evaluate computes them)"
 		for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
 			setReason(r, m, claimWhy)
 		}
 	}
-	if r.SupportText == nil {
+	if r.Value(kgeval.MetricSupportText) == nil {
 		setReason(r, kgeval.MetricSupportText, textWhy)
 		setReason(r, kgeval.MetricContradictionText, textWhy)
 	}
-	if r.AtomSupport == nil && !question {
+	if r.Value(kgeval.MetricAtomSupport) == nil && !question {
 		setReason(r, kgeval.MetricAtomSupport, kgeval.ReasonNotApplicable+"atoms need the sample texts (evaluate computes them)")
 	}
-	if r.SlotCoverageText == nil && question {
+	if r.Value(kgeval.MetricSlotCoverageText) == nil && question {
 		setReason(r, kgeval.MetricSlotCoverageText, textWhy)
 	}
-	if r.TypedSlotCoverage == nil && question {
+	if r.Value(kgeval.MetricTypedSlotCoverage) == nil && question {
 		setReason(r, kgeval.MetricTypedSlotCoverage, kgeval.ReasonNotApplicable+"typed asked facts need the sample texts (evaluate computes them)")
 	}
 	if !question {
@@ -428,12 +428,12 @@ func recallF1(g *kgeval.PairGraph, ends kgeval.TripletEnds, ctxRel []int, suppor
 		return
 	}
 	rec := float64(covered) / float64(ctxFull)
-	r.Recall = kgeval.Float(rec)
+	r.SetValue(kgeval.MetricRecall, kgeval.Float(rec))
 	f1 := 0.0
 	if p+rec > 0 {
 		f1 = 2 * p * rec / (p + rec)
 	}
-	r.F1 = kgeval.Float(f1)
+	r.SetValue(kgeval.MetricF1, kgeval.Float(f1))
 }
 
 // ApplyModelVerdicts records the model's verdicts on the open triplets of r
@@ -466,7 +466,8 @@ func ApplyModelVerdicts(r *kgeval.KGResult, open []int, verdicts []kgeval.ModelV
 	if full == 0 {
 		return
 	}
-	r.SupportVerified, r.ContradictionVerified = kgeval.Float(float64(sup)/float64(full)), kgeval.Float(float64(con)/float64(full))
+	r.SetValue(kgeval.MetricSupportVerified, kgeval.Float(float64(sup)/float64(full)))
+	r.SetValue(kgeval.MetricContradictionVerified, kgeval.Float(float64(con)/float64(full)))
 	delete(r.Reasons, kgeval.MetricSupportVerified)
 	delete(r.Reasons, kgeval.MetricContradictionVerified)
 }

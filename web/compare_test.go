@@ -103,7 +103,7 @@ func TestServer_CompareRuns(t *testing.T) {
 		var id string
 		var res kgeval.KGResult
 		for _, s := range rb.Samples {
-			if x := rb.Results[s.ID]["faithfulness"]; x.Multihop != nil && *x.Multihop > 0 {
+			if x := rb.Results[s.ID]["faithfulness"]; x.Value(kgeval.MetricMultihop) != nil && *x.Value(kgeval.MetricMultihop) > 0 {
 				id, res = s.ID, x
 				break
 			}
@@ -111,8 +111,8 @@ func TestServer_CompareRuns(t *testing.T) {
 		if id == "" {
 			t.Fatal("no sample with a faithfulness multihop above 0")
 		}
-		was := *res.Multihop
-		res.Multihop = kgeval.Float(0)
+		was := *res.Value(kgeval.MetricMultihop)
+		res.SetValue(kgeval.MetricMultihop, kgeval.Float(0))
 		if err := db.WriteKGResults(context.Background(), rb.Name, kgeval.DefaultVariant, "native", kgeval.DefaultGraphParams(), []kgeval.KGResult{res}); err != nil {
 			t.Fatal(err)
 		}

@@ -355,7 +355,7 @@ func claimPairs(d *kgeval.SampleDetail) []ClaimPair {
 			continue
 		}
 		r := &pd.Score.KGResult
-		cp := ClaimPair{Pair: pd.Pair, Score: r.Score, ScoreMin: r.ScoreMin, PSupported: r.PSupported}
+		cp := ClaimPair{Pair: pd.Pair, Score: r.Value(kgeval.MetricClaimScore), ScoreMin: r.Value(kgeval.MetricClaimScoreMin), PSupported: r.Value(kgeval.MetricPSupported)}
 		if len(r.Claims) == 0 {
 			if cp.Reason = r.ReasonFor(kgeval.MetricClaimScore); cp.Reason == "" || kgeval.NotApplicable(cp.Reason) {
 				continue

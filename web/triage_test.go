@@ -61,7 +61,9 @@ func MustClaims(tb testing.TB, db *graphstore.DB, r *graphstoretest.WebRun, host
 		if len(second.Conflicts) > 0 {
 			contra = 0.5
 		}
-		res.Score, res.ScoreMin, res.ClaimContradiction = kgeval.Float((0.6+sc)/2), kgeval.Float(min(0.6, sc)), kgeval.Float(contra)
+		res.SetValue(kgeval.MetricClaimScore, kgeval.Float((0.6+sc)/2))
+		res.SetValue(kgeval.MetricClaimScoreMin, kgeval.Float(min(0.6, sc)))
+		res.SetValue(kgeval.MetricClaimContradiction, kgeval.Float(contra))
 		delete(res.Reasons, kgeval.MetricClaimScore)
 		r.Results[smp.ID]["faithfulness"] = res
 		results = append(results, res)

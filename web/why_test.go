@@ -175,8 +175,8 @@ func TestServer_Why(t *testing.T) {
 			if x == nil {
 				t.Fatalf("%s: no faithfulness score", row.ID)
 			}
-			if x.Contradiction != nil {
-				got = append(got, *x.Contradiction)
+			if x.Value(kgeval.MetricContradiction) != nil {
+				got = append(got, *x.Value(kgeval.MetricContradiction))
 			} else if row.ID != "v09-emptycontext" {
 				t.Errorf("%s: contradiction null (%s)", row.ID, x.ReasonFor(kgeval.MetricContradiction))
 			}

@@ -13,8 +13,8 @@ import (
 func TestWhyPairs(t *testing.T) {
 	na := kgeval.ReasonNotApplicable + "only against the reference"
 	score := func(pair string, vs ...kgeval.TripletVerdict) *kgeval.StoredScore {
-		return &kgeval.StoredScore{KGResult: kgeval.KGResult{Pair: pair, Support: kgeval.Float(0.5), Verdicts: vs,
-			Reasons: map[string]string{kgeval.MetricRecall: na, kgeval.MetricF1: na}}}
+		return &kgeval.StoredScore{KGResult: kgeval.KGResult{Pair: pair, Verdicts: vs,
+			Reasons: map[string]string{kgeval.MetricRecall: na, kgeval.MetricF1: na}}.With(kgeval.MetricSupport, kgeval.Float(0.5))}
 	}
 	pair := func(name string, input kgeval.Text, s *kgeval.StoredScore) kgeval.PairDetail {
 		return kgeval.PairDetail{Pair: kgeval.Pair{Name: name, Input: input, Context: kgeval.TextContexts}, Score: s}
@@ -58,14 +58,14 @@ func TestWhyPairs_Checks(t *testing.T) {
 	d := &kgeval.SampleDetail{ID: "s", Question: "When was it founded?", Answer: "It was founded in 2010 in Illinois.", Contexts: []string{ctx},
 		Pairs: []kgeval.PairDetail{
 			{Pair: kgeval.Pair{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts}, Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{
-				Pair: "faithfulness", AtomSupport: kgeval.Float(0.5), Atoms: []kgeval.AtomCheck{
+				Pair: "faithfulness", Atoms: []kgeval.AtomCheck{
 					{Text: "Illinois", Kind: "name", Stated: true, Evidence: &kgeval.Evidence{Node: -1, Passage: 0, Start: 32, End: len(ctx)}},
 					{Text: "2010", Kind: "date"},
-				}}}},
+				}}.With(kgeval.MetricAtomSupport, kgeval.Float(0.5))}},
 			{Pair: kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}, Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{
-				Pair: "answer_relevancy", TypedSlotCoverage: kgeval.Float(1), TypedSlots: []kgeval.TypedSlotCheck{
+				Pair: "answer_relevancy", TypedSlots: []kgeval.TypedSlotCheck{
 					{Clause: "When was it founded?", Want: "date", Answered: true, Value: "2010", Evidence: &kgeval.Evidence{Node: -1, Passage: -1, Start: 0, End: 35}},
-				}}}},
+				}}.With(kgeval.MetricTypedSlotCoverage, kgeval.Float(1))}},
 		}}
 	v := analysis.NewSampleView(d)
 	if len(v.Checks) != 3 {

@@ -83,7 +83,7 @@ func exported(t *testing.T, db *graphstore.DB, run, variant, pair, metric string
 			continue
 		}
 		s := r.Scores[pair]
-		out[r.ID] = map[string]*float64{"multihop": s.Multihop, "community_overlap": s.CommunityOverlap, "community_coverage": s.CommunityCoverage}[metric]
+		out[r.ID] = map[string]*float64{"multihop": s.Value(kgeval.MetricMultihop), "community_overlap": s.Value(kgeval.MetricCommunityOverlap), "community_coverage": s.Value(kgeval.MetricCommunityCoverage)}[metric]
 	}
 	return out
 }

@@ -375,7 +375,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 		t.Errorf("evaluate --cache-only output:\n%s", o)
 	}
 	rows := graphstoretest.ExportScores(t, run, kgeval.DefaultVariant)
-	if len(rows) != 2 || rows[0].Scores["faithfulness"].Multihop == nil {
+	if len(rows) != 2 || rows[0].Scores["faithfulness"].Value(kgeval.MetricMultihop) == nil {
 		t.Errorf("replayed scores: %+v", rows)
 	}
 
@@ -419,7 +419,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	}
 	for _, r := range rows {
 		s := r.Scores["faithfulness"]
-		if missing := r.ID == "r2"; missing != (s.Multihop == nil) || missing && !strings.Contains(s.Reason, "not in the cache (--cache-only)") {
+		if missing := r.ID == "r2"; missing != (s.Value(kgeval.MetricMultihop) == nil) || missing && !strings.Contains(s.Reason, "not in the cache (--cache-only)") {
 			t.Errorf("sample %s: faithfulness %+v", r.ID, s)
 		}
 	}

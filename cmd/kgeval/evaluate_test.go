@@ -105,7 +105,7 @@ func TestEvaluate_BrokenRecords(t *testing.T) {
 	scores := 0
 	for _, r := range rows {
 		for _, s := range r.Scores {
-			if s.Multihop != nil || s.Reason != "" { // a value, or null with its reason
+			if s.Value(kgeval.MetricMultihop) != nil || s.Reason != "" { // a value, or null with its reason
 				scores++
 			}
 		}
@@ -145,7 +145,7 @@ func TestSweep(t *testing.T) {
 		m := map[string]*float64{}
 		for _, r := range rows {
 			for pair, s := range r.Scores {
-				m[r.ID+"/"+pair] = s.Multihop
+				m[r.ID+"/"+pair] = s.Value(kgeval.MetricMultihop)
 			}
 		}
 		if len(m) != 12 {
@@ -182,7 +182,7 @@ func TestSweep(t *testing.T) {
 		m := map[string]string{}
 		for _, r := range graphstoretest.ExportScores(t, run, variant) {
 			for pair, s := range r.Scores {
-				m[r.ID+"/"+pair] = fmtPtr(s.AtomSupport) + " " + fmtPtr(s.TypedSlotCoverage)
+				m[r.ID+"/"+pair] = fmtPtr(s.Value(kgeval.MetricAtomSupport)) + " " + fmtPtr(s.Value(kgeval.MetricTypedSlotCoverage))
 			}
 		}
 		return m

@@ -58,7 +58,7 @@ func mustFactcheckRun(t *testing.T, db *graphstore.DB) string {
 			checks = append(checks, claim(1, 0.5))
 		}
 		score := 1 / (1 + math.Exp(-logit))
-		results = append(results, kgeval.KGResult{Sample: id, Pair: "faithfulness", Score: &score, Claims: checks})
+		results = append(results, kgeval.KGResult{Sample: id, Pair: "faithfulness", Claims: checks}.With(kgeval.MetricClaimScore, &score))
 		kp := overlap
 		ms = append(ms, kgeval.MetricScore{Sample: id, Metric: kgeval.MetricKPrecision, Family: kgeval.FamilyBaseline, Value: &kp})
 	}

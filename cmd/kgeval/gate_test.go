@@ -68,7 +68,8 @@ func mustBaselinePair(t *testing.T, db *graphstore.DB, args []string) (baseline,
 				t.Fatalf("run %s sample %s: no faithfulness scores", r.name, row.ID)
 			}
 			sup, con := handSupport(r.baseline, row.ID)
-			s.Support, s.Contradiction = &sup, &con
+			s.SetValue(kgeval.MetricSupport, &sup)
+			s.SetValue(kgeval.MetricContradiction, &con)
 			results = append(results, s)
 		}
 		p := kgeval.DefaultGraphParams()

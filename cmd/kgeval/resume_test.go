@@ -294,8 +294,8 @@ func TestEvaluate_KillResume(t *testing.T) {
 	for i := range a {
 		for pair, r := range a[i].Scores {
 			w := b[i].Scores[pair]
-			if fmtPtr(r.Multihop) != fmtPtr(w.Multihop) || r.Reason != w.Reason {
-				t.Errorf("%s %s: multihop %s (%q), clean run %s (%q)", a[i].ID, pair, fmtPtr(r.Multihop), r.Reason, fmtPtr(w.Multihop), w.Reason)
+			if fmtPtr(r.Value(kgeval.MetricMultihop)) != fmtPtr(w.Value(kgeval.MetricMultihop)) || r.Reason != w.Reason {
+				t.Errorf("%s %s: multihop %s (%q), clean run %s (%q)", a[i].ID, pair, fmtPtr(r.Value(kgeval.MetricMultihop)), r.Reason, fmtPtr(w.Value(kgeval.MetricMultihop)), w.Reason)
 			}
 		}
 	}

@@ -129,20 +129,22 @@ func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps [
 		least = math.Min(least, ch.Score)
 	}
 	n := float64(len(checks))
-	r.Score, r.ScoreMin, r.ClaimContradiction = kgeval.Float(sum/n), kgeval.Float(least), kgeval.Float(float64(contra)/n)
+	r.SetValue(kgeval.MetricClaimScore, kgeval.Float(sum/n))
+	r.SetValue(kgeval.MetricClaimScoreMin, kgeval.Float(least))
+	r.SetValue(kgeval.MetricClaimContradiction, kgeval.Float(float64(contra)/n))
 	for _, m := range names {
 		delete(r.Reasons, m)
 	}
 	switch {
 	case pn == len(checks):
-		r.PSupported = kgeval.Float(psum / float64(pn))
+		r.SetValue(kgeval.MetricPSupported, kgeval.Float(psum/float64(pn)))
 	case failed != nil:
 		// A claim the model could not answer: the calibrated score fell
 		// back to the fit without the model for it; p_supported is null.
-		r.PSupported = nil
+		r.SetValue(kgeval.MetricPSupported, nil)
 		r.Reasons[kgeval.MetricPSupported] = fmt.Sprintf("model check failed on %d of %d claims: %v", len(checks)-pn, len(checks), failed)
 	default:
-		r.PSupported = nil
+		r.SetValue(kgeval.MetricPSupported, nil)
 		r.Reasons[kgeval.MetricPSupported] = kgeval.ReasonNotApplicable + "scoring.verify is not prob"
 	}
 }

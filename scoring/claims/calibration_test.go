@@ -225,7 +225,7 @@ func TestCalibration_ScoreNoClaims(t *testing.T) {
 	if len(cs) != 0 {
 		t.Fatalf("a heading made claims: %+v", cs)
 	}
-	r := kgeval.KGResult{Score: kgeval.Float(1)}
+	r := kgeval.KGResult{}.With(kgeval.MetricClaimScore, kgeval.Float(1))
 	cal.Score(&r, cs, nil, nil)
 	for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
 		if v := r.Value(m); v != nil || r.ReasonFor(m) != "the input states no claim" {
@@ -270,10 +270,10 @@ func TestCalibration_ScoreDefault(t *testing.T) {
 		t.Logf("%q: features %v, score %v, %s, conflicts %+v", x.claim, c.Features, c.Score, c.Verdict, c.Conflicts)
 		results = append(results, r)
 	}
-	if g, u := *results[0].Score, *results[1].Score; g < u {
+	if g, u := *results[0].Value(kgeval.MetricClaimScore), *results[1].Value(kgeval.MetricClaimScore); g < u {
 		t.Errorf("grounded claim scores %v, the one with another year %v: want it no lower", g, u)
 	}
-	if c := results[1].Claims[0]; len(c.Conflicts) != 1 || c.Conflicts[0].Claim+"/"+c.Conflicts[0].Evidence != "1925/1889" || *results[1].ClaimContradiction != 1 {
-		t.Errorf("1925 against 1889: conflicts %+v, claim_contradiction %v; want 1925/1889 and 1", c.Conflicts, *results[1].ClaimContradiction)
+	if c := results[1].Claims[0]; len(c.Conflicts) != 1 || c.Conflicts[0].Claim+"/"+c.Conflicts[0].Evidence != "1925/1889" || *results[1].Value(kgeval.MetricClaimContradiction) != 1 {
+		t.Errorf("1925 against 1889: conflicts %+v, claim_contradiction %v; want 1925/1889 and 1", c.Conflicts, *results[1].Value(kgeval.MetricClaimContradiction))
 	}
 }
