@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -224,4 +225,66 @@ func (v *CompareView) Rows() []CompareRow {
 		out = append(out, CompareRow{RunMetric: m, Name: name, Chosen: m.Metric == v.Key, Verdict: Verdict(m)})
 	}
 	return out
+}
+
+// ComparePick is the compare page's read model: the runs to choose from,
+// the two compared (the request's, or the defaults of PickCompared), and the
+// comparison, or why there is none.
+type ComparePick struct {
+	Runs    []RunRow
+	View    *CompareView
+	A, B    string
+	Refused string
+}
+
+// ComparePage lists the runs, picks A and B (PickCompared) and compares
+// them on pair and metric. A missing pair of runs, a run compared with
+// itself, and a default run deleted since the list was read are a Refused
+// text, not an error; a run named in the request that does not exist is
+// ENOTFOUND.
+func (rd *Reader) ComparePage(ctx context.Context, a, b, pair, metric string) (*ComparePick, error) {
+	runs, err := rd.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := &ComparePick{Runs: runs}
+	p.A, p.B = PickCompared(runs, a, b)
+	switch {
+	case p.A == "" || p.B == "":
+		p.Refused = "There is nothing to compare yet: comparing needs two runs."
+	case p.A == p.B:
+		p.Refused = fmt.Sprintf("A and B are both run %s: a run compared with itself shows no change. Pick two different runs (A the baseline, B the run to judge).", p.A)
+	default:
+		if p.View, err = rd.Compare(ctx, p.A, p.B, pair, metric); err != nil {
+			if a != "" && b != "" || kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+				return nil, err
+			}
+			// A default run deleted since the list was read.
+			p.Refused = kgeval.ErrorMessage(err) + ": pick two runs."
+		}
+	}
+	return p, nil
+}
+
+// PickCompared picks A and B for the compare page: the request's, or by
+// default the second-newest run as A and the newest as B (runs newest
+// first); with one of them given, the other is the newest run besides it.
+func PickCompared(runs []RunRow, a, b string) (string, string) {
+	other := func(not string) string {
+		for _, r := range runs {
+			if r.Name != not {
+				return r.Name
+			}
+		}
+		return ""
+	}
+	switch {
+	case a == "" && b == "" && len(runs) >= 2:
+		return runs[1].Name, runs[0].Name
+	case a == "" && b != "":
+		return other(b), b
+	case b == "" && a != "":
+		return a, other(a)
+	}
+	return a, b
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/analysis"
 )
 
 func (s *Server) compare(c *gin.Context) (any, error) {
@@ -30,27 +29,4 @@ type clipped struct {
 func clipText(n int, s string) clipped {
 	t, cut := shortText(s, n)
 	return clipped{t, cut}
-}
-
-// comparePairs picks A and B for the compare page: the query's, or by
-// default the second-newest run as A and the newest as B (runs newest
-// first); with one of them given, the other is the newest run besides it.
-func comparePairs(runs []analysis.RunRow, a, b string) (string, string) {
-	other := func(not string) string {
-		for _, r := range runs {
-			if r.Name != not {
-				return r.Name
-			}
-		}
-		return ""
-	}
-	switch {
-	case a == "" && b == "" && len(runs) >= 2:
-		return runs[1].Name, runs[0].Name
-	case a == "" && b != "":
-		return other(b), b
-	case b == "" && a != "":
-		return a, other(a)
-	}
-	return a, b
 }

@@ -460,34 +460,12 @@ func (s *Server) cypherPage(c *gin.Context) (string, any, error) {
 // from, A and B (by default the second-newest and the newest run), and the
 // comparison, or Refused saying why there is none (A = B, fewer than two
 // runs).
-type ComparePage struct {
-	Runs    []analysis.RunRow
-	View    *analysis.CompareView
-	A, B    string
-	Refused string
-}
+type ComparePage = analysis.ComparePick
 
 func (s *Server) comparePage(c *gin.Context) (string, any, error) {
-	ctx := c.Request.Context()
-	runs, err := s.read.Runs(ctx)
+	p, err := s.read.ComparePage(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop))
 	if err != nil {
 		return "", nil, err
-	}
-	p := ComparePage{Runs: runs}
-	p.A, p.B = comparePairs(p.Runs, c.Query("a"), c.Query("b"))
-	switch {
-	case p.A == "" || p.B == "":
-		p.Refused = "There is nothing to compare yet: comparing needs two runs."
-	case p.A == p.B:
-		p.Refused = fmt.Sprintf("A and B are both run %s: a run compared with itself shows no change. Pick two different runs (A the baseline, B the run to judge).", p.A)
-	default:
-		if p.View, err = s.read.Compare(ctx, p.A, p.B, c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop)); err != nil {
-			if c.Query("a") != "" && c.Query("b") != "" || kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
-				return "", nil, err
-			}
-			// A default run deleted since the list was read.
-			p.Refused = kgeval.ErrorMessage(err) + ": pick two runs."
-		}
 	}
 	return "Compare runs", p, nil
 }
