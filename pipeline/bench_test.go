@@ -88,7 +88,7 @@ func BenchmarkEvaluate_1000(b *testing.B) {
 	}{
 		{"native", &scoring.Native{Seed: 42}},
 		{"gds", &graphstore.GDS{DB: db}},
-		// The opt-in batched Leiden mode (issue 29): one community call per batch.
+		// scoring.communities: batch (issue 29): one community call per batch.
 		{"gds-batch", &graphstore.GDS{DB: db, Communities: graphstore.CommunitiesBatch}},
 	} {
 		engine := e.engine
