@@ -76,17 +76,18 @@ func (db *DB) writeOne(ctx context.Context, run string, graphs []*kgeval.PairGra
 	return err
 }
 
-// TestWriteShapes measures the write of 500 generated pair graphs by
-// transaction size and statement shape (KGEVAL_WRITE_SHAPES=1; a
-// measurement, not a check).
-func TestWriteShapes(t *testing.T) {
-	if os.Getenv("KGEVAL_WRITE_SHAPES") == "" || os.Getenv("KGEVAL_NEO4J_URI") == "" {
-		t.Skip("set KGEVAL_WRITE_SHAPES=1 and KGEVAL_NEO4J_URI")
+// BenchmarkWriteShapes measures the write of 500 generated pair graphs by
+// transaction size, statement shape and parallel writers (make bench; a
+// measurement, so a benchmark: make test does not run it). rows/s counts
+// nodes and edges.
+func BenchmarkWriteShapes(b *testing.B) {
+	if os.Getenv("KGEVAL_NEO4J_URI") == "" {
+		b.Skip("set KGEVAL_NEO4J_URI (make bench does)")
 	}
 	ctx := context.Background()
 	db, err := Open(ctx, Config{URI: os.Getenv("KGEVAL_NEO4J_URI"), User: "neo4j", Password: os.Getenv("KGEVAL_NEO4J_PASSWORD"), QueryTimeout: 10 * time.Minute})
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	defer db.Close(ctx)
 	graphs := scoringtest.Random(500, 2510)
@@ -94,30 +95,35 @@ func TestWriteShapes(t *testing.T) {
 	for _, g := range graphs {
 		rows += len(g.Nodes) + len(g.Edges)
 	}
-	for rep := 0; rep < 3; rep++ {
-		for _, size := range []int{100, 200} {
-			for _, shape := range []string{"uid", "one"} {
-				for _, par := range []int{1, 2} {
-					run := fmt.Sprintf("writeshape-%s-%d-%d", shape, size, rep)
-					t0 := time.Now()
-					var g errgroup.Group
-					g.SetLimit(par)
-					for _, b := range batches(graphs, size, 1<<30) {
-						g.Go(func() error {
-							if shape == "uid" {
-								_, err := db.writeBatch(ctx, run, graphs[b[0]:b[1]])
-								return err
-							}
-							return db.writeOne(ctx, run, graphs[b[0]:b[1]])
-						})
+	for _, size := range []int{100, 200} {
+		for _, shape := range []string{"uid", "one"} {
+			for _, par := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/batch-%d/writers-%d", shape, size, par), func(b *testing.B) {
+					var spent time.Duration
+					for i := 0; i < b.N; i++ {
+						run := fmt.Sprintf("writeshape-%s-%d-%d-%d", shape, size, par, i)
+						t0 := time.Now()
+						var g errgroup.Group
+						g.SetLimit(par)
+						for _, r := range batches(graphs, size, 1<<30) {
+							g.Go(func() error {
+								if shape == "uid" {
+									_, err := db.writeBatch(ctx, run, graphs[r[0]:r[1]])
+									return err
+								}
+								return db.writeOne(ctx, run, graphs[r[0]:r[1]])
+							})
+						}
+						if err := g.Wait(); err != nil {
+							b.Fatal(err)
+						}
+						spent += time.Since(t0)
+						b.StopTimer()
+						db.DeleteRunGraphs(ctx, run)
+						b.StartTimer()
 					}
-					if err := g.Wait(); err != nil {
-						t.Fatal(err)
-					}
-					d := time.Since(t0)
-					t.Logf("rep %d shape %s batch %d parallel %d: %.2f s, %.0f rows/s", rep, shape, size, par, d.Seconds(), float64(rows)/d.Seconds())
-					db.DeleteRunGraphs(ctx, run)
-				}
+					b.ReportMetric(float64(rows*b.N)/spent.Seconds(), "rows/s")
+				})
 			}
 		}
 	}
