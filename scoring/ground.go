@@ -68,39 +68,28 @@ func GroundSample(s kgeval.Sample, st *kgeval.SampleTriplets, extracted func(kge
 		}
 		return ts
 	}
-	if st.Question != nil {
-		if extracted(kgeval.TextQuestion) {
-			st.Question = check(kgeval.TextQuestion, -1, st.Question, question, question)
-		} else {
-			st.Question = locate(st.Question, question)
+	// side checks an extracted text's triplets against the text itself and
+	// also, and only locates a dataset's own.
+	side := func(kind kgeval.Text, passage int, ts []kgeval.Triplet, own *lexical.Text, also ...*lexical.Text) []kgeval.Triplet {
+		if !extracted(kind) {
+			return locate(ts, own)
 		}
+		return check(kind, passage, ts, own, append([]*lexical.Text{own}, also...)...)
+	}
+	if st.Question != nil {
+		st.Question = side(kgeval.TextQuestion, -1, st.Question, question)
 	}
 	if st.Answer != nil {
-		a := lexical.NewText(s.Answer)
-		if extracted(kgeval.TextAnswer) {
-			st.Answer = check(kgeval.TextAnswer, -1, st.Answer, a, a, question)
-		} else {
-			st.Answer = locate(st.Answer, a)
-		}
+		st.Answer = side(kgeval.TextAnswer, -1, st.Answer, lexical.NewText(s.Answer), question)
 	}
 	if st.Reference != nil {
-		r := lexical.NewText(s.Reference)
-		if extracted(kgeval.TextReference) {
-			st.Reference = check(kgeval.TextReference, -1, st.Reference, r, r, question)
-		} else {
-			st.Reference = locate(st.Reference, r)
-		}
+		st.Reference = side(kgeval.TextReference, -1, st.Reference, lexical.NewText(s.Reference), question)
 	}
 	for pi := range st.Contexts {
 		if pi >= len(s.Contexts) || st.Contexts[pi] == nil {
 			continue
 		}
-		p := lexical.NewText(s.Contexts[pi])
-		if extracted(kgeval.TextContexts) {
-			st.Contexts[pi] = check(kgeval.TextContexts, pi, st.Contexts[pi], p, p)
-		} else {
-			st.Contexts[pi] = locate(st.Contexts[pi], p)
-		}
+		st.Contexts[pi] = side(kgeval.TextContexts, pi, st.Contexts[pi], lexical.NewText(s.Contexts[pi]))
 	}
 	return out
 }
