@@ -30,7 +30,7 @@ type claimJob struct {
 
 // claims checks the claims of the scored pairs.
 func (v *evaluation) claims(ctx context.Context) error {
-	if err := v.e.claimChecks(ctx, v.samples, v.graphs, v.results, v.rep, v.progress); err != nil {
+	if err := v.e.claimChecks(ctx, v.idx, v.graphs, v.results, v.rep, v.progress); err != nil {
 		return fmt.Errorf("claims: %w", err)
 	}
 	return nil
@@ -40,7 +40,7 @@ func (v *evaluation) claims(ctx context.Context) error {
 // the question into claims, chooses each claim's evidence window from the
 // graph, asks the ClaimVerifier (if any) about each claim with its window,
 // and sets the claim metrics of the results from the calibrated score.
-func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, progress func(string) func(int, int)) error {
+func (e *Evaluator) claimChecks(ctx context.Context, idx *sampleIndex, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, progress func(string) func(int, int)) error {
 	cal := e.Claims.Calibration
 	if cal == nil {
 		var err error
@@ -48,7 +48,7 @@ func (e *Evaluator) claimChecks(ctx context.Context, samples []kgeval.Sample, gr
 			return err
 		}
 	}
-	jobs, queries, err := e.claimJobs(ctx, samples, graphs, results, rep, progress("evidence"))
+	jobs, queries, err := e.claimJobs(ctx, idx, graphs, results, rep, progress("evidence"))
 	if err != nil {
 		return err
 	}
@@ -92,9 +92,8 @@ func (e *Evaluator) evidenceParams() claims.Params {
 // claimJobs splits each pair's input into claims with their evidence
 // windows, and lists the model queries they need (none without a
 // ClaimVerifier).
-func (e *Evaluator) claimJobs(ctx context.Context, samples []kgeval.Sample, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, evidence func(int, int)) ([]claimJob, []kgeval.ClaimQuery, error) {
+func (e *Evaluator) claimJobs(ctx context.Context, idx *sampleIndex, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, progress func(int, int)) ([]claimJob, []kgeval.ClaimQuery, error) {
 	params := e.evidenceParams()
-	pairs, byID, prepared := e.lookups(samples)
 	byGraph := map[string]*kgeval.PairGraph{}
 	for _, g := range graphs {
 		byGraph[kgeval.JoinKey(g.Sample, g.Pair)] = g
@@ -106,15 +105,14 @@ func (e *Evaluator) claimJobs(ctx context.Context, samples []kgeval.Sample, grap
 	every := max(1, len(results)/10)
 	for i := range results {
 		if (i+1)%every == 0 || i+1 == len(results) {
-			evidence(i+1, len(results))
+			progress(i+1, len(results))
 		}
 		r := &results[i]
-		p, ok := pairs[r.Pair]
-		s := byID[r.Sample]
-		if !ok || s == nil || p.Input == kgeval.TextQuestion {
+		p, s, ok := idx.of(r)
+		if !ok || p.Input == kgeval.TextQuestion {
 			continue
 		}
-		in := claims.Input{Text: scoring.InputText(s, p), Passages: scoring.Passages(s, p), Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r, Prepared: prepared}
+		in := claims.Input{Text: scoring.InputText(s, p), Passages: scoring.Passages(s, p), Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r, Prepared: idx.prepared}
 		if !hasText(in.Passages) {
 			noClaims(r, "the context side has no text")
 			continue

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/scoring"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -14,11 +13,10 @@ import (
 // each stored as it comes (a killed run keeps what was judged; the answers
 // are cached anyway).
 func (v *evaluation) judge(ctx context.Context) error {
-	_, _, _, judged := scoring.SplitMetrics(v.e.Metrics)
-	if len(judged) == 0 {
+	if len(v.fam.judged) == 0 {
 		return nil
 	}
-	return v.e.judgeAll(ctx, v.run, v.samples, judged, v.rep, v.progress("judge"))
+	return v.e.judgeAll(ctx, v.run, v.samples, v.fam.judged, v.rep, v.progress("judge"))
 }
 
 // judgeAll judges samples, JudgeConcurrency at a time, and stores each

@@ -11,7 +11,7 @@ import (
 // metrics computes and stores the triplet similarity and encoder metrics
 // in one batch (Report.Metrics).
 func (v *evaluation) metrics(ctx context.Context) error {
-	ms, err := v.e.otherMetrics(ctx, v.samples, v.tri, v.failed)
+	ms, err := v.e.otherMetrics(ctx, v.fam, v.idx, v.samples, v.tri, v.failed)
 	if err != nil {
 		return err
 	}
@@ -25,11 +25,9 @@ func (v *evaluation) metrics(ctx context.Context) error {
 // otherMetrics computes the triplet-similarity, encoder and baseline metrics
 // of the samples (scoring.SampleMetrics) after one batch of embeddings
 // (cached by the embedder).
-func (e *Evaluator) otherMetrics(ctx context.Context, samples []kgeval.Sample, tri []kgeval.SampleTriplets, failed []map[kgeval.Text]string) ([]kgeval.MetricScore, error) {
-	ts, enc, base, _ := scoring.SplitMetrics(e.Metrics)
-	_, _, prepared := e.lookups(samples)
-	in := &scoring.MetricInput{Samples: samples, Triplets: tri, Failed: failed, TS: ts, Encoder: enc, Baseline: base,
-		Vectors: map[string][]float32{}, Tokens: e.Tokens, Prepared: prepared}
+func (e *Evaluator) otherMetrics(ctx context.Context, fam families, idx *sampleIndex, samples []kgeval.Sample, tri []kgeval.SampleTriplets, failed []map[kgeval.Text]string) ([]kgeval.MetricScore, error) {
+	in := &scoring.MetricInput{Samples: samples, Triplets: tri, Failed: failed, TS: fam.ts, Encoder: fam.enc, Baseline: fam.base,
+		Vectors: map[string][]float32{}, Tokens: e.Tokens, Prepared: idx.prepared}
 	texts := scoring.MetricTexts(in)
 	for lo := 0; lo < len(texts); lo += 256 {
 		part := texts[lo:min(lo+256, len(texts))]

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/lexical"
 	"github.com/kgeval/kgeval/scoring"
 )
 
@@ -32,8 +33,13 @@ type evaluation struct {
 	e   *Evaluator
 	run string
 	rep *Report
-	// samples are the samples still to evaluate.
+	// samples are the samples still to evaluate; idx finds them and their
+	// pairs by name and prepares each of their texts once for the lexical
+	// checks of the score, verify, claims and metrics stages.
 	samples []kgeval.Sample
+	idx     *sampleIndex
+	// fam are the selected per-sample metrics by family, split once.
+	fam families
 
 	// texts are the distinct texts to extract; refs say where each
 	// sample's texts are among them; extracted is the extractor's answer
@@ -59,7 +65,54 @@ type evaluation struct {
 }
 
 func (e *Evaluator) newEvaluation(run string, samples []kgeval.Sample) *evaluation {
-	return &evaluation{e: e, run: run, samples: samples, rep: &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}}
+	v := &evaluation{e: e, run: run, samples: samples, rep: &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}}
+	v.fam.ts, v.fam.enc, v.fam.base, v.fam.judged = scoring.SplitMetrics(e.Metrics)
+	v.idx = newSampleIndex(e.Pairs, samples)
+	return v
+}
+
+// families are the selected per-sample metrics by family
+// (scoring.SplitMetrics): triplet-similarity base names, encoder metrics,
+// word-overlap baselines and judge metrics.
+type families struct{ ts, enc, base, judged []string }
+
+// sampleIndex finds a result's pair and sample by name, and prepares each
+// distinct text once for the lexical checks (a passage shared by many
+// samples, or read by several stages, is prepared once; a prepared text is
+// never changed).
+type sampleIndex struct {
+	pairs map[string]kgeval.Pair
+	byID  map[string]*kgeval.Sample
+	texts map[string]*lexical.Text
+}
+
+func newSampleIndex(pairs []kgeval.Pair, samples []kgeval.Sample) *sampleIndex {
+	x := &sampleIndex{pairs: map[string]kgeval.Pair{}, byID: map[string]*kgeval.Sample{}, texts: map[string]*lexical.Text{}}
+	for _, p := range pairs {
+		x.pairs[p.Name] = p
+	}
+	for i := range samples {
+		x.byID[samples[i].ID] = &samples[i]
+	}
+	return x
+}
+
+// of returns the pair and the sample of result r (ok false: either is not
+// among the evaluated).
+func (x *sampleIndex) of(r *kgeval.KGResult) (kgeval.Pair, *kgeval.Sample, bool) {
+	p, ok := x.pairs[r.Pair]
+	s := x.byID[r.Sample]
+	return p, s, ok && s != nil
+}
+
+// prepared returns text s prepared for the lexical checks.
+func (x *sampleIndex) prepared(s string) *lexical.Text {
+	t, ok := x.texts[s]
+	if !ok {
+		t = lexical.NewText(s)
+		x.texts[s] = t
+	}
+	return t
 }
 
 // begin starts timing stage name, ending the stage before it.
@@ -112,6 +165,7 @@ func (v *evaluation) load() {
 		pending = append(pending, s)
 	}
 	v.samples = pending
+	v.idx = newSampleIndex(e.Pairs, v.samples)
 }
 
 // extract sends every text that has no given triplets to the extractor,
@@ -355,6 +409,5 @@ func (v *evaluation) storeScores(ctx context.Context) error {
 
 // hasMetrics tells whether any per-sample metric is selected.
 func (v *evaluation) hasMetrics() bool {
-	ts, enc, base, judged := scoring.SplitMetrics(v.e.Metrics)
-	return len(ts)+len(enc)+len(base)+len(judged) > 0
+	return len(v.fam.ts)+len(v.fam.enc)+len(v.fam.base)+len(v.fam.judged) > 0
 }

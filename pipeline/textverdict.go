@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/lexical"
 	"github.com/kgeval/kgeval/scoring"
 )
 
@@ -17,43 +16,18 @@ func (v *evaluation) score(ctx context.Context) error {
 	if v.results, err = v.e.Engine.Score(ctx, v.run, v.graphs, v.e.Params); err != nil {
 		return fmt.Errorf("score with %s: %w", v.e.Engine.Name(), err)
 	}
-	v.e.textVerdicts(v.samples, v.results)
-	v.e.textVerdicts(v.samples, v.skipped)
+	textVerdicts(v.idx, v.results, v.skipped)
 	return nil
 }
 
-// lookups returns the pairs by name, the samples by id and a cache of
-// prepared texts (a passage shared by many samples is prepared once): what
-// the sentence check and the model check both start from.
-func (e *Evaluator) lookups(samples []kgeval.Sample) (map[string]kgeval.Pair, map[string]*kgeval.Sample, func(string) *lexical.Text) {
-	pairs := map[string]kgeval.Pair{}
-	for _, p := range e.Pairs {
-		pairs[p.Name] = p
-	}
-	byID := map[string]*kgeval.Sample{}
-	for i := range samples {
-		byID[samples[i].ID] = &samples[i]
-	}
-	texts := map[string]*lexical.Text{}
-	return pairs, byID, func(s string) *lexical.Text {
-		t, ok := texts[s]
-		if !ok {
-			t = lexical.NewText(s)
-			texts[s] = t
-		}
-		return t
-	}
-}
-
-// textVerdicts computes the sentence-evidence metrics of every result
-// (scoring.TextVerdicts).
-func (e *Evaluator) textVerdicts(samples []kgeval.Sample, results []kgeval.KGResult) {
-	pairs, byID, prepared := e.lookups(samples)
-	for i := range results {
-		p, ok := pairs[results[i].Pair]
-		s := byID[results[i].Sample]
-		if ok && s != nil {
-			scoring.TextVerdicts(&results[i], s, p, prepared)
+// textVerdicts computes the sentence-evidence metrics of every result of
+// each set (scoring.TextVerdicts).
+func textVerdicts(idx *sampleIndex, sets ...[]kgeval.KGResult) {
+	for _, results := range sets {
+		for i := range results {
+			if p, s, ok := idx.of(&results[i]); ok {
+				scoring.TextVerdicts(&results[i], s, p, idx.prepared)
+			}
 		}
 	}
 }

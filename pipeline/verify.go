@@ -17,7 +17,7 @@ const maxEvidence = 2
 
 // verify asks the Verifier about what the graphs left open.
 func (v *evaluation) verify(ctx context.Context) error {
-	if err := v.e.verify(ctx, v.samples, v.results, v.rep, v.progress("verify")); err != nil {
+	if err := v.e.verify(ctx, v.idx, v.results, v.rep, v.progress("verify")); err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
 	return nil
@@ -31,8 +31,7 @@ func (v *evaluation) verify(ctx context.Context) error {
 // (scoring.ApplyModelVerdicts). A triplet that no context sentence mentions
 // is not_found without asking. A batch the model could not answer leaves
 // the verified scores null with the reason.
-func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results []kgeval.KGResult, rep *Report, progress func(int, int)) error {
-	pairs, byID, prepared := e.lookups(samples)
+func (e *Evaluator) verify(ctx context.Context, idx *sampleIndex, results []kgeval.KGResult, rep *Report, progress func(int, int)) error {
 	type job struct {
 		result int
 		open   []int // indexes into Verdicts, in the order of all
@@ -42,9 +41,8 @@ func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results
 	var batches [][]kgeval.FactCheck
 	for i := range results {
 		r := &results[i]
-		p, ok := pairs[r.Pair]
-		s := byID[r.Sample]
-		if !ok || s == nil || p.Input == kgeval.TextQuestion || len(r.Verdicts) == 0 {
+		p, s, ok := idx.of(r)
+		if !ok || p.Input == kgeval.TextQuestion || len(r.Verdicts) == 0 {
 			continue
 		}
 		if len(e.VerifyPairs) > 0 && !slices.Contains(e.VerifyPairs, p.Name) {
@@ -52,7 +50,7 @@ func (e *Evaluator) verify(ctx context.Context, samples []kgeval.Sample, results
 		}
 		open := scoring.OpenVerdicts(r)
 		var srcs []*lexical.Text
-		for _, src := range scoring.Sources(s, p, prepared) {
+		for _, src := range scoring.Sources(s, p, idx.prepared) {
 			srcs = append(srcs, src.Text)
 		}
 		j := job{result: i, open: open}
