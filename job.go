@@ -29,18 +29,31 @@ type JobService interface {
 	// ENOTFOUND.
 	Get(ctx context.Context, run string) (Job, error)
 	// Cancel stops a running job; its run is recorded as interrupted.
-	// The server lets only the job's Owner or an admin call it. Errors:
+	// Only the job's Owner or an admin may (Caller). Errors: EFORBIDDEN,
 	// ENOTFOUND, ECONFLICT (not running).
-	Cancel(ctx context.Context, run string) (Job, error)
+	Cancel(ctx context.Context, run string, by Caller) (Job, error)
 	// Resume finishes an interrupted (or, after a restart, unfinished) run
 	// of an uploaded dataset in the background; the run keeps its recorded
-	// owner (user becomes it when none is recorded). The server lets only
-	// the job's Owner or an admin call it. Errors: ENOTFOUND, ECONFLICT
-	// (running), EINVALID (not a dashboard upload, or changed).
-	Resume(ctx context.Context, run string, user string) (Job, error)
+	// owner (by.User becomes it when none is recorded). Only the job's
+	// Owner or an admin may (Caller). Errors: EFORBIDDEN, ENOTFOUND,
+	// ECONFLICT (running), EINVALID (not a dashboard upload, or changed).
+	Resume(ctx context.Context, run string, by Caller) (Job, error)
 	// DeleteRun deletes a stored run and forgets its job. Errors:
 	// ENOTFOUND, ECONFLICT (its job is running).
 	DeleteRun(ctx context.Context, run string) error
+}
+
+// Caller is who asks to cancel or resume a job, as the server knows them.
+// The job's Owner and admins may; with sign-in off (Open) there is nobody
+// to tell apart, and everyone may. Anyone else, and everyone but admins
+// when no owner is recorded, gets EFORBIDDEN.
+type Caller struct {
+	// User is "user:NAME", "token:NAME" or "anonymous", as JobRequest.User.
+	User string
+	// Admin: web.users[].admin or web.tokens[].admin.
+	Admin bool
+	// Open: sign-in is off (web.auth: false).
+	Open bool
 }
 
 // JobOptions are the choices the jobs page offers.

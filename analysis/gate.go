@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -338,33 +339,33 @@ func regression(b MaxRegression, m RunMetric, pairs int) GateCheck {
 	return c
 }
 
-// ParseGate parses the flags of `kgeval gate` (--require, --max-regression)
-// into GateOptions and checks them with --run and --baseline, before any
-// run is read. Errors: EINVALID.
+// ParseGate parses the checks of a gate (requirements, regression bounds)
+// into GateOptions and checks them with the run and the baseline, before
+// any run is read. Errors: EINVALID, with the problem (OptionProblem).
 func ParseGate(run, baseline string, require, maxRegression []string) (GateOptions, error) {
 	var o GateOptions
 	if run == "" {
-		return o, kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+		return o, noRun()
 	}
 	if len(require) == 0 && len(maxRegression) == 0 {
-		return o, kgeval.Errorf(kgeval.EINVALID, "nothing to check: give --require or --max-regression")
+		return o, optionErrorf(ProblemNoCheck, "nothing to check: give a requirement or a regression bound")
 	}
 	for _, s := range require {
 		r, err := ParseRequirement(s)
 		if err != nil {
-			return o, kgeval.Wrap(kgeval.EINVALID, err, "--require")
+			return o, optionError{problem: ProblemRequire, err: err}
 		}
 		o.Require = append(o.Require, r)
 	}
 	for _, s := range maxRegression {
 		r, err := ParseMaxRegression(s)
 		if err != nil {
-			return o, kgeval.Wrap(kgeval.EINVALID, err, "--max-regression")
+			return o, optionError{problem: ProblemMaxRegression, err: err}
 		}
 		o.MaxRegression = append(o.MaxRegression, r)
 	}
 	if len(o.MaxRegression) > 0 && baseline == "" {
-		return o, kgeval.Errorf(kgeval.EINVALID, "--max-regression needs --baseline")
+		return o, optionErrorf(ProblemNoBaseline, "a regression bound needs a baseline run")
 	}
 	if baseline != "" {
 		return o, CheckBaseline(run, baseline)
@@ -372,14 +373,60 @@ func ParseGate(run, baseline string, require, maxRegression []string) (GateOptio
 	return o, nil
 }
 
-// CheckBaseline checks --run and --baseline of a comparison of two runs.
-// Errors: EINVALID.
+// CheckBaseline checks the run and the baseline of a comparison of two
+// runs. Errors: EINVALID, with the problem (OptionProblem).
 func CheckBaseline(run, baseline string) error {
 	switch {
 	case run == "":
-		return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
+		return noRun()
 	case baseline == run:
-		return kgeval.Errorf(kgeval.EINVALID, "--baseline %s is --run itself: compare two different runs", baseline)
+		return optionErrorf(ProblemSameRun, "the baseline %s is the run itself: compare two different runs", baseline)
 	}
 	return nil
+}
+
+// Problems of ParseGate and CheckBaseline with the options they are given
+// (OptionProblem).
+const (
+	// ProblemNoRun: no run is named.
+	ProblemNoRun = "no-run"
+	// ProblemNoCheck: neither a requirement nor a regression bound.
+	ProblemNoCheck = "no-check"
+	// ProblemRequire: a requirement does not parse (ParseRequirement).
+	ProblemRequire = "require"
+	// ProblemMaxRegression: a regression bound does not parse
+	// (ParseMaxRegression).
+	ProblemMaxRegression = "max-regression"
+	// ProblemNoBaseline: a regression bound without a baseline run.
+	ProblemNoBaseline = "no-baseline"
+	// ProblemSameRun: the baseline is the run itself.
+	ProblemSameRun = "same-run"
+)
+
+// optionError is an EINVALID error of ParseGate or CheckBaseline and its
+// problem. Its message names what is wrong in words that fit every caller.
+type optionError struct {
+	problem string
+	err     error
+}
+
+func (e optionError) Error() string { return e.err.Error() }
+func (e optionError) Unwrap() error { return e.err }
+
+func optionErrorf(problem, format string, args ...any) error {
+	return optionError{problem: problem, err: kgeval.Errorf(kgeval.EINVALID, format, args...)}
+}
+
+func noRun() error { return optionErrorf(ProblemNoRun, "the run is required") }
+
+// OptionProblem returns the problem (ProblemNoRun, ...) err has with the
+// options of ParseGate or CheckBaseline, "" when it is not such an error,
+// so that a caller can say how to fix it its own way (the CLI names its
+// flags).
+func OptionProblem(err error) string {
+	var e optionError
+	if errors.As(err, &e) {
+		return e.problem
+	}
+	return ""
 }

@@ -84,6 +84,50 @@ func TestParseMaxRegression(t *testing.T) {
 	}
 }
 
+// TestParseGate checks the problems ParseGate and CheckBaseline find with
+// their options: EINVALID, the problem for the caller's advice, and a
+// message that names no flag (the CLI adds its flags, the dashboard shows
+// the message as it is).
+func TestParseGate(t *testing.T) {
+	req := []string{"faithfulness.support>=0.8"}
+	reg := []string{"faithfulness.support=0.05"}
+	if o, err := analysis.ParseGate("pr", "main", req, reg); err != nil || len(o.Require) != 1 || len(o.MaxRegression) != 1 {
+		t.Errorf("good gate: %+v, %v", o, err)
+	}
+	if err := analysis.CheckBaseline("pr", "main"); err != nil {
+		t.Errorf("good comparison: %v", err)
+	}
+	for _, tc := range []struct {
+		name    string
+		err     error
+		problem string
+		msg     string
+	}{
+		{"NoRun", gateErr(analysis.ParseGate("", "", req, nil)), analysis.ProblemNoRun, "the run is required"},
+		{"NoCheck", gateErr(analysis.ParseGate("pr", "", nil, nil)), analysis.ProblemNoCheck, "nothing to check: give a requirement or a regression bound"},
+		{"Require", gateErr(analysis.ParseGate("pr", "", []string{"x=>1"}, nil)), analysis.ProblemRequire,
+			`requirement "x=>1" at column 2: want an operator (>=, <=, ==, > or <), found "=" (write <variable><op><number>, e.g. faithfulness.support>=0.8)`},
+		{"MaxRegression", gateErr(analysis.ParseGate("pr", "main", nil, []string{"x=-1"})), analysis.ProblemMaxRegression,
+			`regression bound "x=-1" at column 3: want a number >= 0, the largest worsening allowed (write <variable>=<number>, e.g. faithfulness.support=0.05)`},
+		{"NoBaseline", gateErr(analysis.ParseGate("pr", "", req, reg)), analysis.ProblemNoBaseline, "a regression bound needs a baseline run"},
+		{"GateSameRun", gateErr(analysis.ParseGate("pr", "pr", req, nil)), analysis.ProblemSameRun, "the baseline pr is the run itself: compare two different runs"},
+		{"CompareNoRun", analysis.CheckBaseline("", "main"), analysis.ProblemNoRun, "the run is required"},
+		{"CompareSameRun", analysis.CheckBaseline("pr", "pr"), analysis.ProblemSameRun, "the baseline pr is the run itself: compare two different runs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if kgeval.ErrorCode(tc.err) != kgeval.EINVALID || analysis.OptionProblem(tc.err) != tc.problem || kgeval.ErrorMessage(tc.err) != tc.msg {
+				t.Errorf("got %s, problem %q, message %q; want EINVALID, %q, %q",
+					kgeval.ErrorCode(tc.err), analysis.OptionProblem(tc.err), kgeval.ErrorMessage(tc.err), tc.problem, tc.msg)
+			}
+		})
+	}
+	if p := analysis.OptionProblem(kgeval.Errorf(kgeval.EINVALID, "other")); p != "" {
+		t.Errorf("another error has problem %q", p)
+	}
+}
+
+func gateErr(_ analysis.GateOptions, err error) error { return err }
+
 func mustRequire(t *testing.T, exprs ...string) []analysis.Requirement {
 	t.Helper()
 	var out []analysis.Requirement

@@ -136,7 +136,7 @@ func TestJobs(t *testing.T) {
 		t.Errorf("delete of a running run: %v", err)
 	}
 
-	v, err = jobs.Cancel(ctx, run)
+	v, err = jobs.Cancel(ctx, run, kgeval.Caller{Admin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestJobs(t *testing.T) {
 	if v.Status != kgeval.RunInterrupted || !v.Resumable || v.Live || stored.Status != kgeval.RunInterrupted {
 		t.Fatalf("cancelled: job %+v, stored %s", v, stored.Status)
 	}
-	if _, err := jobs.Cancel(ctx, run); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
+	if _, err := jobs.Cancel(ctx, run, kgeval.Caller{Admin: true}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
 		t.Errorf("second cancel: %v", err)
 	}
 	// A new server (a restart) lists the interrupted run as resumable.
@@ -171,7 +171,7 @@ func TestJobs(t *testing.T) {
 	}
 
 	again.Delay = 0
-	if _, err := again.Resume(ctx, run, "test"); err != nil {
+	if _, err := again.Resume(ctx, run, kgeval.Caller{User: "test", Admin: true}); err != nil {
 		t.Fatal(err)
 	}
 	done := waitJob(t, again, run, func(v kgeval.Job) bool { return !v.Live })
@@ -184,7 +184,7 @@ func TestJobs(t *testing.T) {
 	if err != nil || len(scores) != 600 {
 		t.Errorf("resumed run: %d samples with scores, %v", len(scores), err)
 	}
-	if _, err := again.Resume(ctx, run, "test"); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
+	if _, err := again.Resume(ctx, run, kgeval.Caller{User: "test", Admin: true}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
 		t.Errorf("resume of a done run: %v", err)
 	}
 	if err := again.DeleteRun(ctx, run); err != nil {

@@ -30,8 +30,8 @@ import (
 // Who uploaded each file and who started each run's job are kept in
 // Dir/owners.json, so that they outlive the server too: each user's
 // uploads are held to the upload quota (web.upload_quota_files,
-// web.upload_quota_bytes), and the web layer lets only a job's owner or an
-// admin cancel or resume it. Uploads no unfinished run needs are removed
+// web.upload_quota_bytes), and only a job's owner or an admin may cancel
+// or resume it (kgeval.Caller). Uploads no unfinished run needs are removed
 // web.upload_cleanup_age after they were made, at start and every
 // web.upload_cleanup_interval while the server runs.
 type Jobs struct {
@@ -666,7 +666,10 @@ func (j *Jobs) Get(ctx context.Context, run string) (kgeval.Job, error) {
 
 // Cancel cancels a running job's context; Evaluate records the run as
 // interrupted. It waits up to 30 s for that.
-func (j *Jobs) Cancel(ctx context.Context, run string) (kgeval.Job, error) {
+func (j *Jobs) Cancel(ctx context.Context, run string, by kgeval.Caller) (kgeval.Job, error) {
+	if err := j.mayControl(ctx, run, by, "cancel"); err != nil {
+		return kgeval.Job{}, err
+	}
 	j.mu.Lock()
 	jb, ok := j.jobs[run]
 	if !ok || !jb.view.Live {
@@ -693,9 +696,13 @@ func (j *Jobs) Cancel(ctx context.Context, run string) (kgeval.Job, error) {
 
 // Resume finishes an interrupted or unfinished run of an uploaded dataset
 // with the settings it was recorded with (Evaluate with Resume). The run
-// keeps the owner it was started by; user becomes it when none is
+// keeps the owner it was started by; by.User becomes it when none is
 // recorded.
-func (j *Jobs) Resume(ctx context.Context, run, user string) (kgeval.Job, error) {
+func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval.Job, error) {
+	if err := j.mayControl(ctx, run, by, "resume"); err != nil {
+		return kgeval.Job{}, err
+	}
+	user := by.User
 	r, err := j.db.GetRun(ctx, run)
 	if err != nil {
 		return kgeval.Job{}, err
@@ -744,6 +751,33 @@ func (j *Jobs) Resume(ctx context.Context, run, user string) (kgeval.Job, error)
 		v.Dataset, v.Metrics = jb.view.Dataset, jb.view.Metrics
 	}
 	return j.launch(jr, v), nil
+}
+
+// mayControl lets the job's owner (who started it) and admins cancel or
+// resume ("what") the job of run: EFORBIDDEN for anyone else, and for
+// everyone but admins when no owner is recorded. With sign-in off there
+// is nobody to tell apart, and everyone may. Only then is the job read.
+func (j *Jobs) mayControl(ctx context.Context, run string, by kgeval.Caller, what string) error {
+	if by.Admin || by.Open {
+		return nil
+	}
+	v, err := j.Get(ctx, run)
+	if err != nil {
+		return err
+	}
+	return ownerMay(v, by, what)
+}
+
+// ownerMay is mayControl's rule for a caller who is neither an admin nor
+// on a server with sign-in off: only the job's recorded owner may.
+func ownerMay(v kgeval.Job, by kgeval.Caller, what string) error {
+	switch v.Owner {
+	case "":
+		return kgeval.Errorf(kgeval.EFORBIDDEN, "only an admin may %s the job of run %q: who started it is not recorded", what, v.Run)
+	case by.User:
+		return nil
+	}
+	return kgeval.Errorf(kgeval.EFORBIDDEN, "only %s, who started it, or an admin may %s the job of run %q", v.Owner, what, v.Run)
 }
 
 // DeleteRun deletes a stored run (not while its job runs) and its job.

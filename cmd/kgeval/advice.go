@@ -47,6 +47,28 @@ const (
 	keepMismatchAdvice   = ": add --replace or choose another --run"
 )
 
+// optionAdvice names the flags of `kgeval gate` and `kgeval compare
+// --baseline` behind a problem analysis finds with their options
+// (analysis.OptionProblem): after the message, or before the message of a
+// requirement or regression bound that does not parse.
+func optionAdvice(err error) error {
+	switch analysis.OptionProblem(err) {
+	case analysis.ProblemNoRun:
+		return &advised{err: err, advice: ": give --run (see `kgeval runs list`)"}
+	case analysis.ProblemNoCheck:
+		return &advised{err: err, advice: " (--require or --max-regression)"}
+	case analysis.ProblemNoBaseline:
+		return &advised{err: err, advice: " (--max-regression needs --baseline)"}
+	case analysis.ProblemSameRun:
+		return &advised{err: err, advice: " (--baseline is --run)"}
+	case analysis.ProblemRequire:
+		return kgeval.Wrap(kgeval.EINVALID, err, "--require")
+	case analysis.ProblemMaxRegression:
+		return kgeval.Wrap(kgeval.EINVALID, err, "--max-regression")
+	}
+	return err
+}
+
 // advice returns what the command line adds to err's message: a command's
 // own advice (withAdvice), else the advice for the conditions every command
 // shares.

@@ -59,6 +59,32 @@ func TestMain_Advice(t *testing.T) {
 		msg := fmt.Sprintf("run %q has no variant %q", r.Name, "tau=0.9,delta=9")
 		check(t, m, err, kgeval.ENOTFOUND, msg, msg+" (see `kgeval sweep-report --run "+r.Name+"`)")
 	})
+	t.Run("GateOptions", func(t *testing.T) {
+		for _, tc := range []struct {
+			name    string
+			args    []string
+			message string
+			advice  string
+		}{
+			{"GateNoRun", []string{"gate", "--require", "x>1"}, "the run is required", ": give --run (see `kgeval runs list`)"},
+			{"GateNoCheck", []string{"gate", "--run", "r"}, "nothing to check: give a requirement or a regression bound", " (--require or --max-regression)"},
+			{"GateNoBaseline", []string{"gate", "--run", "r", "--max-regression", "x=1"}, "a regression bound needs a baseline run", " (--max-regression needs --baseline)"},
+			{"GateSameRun", []string{"gate", "--run", "r", "--baseline", "r", "--require", "x>1"}, "the baseline r is the run itself: compare two different runs", " (--baseline is --run)"},
+			{"CompareNoRun", []string{"compare", "--baseline", "main"}, "the run is required", ": give --run (see `kgeval runs list`)"},
+			{"CompareSameRun", []string{"compare", "--run", "r", "--baseline", "r"}, "the baseline r is the run itself: compare two different runs", " (--baseline is --run)"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				m, err := run(t, tc.args...)
+				check(t, m, err, kgeval.EINVALID, tc.message, tc.message+tc.advice)
+			})
+		}
+		// A requirement that does not parse is printed after its flag.
+		m, err := run(t, "gate", "--run", "r", "--require", "x=>1")
+		want := `--require: requirement "x=>1" at column 2: want an operator`
+		if got := m.oneLine(err); kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(got, want) {
+			t.Errorf("printed %q, want it to start with %q", got, want)
+		}
+	})
 	t.Run("NotReachable", func(t *testing.T) {
 		t.Setenv("KGEVAL_NEO4J_URI", "bolt://127.0.0.1:1")
 		t.Setenv("KGEVAL_NEO4J_CONNECT_TIMEOUT", "2s")

@@ -120,7 +120,7 @@ func (m *Main) compareCommand() *cobra.Command {
 // compareRuns is `compare --run RUN --baseline BASELINE`.
 func (m *Main) compareRuns(cmd *cobra.Command, run, baseline, variant string, patterns []string, jsonOut string) error {
 	if err := analysis.CheckBaseline(run, baseline); err != nil {
-		return err
+		return optionAdvice(err)
 	}
 	return m.withStore(cmd, false, func(db *graphstore.DB) error {
 		c, err := analysis.LoadRunComparison(cmd.Context(), db, run, baseline, variant, patterns)

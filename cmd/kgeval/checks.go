@@ -71,7 +71,7 @@ func (m *Main) gateCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := analysis.ParseGate(run, baseline, require, maxRegression)
 			if err != nil {
-				return err
+				return optionAdvice(err)
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
 				res, err := analysis.LoadGate(cmd.Context(), db, run, baseline, variant, o)

@@ -340,12 +340,12 @@ func TestGate(t *testing.T) {
 		exit  int
 		want  string
 	}{
-		{"BadExpression", []string{"--require", "faithfulness.support=>0.8"}, kgeval.EINVALID, 2, "at column 21: want an operator"},
+		{"BadExpression", []string{"--require", "faithfulness.support=>0.8"}, kgeval.EINVALID, 2, `--require: requirement "faithfulness.support=>0.8" at column 21: want an operator`},
 		{"Function", []string{"--require", "mean(faithfulness.support)>=0.8"}, kgeval.EINVALID, 2, "at column 5: mean(...) is not supported"},
-		{"BadBound", []string{"--baseline", base, "--max-regression", "faithfulness.support=-1"}, kgeval.EINVALID, 2, "want a number >= 0"},
-		{"NoBaseline", []string{"--max-regression", "faithfulness.support=0.1"}, kgeval.EINVALID, 2, "--max-regression needs --baseline"},
-		{"Itself", []string{"--baseline", run, "--require", "faithfulness.support>=0.5"}, kgeval.EINVALID, 2, "is --run itself"},
-		{"NoCheck", nil, kgeval.EINVALID, 2, "nothing to check"},
+		{"BadBound", []string{"--baseline", base, "--max-regression", "faithfulness.support=-1"}, kgeval.EINVALID, 2, `--max-regression: regression bound "faithfulness.support=-1" at column 22: want a number >= 0`},
+		{"NoBaseline", []string{"--max-regression", "faithfulness.support=0.1"}, kgeval.EINVALID, 2, "a regression bound needs a baseline run (--max-regression needs --baseline)"},
+		{"Itself", []string{"--baseline", run, "--require", "faithfulness.support>=0.5"}, kgeval.EINVALID, 2, "the baseline " + run + " is the run itself: compare two different runs (--baseline is --run)"},
+		{"NoCheck", nil, kgeval.EINVALID, 2, "nothing to check: give a requirement or a regression bound (--require or --max-regression)"},
 		{"UnknownFlag", []string{"--requires", "x>1"}, kgeval.EINVALID, 2, "unknown flag: --requires"},
 		{"UnknownBaseline", []string{"--baseline", base + "-missing", "--require", "faithfulness.support>=0.5"}, kgeval.ENOTFOUND, 1, "no run"},
 	} {
