@@ -275,7 +275,9 @@ func (a *attempt) finish(ctx context.Context, ev *Evaluation, err error) error {
 	status, msg := kgeval.RunDone, ""
 	switch {
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		status, msg = kgeval.RunInterrupted, "interrupted: finish it with the same command and --resume"
+		// The stored message fits every reader (the dashboard offers Resume);
+		// the command line prints its own advice below.
+		status, msg = kgeval.RunInterrupted, "interrupted: resume the run to finish it"
 	case err != nil:
 		status, msg = kgeval.RunFailed, err.Error()
 	}
