@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring"
 )
 
 // Queries, resolved when the package loads.
@@ -294,7 +295,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 		case "":
 			pd.Stored = true
 			pd.Nodes, pd.Edges = len(g.Nodes), len(g.Edges)
-			in, cx := g.Triplets()
+			in, cx := scoring.Triplets(g.PairGraph)
 			pd.Input, pd.Context = tripletRows(in), tripletRows(cx)
 			pd.Paths = g.EntityPaths()
 		case kgeval.ENOTFOUND:

@@ -184,7 +184,7 @@ func relationEdges(g *kgeval.PairGraph, usePhrases bool, vec Vectors, p kgeval.G
 		return nil
 	}
 	rlabels := labelCache{}
-	ends := g.TripletEnds()
+	ends := EndsOf(g)
 	asked := func(r int) bool {
 		h, t, _ := ends.Get(r)
 		return g.Nodes[h].Kind == kgeval.KindSlot || g.Nodes[t].Kind == kgeval.KindSlot
