@@ -117,21 +117,6 @@ const (
 	CommunitiesLeidenPerGraph  = "leiden-per-graph"
 )
 
-// DecodeRunSettings returns the scoring section of a recorded configuration
-// (JSON: {"Scoring": {"Tau": 0.7, ...}, ...}); nil for an empty
-// configuration or one without a scoring section. Errors: EINVALID when it
-// is not JSON of that shape.
-func DecodeRunSettings(config string) (*RunSettings, error) {
-	if config == "" {
-		return nil, nil
-	}
-	var c struct{ Scoring *RunSettings }
-	if err := json.Unmarshal([]byte(config), &c); err != nil {
-		return nil, Wrap(EINVALID, err, "recorded configuration")
-	}
-	return c.Scoring, nil
-}
-
 // Stages holds the seconds each stage of an evaluation took, added up over
 // all attempts (extract, ground, embed, store, score, verify, metrics).
 type Stages map[string]float64
