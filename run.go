@@ -74,8 +74,8 @@ type RunSettings struct {
 	// louvain-per-graph (SPEC §4, one Louvain call per pair graph), batch
 	// (one Leiden call per batch of pair graphs, within the tolerance of
 	// docs/SPEC-NOTES.md §4) or leiden-per-graph (batch's oracle). Runs
-	// recorded before the key existed ran louvain-per-graph: see
-	// CommunityMode.
+	// recorded before the key existed ran louvain-per-graph (a resume
+	// compares them so: pipeline.Resumable).
 	Communities string   `mapstructure:"communities"`
 	Tau         float64  `mapstructure:"tau"`
 	TauRel      float64  `mapstructure:"tau_rel"`
@@ -99,15 +99,6 @@ type RunSettings struct {
 func (s RunSettings) GraphParams() GraphParams {
 	return GraphParams{Tau: s.Tau, Delta: s.Delta, StructuralWeight: s.StructuralWeight, StructuralCost: s.StructuralCost,
 		Directed: s.Directed, EmptyAsZero: s.EmptyAsZero, TauRel: s.TauRel}
-}
-
-// CommunityMode returns s.Communities, louvain-per-graph when unset (a run
-// recorded before the key existed).
-func (s RunSettings) CommunityMode() string {
-	if s.Communities == "" {
-		return CommunitiesLouvainPerGraph
-	}
-	return s.Communities
 }
 
 // Community modes of the GDS engine (RunSettings.Communities).
