@@ -1,7 +1,6 @@
 package kgeval
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 )
@@ -216,15 +215,4 @@ type VariantMeans struct {
 	Multihop          *float64 `json:"multihop"`
 	CommunityOverlap  *float64 `json:"community_overlap"`
 	CommunityCoverage *float64 `json:"community_coverage"`
-}
-
-// ExtractionMethod returns the extraction.method recorded in the run's
-// configuration (llm, rules or both), "llm" when it records none (runs made
-// before the setting existed).
-func (r Run) ExtractionMethod() string {
-	var c struct{ Extraction struct{ Method string } }
-	if json.Unmarshal([]byte(r.Config), &c) == nil && c.Extraction.Method != "" {
-		return c.Extraction.Method
-	}
-	return "llm"
 }
