@@ -43,7 +43,4 @@ func TestJoinKey(t *testing.T) {
 	if got := kgeval.GraphID("r", "s", "p"); got != "r\x1fs\x1fp" {
 		t.Errorf("GraphID: %q", got)
 	}
-	if got := kgeval.NodeID(kgeval.GraphID("r", "s", "p"), 12); got != "r\x1fs\x1fp\x1f12" {
-		t.Errorf("NodeID: %q", got)
-	}
 }

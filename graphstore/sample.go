@@ -23,6 +23,10 @@ var (
 	qMetricscoreRun       = statement("metricscore_run")
 )
 
+// sampleSorts are the Sample properties a sample list can be sorted on,
+// besides a score.
+var sampleSorts = map[string]bool{"record": true, "id": true, "system": true}
+
 // Sample nodes: a run's samples with their grounding check, and the reads
 // that return samples with their scores.
 
@@ -152,7 +156,7 @@ func (db *DB) listSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kge
 	case q.Sort == "" || q.Sort == "record":
 		params["by"] = "record"
 	case q.Sort == "score":
-	case kgeval.SampleSorts[q.Sort]:
+	case sampleSorts[q.Sort]:
 		params["by"] = q.Sort
 	default:
 		return nil, kgeval.Errorf(kgeval.EINVALID, "sort %q: want record, id, system or score", q.Sort)
