@@ -79,5 +79,8 @@
 // pure scoring packages), not each other, except judge, which asks its
 // questions through the llm client; web and pipeline know the services, not
 // graphstore; only app (and cmd, through it) builds concrete types. This package imports the
-// standard library and golang.org/x/text (Unicode NFKC for label keys, Key).
+// standard library, metricreg and golang.org/x/text (Unicode NFKC for label
+// keys, Key). What computes over its types for one or two packages lives
+// with them (the triplets of a built graph in scoring, the upload quota in
+// pipeline, Cosine in metrics); a method stays here when several do.
 package kgeval

@@ -40,7 +40,7 @@ const (
 	// EdgeSimilar joins an input entity to a matching context entity
 	// (SPEC §3, §3b), and an input relation to a matching context relation
 	// (SPEC §4b). Only entity-to-entity SIMILAR edges take part in multihop
-	// and Louvain (ScoringEdge); relation edges serve the verdicts.
+	// and Louvain (scoring/graph.go); relation edges serve the verdicts.
 	EdgeSimilar = "SIMILAR"
 	// EdgeConflict joins an input entity to a context entity whose literal
 	// of the same kind has another value (SPEC §3b, "2010" vs "2014"): the
@@ -112,19 +112,6 @@ type PairGraph struct {
 	// EmptyReason is set when a side has no entity ("no triplets extracted
 	// from answer"); scores of such a graph are null (or 0 with empty_as_zero).
 	EmptyReason string `json:"empty_reason,omitempty"`
-}
-
-// ScoringEdge reports whether e takes part in multihop and Louvain (SPEC §4):
-// structural edges and entity-to-entity SIMILAR edges. Relation SIMILAR
-// edges and CONFLICTS edges are for the verdicts (SPEC §4b) only.
-func (g *PairGraph) ScoringEdge(e Edge) bool {
-	switch e.Type {
-	case EdgeStructural:
-		return true
-	case EdgeSimilar:
-		return g.Nodes[e.From].Kind == KindEntity && g.Nodes[e.To].Kind == KindEntity
-	}
-	return false
 }
 
 // Relations returns the IDs of the relation nodes of one side.

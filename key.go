@@ -1,9 +1,6 @@
 package kgeval
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // KeySep joins the parts of a stored id: run, sample, pair, variant,
 // metric and node number. It is the ASCII unit separator, which no dataset
@@ -16,6 +13,3 @@ func JoinKey(parts ...string) string { return strings.Join(parts, KeySep) }
 
 // GraphID is the id of a stored pair graph: run, sample and pair.
 func GraphID(run, sample, pair string) string { return JoinKey(run, sample, pair) }
-
-// NodeID is the id of node nid of the stored pair graph graph (a GraphID).
-func NodeID(graph string, nid int) string { return JoinKey(graph, strconv.Itoa(nid)) }

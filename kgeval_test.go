@@ -43,23 +43,4 @@ func TestJoinKey(t *testing.T) {
 	if got := kgeval.GraphID("r", "s", "p"); got != "r\x1fs\x1fp" {
 		t.Errorf("GraphID: %q", got)
 	}
-	if got := kgeval.NodeID(kgeval.GraphID("r", "s", "p"), 12); got != "r\x1fs\x1fp\x1f12" {
-		t.Errorf("NodeID: %q", got)
-	}
-}
-
-// TestRun_ExtractionMethod: the method comes from the recorded
-// configuration; a run recorded without it was extracted by the model.
-func TestRun_ExtractionMethod(t *testing.T) {
-	for cfg, want := range map[string]string{
-		`{"Extraction":{"Method":"rules","WindowChars":600}}`: "rules",
-		`{"Extraction":{"Method":"both"}}`:                    "both",
-		`{"Extraction":{"WindowChars":600}}`:                  "llm",
-		``:                                                    "llm",
-		`not json`:                                            "llm",
-	} {
-		if got := (kgeval.Run{Config: cfg}).ExtractionMethod(); got != want {
-			t.Errorf("config %q: %q, want %q", cfg, got, want)
-		}
-	}
 }

@@ -1,7 +1,6 @@
 package kgeval
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 )
@@ -74,8 +73,8 @@ type RunSettings struct {
 	// louvain-per-graph (SPEC §4, one Louvain call per pair graph), batch
 	// (one Leiden call per batch of pair graphs, within the tolerance of
 	// docs/SPEC-NOTES.md §4) or leiden-per-graph (batch's oracle). Runs
-	// recorded before the key existed ran louvain-per-graph: see
-	// CommunityMode.
+	// recorded before the key existed ran louvain-per-graph (a resume
+	// compares them so: pipeline.Resumable).
 	Communities string   `mapstructure:"communities"`
 	Tau         float64  `mapstructure:"tau"`
 	TauRel      float64  `mapstructure:"tau_rel"`
@@ -101,36 +100,12 @@ func (s RunSettings) GraphParams() GraphParams {
 		Directed: s.Directed, EmptyAsZero: s.EmptyAsZero, TauRel: s.TauRel}
 }
 
-// CommunityMode returns s.Communities, louvain-per-graph when unset (a run
-// recorded before the key existed).
-func (s RunSettings) CommunityMode() string {
-	if s.Communities == "" {
-		return CommunitiesLouvainPerGraph
-	}
-	return s.Communities
-}
-
 // Community modes of the GDS engine (RunSettings.Communities).
 const (
 	CommunitiesLouvainPerGraph = "louvain-per-graph"
 	CommunitiesBatch           = "batch"
 	CommunitiesLeidenPerGraph  = "leiden-per-graph"
 )
-
-// DecodeRunSettings returns the scoring section of a recorded configuration
-// (JSON: {"Scoring": {"Tau": 0.7, ...}, ...}); nil for an empty
-// configuration or one without a scoring section. Errors: EINVALID when it
-// is not JSON of that shape.
-func DecodeRunSettings(config string) (*RunSettings, error) {
-	if config == "" {
-		return nil, nil
-	}
-	var c struct{ Scoring *RunSettings }
-	if err := json.Unmarshal([]byte(config), &c); err != nil {
-		return nil, Wrap(EINVALID, err, "recorded configuration")
-	}
-	return c.Scoring, nil
-}
 
 // Stages holds the seconds each stage of an evaluation took, added up over
 // all attempts (extract, ground, embed, store, score, verify, metrics).
@@ -240,15 +215,4 @@ type VariantMeans struct {
 	Multihop          *float64 `json:"multihop"`
 	CommunityOverlap  *float64 `json:"community_overlap"`
 	CommunityCoverage *float64 `json:"community_coverage"`
-}
-
-// ExtractionMethod returns the extraction.method recorded in the run's
-// configuration (llm, rules or both), "llm" when it records none (runs made
-// before the setting existed).
-func (r Run) ExtractionMethod() string {
-	var c struct{ Extraction struct{ Method string } }
-	if json.Unmarshal([]byte(r.Config), &c) == nil && c.Extraction.Method != "" {
-		return c.Extraction.Method
-	}
-	return "llm"
 }

@@ -87,10 +87,6 @@ type Rejection struct {
 	Reason string `json:"reason"`
 }
 
-// SampleSorts are the Sample properties a sample list can be sorted on,
-// besides a score.
-var SampleSorts = map[string]bool{"record": true, "id": true, "system": true}
-
 // MaxPageSize caps SampleQuery.Limit.
 const MaxPageSize = 500
 

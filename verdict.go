@@ -85,66 +85,6 @@ type VerdictMatch struct {
 	Unfilled   bool
 }
 
-// Triplet returns the triplet of relation node r: the node with a
-// structural edge into r and the node r points to.
-func (g *PairGraph) Triplet(r int) (head, tail int, ok bool) {
-	return g.TripletEnds().Get(r)
-}
-
-// Triplets recovers the triplets of both sides: one per relation node, its
-// subject the node with an edge into it and its object the node it points
-// to, with the stored labels, passage (-1 on the input side), span and source. Build on the recovered sides
-// gives the same nodes again, so sweeps rebuild stored graphs under other
-// parameters without the original extraction.
-func (g *PairGraph) Triplets() (in, ctx []Triplet) {
-	ends := g.TripletEnds()
-	for _, n := range g.Nodes {
-		if n.Kind != KindRelation {
-			continue
-		}
-		h, t, ok := ends.Get(n.ID)
-		if !ok {
-			continue
-		}
-		tr := Triplet{Subject: g.Nodes[h].Label, Relation: n.Label, Object: g.Nodes[t].Label, Passage: n.Passage, Start: n.Start, End: n.End, Source: n.Source}
-		if n.Side == SideInput {
-			in = append(in, tr)
-		} else {
-			ctx = append(ctx, tr)
-		}
-	}
-	return in, ctx
-}
-
-// TripletEnds maps each relation node of a pair graph to its head and tail
-// (PairGraph.TripletEnds): one pass over the edges, then a lookup per
-// relation.
-type TripletEnds struct{ head, tail map[int]int }
-
-// TripletEnds indexes the structural edges of g by relation node.
-func (g *PairGraph) TripletEnds() TripletEnds {
-	x := TripletEnds{head: map[int]int{}, tail: map[int]int{}}
-	for _, e := range g.Edges {
-		if e.Type != EdgeStructural {
-			continue
-		}
-		if g.Nodes[e.To].Kind == KindRelation {
-			x.head[e.To] = e.From
-		} else {
-			x.tail[e.From] = e.To
-		}
-	}
-	return x
-}
-
-// Get returns the head and tail of relation node r; ok is false when r
-// lacks either.
-func (x TripletEnds) Get(r int) (head, tail int, ok bool) {
-	h, okh := x.head[r]
-	t, okt := x.tail[r]
-	return h, t, okh && okt
-}
-
 // FactCheck is one input triplet the graph left open (not_found, or both
 // supported and contradicted), with the context sentences most likely to
 // settle it (SPEC §4b, scoring.verify: llm).

@@ -433,3 +433,19 @@ func TestSweepPoint(t *testing.T) {
 		t.Errorf("no groups: %+v", alone.Metrics[0])
 	}
 }
+
+// TestExtractionMethod: the method comes from the recorded
+// configuration; a run recorded without it was extracted by the model.
+func TestExtractionMethod(t *testing.T) {
+	for cfg, want := range map[string]string{
+		`{"Extraction":{"Method":"rules","WindowChars":600}}`: "rules",
+		`{"Extraction":{"Method":"both"}}`:                    "both",
+		`{"Extraction":{"WindowChars":600}}`:                  "llm",
+		``:                                                    "llm",
+		`not json`:                                            "llm",
+	} {
+		if got := analysis.ExtractionMethod(kgeval.Run{Config: cfg}); got != want {
+			t.Errorf("config %q: %q, want %q", cfg, got, want)
+		}
+	}
+}

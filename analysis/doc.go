@@ -7,7 +7,8 @@
 // sample and two runs side by side. The read models are pure functions over
 // the rows the store returns (kgeval.SampleScores and the like); the Load*
 // functions read those rows through the domain's services (Store,
-// StatsStore), so that `kgeval` and `kgeval serve` compute every number the
+// StatsStore) and ExtractionMethod reads a run record's extraction method,
+// so that `kgeval` and `kgeval serve` compute every number the
 // same way. The statistics themselves are package stats; package render
 // draws the CLI's tables and plots.
 //

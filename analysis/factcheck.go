@@ -212,7 +212,7 @@ func factcheckLabels(rows []Row) ([]labelled, error) {
 func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOptions) (Factcheck, error) {
 	o = o.withDefaults()
 	rep := Factcheck{Run: rec.Name, Variant: variant, Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, LLM: rec.LLM, Encoder: rec.Encoder,
-		Extraction: rec.ExtractionMethod(), Samples: len(rows), Folds: o.Folds, Lambda: o.Lambda, Rows: []FactcheckRow{}}
+		Extraction: ExtractionMethod(rec), Samples: len(rows), Folds: o.Folds, Lambda: o.Lambda, Rows: []FactcheckRow{}}
 	if rec.Settings != nil {
 		rep.Verify = rec.Settings.Verify
 	}

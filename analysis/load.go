@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -323,7 +324,7 @@ func LoadValidity(ctx context.Context, st Store, run, variant string, patterns [
 	if err != nil {
 		return out, err
 	}
-	out.Dataset, out.Fingerprint, out.LLM, out.Encoder, out.Extraction = rec.Dataset, rec.Fingerprint, rec.LLM, rec.Encoder, rec.ExtractionMethod()
+	out.Dataset, out.Fingerprint, out.LLM, out.Encoder, out.Extraction = rec.Dataset, rec.Fingerprint, rec.LLM, rec.Encoder, ExtractionMethod(rec)
 	rows, err := LoadRows(ctx, st, run, variant, false)
 	if err != nil {
 		return out, err
@@ -414,4 +415,15 @@ func LoadGate(ctx context.Context, st Store, run, baseline, variant string, o Ga
 		o.Compare.Baseline, o.Baseline = runs[1].Record, runs[1].Rows
 	}
 	return Gate(runs[0].Rows, o)
+}
+
+// ExtractionMethod returns the extraction.method recorded in a run's
+// configuration (llm, rules or both), "llm" when it records none (runs made
+// before the setting existed).
+func ExtractionMethod(r kgeval.Run) string {
+	var c struct{ Extraction struct{ Method string } }
+	if json.Unmarshal([]byte(r.Config), &c) == nil && c.Extraction.Method != "" {
+		return c.Extraction.Method
+	}
+	return "llm"
 }

@@ -358,7 +358,7 @@ func RunWarnings(baseline, run kgeval.Run) []RunWarning {
 		}
 		add("settings", "scoring settings not compared: %s has no readable recorded configuration", missing)
 	}
-	if ea, eb := baseline.ExtractionMethod(), run.ExtractionMethod(); ea != eb {
+	if ea, eb := ExtractionMethod(baseline), ExtractionMethod(run); ea != eb {
 		add("extraction", "different extraction: baseline %s read its triplets by %s, run %s by %s (extraction.method)", a, ea, b, eb)
 	}
 	if ma, mb := kgeval.ModelOf(baseline.LLM), kgeval.ModelOf(run.LLM); ma != "" && mb != "" && ma != mb {

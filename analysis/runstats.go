@@ -24,7 +24,7 @@ type Display struct {
 // scoring settings, with the SPEC defaults for a run recorded without them.
 func DisplayOf(r kgeval.Run) Display {
 	def := kgeval.DefaultGraphParams()
-	s := Display{Delta: def.Delta, Tau: def.Tau, Extraction: r.ExtractionMethod()}
+	s := Display{Delta: def.Delta, Tau: def.Tau, Extraction: ExtractionMethod(r)}
 	if r.Settings != nil {
 		s.Pairs, s.Delta, s.Tau, s.Metrics = r.Settings.Pairs, r.Settings.Delta, r.Settings.Tau, r.Settings.Metrics
 	}

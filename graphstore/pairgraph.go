@@ -3,6 +3,7 @@ package graphstore
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/kgeval/kgeval"
@@ -28,7 +29,9 @@ var (
 
 // Entity and Relation nodes: the pair graphs.
 
-func nodeUID(graph string, nid int) string { return kgeval.NodeID(graph, nid) }
+// nodeUID is the id of node nid of the stored pair graph graph (a
+// kgeval.GraphID).
+func nodeUID(graph string, nid int) string { return kgeval.JoinKey(graph, strconv.Itoa(nid)) }
 
 // A write transaction holds at most writeBatchSize pair graphs and, unless
 // one graph alone is larger, writeBatchRows nodes and edges: Neo4j caps the

@@ -138,7 +138,7 @@ func runFrom(m map[string]any) (kgeval.Run, error) {
 		Status: asString(m["status"]), Error: asString(m["error"]), Samples: int(asInt(m["samples"])), Rejected: int(asInt(m["rejected"])), Resumes: int(asInt(m["resumes"])),
 		Shards: int(asInt(m["shards"])), Started: t("started"), Finished: t("finished")}
 	var err error
-	if r.Settings, err = kgeval.DecodeRunSettings(r.Config); err != nil {
+	if r.Settings, err = decodeRunSettings(r.Config); err != nil {
 		return r, kgeval.Wrap(kgeval.EINTERNAL, err, "run %q: stored configuration", r.Name)
 	}
 	for key, dst := range map[string]any{"stages": &r.Stages, "calls": &r.Calls, "texts": &r.Texts, "grounding": &r.Grounding} {
@@ -149,6 +149,21 @@ func runFrom(m map[string]any) (kgeval.Run, error) {
 		}
 	}
 	return r, nil
+}
+
+// decodeRunSettings returns the scoring section of a recorded configuration
+// (JSON: {"Scoring": {"Tau": 0.7, ...}, ...}); nil for an empty
+// configuration or one without a scoring section. Errors: EINVALID when it
+// is not JSON of that shape.
+func decodeRunSettings(config string) (*kgeval.RunSettings, error) {
+	if config == "" {
+		return nil, nil
+	}
+	var c struct{ Scoring *kgeval.RunSettings }
+	if err := json.Unmarshal([]byte(config), &c); err != nil {
+		return nil, kgeval.Wrap(kgeval.EINVALID, err, "recorded configuration")
+	}
+	return c.Scoring, nil
 }
 
 // DeleteRun deletes a run: its record, samples, pair graphs and scores, and

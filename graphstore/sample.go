@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/scoring"
 )
 
 // Queries, resolved when the package loads.
@@ -21,6 +22,10 @@ var (
 	qKgscoreRun           = statement("kgscore_run")
 	qMetricscoreRun       = statement("metricscore_run")
 )
+
+// sampleSorts are the Sample properties a sample list can be sorted on,
+// besides a score.
+var sampleSorts = map[string]bool{"record": true, "id": true, "system": true}
 
 // Sample nodes: a run's samples with their grounding check, and the reads
 // that return samples with their scores.
@@ -151,7 +156,7 @@ func (db *DB) listSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kge
 	case q.Sort == "" || q.Sort == "record":
 		params["by"] = "record"
 	case q.Sort == "score":
-	case kgeval.SampleSorts[q.Sort]:
+	case sampleSorts[q.Sort]:
 		params["by"] = q.Sort
 	default:
 		return nil, kgeval.Errorf(kgeval.EINVALID, "sort %q: want record, id, system or score", q.Sort)
@@ -294,7 +299,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 		case "":
 			pd.Stored = true
 			pd.Nodes, pd.Edges = len(g.Nodes), len(g.Edges)
-			in, cx := g.Triplets()
+			in, cx := scoring.Triplets(g.PairGraph)
 			pd.Input, pd.Context = tripletRows(in), tripletRows(cx)
 			pd.Paths = g.EntityPaths()
 		case kgeval.ENOTFOUND:

@@ -71,7 +71,7 @@ func BERTScoreVectors(candidate, reference [][]float32) (BERTResult, error) {
 	}
 	for i, x := range candidate {
 		for j, y := range reference {
-			c := cosine(x, y)
+			c := Cosine(x, y)
 			bestC[i] = max(bestC[i], c)
 			bestR[j] = max(bestR[j], c)
 		}

@@ -72,5 +72,5 @@ func SemanticSimilarity(answer, reference []float32) (Value, error) {
 	if len(answer) != len(reference) {
 		return Value{}, kgeval.Errorf(kgeval.EINVALID, "answer vector has %d dimensions, reference vector %d", len(answer), len(reference))
 	}
-	return Of(Round2(100 * max(0, cosine(answer, reference)))), nil
+	return Of(Round2(100 * max(0, Cosine(answer, reference)))), nil
 }

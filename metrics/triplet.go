@@ -92,7 +92,7 @@ func TripletSimilarity(q, c Side) (TripletScores, error) {
 				conflicts++
 				return 0
 			}
-			return cosine(qv, c.Vectors[j])
+			return Cosine(qv, c.Vectors[j])
 		}
 		best, bestCos := 0, cos(0)
 		for j := 1; j < len(c.Vectors); j++ {

@@ -188,7 +188,7 @@ func (e *Evaluator) cosine(ctx context.Context) func(string, []string) ([]float6
 		}
 		out := make([]float64, len(sents))
 		for i := range sents {
-			out[i] = kgeval.Cosine(vs[0], vs[i+1])
+			out[i] = scoring.Cosine(vs[0], vs[i+1])
 		}
 		return out, nil
 	}

@@ -402,7 +402,7 @@ func Resumable(old, now kgeval.Run) error {
 			is = *now.Settings
 		}
 		was.Metrics, is.Metrics = nil, nil
-		was.Communities, is.Communities = was.CommunityMode(), is.CommunityMode()
+		was.Communities, is.Communities = communityMode(was), communityMode(is)
 		a, _ := json.Marshal(was)
 		b, _ := json.Marshal(is)
 		if string(a) != string(b) {

@@ -381,7 +381,7 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 	// uploads at once count each other; its bytes are checked once read.
 	j.mu.Lock()
 	u := j.usage(who, "")
-	if err := u.Check(-1); err != nil {
+	if err := checkQuota(u, -1); err != nil {
 		j.mu.Unlock()
 		return kgeval.Upload{}, err
 	}
@@ -404,7 +404,7 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 		return kgeval.Upload{}, err
 	}
 	j.mu.Lock()
-	err = j.usage(who, id).Check(n)
+	err = checkQuota(j.usage(who, id), n)
 	j.mu.Unlock()
 	if err != nil {
 		j.forgetUpload(id)

@@ -3,7 +3,8 @@
 // run with its start / resume / replace policy and call accounting, or one
 // shard of a run that several workers share; both in evaluate.go), Sweep,
 // Sensitivity, ExportCache and ImportCache, Doctor, and Jobs (the
-// dashboard's evaluations in the background). They depend on the domain's
+// dashboard's evaluations in the background, with each user's upload quota
+// in uploadquota.go). They depend on the domain's
 // service interfaces; package app wires the adapters.
 //
 // The Evaluator is the evaluation itself, one stage after the other on one

@@ -255,7 +255,7 @@ func TestEvaluate_Grounding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, cx := g.Triplets()
+		in, cx := scoring.Triplets(g)
 		wantIn, wantCx := 1, 1
 		if mode == kgeval.GroundingKeep {
 			wantIn, wantCx = 2, 2

@@ -127,7 +127,7 @@ func TestEvaluate_RuleFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, cx := g.Triplets()
+	in, cx := scoring.Triplets(g)
 	key := func(ts []kgeval.Triplet) string {
 		var s []string
 		for _, x := range ts {

@@ -125,7 +125,7 @@ func Sweep(ctx context.Context, store Store, o SweepOptions) (*SweepResult, erro
 			g := graphs[kgeval.GraphID(run, row.ID, p.Name)]
 			switch {
 			case g != nil:
-				it.in, it.cx = g.Triplets()
+				it.in, it.cx = scoring.Triplets(g)
 				ks := scoring.LabelKeys(it.in, it.cx)
 				if scoring.UsesPhrases(it.pair) {
 					ks = append(ks, scoring.AnswerPhraseKeys(it.cx)...)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/metrics"
 )
 
 // Side is the triplets of one side of a pair and the text they came from.
@@ -184,7 +185,7 @@ func relationEdges(g *kgeval.PairGraph, usePhrases bool, vec Vectors, p kgeval.G
 		return nil
 	}
 	rlabels := labelCache{}
-	ends := g.TripletEnds()
+	ends := EndsOf(g)
 	asked := func(r int) bool {
 		h, t, _ := ends.Get(r)
 		return g.Nodes[h].Kind == kgeval.KindSlot || g.Nodes[t].Kind == kgeval.KindSlot
@@ -296,5 +297,5 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 }
 
 // Cosine returns the cosine similarity of a and b, clamped to [-1, 1]
-// (kgeval.Cosine).
-func Cosine(a, b []float32) float64 { return kgeval.Cosine(a, b) }
+// (metrics.Cosine).
+func Cosine(a, b []float32) float64 { return metrics.Cosine(a, b) }

@@ -85,7 +85,7 @@ func ShortestToContext(g *kgeval.PairGraph, directed bool) ([]float64, [][]int) 
 		wg.SetWeightedEdge(simple.WeightedEdge{F: simple.Node(from), T: simple.Node(to), W: cost})
 	}
 	for _, e := range g.Edges {
-		if !g.ScoringEdge(e) {
+		if !scoringEdge(g, e) {
 			continue
 		}
 		add(int64(e.To), int64(e.From), e.Cost) // reversed
@@ -124,7 +124,7 @@ func Louvain(g *kgeval.PairGraph, seed uint64) []int {
 		ug.AddNode(simple.Node(i))
 	}
 	for _, e := range g.Edges {
-		if e.From == e.To || !g.ScoringEdge(e) {
+		if e.From == e.To || !scoringEdge(g, e) {
 			continue
 		}
 		w := e.Weight
@@ -160,7 +160,7 @@ func Modularity(g *kgeval.PairGraph, comm []int) float64 {
 	var m, inside float64
 	tot := map[int]float64{}
 	for _, e := range g.Edges {
-		if !g.ScoringEdge(e) {
+		if !scoringEdge(g, e) {
 			continue
 		}
 		m += e.Weight

@@ -34,7 +34,7 @@ import (
 // same of the stored graph in cypher/kgscore_verdicts.cypher.
 func MatchTriplets(g *kgeval.PairGraph) []kgeval.VerdictMatch {
 	x := newMatchIndex(g)
-	ends := g.TripletEnds()
+	ends := EndsOf(g)
 	ctxRels := g.Relations(kgeval.SideContext)
 	var out []kgeval.VerdictMatch
 	for _, r := range g.Relations(kgeval.SideInput) {
@@ -191,7 +191,7 @@ func AssembleVerdicts(g *kgeval.PairGraph, matches []kgeval.VerdictMatch, r *kge
 		}
 		return
 	}
-	ends := g.TripletEnds()
+	ends := EndsOf(g)
 	pick := newEvidencePicker(g, ends)
 	byIn := map[int][]kgeval.VerdictMatch{}
 	supportedCtx := map[int]bool{}
@@ -314,11 +314,11 @@ func nullReasons(g *kgeval.PairGraph, r *kgeval.KGResult, empty bool) {
 // SIMILAR weight; lowest context node on a tie).
 type evidencePicker struct {
 	g         *kgeval.PairGraph
-	ends      kgeval.TripletEnds
+	ends      TripletEnds
 	relWeight map[[2]int]float64
 }
 
-func newEvidencePicker(g *kgeval.PairGraph, ends kgeval.TripletEnds) evidencePicker {
+func newEvidencePicker(g *kgeval.PairGraph, ends TripletEnds) evidencePicker {
 	relWeight := map[[2]int]float64{}
 	for _, e := range g.Edges {
 		if e.Type == kgeval.EdgeSimilar && g.Nodes[e.From].Kind == kgeval.KindRelation {
@@ -412,7 +412,7 @@ func fullVerdict(v *kgeval.TripletVerdict, ev matchEvidence, n *verdictCounts) {
 
 // recallF1 sets recall (the share of the reference's full triplets that a
 // match supports) and F1 with precision p, against the reference.
-func recallF1(g *kgeval.PairGraph, ends kgeval.TripletEnds, ctxRel []int, supportedCtx map[int]bool, p float64, r *kgeval.KGResult) {
+func recallF1(g *kgeval.PairGraph, ends TripletEnds, ctxRel []int, supportedCtx map[int]bool, p float64, r *kgeval.KGResult) {
 	var ctxFull, covered int
 	for _, c := range ctxRel {
 		h, t, ok := ends.Get(c)

@@ -81,7 +81,7 @@ func (s *Server) uploadQuota(c *gin.Context) error {
 	if !ok {
 		return nil
 	}
-	if err := q.UploadUsage(who).Check(c.Request.ContentLength); err != nil {
+	if err := q.CheckUpload(who, c.Request.ContentLength); err != nil {
 		c.Header("Connection", "close") // the body is not read
 		return err
 	}

@@ -212,12 +212,13 @@ func unbuild(g *kgeval.PairGraph) (in, ctx [][3]string, sims []scoringtest.Sim, 
 		}
 		return -1
 	}
+	ends := scoring.EndsOf(g)
 	for _, side := range []struct {
 		rels []int
 		out  *[][3]string
 	}{{inRel, &in}, {ctxRel, &ctx}} {
 		for _, r := range side.rels {
-			h, t, _ := g.Triplet(r)
+			h, t, _ := ends.Get(r)
 			*side.out = append(*side.out, [3]string{g.Nodes[h].Label, g.Nodes[r].Label, g.Nodes[t].Label})
 		}
 	}
