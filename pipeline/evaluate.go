@@ -628,3 +628,12 @@ func IsMismatch(err error) bool {
 	var m *MismatchError
 	return errors.As(err, &m)
 }
+
+// communityMode returns s.Communities, louvain-per-graph when unset (a run
+// recorded before the key existed).
+func communityMode(s kgeval.RunSettings) string {
+	if s.Communities == "" {
+		return kgeval.CommunitiesLouvainPerGraph
+	}
+	return s.Communities
+}
