@@ -7,9 +7,9 @@
 //     their text (GroundSample, SPEC §2b) and the triplets read by rule
 //     (RuleTriplets, RuleFacts; extraction.method rules and both).
 //   - build.go: the pair graph of one sample and pair (Build, SPEC §3, the
-//     paper's Algorithm 1) and the label keys to embed for it; graph.go
-//     reads a built graph back (EndsOf, Triplets: the triplets a sweep
-//     rebuilds a stored graph from).
+//     paper's Algorithm 1) and the label keys to embed for it, and what a
+//     built graph says of itself (EndsOf, Triplets: the triplets a sweep
+//     rebuilds a stored graph from; which edges multihop and Louvain walk).
 //   - native.go: the in-process engine (gonum Dijkstra and Louvain, SPEC §4);
 //     the Neo4j-backed GDS engine lives in graphstore.
 //   - assemble.go, verdicts.go: what both engines share, so that they agree
