@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"slices"
@@ -81,9 +82,11 @@ func TestVectors_Select(t *testing.T) {
 			t.Errorf("Select(%v) = %v, %v; want %v", tc.patterns, got, err, tc.want)
 		}
 	}
-	_, err := v.Select([]string{"faithfulness", "bogus"})
-	if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), "--metrics bogus") {
-		t.Errorf("unknown pattern: %v", err)
+	_, err := v.Select([]string{"faithfulness", "bogus", " nope "})
+	var unknown *analysis.UnknownVariablesError
+	if kgeval.ErrorCode(err) != kgeval.EINVALID || !errors.As(err, &unknown) || !slices.Equal(unknown.Unknown, []string{"bogus", "nope"}) ||
+		!slices.Equal(unknown.Names, v.Names()) || !strings.HasPrefix(err.Error(), "no such variable in this run: bogus,nope (it has: ") || strings.Contains(err.Error(), "--") {
+		t.Errorf("unknown patterns: %v", err)
 	}
 }
 

@@ -152,8 +152,9 @@ func (v Vectors) Present(names []string) (present, empty []string) {
 // ("faithfulness": its three KG scores), a KG metric name ("multihop": that
 // score of every pair), a family (kg, ts, llm, ragas, baseline, human) or a
 // triplet-similarity base name (ts_groundedness: its three aggregates).
-// No pattern selects every variable. Errors: EINVALID naming the patterns
-// that pick nothing, with the available names.
+// No pattern selects every variable. Errors: an UnknownVariablesError
+// (EINVALID) naming the patterns that pick nothing, with the available
+// names.
 func (v Vectors) Select(patterns []string) ([]string, error) {
 	all := v.Names()
 	if len(patterns) == 0 {
@@ -179,7 +180,8 @@ func (v Vectors) Select(patterns []string) ([]string, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "--metrics %s: no such variable in this run (it has: %s)", strings.Join(unknown, ","), strings.Join(all, ", "))
+		return nil, &UnknownVariablesError{Unknown: unknown, Names: all,
+			err: kgeval.Errorf(kgeval.EINVALID, "no such variable in this run: %s (it has: %s)", strings.Join(unknown, ","), strings.Join(all, ", "))}
 	}
 	var out []string
 	for _, name := range all {
@@ -189,6 +191,20 @@ func (v Vectors) Select(patterns []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// UnknownVariablesError is Select's error when patterns pick no variable
+// of the run: the patterns and the run's variables, so that each caller
+// words it for its own input (the command line's --metrics, the API's
+// select=). Its code is EINVALID.
+type UnknownVariablesError struct {
+	// Unknown are the patterns that pick nothing, in the order given;
+	// Names the run's variables in display order.
+	Unknown, Names []string
+	err            *kgeval.Error
+}
+
+func (e *UnknownVariablesError) Error() string { return e.err.Error() }
+func (e *UnknownVariablesError) Unwrap() error { return e.err }
 
 func matches(name, p string, expanded []string) bool {
 	switch {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -25,19 +26,12 @@ func patternsOf(sel string) []string {
 // pick nothing in the words of the API's select parameter.
 func selectVars(v analysis.Vectors, patterns []string) ([]string, error) {
 	names, err := v.Select(patterns)
-	if err == nil || kgeval.ErrorCode(err) != kgeval.EINVALID {
+	var unknown *analysis.UnknownVariablesError
+	if !errors.As(err, &unknown) {
 		return names, err
 	}
-	// Select words its error for the CLI's --metrics flag: find the
-	// patterns that pick nothing and say it for select=.
-	var unknown []string
-	for _, p := range patterns {
-		if _, err := v.Select([]string{p}); err != nil {
-			unknown = append(unknown, p)
-		}
-	}
 	return nil, kgeval.Errorf(kgeval.EINVALID, "select=%s: no variable of this run matches %s; give variable names, pair names, KG metric names, families (kg, ts, llm, ragas, baseline) or ts base names, comma-separated (this run has: %s)",
-		strconv.Quote(strings.Join(patterns, ",")), strings.Join(quoted(unknown), ", "), strings.Join(v.Names(), ", "))
+		strconv.Quote(strings.Join(patterns, ",")), strings.Join(quoted(unknown.Unknown), ", "), strings.Join(unknown.Names, ", "))
 }
 
 func quoted(xs []string) []string {

@@ -81,6 +81,8 @@ func (m *Main) advice(err error) string {
 		return " (is it running? try `make neo4j-start`)"
 	case graphstore.NoSuchRun(err):
 		return " (see `kgeval runs list`)"
+	case errors.As(err, new(*analysis.UnknownVariablesError)):
+		return "; check --metrics"
 	case noVariant(err) != "":
 		return fmt.Sprintf(" (see `kgeval sweep-report --run %s`)", noVariant(err))
 	case kgeval.ErrorCode(err) == kgeval.EUNAUTHORIZED && m.cfg != nil && m.cfg.Neo4j.Password == "":

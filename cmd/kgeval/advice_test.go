@@ -59,6 +59,15 @@ func TestMain_Advice(t *testing.T) {
 		msg := fmt.Sprintf("run %q has no variant %q", r.Name, "tau=0.9,delta=9")
 		check(t, m, err, kgeval.ENOTFOUND, msg, msg+" (see `kgeval sweep-report --run "+r.Name+"`)")
 	})
+	t.Run("UnknownVariables", func(t *testing.T) {
+		r := graphstoretest.MustWebRun(t, graphstoretest.MustOpenDB(t), 1)
+		m, err := run(t, "correlate", "--run", r.Name, "--metrics", "multihop,nope")
+		msg := kgeval.ErrorMessage(err)
+		if !strings.HasPrefix(msg, "no such variable in this run: nope (it has: ") || strings.Contains(msg, "--") {
+			t.Fatalf("message %q, want the unknown pattern without a flag", msg)
+		}
+		check(t, m, err, kgeval.EINVALID, msg, msg+"; check --metrics")
+	})
 	t.Run("GateOptions", func(t *testing.T) {
 		for _, tc := range []struct {
 			name    string
