@@ -25,18 +25,6 @@ type RunService interface {
 	// and its name from the cache entries it used (the shared cache stays).
 	// Errors: ENOTFOUND.
 	DeleteRun(ctx context.Context, name string) error
-	// RunSummary is the number of scored graphs and the mean KG scores of
-	// each pair of a run's variant (an aggregate the store computes).
-	RunSummary(ctx context.Context, run, variant string) ([]PairSummary, error)
-	// RunSystems lists the systems of a run's samples with their counts.
-	RunSystems(ctx context.Context, run string) ([]SystemCount, error)
-	// Variants lists the scoring variants stored for a run: DefaultVariant
-	// and one per sweep grid point.
-	Variants(ctx context.Context, run string) ([]Variant, error)
-	// RunSweep returns each pair's mean KG scores under every sweep
-	// variant of a run (not DefaultVariant), ordered by tau, delta and
-	// pair; none when the run was never swept.
-	RunSweep(ctx context.Context, run string) ([]VariantMeans, error)
 }
 
 // SampleService stores the samples of runs and reads them back with their

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // The loaders below read what a read model needs from the store, for the
@@ -18,7 +19,7 @@ import (
 // Store is what the loaders read: run records and a run's scores as rows.
 type Store interface {
 	GetRun(ctx context.Context, name string) (kgeval.Run, error)
-	Variants(ctx context.Context, run string) ([]kgeval.Variant, error)
+	Variants(ctx context.Context, run string) ([]readmodel.Variant, error)
 	RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error)
 	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)
 }

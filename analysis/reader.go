@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -19,9 +20,9 @@ type ReadStore interface {
 	Store
 	StatsStore
 	ListRuns(ctx context.Context) ([]kgeval.Run, error)
-	RunSummary(ctx context.Context, run, variant string) ([]kgeval.PairSummary, error)
-	RunSystems(ctx context.Context, run string) ([]kgeval.SystemCount, error)
-	RunSweep(ctx context.Context, run string) ([]kgeval.VariantMeans, error)
+	RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error)
+	RunSystems(ctx context.Context, run string) ([]readmodel.SystemCount, error)
+	RunSweep(ctx context.Context, run string) ([]readmodel.VariantMeans, error)
 	RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error)
 	GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*kgeval.SampleDetail, error)
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*kgeval.GraphExplanation, error)
@@ -130,13 +131,13 @@ func runNames(runs []kgeval.Run) map[string]bool {
 // the run's record as read (for the CLI, which prints more of it than
 // RunRow holds).
 type RunView struct {
-	Record   kgeval.Run           `json:"-"`
-	Run      RunRow               `json:"run"`
-	Settings Display              `json:"settings"`
-	Summary  []kgeval.PairSummary `json:"summary"`
-	Systems  []kgeval.SystemCount `json:"systems"`
-	Stages   kgeval.Stages        `json:"stages,omitempty"`
-	Calls    *kgeval.Calls        `json:"calls,omitempty"`
+	Record   kgeval.Run              `json:"-"`
+	Run      RunRow                  `json:"run"`
+	Settings Display                 `json:"settings"`
+	Summary  []readmodel.PairSummary `json:"summary"`
+	Systems  []readmodel.SystemCount `json:"systems"`
+	Stages   kgeval.Stages           `json:"stages,omitempty"`
+	Calls    *kgeval.Calls           `json:"calls,omitempty"`
 }
 
 // View reads a run's view for one scoring variant. Errors: ENOTFOUND.
@@ -160,7 +161,7 @@ func (rd *Reader) view(ctx context.Context, r kgeval.Run, d Display, variant str
 			return nil, err
 		}
 		if sum == nil {
-			sum = []kgeval.PairSummary{}
+			sum = []readmodel.PairSummary{}
 		}
 		return &RunView{Record: r, Run: RunRowOf(r), Settings: d, Summary: sum, Systems: systems, Stages: r.Stages, Calls: r.Calls}, nil
 	})

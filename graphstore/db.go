@@ -25,6 +25,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
 )
@@ -60,6 +61,7 @@ var (
 	_ kgeval.ScoreService     = (*DB)(nil)
 	_ kgeval.PairGraphService = (*DB)(nil)
 	_ kgeval.Console          = (*DB)(nil)
+	_ readmodel.Reader        = (*DB)(nil)
 )
 
 // Open creates a driver for cfg and verifies connectivity. Errors:

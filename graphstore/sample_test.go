@@ -11,6 +11,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 func TestDB_ListSamples(t *testing.T) {
@@ -414,7 +415,7 @@ func TestDB_RunStats(t *testing.T) {
 		t.Errorf("systems: %+v", st.Systems)
 	}
 	systems, err := db.RunSystems(ctx, r.Name)
-	if err != nil || len(systems) != 2 || systems[1] != (kgeval.SystemCount{System: "b", Samples: 5}) {
+	if err != nil || len(systems) != 2 || systems[1] != (readmodel.SystemCount{System: "b", Samples: 5}) {
 		t.Errorf("RunSystems: %+v %v", systems, err)
 	}
 

@@ -14,6 +14,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -49,17 +50,17 @@ func (s *countingStore) ListRuns(ctx context.Context) ([]kgeval.Run, error) {
 	return s.Store.ListRuns(ctx)
 }
 
-func (s *countingStore) RunSummary(ctx context.Context, run, variant string) ([]kgeval.PairSummary, error) {
+func (s *countingStore) RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error) {
 	s.count("RunSummary")
 	return s.Store.RunSummary(ctx, run, variant)
 }
 
-func (s *countingStore) RunSystems(ctx context.Context, run string) ([]kgeval.SystemCount, error) {
+func (s *countingStore) RunSystems(ctx context.Context, run string) ([]readmodel.SystemCount, error) {
 	s.count("RunSystems")
 	return s.Store.RunSystems(ctx, run)
 }
 
-func (s *countingStore) RunSweep(ctx context.Context, run string) ([]kgeval.VariantMeans, error) {
+func (s *countingStore) RunSweep(ctx context.Context, run string) ([]readmodel.VariantMeans, error) {
 	s.count("RunSweep")
 	return s.Store.RunSweep(ctx, run)
 }
@@ -94,7 +95,7 @@ func (s *countingStore) GetSample(ctx context.Context, run, id, variant string, 
 	return s.Store.GetSample(ctx, run, id, variant, pairs)
 }
 
-func (s *countingStore) Variants(ctx context.Context, run string) ([]kgeval.Variant, error) {
+func (s *countingStore) Variants(ctx context.Context, run string) ([]readmodel.Variant, error) {
 	s.count("Variants")
 	return s.Store.Variants(ctx, run)
 }
