@@ -106,9 +106,6 @@ type PairGraphService interface {
 	// ReadRunGraphs reads every stored pair graph of a run, keyed by
 	// GraphID; graphs without any node are not stored.
 	ReadRunGraphs(ctx context.Context, run string) (map[string]*PairGraph, error)
-	// ReadGraphExplanation reads a stored pair graph with its
-	// communities and best paths. Errors: ENOTFOUND.
-	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error)
 }
 
 // StoreInfo describes the database server: its version and edition, and

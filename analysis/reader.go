@@ -25,7 +25,7 @@ type ReadStore interface {
 	RunSweep(ctx context.Context, run string) ([]readmodel.VariantMeans, error)
 	RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error)
 	GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*kgeval.SampleDetail, error)
-	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*kgeval.GraphExplanation, error)
+	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*readmodel.GraphExplanation, error)
 	ListSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kgeval.Pair) (*kgeval.SamplePage, error)
 	SampleOrder(ctx context.Context, q kgeval.SampleQuery) ([]kgeval.SampleRow, error)
 	SampleScores(ctx context.Context, run, variant string, rows []kgeval.SampleRow, pairs []kgeval.Pair, metrics []string) error

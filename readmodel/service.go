@@ -12,6 +12,7 @@ import "context"
 // Reader is every read of the store.
 type Reader interface {
 	RunReader
+	GraphReader
 }
 
 // RunReader reads aggregates of stored runs.
@@ -28,4 +29,11 @@ type RunReader interface {
 	// variant of a run (not kgeval.DefaultVariant), ordered by tau, delta
 	// and pair; none when the run was never swept.
 	RunSweep(ctx context.Context, run string) ([]VariantMeans, error)
+}
+
+// GraphReader reads stored pair graphs with their explanations.
+type GraphReader interface {
+	// ReadGraphExplanation reads a stored pair graph with its
+	// communities and best paths. Errors: ENOTFOUND.
+	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error)
 }
