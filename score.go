@@ -303,23 +303,6 @@ func (s *StoredScore) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// SampleScores is one sample of a run with its KG scores per pair (of one
-// variant) and its other metric values, without explanations: a row of
-// `kgeval export` and of every analysis.
-type SampleScores struct {
-	ID     string
-	Record int
-	System string
-	// Question groups the answers of several systems to one question;
-	// Human is the sample's human labels as stored (JSON, "null" if none).
-	Question, Human string
-	// Scores maps pair name to that pair's result (no explanation).
-	Scores map[string]KGResult
-	// Metrics maps metric name to the sample's other metric values (no
-	// explanation).
-	Metrics map[string]MetricScore
-}
-
 // MetricValue is one stored metric value of a sample as the dashboard shows
 // it: a nil Value is null and Reason says why; Explanation is the stored
 // JSON (absent from lists, and when none was stored or it is not JSON).
@@ -329,25 +312,4 @@ type MetricValue struct {
 	Value       *float64        `json:"value"`
 	Reason      string          `json:"reason,omitempty"`
 	Explanation json.RawMessage `json:"explanation,omitempty"`
-}
-
-// SystemScore is one stored KG score of a run with the system of its
-// sample (a run statistic's input row).
-type SystemScore struct {
-	System string
-	Score  KGResult
-}
-
-// MetricGroup is the values of one metric over one system's samples of a
-// run: Values holds the non-null ones, N counts the null ones too.
-type MetricGroup struct {
-	Metric, Family, System string
-	Values                 []float64
-	N                      int
-}
-
-// ReasonCount is how many null values of a metric give one reason.
-type ReasonCount struct {
-	Metric, Reason string
-	N              int
 }

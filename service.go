@@ -55,8 +55,8 @@ type SampleService interface {
 	GetSample(ctx context.Context, run, id, variant string, pairs []Pair) (*SampleDetail, error)
 }
 
-// ScoreService stores KG scores and other metric values and reads them
-// back as rows.
+// ScoreService stores KG scores and other metric values
+// (readmodel.ScoreReader reads them back as rows).
 type ScoreService interface {
 	// WriteKGResults stores KG scores with their explanations under a
 	// variant; rewriting replaces.
@@ -73,27 +73,6 @@ type ScoreService interface {
 	WriteMetricScores(ctx context.Context, run string, scores []MetricScore) error
 	// MetricsDone returns, per sample of a run, the metrics stored.
 	MetricsDone(ctx context.Context, run string) (map[string]map[string]bool, error)
-	// ReadMetricScores returns the metric values of one sample with their
-	// explanations, in family then name order.
-	ReadMetricScores(ctx context.Context, run, sample string) ([]MetricScore, error)
-	// RunScores returns one row per sample of a run, in record order, with
-	// the KG scores of a variant and the other metric values.
-	RunScores(ctx context.Context, run, variant string) ([]SampleScores, error)
-	// RunKGScores returns the rows of RunScores with their KG scores only
-	// (Metrics empty).
-	RunKGScores(ctx context.Context, run, variant string) ([]SampleScores, error)
-	// MetricExplanations returns, per sample of a run, the stored
-	// explanations (JSON) of the named metrics.
-	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)
-	// RunScoreRows returns every KG score of a run's variant with its
-	// sample's system.
-	RunScoreRows(ctx context.Context, run, variant string) ([]SystemScore, error)
-	// RunMetricGroups returns a run's metric values grouped by metric and
-	// by the system of their sample.
-	RunMetricGroups(ctx context.Context, run string) ([]MetricGroup, error)
-	// RunNullReasons returns why a run's metric values are null: per
-	// metric its reasons with counts, most frequent first.
-	RunNullReasons(ctx context.Context, run string) ([]ReasonCount, error)
 }
 
 // PairGraphService stores pair graphs.

@@ -23,7 +23,7 @@ type ReadStore interface {
 	RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error)
 	RunSystems(ctx context.Context, run string) ([]readmodel.SystemCount, error)
 	RunSweep(ctx context.Context, run string) ([]readmodel.VariantMeans, error)
-	RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error)
+	RunKGScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error)
 	GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*kgeval.SampleDetail, error)
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*readmodel.GraphExplanation, error)
 	ListSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kgeval.Pair) (*kgeval.SamplePage, error)

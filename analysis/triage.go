@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Triage is the run page's first view: per pair, the samples that need
@@ -174,7 +175,7 @@ type TriageIndex struct {
 // PairPassMark) and counts a row failing when its headline fails. A pair's
 // columns are its headline, then the other TriageMetrics with at least one
 // value in the run.
-func BuildTriageIndex(rows []kgeval.SampleScores, pairs []kgeval.Pair, thresholds map[string]float64) *TriageIndex {
+func BuildTriageIndex(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds map[string]float64) *TriageIndex {
 	th := DefaultThresholds()
 	for k, v := range thresholds {
 		th[k] = v

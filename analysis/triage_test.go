@@ -5,19 +5,20 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 func f(v float64) *float64 { return &v }
 
-func triageRows() []kgeval.SampleScores {
-	mk := func(id string, rec int, sys string, score, mh, sup, con *float64, reason string) kgeval.SampleScores {
-		return kgeval.SampleScores{ID: id, Record: rec, System: sys, Scores: map[string]kgeval.KGResult{
+func triageRows() []readmodel.SampleScores {
+	mk := func(id string, rec int, sys string, score, mh, sup, con *float64, reason string) readmodel.SampleScores {
+		return readmodel.SampleScores{ID: id, Record: rec, System: sys, Scores: map[string]kgeval.KGResult{
 			"faithfulness": kgeval.KGResult{Reason: reason}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricMultihop, mh).With(kgeval.MetricSupport, sup).With(kgeval.MetricContradiction, con),
 		}}
 	}
 	// The headline (score) decides failing and rank; multihop, support and
 	// contradiction are diagnostics.
-	return []kgeval.SampleScores{
+	return []readmodel.SampleScores{
 		mk("a", 0, "x", f(0.9), f(0.9), f(0.8), f(0), ""),         // passes all
 		mk("b", 1, "x", f(0.3), f(0.2), f(0.6), f(0.5), ""),       // fails; multihop and contradiction fail too
 		mk("c", 2, "y", f(0.6), f(0.4), f(0.7), f(0), ""),         // passes; multihop fails (a diagnostic)
@@ -181,11 +182,11 @@ func marks(r TriageRow) []string {
 // verdicts shows its failed entities with their nearest match.
 func TestTriage_QuestionPair(t *testing.T) {
 	pairs := []kgeval.Pair{{Name: "context_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextContexts}}
-	mk := func(id string, rec int, slot, overlap *float64) kgeval.SampleScores {
-		return kgeval.SampleScores{ID: id, Record: rec, Scores: map[string]kgeval.KGResult{
+	mk := func(id string, rec int, slot, overlap *float64) readmodel.SampleScores {
+		return readmodel.SampleScores{ID: id, Record: rec, Scores: map[string]kgeval.KGResult{
 			"context_relevancy": kgeval.KGResult{}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricCommunityOverlap, overlap).With(kgeval.MetricMultihop, f(1))}}
 	}
-	rows := []kgeval.SampleScores{
+	rows := []readmodel.SampleScores{
 		mk("grounded", 0, f(1), f(0.2)), // answered; community_overlap fails as a diagnostic
 		mk("unasked", 1, nil, f(0.1)),   // no asked fact: null headline
 		mk("missing", 2, f(0), f(0.9)),  // fails

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Queries, resolved when the package loads.
@@ -138,15 +139,15 @@ func (db *DB) MetricExplanations(ctx context.Context, run string, metrics []stri
 
 // RunMetricGroups returns a run's metric values grouped by metric and by
 // the system of their sample.
-func (db *DB) RunMetricGroups(ctx context.Context, run string) ([]kgeval.MetricGroup, error) {
+func (db *DB) RunMetricGroups(ctx context.Context, run string) ([]readmodel.MetricGroup, error) {
 	recs, err := db.read(ctx, qMetricscoreGroups, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read run metric values")
 	}
-	out := make([]kgeval.MetricGroup, 0, len(recs))
+	out := make([]readmodel.MetricGroup, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		g := kgeval.MetricGroup{Metric: asString(m["metric"]), Family: asString(m["family"]), System: asString(m["system"]), N: int(asInt(m["n"]))}
+		g := readmodel.MetricGroup{Metric: asString(m["metric"]), Family: asString(m["family"]), System: asString(m["system"]), N: int(asInt(m["n"]))}
 		xs, _ := m["values"].([]any)
 		for _, x := range xs {
 			if v := floatOrNil(x); v != nil {
@@ -160,15 +161,15 @@ func (db *DB) RunMetricGroups(ctx context.Context, run string) ([]kgeval.MetricG
 
 // RunNullReasons returns why a run's metric values are null: per metric
 // (in name order) its reasons with counts, most frequent first.
-func (db *DB) RunNullReasons(ctx context.Context, run string) ([]kgeval.ReasonCount, error) {
+func (db *DB) RunNullReasons(ctx context.Context, run string) ([]readmodel.ReasonCount, error) {
 	recs, err := db.read(ctx, qMetricscoreNullReasons, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read run metric null reasons")
 	}
-	out := make([]kgeval.ReasonCount, 0, len(recs))
+	out := make([]readmodel.ReasonCount, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.ReasonCount{Metric: asString(m["metric"]), Reason: asString(m["reason"]), N: int(asInt(m["n"]))})
+		out = append(out, readmodel.ReasonCount{Metric: asString(m["metric"]), Reason: asString(m["reason"]), N: int(asInt(m["n"]))})
 	}
 	return out, nil
 }

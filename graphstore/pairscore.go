@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Queries, resolved when the package loads.
@@ -177,7 +178,7 @@ func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*k
 
 // RunScoreRows returns every KG score of a run's variant with its sample's
 // system (the verdicts left out).
-func (db *DB) RunScoreRows(ctx context.Context, run, variant string) ([]kgeval.SystemScore, error) {
+func (db *DB) RunScoreRows(ctx context.Context, run, variant string) ([]readmodel.SystemScore, error) {
 	if variant == "" {
 		variant = kgeval.DefaultVariant
 	}
@@ -185,10 +186,10 @@ func (db *DB) RunScoreRows(ctx context.Context, run, variant string) ([]kgeval.S
 	if err != nil {
 		return nil, mapError(err, "read run scores")
 	}
-	out := make([]kgeval.SystemScore, 0, len(recs))
+	out := make([]readmodel.SystemScore, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.SystemScore{System: asString(m["system"]), Score: kgResultFrom("", m["score"])})
+		out = append(out, readmodel.SystemScore{System: asString(m["system"]), Score: kgResultFrom("", m["score"])})
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring"
 )
 
@@ -190,7 +191,7 @@ var metricName = regexp.MustCompile(`^[a-z][a-z0-9_@]{0,63}$`)
 
 // SampleOrder returns every sample that q selects, in q's order, without
 // scores (q's Offset and Limit are ignored): a dashboard can keep it for a
-// finished run and page through it with kgeval.SampleScores.
+// finished run and page through it with readmodel.SampleScores.
 func (db *DB) SampleOrder(ctx context.Context, q kgeval.SampleQuery) ([]kgeval.SampleRow, error) {
 	q.Offset, q.Limit = 0, kgeval.MaxPageSize
 	p, err := db.listSamples(ctx, q, nil, true)
@@ -320,26 +321,26 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 // ExportScores' lookup per sample grows with its square: on a 10,001-sample
 // run with 19 metric values per sample ExportScores exceeded the 2-minute
 // query timeout, and `kgeval compare` over this read took 14 s in all.
-func (db *DB) RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+func (db *DB) RunScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	return db.runScores(ctx, run, variant, true)
 }
 
 // RunKGScores returns the rows of RunScores without the other metric
 // values (two scans): what the dashboard's triage reads.
-func (db *DB) RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+func (db *DB) RunKGScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	return db.runScores(ctx, run, variant, false)
 }
 
-func (db *DB) runScores(ctx context.Context, run, variant string, metrics bool) ([]kgeval.SampleScores, error) {
+func (db *DB) runScores(ctx context.Context, run, variant string, metrics bool) ([]readmodel.SampleScores, error) {
 	recs, err := db.read(ctx, qSampleRows, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read samples")
 	}
-	out := make([]kgeval.SampleScores, 0, len(recs))
+	out := make([]readmodel.SampleScores, 0, len(recs))
 	index := make(map[string]int, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		row := kgeval.SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
+		row := readmodel.SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
 			Question: asString(m["question"]), Human: asString(m["human"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
 		index[row.ID] = len(out)
 		out = append(out, row)

@@ -109,7 +109,7 @@ type Evaluation struct {
 	Calls kgeval.Calls
 	// Scores are the run's score rows, in record order, when
 	// EvaluateOptions.Scores asked for them.
-	Scores []kgeval.SampleScores
+	Scores []readmodel.SampleScores
 }
 
 // Evaluate runs one evaluation with its start / resume / replace policy:

@@ -1,6 +1,10 @@
 package readmodel
 
-import "context"
+import (
+	"context"
+
+	"github.com/kgeval/kgeval"
+)
 
 // The readers below are what the read models (package analysis), the
 // dashboard (package web) and the CLI read runs back with; package
@@ -12,6 +16,7 @@ import "context"
 // Reader is every read of the store.
 type Reader interface {
 	RunReader
+	ScoreReader
 	GraphReader
 }
 
@@ -29,6 +34,31 @@ type RunReader interface {
 	// variant of a run (not kgeval.DefaultVariant), ordered by tau, delta
 	// and pair; none when the run was never swept.
 	RunSweep(ctx context.Context, run string) ([]VariantMeans, error)
+}
+
+// ScoreReader reads KG scores and other metric values back as rows.
+type ScoreReader interface {
+	// ReadMetricScores returns the metric values of one sample with their
+	// explanations, in family then name order.
+	ReadMetricScores(ctx context.Context, run, sample string) ([]kgeval.MetricScore, error)
+	// RunScores returns one row per sample of a run, in record order, with
+	// the KG scores of a variant and the other metric values.
+	RunScores(ctx context.Context, run, variant string) ([]SampleScores, error)
+	// RunKGScores returns the rows of RunScores with their KG scores only
+	// (Metrics empty).
+	RunKGScores(ctx context.Context, run, variant string) ([]SampleScores, error)
+	// MetricExplanations returns, per sample of a run, the stored
+	// explanations (JSON) of the named metrics.
+	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)
+	// RunScoreRows returns every KG score of a run's variant with its
+	// sample's system.
+	RunScoreRows(ctx context.Context, run, variant string) ([]SystemScore, error)
+	// RunMetricGroups returns a run's metric values grouped by metric and
+	// by the system of their sample.
+	RunMetricGroups(ctx context.Context, run string) ([]MetricGroup, error)
+	// RunNullReasons returns why a run's metric values are null: per
+	// metric its reasons with counts, most frequent first.
+	RunNullReasons(ctx context.Context, run string) ([]ReasonCount, error)
 }
 
 // GraphReader reads stored pair graphs with their explanations.

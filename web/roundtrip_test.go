@@ -65,27 +65,27 @@ func (s *countingStore) RunSweep(ctx context.Context, run string) ([]readmodel.V
 	return s.Store.RunSweep(ctx, run)
 }
 
-func (s *countingStore) RunScoreRows(ctx context.Context, run, variant string) ([]kgeval.SystemScore, error) {
+func (s *countingStore) RunScoreRows(ctx context.Context, run, variant string) ([]readmodel.SystemScore, error) {
 	s.count("RunScoreRows")
 	return s.Store.RunScoreRows(ctx, run, variant)
 }
 
-func (s *countingStore) RunMetricGroups(ctx context.Context, run string) ([]kgeval.MetricGroup, error) {
+func (s *countingStore) RunMetricGroups(ctx context.Context, run string) ([]readmodel.MetricGroup, error) {
 	s.count("RunMetricGroups")
 	return s.Store.RunMetricGroups(ctx, run)
 }
 
-func (s *countingStore) RunNullReasons(ctx context.Context, run string) ([]kgeval.ReasonCount, error) {
+func (s *countingStore) RunNullReasons(ctx context.Context, run string) ([]readmodel.ReasonCount, error) {
 	s.count("RunNullReasons")
 	return s.Store.RunNullReasons(ctx, run)
 }
 
-func (s *countingStore) RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+func (s *countingStore) RunKGScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	s.count("RunKGScores")
 	return s.Store.RunKGScores(ctx, run, variant)
 }
 
-func (s *countingStore) RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+func (s *countingStore) RunScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	s.count("RunScores")
 	return s.Store.RunScores(ctx, run, variant)
 }
