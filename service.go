@@ -27,32 +27,13 @@ type RunService interface {
 	DeleteRun(ctx context.Context, name string) error
 }
 
-// SampleService stores the samples of runs and reads them back with their
-// scores.
+// SampleService stores the samples of runs (readmodel.SampleReader reads
+// them back with their scores).
 type SampleService interface {
 	// WriteSamples stores the samples of a run; rewriting replaces.
 	WriteSamples(ctx context.Context, run string, samples []Sample) error
 	// WriteGrounding stores the grounding check of each sample's texts.
 	WriteGrounding(ctx context.Context, run string, gs []Grounding) error
-	// SampleGrounding reads the grounding check stored for one sample (nil
-	// when none was). Errors: ENOTFOUND for an unknown sample.
-	SampleGrounding(ctx context.Context, run, sample string) ([]Grounding, error)
-	// ListSamples returns a page of a run's samples, filtered and sorted,
-	// each with its scores for every one of pairs. Errors: EINVALID for a
-	// bad sort, metric or page.
-	ListSamples(ctx context.Context, q SampleQuery, pairs []Pair) (*SamplePage, error)
-	// SampleOrder returns every sample q selects, in q's order, without
-	// scores (q's Offset and Limit are ignored). Errors: EINVALID as
-	// ListSamples.
-	SampleOrder(ctx context.Context, q SampleQuery) ([]SampleRow, error)
-	// SampleScores fills the Scores of rows (samples of run) for every one
-	// of pairs, and their Metrics for every metric named in metrics.
-	SampleScores(ctx context.Context, run, variant string, rows []SampleRow, pairs []Pair, metrics []string) error
-	// GetSample reads one sample with its scores and triplet verdicts for
-	// every one of pairs, the triplets and best paths of its pair graphs,
-	// its other metric values with their explanations and its grounding
-	// check. Errors: ENOTFOUND.
-	GetSample(ctx context.Context, run, id, variant string, pairs []Pair) (*SampleDetail, error)
 }
 
 // ScoreService stores KG scores and other metric values
@@ -61,9 +42,6 @@ type ScoreService interface {
 	// WriteKGResults stores KG scores with their explanations under a
 	// variant; rewriting replaces.
 	WriteKGResults(ctx context.Context, run, variant, engine string, p GraphParams, results []KGResult) error
-	// ReadKGScore reads the stored scores and verdicts of one pair graph.
-	// Errors: ENOTFOUND when none are stored.
-	ReadKGScore(ctx context.Context, run, sample, pair, variant string) (StoredScore, error)
 	// ScoredGraphs returns the pair graphs of a run that have scores of a
 	// variant, keyed by JoinKey(sample, pair); graphs left null because a
 	// text could not be extracted are not included (a resume retries them).
@@ -80,8 +58,6 @@ type PairGraphService interface {
 	// WritePairGraphs stores the pair graphs of a run; a graph stored
 	// before is replaced. It returns how many rows it wrote.
 	WritePairGraphs(ctx context.Context, run string, graphs []*PairGraph) (int, error)
-	// ReadPairGraph reads one stored pair graph. Errors: ENOTFOUND.
-	ReadPairGraph(ctx context.Context, run, sample, pair string) (*PairGraph, error)
 	// ReadRunGraphs reads every stored pair graph of a run, keyed by
 	// GraphID; graphs without any node are not stored.
 	ReadRunGraphs(ctx context.Context, run string) (map[string]*PairGraph, error)

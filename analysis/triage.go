@@ -486,7 +486,7 @@ func failingClaims(cs []kgeval.ClaimCheck) []ClaimLine {
 // contradicted first, with their evidence (SampleWhy); for a pair without
 // either, the input entities that reach no context entity within delta,
 // cheapest first, with their nearest context match.
-func WhyOfRow(d *kgeval.SampleDetail, pair string) RowWhy {
+func WhyOfRow(d *readmodel.SampleDetail, pair string) RowWhy {
 	for _, pd := range d.Pairs {
 		if pd.Pair.Name != pair || pd.Score == nil || Headline(pd.Pair) != kgeval.MetricClaimScore {
 			continue
@@ -532,7 +532,7 @@ func (t *Triage) AttachWhy(why func(id, pair string) (RowWhy, bool)) {
 
 // nearest lists the input entities of a sample's pair graph that failed
 // (no context entity within delta), cheapest path first.
-func nearest(d *kgeval.SampleDetail, pair string) ([]NearestEntity, int) {
+func nearest(d *readmodel.SampleDetail, pair string) ([]NearestEntity, int) {
 	var out []NearestEntity
 	for _, pd := range d.Pairs {
 		if pd.Pair.Name != pair {

@@ -123,21 +123,21 @@ func TestTriageCells(t *testing.T) {
 	}
 	// The why: the claims that are not supported, lowest score first;
 	// without claims, the failing verdicts, contradicted first.
-	de := &kgeval.SampleDetail{ID: "e", Pairs: []kgeval.PairDetail{{Pair: pairs[0],
-		Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{Claims: []kgeval.ClaimCheck{
+	de := &readmodel.SampleDetail{ID: "e", Pairs: []readmodel.PairDetail{{Pair: pairs[0],
+		Score: &readmodel.StoredScore{KGResult: kgeval.KGResult{Claims: []kgeval.ClaimCheck{
 			{Text: "fine", Score: 0.8, Verdict: kgeval.ClaimSupported},
 			{Text: "weak", Score: 0.3, Verdict: kgeval.ClaimUnsupported, Model: &kgeval.ClaimProb{P: 0.2},
 				Evidence: []kgeval.ClaimEvidence{{Text: "best sentence.", Why: []string{"path"}}, {Text: "second."}}},
 			{Text: "founded in 2014", Score: 0.1, Verdict: kgeval.ClaimContradicted,
 				Conflicts: []kgeval.ClaimConflict{{Kind: "date", Claim: "2014", Evidence: "2010", Sentence: "founded in 2010."}}},
 		}, Verdicts: []kgeval.TripletVerdict{{Subject: "s", Relation: "r", Object: "bad", Verdict: kgeval.VerdictContradicted}}}}}}}
-	db := &kgeval.SampleDetail{ID: "b", Pairs: []kgeval.PairDetail{{Pair: pairs[0],
-		Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{Verdicts: []kgeval.TripletVerdict{
+	db := &readmodel.SampleDetail{ID: "b", Pairs: []readmodel.PairDetail{{Pair: pairs[0],
+		Score: &readmodel.StoredScore{KGResult: kgeval.KGResult{Verdicts: []kgeval.TripletVerdict{
 			{Subject: "s", Relation: "r", Object: "ok", Verdict: kgeval.VerdictSupported},
 			{Subject: "s", Relation: "r", Object: "nf", Verdict: kgeval.VerdictNotFound},
 			{Subject: "s", Relation: "r", Object: "bad", Verdict: kgeval.VerdictContradicted},
 		}}}}}}
-	details := map[string]*kgeval.SampleDetail{"e": de, "b": db}
+	details := map[string]*readmodel.SampleDetail{"e": de, "b": db}
 	got.AttachWhy(func(id, pair string) (RowWhy, bool) {
 		if details[id] == nil {
 			return RowWhy{}, false
@@ -206,7 +206,7 @@ func TestTriage_QuestionPair(t *testing.T) {
 	if m := marks(p.Rows[2]); !slices.Equal(m, []string{"pass", "pass", "fail"}) || p.Rows[2].Failing != 0 {
 		t.Errorf("grounded: %v failing %d", m, p.Rows[2].Failing)
 	}
-	d := &kgeval.SampleDetail{ID: "missing", Pairs: []kgeval.PairDetail{{Pair: pairs[0], Score: &kgeval.StoredScore{},
+	d := &readmodel.SampleDetail{ID: "missing", Pairs: []readmodel.PairDetail{{Pair: pairs[0], Score: &readmodel.StoredScore{},
 		Paths: []kgeval.EntityPath{{Label: "far", Cost: f(0.8), Path: []string{"far", "near"}}, {Label: "ok", Cost: f(0.1), Passed: true}}}}}
 	got.AttachWhy(func(id, pair string) (RowWhy, bool) {
 		if id != "missing" {

@@ -80,14 +80,14 @@ func (db *DB) ReadMetricScores(ctx context.Context, run, sample string) ([]kgeva
 
 // sampleMetrics reads every metric value of one sample with its
 // explanation (when it is JSON), in display order (kgeval.MetricLess).
-func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]kgeval.MetricValue, error) {
+func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]readmodel.MetricValue, error) {
 	ms, err := db.ReadMetricScores(ctx, run, id)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]kgeval.MetricValue, 0, len(ms))
+	out := make([]readmodel.MetricValue, 0, len(ms))
 	for _, m := range ms {
-		v := kgeval.MetricValue{Metric: m.Metric, Family: m.Family, Value: m.Value, Reason: m.Reason}
+		v := readmodel.MetricValue{Metric: m.Metric, Family: m.Family, Value: m.Value, Reason: m.Reason}
 		if len(m.Explanation) > 0 && json.Valid(m.Explanation) {
 			v.Explanation = json.RawMessage(m.Explanation)
 		}
@@ -101,8 +101,8 @@ func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]kgeval.Metri
 
 // metricsByUID reads stored metric values (no explanation) by MetricScore
 // uid, grouped by sample.
-func (db *DB) metricsByUID(ctx context.Context, uids []any) (map[string][]kgeval.MetricValue, error) {
-	out := map[string][]kgeval.MetricValue{}
+func (db *DB) metricsByUID(ctx context.Context, uids []any) (map[string][]readmodel.MetricValue, error) {
+	out := map[string][]readmodel.MetricValue{}
 	if len(uids) == 0 {
 		return out, nil
 	}
@@ -113,7 +113,7 @@ func (db *DB) metricsByUID(ctx context.Context, uids []any) (map[string][]kgeval
 	for _, r := range recs {
 		m := r.AsMap()
 		s := asString(m["sample"])
-		out[s] = append(out[s], kgeval.MetricValue{Metric: asString(m["metric"]), Family: asString(m["family"]), Value: floatOrNil(m["value"]), Reason: asString(m["reason"])})
+		out[s] = append(out[s], readmodel.MetricValue{Metric: asString(m["metric"]), Family: asString(m["family"]), Value: floatOrNil(m["value"]), Reason: asString(m["reason"])})
 	}
 	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 // Reader is every read of the store.
 type Reader interface {
 	RunReader
+	SampleReader
 	ScoreReader
 	GraphReader
 }
@@ -36,8 +37,34 @@ type RunReader interface {
 	RunSweep(ctx context.Context, run string) ([]VariantMeans, error)
 }
 
+// SampleReader reads the samples of runs back with their scores.
+type SampleReader interface {
+	// SampleGrounding reads the grounding check stored for one sample (nil
+	// when none was). Errors: ENOTFOUND for an unknown sample.
+	SampleGrounding(ctx context.Context, run, sample string) ([]kgeval.Grounding, error)
+	// ListSamples returns a page of a run's samples, filtered and sorted,
+	// each with its scores for every one of pairs. Errors: EINVALID for a
+	// bad sort, metric or page.
+	ListSamples(ctx context.Context, q SampleQuery, pairs []kgeval.Pair) (*SamplePage, error)
+	// SampleOrder returns every sample q selects, in q's order, without
+	// scores (q's Offset and Limit are ignored). Errors: EINVALID as
+	// ListSamples.
+	SampleOrder(ctx context.Context, q SampleQuery) ([]SampleRow, error)
+	// SampleScores fills the Scores of rows (samples of run) for every one
+	// of pairs, and their Metrics for every metric named in metrics.
+	SampleScores(ctx context.Context, run, variant string, rows []SampleRow, pairs []kgeval.Pair, metrics []string) error
+	// GetSample reads one sample with its scores and triplet verdicts for
+	// every one of pairs, the triplets and best paths of its pair graphs,
+	// its other metric values with their explanations and its grounding
+	// check. Errors: ENOTFOUND.
+	GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*SampleDetail, error)
+}
+
 // ScoreReader reads KG scores and other metric values back as rows.
 type ScoreReader interface {
+	// ReadKGScore reads the stored scores and verdicts of one pair graph.
+	// Errors: ENOTFOUND when none are stored.
+	ReadKGScore(ctx context.Context, run, sample, pair, variant string) (StoredScore, error)
 	// ReadMetricScores returns the metric values of one sample with their
 	// explanations, in family then name order.
 	ReadMetricScores(ctx context.Context, run, sample string) ([]kgeval.MetricScore, error)
@@ -63,6 +90,8 @@ type ScoreReader interface {
 
 // GraphReader reads stored pair graphs with their explanations.
 type GraphReader interface {
+	// ReadPairGraph reads one stored pair graph. Errors: ENOTFOUND.
+	ReadPairGraph(ctx context.Context, run, sample, pair string) (*kgeval.PairGraph, error)
 	// ReadGraphExplanation reads a stored pair graph with its
 	// communities and best paths. Errors: ENOTFOUND.
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error)

@@ -90,7 +90,7 @@ func (s *countingStore) RunScores(ctx context.Context, run, variant string) ([]r
 	return s.Store.RunScores(ctx, run, variant)
 }
 
-func (s *countingStore) GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*kgeval.SampleDetail, error) {
+func (s *countingStore) GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*readmodel.SampleDetail, error) {
 	s.count("GetSample")
 	return s.Store.GetSample(ctx, run, id, variant, pairs)
 }
@@ -105,17 +105,17 @@ func (s *countingStore) MetricExplanations(ctx context.Context, run string, metr
 	return s.Store.MetricExplanations(ctx, run, metrics)
 }
 
-func (s *countingStore) SampleOrder(ctx context.Context, q kgeval.SampleQuery) ([]kgeval.SampleRow, error) {
+func (s *countingStore) SampleOrder(ctx context.Context, q readmodel.SampleQuery) ([]readmodel.SampleRow, error) {
 	s.count("SampleOrder")
 	return s.Store.SampleOrder(ctx, q)
 }
 
-func (s *countingStore) SampleScores(ctx context.Context, run, variant string, rows []kgeval.SampleRow, pairs []kgeval.Pair, metrics []string) error {
+func (s *countingStore) SampleScores(ctx context.Context, run, variant string, rows []readmodel.SampleRow, pairs []kgeval.Pair, metrics []string) error {
 	s.count("SampleScores")
 	return s.Store.SampleScores(ctx, run, variant, rows, pairs, metrics)
 }
 
-func (s *countingStore) ListSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kgeval.Pair) (*kgeval.SamplePage, error) {
+func (s *countingStore) ListSamples(ctx context.Context, q readmodel.SampleQuery, pairs []kgeval.Pair) (*readmodel.SamplePage, error) {
 	s.count("ListSamples")
 	return s.Store.ListSamples(ctx, q, pairs)
 }
