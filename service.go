@@ -2,13 +2,13 @@ package kgeval
 
 import "context"
 
-// The services below are what the use cases (package pipeline), the read
-// models (package analysis) and the dashboard (package web) depend on;
-// package graphstore implements the storage ones on Neo4j, packages llm,
-// minilm and judge the model ones, package scoring and graphstore's GDS
-// the KG engines. Every method returns *Error values with the codes its
-// comment names; any other failure is EINTERNAL, and EUNAVAILABLE always
-// means the backing service cannot be reached.
+// The services below are what the use cases (package pipeline) depend on;
+// package readmodel holds the readers of stored runs. Package graphstore
+// implements the storage ones on Neo4j, packages llm, minilm and judge the
+// model ones, package scoring and graphstore's GDS the KG engines. Every
+// method returns *Error values with the codes its comment names; any other
+// failure is EINTERNAL, and EUNAVAILABLE always means the backing service
+// cannot be reached.
 
 // RunService stores the records of runs.
 type RunService interface {
@@ -58,9 +58,6 @@ type PairGraphService interface {
 	// WritePairGraphs stores the pair graphs of a run; a graph stored
 	// before is replaced. It returns how many rows it wrote.
 	WritePairGraphs(ctx context.Context, run string, graphs []*PairGraph) (int, error)
-	// ReadRunGraphs reads every stored pair graph of a run, keyed by
-	// GraphID; graphs without any node are not stored.
-	ReadRunGraphs(ctx context.Context, run string) (map[string]*PairGraph, error)
 }
 
 // StoreInfo describes the database server: its version and edition, and

@@ -92,6 +92,9 @@ type ScoreReader interface {
 type GraphReader interface {
 	// ReadPairGraph reads one stored pair graph. Errors: ENOTFOUND.
 	ReadPairGraph(ctx context.Context, run, sample, pair string) (*kgeval.PairGraph, error)
+	// ReadRunGraphs reads every stored pair graph of a run, keyed by
+	// kgeval.GraphID; graphs without any node are not stored.
+	ReadRunGraphs(ctx context.Context, run string) (map[string]*kgeval.PairGraph, error)
 	// ReadGraphExplanation reads a stored pair graph with its
 	// communities and best paths. Errors: ENOTFOUND.
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error)
