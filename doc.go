@@ -1,6 +1,6 @@
 // Package kgeval is the domain of a knowledge-graph based evaluator for
-// retrieval-augmented generation (RAG) systems: its types, its one metric
-// registry and the service interfaces the rest of the code depends on.
+// retrieval-augmented generation (RAG) systems: the types an evaluation
+// writes, its one metric registry and the services that store them.
 //
 // A Sample is one RAG interaction: a question, the passages a retriever
 // returned (contexts), the generated answer and optionally a reference. An
@@ -28,6 +28,8 @@
 //	                       cache.go, console.go, the services with the error
 //	                       codes they return; error.go, the application
 //	                       error and its codes
+//	readmodel              the read side: sample pages and details, score
+//	                       rows, run aggregates and the readers of them
 //	metricreg              the metric registry, a leaf (names, families,
 //	                       directions, scales, meanings, validity types,
 //	                       each KG metric's place in a KGResult's JSON)
@@ -77,10 +79,11 @@
 //
 // Dependencies point inwards: the adapters import this package (and the
 // pure scoring packages), not each other, except judge, which asks its
-// questions through the llm client; web and pipeline know the services, not
-// graphstore; only app (and cmd, through it) builds concrete types. This package imports the
-// standard library, metricreg and golang.org/x/text (Unicode NFKC for label
-// keys, Key). What computes over its types for one or two packages lives
-// with them (the triplets of a built graph in scoring, the upload quota in
-// pipeline, Cosine in metrics); a method stays here when several do.
+// questions through the llm client; web and pipeline know the services and
+// readers, not graphstore; only app (and cmd, through it) builds concrete
+// types. This package imports the standard library, metricreg and
+// golang.org/x/text (Unicode NFKC for label keys, Key), never readmodel.
+// What computes over its types for one or two packages lives with them
+// (the triplets of a built graph in scoring, the upload quota in pipeline,
+// Cosine in metrics); a method stays here when several do.
 package kgeval

@@ -158,37 +158,3 @@ type GraphParams struct {
 func DefaultGraphParams() GraphParams {
 	return GraphParams{Tau: 0.7, Delta: 0.5, StructuralWeight: 0.9, StructuralCost: 0.1, Directed: true, TauRel: 0.6}
 }
-
-// GraphExplanation is a stored pair graph with its explanation: each node's
-// community, and each input entity's best cost, path and verdict.
-type GraphExplanation struct {
-	*PairGraph
-	Communities []*int                `json:"communities"`
-	Paths       map[int]ExplainedPath `json:"paths"`
-}
-
-// ExplainedPath is one input entity's multihop explanation.
-type ExplainedPath struct {
-	Cost   *float64 `json:"cost"`
-	Path   []int    `json:"path"`
-	Passed bool     `json:"passed"`
-}
-
-// EntityPaths returns the multihop explanation of every input entity, in
-// node order, with the labels of its best path.
-func (g *GraphExplanation) EntityPaths() []EntityPath {
-	out := []EntityPath{}
-	for _, id := range g.InputEntities() {
-		ep := EntityPath{Node: id, Label: g.Nodes[id].Label}
-		if p, ok := g.Paths[id]; ok {
-			ep.Cost, ep.Passed, ep.PathIDs = p.Cost, p.Passed, p.Path
-			for _, n := range p.Path {
-				if n >= 0 && n < len(g.Nodes) {
-					ep.Path = append(ep.Path, g.Nodes[n].Label)
-				}
-			}
-		}
-		out = append(out, ep)
-	}
-	return out
-}

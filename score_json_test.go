@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // fullKGResult sets every KG metric (to values whose encoding/json forms
@@ -50,8 +51,8 @@ const (
 	wantNoEscapeJSON = `{"l":[{"sample":"","pair":"<p>","multihop":null,"community_overlap":null,"community_coverage":null,"score":null,"score_min":null,"p_supported":null,"claim_contradiction":null,"support":null,"contradiction":null,"recall":null,"f1":null,"slot_coverage":null,"support_text":null,"slot_coverage_text":null,"contradiction_text":null,"atom_support":null,"typed_slot_coverage":null,"support_verified":null,"contradiction_verified":null}],"r":{"sample":"s<1>&","pair":"faithfulness","multihop":0.6666666666666666,"community_overlap":1e-7,"community_coverage":123456789,"score":1,"score_min":0,"p_supported":0.5,"claim_contradiction":0.3333333333333333,"support":0.25,"contradiction":0.125,"recall":1e+21,"f1":0.1,"slot_coverage":0.2,"support_text":0.3,"slot_coverage_text":0.6,"contradiction_text":0.4,"atom_support":0.7,"typed_slot_coverage":0.8,"support_verified":0.9,"contradiction_verified":0.05,"reason":"a <reason> & more","reasons":{"f1":"n/a: only against the reference","recall":"n/a: only against the reference"},"paths":[{"node":1,"label":"Paris","cost":0.25,"path":["Paris","France"],"path_ids":[1,2],"passed":true},{"node":3,"label":"x","cost":null,"passed":false}],"communities":[0,0,1],"verdicts":[{"node":4,"subject":"Paris","relation":"capital of","object":"France","verdict":"supported","evidence":{"node":7,"subject":"Paris","relation":"is capital of","object":"France","passage":-1,"weight":1}}],"atoms":[{"text":"1889","kind":"date","start":3,"end":7,"stated":true,"evidence":{"node":-1,"subject":"","relation":"","object":"","passage":0,"start":1,"end":20,"weight":0}}],"claims":[{"text":"Paris is the capital.","start":0,"end":21,"features":{"overlap":0.5},"score":0.75,"verdict":"supported"}],"typed_slots":[{"clause":"when was it built","want":"date","answered":true,"value":"1889"}]},"s":{"sample":"s<1>&","pair":"faithfulness","multihop":0.6666666666666666,"community_overlap":1e-7,"community_coverage":123456789,"score":1,"score_min":0,"p_supported":0.5,"claim_contradiction":0.3333333333333333,"support":0.25,"contradiction":0.125,"recall":1e+21,"f1":0.1,"slot_coverage":0.2,"support_text":0.3,"slot_coverage_text":0.6,"contradiction_text":0.4,"atom_support":0.7,"typed_slot_coverage":0.8,"support_verified":0.9,"contradiction_verified":0.05,"reason":"a <reason> & more","reasons":{"f1":"n/a: only against the reference","recall":"n/a: only against the reference"},"paths":[{"node":1,"label":"Paris","cost":0.25,"path":["Paris","France"],"path_ids":[1,2],"passed":true},{"node":3,"label":"x","cost":null,"passed":false}],"communities":[0,0,1],"verdicts":[{"node":4,"subject":"Paris","relation":"capital of","object":"France","verdict":"supported","evidence":{"node":7,"subject":"Paris","relation":"is capital of","object":"France","passage":-1,"weight":1}}],"atoms":[{"text":"1889","kind":"date","start":3,"end":7,"stated":true,"evidence":{"node":-1,"subject":"","relation":"","object":"","passage":0,"start":1,"end":20,"weight":0}}],"claims":[{"text":"Paris is the capital.","start":0,"end":21,"features":{"overlap":0.5},"score":0.75,"verdict":"supported"}],"typed_slots":[{"clause":"when was it built","want":"date","answered":true,"value":"1889"}],"engine":"native"}}` + "\n"
 )
 
-func storedFull() kgeval.StoredScore {
-	return kgeval.StoredScore{KGResult: fullKGResult(), Engine: "gds", Tau: kgeval.Float(0.7), Delta: kgeval.Float(0.5), Explained: 3}
+func storedFull() readmodel.StoredScore {
+	return readmodel.StoredScore{KGResult: fullKGResult(), Engine: "gds", Tau: kgeval.Float(0.7), Delta: kgeval.Float(0.5), Explained: 3}
 }
 
 func TestKGResultJSON(t *testing.T) {
@@ -62,7 +63,7 @@ func TestKGResultJSON(t *testing.T) {
 		"full":         {fullKGResult(), wantFullJSON},
 		"empty":        {kgeval.KGResult{}, wantEmptyJSON},
 		"stored":       {storedFull(), wantStoredJSON},
-		"stored empty": {kgeval.StoredScore{}, wantStoredEmptyJSON},
+		"stored empty": {readmodel.StoredScore{}, wantStoredEmptyJSON},
 	} {
 		got, err := json.Marshal(c.v)
 		if err != nil || string(got) != c.want {
@@ -73,7 +74,7 @@ func TestKGResultJSON(t *testing.T) {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	full := fullKGResult()
-	err := enc.Encode(map[string]any{"r": &full, "s": &kgeval.StoredScore{KGResult: fullKGResult(), Engine: "native"}, "l": []kgeval.KGResult{{Pair: "<p>"}}})
+	err := enc.Encode(map[string]any{"r": &full, "s": &readmodel.StoredScore{KGResult: fullKGResult(), Engine: "native"}, "l": []kgeval.KGResult{{Pair: "<p>"}}})
 	if err != nil || b.String() != wantNoEscapeJSON {
 		t.Errorf("encoder without HTML escaping: %s (err %v)\nwant %s", b.String(), err, wantNoEscapeJSON)
 	}
@@ -91,7 +92,7 @@ func TestKGResultJSONRoundTrip(t *testing.T) {
 	}
 	want := storedFull()
 	want.Explained = 0 // not in the JSON
-	var got kgeval.StoredScore
+	var got readmodel.StoredScore
 	if err := json.Unmarshal([]byte(wantStoredJSON), &got); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("stored: round trip %+v (err %v)\nwant %+v", got, err, want)
 	}

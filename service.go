@@ -2,13 +2,13 @@ package kgeval
 
 import "context"
 
-// The services below are what the use cases (package pipeline), the read
-// models (package analysis) and the dashboard (package web) depend on;
-// package graphstore implements the storage ones on Neo4j, packages llm,
-// minilm and judge the model ones, package scoring and graphstore's GDS
-// the KG engines. Every method returns *Error values with the codes its
-// comment names; any other failure is EINTERNAL, and EUNAVAILABLE always
-// means the backing service cannot be reached.
+// The services below are what the use cases (package pipeline) depend on;
+// package readmodel holds the readers of stored runs. Package graphstore
+// implements the storage ones on Neo4j, packages llm, minilm and judge the
+// model ones, package scoring and graphstore's GDS the KG engines. Every
+// method returns *Error values with the codes its comment names; any other
+// failure is EINTERNAL, and EUNAVAILABLE always means the backing service
+// cannot be reached.
 
 // RunService stores the records of runs.
 type RunService interface {
@@ -25,57 +25,23 @@ type RunService interface {
 	// and its name from the cache entries it used (the shared cache stays).
 	// Errors: ENOTFOUND.
 	DeleteRun(ctx context.Context, name string) error
-	// RunSummary is the number of scored graphs and the mean KG scores of
-	// each pair of a run's variant (an aggregate the store computes).
-	RunSummary(ctx context.Context, run, variant string) ([]PairSummary, error)
-	// RunSystems lists the systems of a run's samples with their counts.
-	RunSystems(ctx context.Context, run string) ([]SystemCount, error)
-	// Variants lists the scoring variants stored for a run: DefaultVariant
-	// and one per sweep grid point.
-	Variants(ctx context.Context, run string) ([]Variant, error)
-	// RunSweep returns each pair's mean KG scores under every sweep
-	// variant of a run (not DefaultVariant), ordered by tau, delta and
-	// pair; none when the run was never swept.
-	RunSweep(ctx context.Context, run string) ([]VariantMeans, error)
 }
 
-// SampleService stores the samples of runs and reads them back with their
-// scores.
+// SampleService stores the samples of runs (readmodel.SampleReader reads
+// them back with their scores).
 type SampleService interface {
 	// WriteSamples stores the samples of a run; rewriting replaces.
 	WriteSamples(ctx context.Context, run string, samples []Sample) error
 	// WriteGrounding stores the grounding check of each sample's texts.
 	WriteGrounding(ctx context.Context, run string, gs []Grounding) error
-	// SampleGrounding reads the grounding check stored for one sample (nil
-	// when none was). Errors: ENOTFOUND for an unknown sample.
-	SampleGrounding(ctx context.Context, run, sample string) ([]Grounding, error)
-	// ListSamples returns a page of a run's samples, filtered and sorted,
-	// each with its scores for every one of pairs. Errors: EINVALID for a
-	// bad sort, metric or page.
-	ListSamples(ctx context.Context, q SampleQuery, pairs []Pair) (*SamplePage, error)
-	// SampleOrder returns every sample q selects, in q's order, without
-	// scores (q's Offset and Limit are ignored). Errors: EINVALID as
-	// ListSamples.
-	SampleOrder(ctx context.Context, q SampleQuery) ([]SampleRow, error)
-	// SampleScores fills the Scores of rows (samples of run) for every one
-	// of pairs, and their Metrics for every metric named in metrics.
-	SampleScores(ctx context.Context, run, variant string, rows []SampleRow, pairs []Pair, metrics []string) error
-	// GetSample reads one sample with its scores and triplet verdicts for
-	// every one of pairs, the triplets and best paths of its pair graphs,
-	// its other metric values with their explanations and its grounding
-	// check. Errors: ENOTFOUND.
-	GetSample(ctx context.Context, run, id, variant string, pairs []Pair) (*SampleDetail, error)
 }
 
-// ScoreService stores KG scores and other metric values and reads them
-// back as rows.
+// ScoreService stores KG scores and other metric values
+// (readmodel.ScoreReader reads them back as rows).
 type ScoreService interface {
 	// WriteKGResults stores KG scores with their explanations under a
 	// variant; rewriting replaces.
 	WriteKGResults(ctx context.Context, run, variant, engine string, p GraphParams, results []KGResult) error
-	// ReadKGScore reads the stored scores and verdicts of one pair graph.
-	// Errors: ENOTFOUND when none are stored.
-	ReadKGScore(ctx context.Context, run, sample, pair, variant string) (StoredScore, error)
 	// ScoredGraphs returns the pair graphs of a run that have scores of a
 	// variant, keyed by JoinKey(sample, pair); graphs left null because a
 	// text could not be extracted are not included (a resume retries them).
@@ -85,27 +51,6 @@ type ScoreService interface {
 	WriteMetricScores(ctx context.Context, run string, scores []MetricScore) error
 	// MetricsDone returns, per sample of a run, the metrics stored.
 	MetricsDone(ctx context.Context, run string) (map[string]map[string]bool, error)
-	// ReadMetricScores returns the metric values of one sample with their
-	// explanations, in family then name order.
-	ReadMetricScores(ctx context.Context, run, sample string) ([]MetricScore, error)
-	// RunScores returns one row per sample of a run, in record order, with
-	// the KG scores of a variant and the other metric values.
-	RunScores(ctx context.Context, run, variant string) ([]SampleScores, error)
-	// RunKGScores returns the rows of RunScores with their KG scores only
-	// (Metrics empty).
-	RunKGScores(ctx context.Context, run, variant string) ([]SampleScores, error)
-	// MetricExplanations returns, per sample of a run, the stored
-	// explanations (JSON) of the named metrics.
-	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)
-	// RunScoreRows returns every KG score of a run's variant with its
-	// sample's system.
-	RunScoreRows(ctx context.Context, run, variant string) ([]SystemScore, error)
-	// RunMetricGroups returns a run's metric values grouped by metric and
-	// by the system of their sample.
-	RunMetricGroups(ctx context.Context, run string) ([]MetricGroup, error)
-	// RunNullReasons returns why a run's metric values are null: per
-	// metric its reasons with counts, most frequent first.
-	RunNullReasons(ctx context.Context, run string) ([]ReasonCount, error)
 }
 
 // PairGraphService stores pair graphs.
@@ -113,14 +58,6 @@ type PairGraphService interface {
 	// WritePairGraphs stores the pair graphs of a run; a graph stored
 	// before is replaced. It returns how many rows it wrote.
 	WritePairGraphs(ctx context.Context, run string, graphs []*PairGraph) (int, error)
-	// ReadPairGraph reads one stored pair graph. Errors: ENOTFOUND.
-	ReadPairGraph(ctx context.Context, run, sample, pair string) (*PairGraph, error)
-	// ReadRunGraphs reads every stored pair graph of a run, keyed by
-	// GraphID; graphs without any node are not stored.
-	ReadRunGraphs(ctx context.Context, run string) (map[string]*PairGraph, error)
-	// ReadGraphExplanation reads a stored pair graph with its
-	// communities and best paths. Errors: ENOTFOUND.
-	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error)
 }
 
 // StoreInfo describes the database server: its version and edition, and

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // VariablesQuery names the variables of one scoring variant of a run that
@@ -177,7 +178,7 @@ func (rd *Reader) Sensitivity(ctx context.Context, prefix string, bins int) (*Se
 type ExportView struct {
 	Run   string
 	Pairs []kgeval.Pair
-	Rows  []kgeval.SampleScores
+	Rows  []readmodel.SampleScores
 }
 
 // Export reads a run's scores of one scoring variant for an export. It is

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -662,7 +663,7 @@ func calibrationFit(claims []claimRow, features []string, fo FactcheckOptions, s
 // claims of each sample's faithfulness pair.
 type FactcheckStore interface {
 	Store
-	ReadKGScore(ctx context.Context, run, sample, pair, variant string) (kgeval.StoredScore, error)
+	ReadKGScore(ctx context.Context, run, sample, pair, variant string) (readmodel.StoredScore, error)
 }
 
 // LoadFactcheckRows reads a run's record and the rows of a variant, each

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring/claims"
 	"github.com/kgeval/kgeval/stats"
 )
@@ -74,7 +75,7 @@ func PassMark(metric string, withModel bool) float64 {
 
 // WithModel reports whether the claims of pair were scored with the model's
 // P(supported) in rows: p_supported has a value for at least one sample.
-func WithModel(rows []kgeval.SampleScores, pair string) bool {
+func WithModel(rows []readmodel.SampleScores, pair string) bool {
 	for _, r := range rows {
 		if res, ok := r.Scores[pair]; ok && res.Value(kgeval.MetricPSupported) != nil {
 			return true
@@ -86,7 +87,7 @@ func WithModel(rows []kgeval.SampleScores, pair string) bool {
 // PairPassMark is the pass mark of pair's headline metric in rows: the
 // configured threshold of the metric when thresholds names it (web.thresholds),
 // else PassMark (with the model when WithModel).
-func PairPassMark(rows []kgeval.SampleScores, p kgeval.Pair, thresholds map[string]float64) float64 {
+func PairPassMark(rows []readmodel.SampleScores, p kgeval.Pair, thresholds map[string]float64) float64 {
 	m := Headline(p)
 	if v, ok := thresholds[m]; ok {
 		return v
@@ -130,7 +131,7 @@ func (h HeadlineStat) Share() float64 {
 // nil for the calibrated and default marks): one row per system (sorted)
 // when rows hold several systems, else one row over all samples, which is
 // also the one row of a pair without any value (null everywhere).
-func Headlines(rows []kgeval.SampleScores, pairs []kgeval.Pair, thresholds map[string]float64) []HeadlineStat {
+func Headlines(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds map[string]float64) []HeadlineStat {
 	systems := map[string]bool{}
 	for _, r := range rows {
 		systems[r.System] = true
@@ -189,7 +190,7 @@ func Headlines(rows []kgeval.SampleScores, pairs []kgeval.Pair, thresholds map[s
 }
 
 // hasValue reports whether metric has a value for pair in rows.
-func hasValue(rows []kgeval.SampleScores, pair, metric string) bool {
+func hasValue(rows []readmodel.SampleScores, pair, metric string) bool {
 	for _, r := range rows {
 		if res, ok := r.Scores[pair]; ok && res.Value(metric) != nil {
 			return true

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
 
@@ -61,15 +62,15 @@ func TestHeadlines(t *testing.T) {
 		{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer},
 		{Name: "factual_correctness", Input: kgeval.TextAnswer, Context: kgeval.TextReference}, // no result: left out
 	}
-	mk := func(id, sys string, score, p, slot *float64, reason string) kgeval.SampleScores {
-		return kgeval.SampleScores{ID: id, System: sys, Scores: map[string]kgeval.KGResult{
+	mk := func(id, sys string, score, p, slot *float64, reason string) readmodel.SampleScores {
+		return readmodel.SampleScores{ID: id, System: sys, Scores: map[string]kgeval.KGResult{
 			"faithfulness":      kgeval.KGResult{Reasons: map[string]string{"score": reason}}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricPSupported, p),
 			"context_relevancy": kgeval.KGResult{}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricMultihop, f(0.1)),
 			"answer_relevancy":  {Reason: "no asked fact"},
 		}}
 	}
 	hi, lo := c.WithModel.PassMark+0.01, c.WithModel.PassMark-0.01
-	rows := []kgeval.SampleScores{
+	rows := []readmodel.SampleScores{
 		mk("1", "a", f(hi), f(0.9), f(1), ""),
 		mk("2", "a", f(lo), f(0.1), f(0.4), ""),
 		mk("3", "b", f(0.99), nil, f(0.5), ""),

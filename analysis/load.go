@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // The loaders below read what a read model needs from the store, for the
@@ -18,14 +19,14 @@ import (
 // Store is what the loaders read: run records and a run's scores as rows.
 type Store interface {
 	GetRun(ctx context.Context, name string) (kgeval.Run, error)
-	Variants(ctx context.Context, run string) ([]kgeval.Variant, error)
-	RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error)
+	Variants(ctx context.Context, run string) ([]readmodel.Variant, error)
+	RunScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error)
 	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)
 }
 
 // Rows turns stored rows into analysis rows, with the explanations expl
 // holds per sample (nil for none).
-func Rows(xs []kgeval.SampleScores, expl map[string]map[string][]byte) []Row {
+func Rows(xs []readmodel.SampleScores, expl map[string]map[string][]byte) []Row {
 	rows := make([]Row, len(xs))
 	for i, x := range xs {
 		rows[i] = Row{ID: x.ID, System: x.System, Question: x.Question, Human: x.Human, Scores: x.Scores, Metrics: x.Metrics,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -19,15 +20,15 @@ type ReadStore interface {
 	Store
 	StatsStore
 	ListRuns(ctx context.Context) ([]kgeval.Run, error)
-	RunSummary(ctx context.Context, run, variant string) ([]kgeval.PairSummary, error)
-	RunSystems(ctx context.Context, run string) ([]kgeval.SystemCount, error)
-	RunSweep(ctx context.Context, run string) ([]kgeval.VariantMeans, error)
-	RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error)
-	GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*kgeval.SampleDetail, error)
-	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*kgeval.GraphExplanation, error)
-	ListSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kgeval.Pair) (*kgeval.SamplePage, error)
-	SampleOrder(ctx context.Context, q kgeval.SampleQuery) ([]kgeval.SampleRow, error)
-	SampleScores(ctx context.Context, run, variant string, rows []kgeval.SampleRow, pairs []kgeval.Pair, metrics []string) error
+	RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error)
+	RunSystems(ctx context.Context, run string) ([]readmodel.SystemCount, error)
+	RunSweep(ctx context.Context, run string) ([]readmodel.VariantMeans, error)
+	RunKGScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error)
+	GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*readmodel.SampleDetail, error)
+	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*readmodel.GraphExplanation, error)
+	ListSamples(ctx context.Context, q readmodel.SampleQuery, pairs []kgeval.Pair) (*readmodel.SamplePage, error)
+	SampleOrder(ctx context.Context, q readmodel.SampleQuery) ([]readmodel.SampleRow, error)
+	SampleScores(ctx context.Context, run, variant string, rows []readmodel.SampleRow, pairs []kgeval.Pair, metrics []string) error
 }
 
 // ReaderOptions configure a Reader.
@@ -130,13 +131,13 @@ func runNames(runs []kgeval.Run) map[string]bool {
 // the run's record as read (for the CLI, which prints more of it than
 // RunRow holds).
 type RunView struct {
-	Record   kgeval.Run           `json:"-"`
-	Run      RunRow               `json:"run"`
-	Settings Display              `json:"settings"`
-	Summary  []kgeval.PairSummary `json:"summary"`
-	Systems  []kgeval.SystemCount `json:"systems"`
-	Stages   kgeval.Stages        `json:"stages,omitempty"`
-	Calls    *kgeval.Calls        `json:"calls,omitempty"`
+	Record   kgeval.Run              `json:"-"`
+	Run      RunRow                  `json:"run"`
+	Settings Display                 `json:"settings"`
+	Summary  []readmodel.PairSummary `json:"summary"`
+	Systems  []readmodel.SystemCount `json:"systems"`
+	Stages   kgeval.Stages           `json:"stages,omitempty"`
+	Calls    *kgeval.Calls           `json:"calls,omitempty"`
 }
 
 // View reads a run's view for one scoring variant. Errors: ENOTFOUND.
@@ -160,7 +161,7 @@ func (rd *Reader) view(ctx context.Context, r kgeval.Run, d Display, variant str
 			return nil, err
 		}
 		if sum == nil {
-			sum = []kgeval.PairSummary{}
+			sum = []readmodel.PairSummary{}
 		}
 		return &RunView{Record: r, Run: RunRowOf(r), Settings: d, Summary: sum, Systems: systems, Stages: r.Stages, Calls: r.Calls}, nil
 	})
@@ -274,7 +275,7 @@ func (rd *Reader) Sample(ctx context.Context, run, id, variant string) (*SampleV
 // for a finished run the order of the whole list is cached, so that
 // paging does not sort again. Errors: ENOTFOUND for an unknown run,
 // EINVALID for a bad sort, metric or page.
-func (rd *Reader) Samples(ctx context.Context, q kgeval.SampleQuery) (*kgeval.SamplePage, error) {
+func (rd *Reader) Samples(ctx context.Context, q readmodel.SampleQuery) (*readmodel.SamplePage, error) {
 	r, d, err := rd.Run(ctx, q.Run)
 	if err != nil {
 		return nil, err
@@ -286,23 +287,23 @@ func (rd *Reader) Samples(ctx context.Context, q kgeval.SampleQuery) (*kgeval.Sa
 	if q.Limit == 0 {
 		q.Limit = 50
 	}
-	if q.Limit < 0 || q.Limit > kgeval.MaxPageSize || q.Offset < 0 {
+	if q.Limit < 0 || q.Limit > readmodel.MaxPageSize || q.Offset < 0 {
 		return rd.st.ListSamples(ctx, q, d.Pairs) // reports the bad page
 	}
-	order, err := cached(rd.cache, key, ok, func() ([]kgeval.SampleRow, error) { return rd.st.SampleOrder(ctx, q) })
+	order, err := cached(rd.cache, key, ok, func() ([]readmodel.SampleRow, error) { return rd.st.SampleOrder(ctx, q) })
 	if err != nil {
 		return nil, err
 	}
 	lo, hi := min(q.Offset, len(order)), min(q.Offset+q.Limit, len(order))
-	page := &kgeval.SamplePage{Total: len(order), Offset: q.Offset, Limit: q.Limit, Samples: append([]kgeval.SampleRow(nil), order[lo:hi]...)}
-	if err := rd.st.SampleScores(ctx, r.Name, q.Variant, page.Samples, d.Pairs, kgeval.OtherMetric(q.Metric)); err != nil {
+	page := &readmodel.SamplePage{Total: len(order), Offset: q.Offset, Limit: q.Limit, Samples: append([]readmodel.SampleRow(nil), order[lo:hi]...)}
+	if err := rd.st.SampleScores(ctx, r.Name, q.Variant, page.Samples, d.Pairs, readmodel.OtherMetric(q.Metric)); err != nil {
 		return nil, err
 	}
 	return page, nil
 }
 
 // filterKey is a sample query without its page, for cache keys.
-func filterKey(q kgeval.SampleQuery) string {
+func filterKey(q readmodel.SampleQuery) string {
 	null := "-"
 	if q.Null != nil {
 		null = strconv.FormatBool(*q.Null)

@@ -8,6 +8,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // countingReads counts the run-record and summary reads of a store.
@@ -24,7 +25,7 @@ func (s *countingReads) GetRun(ctx context.Context, name string) (kgeval.Run, er
 	return s.ReadStore.GetRun(ctx, name)
 }
 
-func (s *countingReads) RunSummary(ctx context.Context, run, variant string) ([]kgeval.PairSummary, error) {
+func (s *countingReads) RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error) {
 	s.mu.Lock()
 	s.summary++
 	s.mu.Unlock()

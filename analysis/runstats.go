@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Display is what the dashboard shows of a run's scoring settings: its
@@ -119,9 +120,9 @@ const TopReasons = 5
 // StatsStore is what LoadRunStats reads: a run's scores, metric values and
 // null reasons as rows.
 type StatsStore interface {
-	RunScoreRows(ctx context.Context, run, variant string) ([]kgeval.SystemScore, error)
-	RunMetricGroups(ctx context.Context, run string) ([]kgeval.MetricGroup, error)
-	RunNullReasons(ctx context.Context, run string) ([]kgeval.ReasonCount, error)
+	RunScoreRows(ctx context.Context, run, variant string) ([]readmodel.SystemScore, error)
+	RunMetricGroups(ctx context.Context, run string) ([]readmodel.MetricGroup, error)
+	RunNullReasons(ctx context.Context, run string) ([]readmodel.ReasonCount, error)
 }
 
 // LoadRunStats reads the rows of a run's variant from st and computes its
@@ -147,7 +148,7 @@ func LoadRunStats(ctx context.Context, st StatsStore, run, variant string, d Dis
 // per-system means, the null reasons of the KG scores by pair, and the
 // distribution, per-system means and top null reasons of every other
 // metric (groups and reasons).
-func ComputeRunStats(d Display, scores []kgeval.SystemScore, groups []kgeval.MetricGroup, reasonRows []kgeval.ReasonCount) *RunStats {
+func ComputeRunStats(d Display, scores []readmodel.SystemScore, groups []readmodel.MetricGroup, reasonRows []readmodel.ReasonCount) *RunStats {
 	st := &RunStats{Bins: HistogramBins, Histograms: []Histogram{}, Systems: []SystemStats{}, Reasons: []PairReason{}}
 	hist := map[string]*Histogram{}
 	sums := map[string]float64{}
@@ -266,7 +267,7 @@ func histogramRange(lo, hi float64) (float64, float64) {
 // per metric and system) with their top null reasons (reasonRows: per
 // metric, most frequent first), in FamilyRank then name order, and adds
 // the per-system means to systems (keyed by metric name).
-func metricStats(groups []kgeval.MetricGroup, reasonRows []kgeval.ReasonCount, systems map[string]*SystemStats) []MetricStat {
+func metricStats(groups []readmodel.MetricGroup, reasonRows []readmodel.ReasonCount, systems map[string]*SystemStats) []MetricStat {
 	type group struct {
 		system string
 		values []float64

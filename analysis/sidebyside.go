@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -31,7 +32,7 @@ type SideSample struct {
 
 // sideValue is a sample's value of a KG metric of pair, or of another
 // metric (pair not used).
-func sideValue(r kgeval.SampleScores, pair, metric string) *float64 {
+func sideValue(r readmodel.SampleScores, pair, metric string) *float64 {
 	if slices.Contains(kgeval.KGMetricNames, metric) {
 		s := r.Scores[pair]
 		return s.Value(metric)
@@ -49,9 +50,9 @@ const SideBySideLimit = 100
 // metric, pair not used) first (at most
 // SideBySideLimit; the dashboard's compare page). Common counts the
 // matched samples.
-func SideBySide(a, b []kgeval.SampleScores, pairs []kgeval.Pair, metrics []string, pair, metric string) (ms []SideMetric, common int, samples []SideSample) {
+func SideBySide(a, b []readmodel.SampleScores, pairs []kgeval.Pair, metrics []string, pair, metric string) (ms []SideMetric, common int, samples []SideSample) {
 	ms, samples = []SideMetric{}, []SideSample{}
-	mean := func(rows []kgeval.SampleScores, p, m string) (*float64, int) {
+	mean := func(rows []readmodel.SampleScores, p, m string) (*float64, int) {
 		var vs []float64
 		for _, r := range rows {
 			s := r.Scores[p]
@@ -78,7 +79,7 @@ func SideBySide(a, b []kgeval.SampleScores, pairs []kgeval.Pair, metrics []strin
 			ms = append(ms, cm)
 		}
 	}
-	byID := map[string]kgeval.SampleScores{}
+	byID := map[string]readmodel.SampleScores{}
 	for _, r := range a {
 		byID[r.ID] = r
 	}

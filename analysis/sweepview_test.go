@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // TestSweepAxes: taus and deltas distinct and ascending; pairs in the
@@ -13,7 +14,7 @@ import (
 // without points.
 func TestSweepAxes(t *testing.T) {
 	run := []kgeval.Pair{{Name: "faithfulness"}, {Name: "answer_relevancy"}, {Name: "context_relevancy"}}
-	pts := []kgeval.VariantMeans{
+	pts := []readmodel.VariantMeans{
 		{Pair: "other", Tau: 0.8, Delta: 0.5},
 		{Pair: "answer_relevancy", Tau: 0.8, Delta: 0.3},
 		{Pair: "faithfulness", Tau: 0.6, Delta: 0.5},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Triage is the run page's first view: per pair, the samples that need
@@ -174,7 +175,7 @@ type TriageIndex struct {
 // PairPassMark) and counts a row failing when its headline fails. A pair's
 // columns are its headline, then the other TriageMetrics with at least one
 // value in the run.
-func BuildTriageIndex(rows []kgeval.SampleScores, pairs []kgeval.Pair, thresholds map[string]float64) *TriageIndex {
+func BuildTriageIndex(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds map[string]float64) *TriageIndex {
 	th := DefaultThresholds()
 	for k, v := range thresholds {
 		th[k] = v
@@ -485,7 +486,7 @@ func failingClaims(cs []kgeval.ClaimCheck) []ClaimLine {
 // contradicted first, with their evidence (SampleWhy); for a pair without
 // either, the input entities that reach no context entity within delta,
 // cheapest first, with their nearest context match.
-func WhyOfRow(d *kgeval.SampleDetail, pair string) RowWhy {
+func WhyOfRow(d *readmodel.SampleDetail, pair string) RowWhy {
 	for _, pd := range d.Pairs {
 		if pd.Pair.Name != pair || pd.Score == nil || Headline(pd.Pair) != kgeval.MetricClaimScore {
 			continue
@@ -531,7 +532,7 @@ func (t *Triage) AttachWhy(why func(id, pair string) (RowWhy, bool)) {
 
 // nearest lists the input entities of a sample's pair graph that failed
 // (no context entity within delta), cheapest path first.
-func nearest(d *kgeval.SampleDetail, pair string) ([]NearestEntity, int) {
+func nearest(d *readmodel.SampleDetail, pair string) ([]NearestEntity, int) {
 	var out []NearestEntity
 	for _, pd := range d.Pairs {
 		if pd.Pair.Name != pair {

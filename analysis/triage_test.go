@@ -5,19 +5,20 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 func f(v float64) *float64 { return &v }
 
-func triageRows() []kgeval.SampleScores {
-	mk := func(id string, rec int, sys string, score, mh, sup, con *float64, reason string) kgeval.SampleScores {
-		return kgeval.SampleScores{ID: id, Record: rec, System: sys, Scores: map[string]kgeval.KGResult{
+func triageRows() []readmodel.SampleScores {
+	mk := func(id string, rec int, sys string, score, mh, sup, con *float64, reason string) readmodel.SampleScores {
+		return readmodel.SampleScores{ID: id, Record: rec, System: sys, Scores: map[string]kgeval.KGResult{
 			"faithfulness": kgeval.KGResult{Reason: reason}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricMultihop, mh).With(kgeval.MetricSupport, sup).With(kgeval.MetricContradiction, con),
 		}}
 	}
 	// The headline (score) decides failing and rank; multihop, support and
 	// contradiction are diagnostics.
-	return []kgeval.SampleScores{
+	return []readmodel.SampleScores{
 		mk("a", 0, "x", f(0.9), f(0.9), f(0.8), f(0), ""),         // passes all
 		mk("b", 1, "x", f(0.3), f(0.2), f(0.6), f(0.5), ""),       // fails; multihop and contradiction fail too
 		mk("c", 2, "y", f(0.6), f(0.4), f(0.7), f(0), ""),         // passes; multihop fails (a diagnostic)
@@ -122,21 +123,21 @@ func TestTriageCells(t *testing.T) {
 	}
 	// The why: the claims that are not supported, lowest score first;
 	// without claims, the failing verdicts, contradicted first.
-	de := &kgeval.SampleDetail{ID: "e", Pairs: []kgeval.PairDetail{{Pair: pairs[0],
-		Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{Claims: []kgeval.ClaimCheck{
+	de := &readmodel.SampleDetail{ID: "e", Pairs: []readmodel.PairDetail{{Pair: pairs[0],
+		Score: &readmodel.StoredScore{KGResult: kgeval.KGResult{Claims: []kgeval.ClaimCheck{
 			{Text: "fine", Score: 0.8, Verdict: kgeval.ClaimSupported},
 			{Text: "weak", Score: 0.3, Verdict: kgeval.ClaimUnsupported, Model: &kgeval.ClaimProb{P: 0.2},
 				Evidence: []kgeval.ClaimEvidence{{Text: "best sentence.", Why: []string{"path"}}, {Text: "second."}}},
 			{Text: "founded in 2014", Score: 0.1, Verdict: kgeval.ClaimContradicted,
 				Conflicts: []kgeval.ClaimConflict{{Kind: "date", Claim: "2014", Evidence: "2010", Sentence: "founded in 2010."}}},
 		}, Verdicts: []kgeval.TripletVerdict{{Subject: "s", Relation: "r", Object: "bad", Verdict: kgeval.VerdictContradicted}}}}}}}
-	db := &kgeval.SampleDetail{ID: "b", Pairs: []kgeval.PairDetail{{Pair: pairs[0],
-		Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{Verdicts: []kgeval.TripletVerdict{
+	db := &readmodel.SampleDetail{ID: "b", Pairs: []readmodel.PairDetail{{Pair: pairs[0],
+		Score: &readmodel.StoredScore{KGResult: kgeval.KGResult{Verdicts: []kgeval.TripletVerdict{
 			{Subject: "s", Relation: "r", Object: "ok", Verdict: kgeval.VerdictSupported},
 			{Subject: "s", Relation: "r", Object: "nf", Verdict: kgeval.VerdictNotFound},
 			{Subject: "s", Relation: "r", Object: "bad", Verdict: kgeval.VerdictContradicted},
 		}}}}}}
-	details := map[string]*kgeval.SampleDetail{"e": de, "b": db}
+	details := map[string]*readmodel.SampleDetail{"e": de, "b": db}
 	got.AttachWhy(func(id, pair string) (RowWhy, bool) {
 		if details[id] == nil {
 			return RowWhy{}, false
@@ -181,11 +182,11 @@ func marks(r TriageRow) []string {
 // verdicts shows its failed entities with their nearest match.
 func TestTriage_QuestionPair(t *testing.T) {
 	pairs := []kgeval.Pair{{Name: "context_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextContexts}}
-	mk := func(id string, rec int, slot, overlap *float64) kgeval.SampleScores {
-		return kgeval.SampleScores{ID: id, Record: rec, Scores: map[string]kgeval.KGResult{
+	mk := func(id string, rec int, slot, overlap *float64) readmodel.SampleScores {
+		return readmodel.SampleScores{ID: id, Record: rec, Scores: map[string]kgeval.KGResult{
 			"context_relevancy": kgeval.KGResult{}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricCommunityOverlap, overlap).With(kgeval.MetricMultihop, f(1))}}
 	}
-	rows := []kgeval.SampleScores{
+	rows := []readmodel.SampleScores{
 		mk("grounded", 0, f(1), f(0.2)), // answered; community_overlap fails as a diagnostic
 		mk("unasked", 1, nil, f(0.1)),   // no asked fact: null headline
 		mk("missing", 2, f(0), f(0.9)),  // fails
@@ -205,7 +206,7 @@ func TestTriage_QuestionPair(t *testing.T) {
 	if m := marks(p.Rows[2]); !slices.Equal(m, []string{"pass", "pass", "fail"}) || p.Rows[2].Failing != 0 {
 		t.Errorf("grounded: %v failing %d", m, p.Rows[2].Failing)
 	}
-	d := &kgeval.SampleDetail{ID: "missing", Pairs: []kgeval.PairDetail{{Pair: pairs[0], Score: &kgeval.StoredScore{},
+	d := &readmodel.SampleDetail{ID: "missing", Pairs: []readmodel.PairDetail{{Pair: pairs[0], Score: &readmodel.StoredScore{},
 		Paths: []kgeval.EntityPath{{Label: "far", Cost: f(0.8), Path: []string{"far", "near"}}, {Label: "ok", Cost: f(0.1), Passed: true}}}}}
 	got.AttachWhy(func(id, pair string) (RowWhy, bool) {
 		if id != "missing" {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // SampleTexts are the texts of one sample, where evidence spans point.
@@ -172,7 +173,7 @@ func Excerpt(text string, start, end, n int) (before, span, after string) {
 // that have a score, their results by pair name, and every input triplet's
 // verdict line (WhyLines), contradictions first. `kgeval explain` prints
 // it and the sample page draws it.
-func SampleWhy(d *kgeval.SampleDetail, only []string) (pairs []kgeval.Pair, results map[string]kgeval.KGResult, lines []VerdictLine) {
+func SampleWhy(d *readmodel.SampleDetail, only []string) (pairs []kgeval.Pair, results map[string]kgeval.KGResult, lines []VerdictLine) {
 	results = map[string]kgeval.KGResult{}
 	for _, p := range d.Pairs {
 		if p.Score == nil || len(only) > 0 && !slices.Contains(only, p.Pair.Name) {

@@ -19,6 +19,7 @@ import (
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/render"
 	"github.com/kgeval/kgeval/scoring"
 )
@@ -65,7 +66,7 @@ type Evaluated struct {
 	// Report is the evaluation summary (render.Evaluation).
 	Report render.EvaluationReport
 	// Scores are the run's score rows when EvaluateOptions.Scores asked.
-	Scores []kgeval.SampleScores
+	Scores []readmodel.SampleScores
 	// Refused counts the model requests --cache-only found no answer for.
 	Refused int64
 }

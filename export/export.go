@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Row is one JSONL line: the KG scores per pair, the other metric values
@@ -53,7 +54,7 @@ type PairScore struct {
 }
 
 // RowOf returns the JSONL line of one sample.
-func RowOf(r kgeval.SampleScores) Row {
+func RowOf(r readmodel.SampleScores) Row {
 	row := Row{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]PairScore{}}
 	for pair, s := range r.Scores {
 		row.Scores[pair] = PairScore{Score: s.Value(kgeval.MetricClaimScore), ScoreMin: s.Value(kgeval.MetricClaimScoreMin), PSupported: s.Value(kgeval.MetricPSupported), ClaimContradiction: s.Value(kgeval.MetricClaimContradiction), Multihop: s.Value(kgeval.MetricMultihop), CommunityOverlap: s.Value(kgeval.MetricCommunityOverlap), CommunityCoverage: s.Value(kgeval.MetricCommunityCoverage),
@@ -73,7 +74,7 @@ func RowOf(r kgeval.SampleScores) Row {
 }
 
 // WriteJSONL writes one JSON object (a Row) per sample and line.
-func WriteJSONL(w io.Writer, rows []kgeval.SampleScores) error {
+func WriteJSONL(w io.Writer, rows []readmodel.SampleScores) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
 		if err := enc.Encode(RowOf(r)); err != nil {
@@ -97,7 +98,7 @@ type CSVOptions struct {
 // community_coverage and reason; then a value and a reason column for every
 // other metric any sample has, sorted by name. A null is an empty cell;
 // numbers are written in the shortest form that reads back exactly.
-func WriteCSV(w io.Writer, rows []kgeval.SampleScores, pairs []kgeval.Pair, o CSVOptions) error {
+func WriteCSV(w io.Writer, rows []readmodel.SampleScores, pairs []kgeval.Pair, o CSVOptions) error {
 	text := func(s string) string { return s }
 	if o.GuardFormulas {
 		text = guard

@@ -8,14 +8,15 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/export"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // rows are samples with a pair score missing, null scores with reasons,
 // metric values and nulls, text that a spreadsheet would run as a formula,
 // a reason holding quotes and a newline, and a sample without any score.
-func rows() []kgeval.SampleScores {
+func rows() []readmodel.SampleScores {
 	f := kgeval.Float
-	return []kgeval.SampleScores{
+	return []readmodel.SampleScores{
 		{ID: "s1", Record: 1, System: "grounded", Scores: map[string]kgeval.KGResult{
 			"faithfulness":     kgeval.KGResult{}.With(kgeval.MetricMultihop, f(0.5)).With(kgeval.MetricCommunityOverlap, f(0.25)),
 			"answer_relevancy": {Reason: "no triplets extracted from answer"}},
@@ -81,7 +82,7 @@ func TestWrite_Error(t *testing.T) {
 // sample has a value, in KG metric order, and only then.
 func TestWriteCSV_VerdictColumns(t *testing.T) {
 	f := kgeval.Float
-	rows := []kgeval.SampleScores{
+	rows := []readmodel.SampleScores{
 		{ID: "a", Record: 1, Scores: map[string]kgeval.KGResult{
 			"faithfulness":        kgeval.KGResult{}.With(kgeval.MetricMultihop, f(1)).With(kgeval.MetricSupport, f(0.5)).With(kgeval.MetricContradiction, f(0.25)),
 			"factual_correctness": kgeval.KGResult{}.With(kgeval.MetricMultihop, f(1)).With(kgeval.MetricSupport, f(1)).With(kgeval.MetricRecall, f(0.5)).With(kgeval.MetricF1, f(2.0/3))}},

@@ -1,8 +1,9 @@
 // Package graphstore stores kgeval's runs, samples, pair graphs, scores
 // and model cache in Neo4j and runs the Graph Data Science procedures over
 // them. It implements the storage services of package kgeval (RunService,
-// SampleService, ScoreService, PairGraphService, CacheService, Console) and
-// the GDS KG engine, and is the only package that imports the Neo4j driver.
+// SampleService, ScoreService, PairGraphService, CacheService, Console),
+// the readers of package readmodel (Reader) and the GDS KG engine, and is
+// the only package that imports the Neo4j driver.
 // It stores and reads: aggregates other than the two the dashboard needs
 // at speed (RunSummary, RunSweep) are computed by package analysis. Every
 // query comes from package cypher, resolved when the package loads, and
@@ -25,6 +26,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
 )
@@ -60,6 +62,7 @@ var (
 	_ kgeval.ScoreService     = (*DB)(nil)
 	_ kgeval.PairGraphService = (*DB)(nil)
 	_ kgeval.Console          = (*DB)(nil)
+	_ readmodel.Reader        = (*DB)(nil)
 )
 
 // Open creates a driver for cfg and verifies connectivity. Errors:

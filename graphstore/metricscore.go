@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Queries, resolved when the package loads.
@@ -79,14 +80,14 @@ func (db *DB) ReadMetricScores(ctx context.Context, run, sample string) ([]kgeva
 
 // sampleMetrics reads every metric value of one sample with its
 // explanation (when it is JSON), in display order (kgeval.MetricLess).
-func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]kgeval.MetricValue, error) {
+func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]readmodel.MetricValue, error) {
 	ms, err := db.ReadMetricScores(ctx, run, id)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]kgeval.MetricValue, 0, len(ms))
+	out := make([]readmodel.MetricValue, 0, len(ms))
 	for _, m := range ms {
-		v := kgeval.MetricValue{Metric: m.Metric, Family: m.Family, Value: m.Value, Reason: m.Reason}
+		v := readmodel.MetricValue{Metric: m.Metric, Family: m.Family, Value: m.Value, Reason: m.Reason}
 		if len(m.Explanation) > 0 && json.Valid(m.Explanation) {
 			v.Explanation = json.RawMessage(m.Explanation)
 		}
@@ -100,8 +101,8 @@ func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]kgeval.Metri
 
 // metricsByUID reads stored metric values (no explanation) by MetricScore
 // uid, grouped by sample.
-func (db *DB) metricsByUID(ctx context.Context, uids []any) (map[string][]kgeval.MetricValue, error) {
-	out := map[string][]kgeval.MetricValue{}
+func (db *DB) metricsByUID(ctx context.Context, uids []any) (map[string][]readmodel.MetricValue, error) {
+	out := map[string][]readmodel.MetricValue{}
 	if len(uids) == 0 {
 		return out, nil
 	}
@@ -112,7 +113,7 @@ func (db *DB) metricsByUID(ctx context.Context, uids []any) (map[string][]kgeval
 	for _, r := range recs {
 		m := r.AsMap()
 		s := asString(m["sample"])
-		out[s] = append(out[s], kgeval.MetricValue{Metric: asString(m["metric"]), Family: asString(m["family"]), Value: floatOrNil(m["value"]), Reason: asString(m["reason"])})
+		out[s] = append(out[s], readmodel.MetricValue{Metric: asString(m["metric"]), Family: asString(m["family"]), Value: floatOrNil(m["value"]), Reason: asString(m["reason"])})
 	}
 	return out, nil
 }
@@ -138,15 +139,15 @@ func (db *DB) MetricExplanations(ctx context.Context, run string, metrics []stri
 
 // RunMetricGroups returns a run's metric values grouped by metric and by
 // the system of their sample.
-func (db *DB) RunMetricGroups(ctx context.Context, run string) ([]kgeval.MetricGroup, error) {
+func (db *DB) RunMetricGroups(ctx context.Context, run string) ([]readmodel.MetricGroup, error) {
 	recs, err := db.read(ctx, qMetricscoreGroups, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read run metric values")
 	}
-	out := make([]kgeval.MetricGroup, 0, len(recs))
+	out := make([]readmodel.MetricGroup, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		g := kgeval.MetricGroup{Metric: asString(m["metric"]), Family: asString(m["family"]), System: asString(m["system"]), N: int(asInt(m["n"]))}
+		g := readmodel.MetricGroup{Metric: asString(m["metric"]), Family: asString(m["family"]), System: asString(m["system"]), N: int(asInt(m["n"]))}
 		xs, _ := m["values"].([]any)
 		for _, x := range xs {
 			if v := floatOrNil(x); v != nil {
@@ -160,15 +161,15 @@ func (db *DB) RunMetricGroups(ctx context.Context, run string) ([]kgeval.MetricG
 
 // RunNullReasons returns why a run's metric values are null: per metric
 // (in name order) its reasons with counts, most frequent first.
-func (db *DB) RunNullReasons(ctx context.Context, run string) ([]kgeval.ReasonCount, error) {
+func (db *DB) RunNullReasons(ctx context.Context, run string) ([]readmodel.ReasonCount, error) {
 	recs, err := db.read(ctx, qMetricscoreNullReasons, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read run metric null reasons")
 	}
-	out := make([]kgeval.ReasonCount, 0, len(recs))
+	out := make([]readmodel.ReasonCount, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.ReasonCount{Metric: asString(m["metric"]), Reason: asString(m["reason"]), N: int(asInt(m["n"]))})
+		out = append(out, readmodel.ReasonCount{Metric: asString(m["metric"]), Reason: asString(m["reason"]), N: int(asInt(m["n"]))})
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"golang.org/x/sync/errgroup"
 )
@@ -234,12 +235,12 @@ func (db *DB) ReadRunGraphs(ctx context.Context, run string) (map[string]*kgeval
 
 // ReadGraphExplanation reads a stored pair graph with its explanation.
 // Errors: ENOTFOUND.
-func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*kgeval.GraphExplanation, error) {
+func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*readmodel.GraphExplanation, error) {
 	g, recs, err := db.readPairGraph(ctx, run, sample, pair)
 	if err != nil {
 		return nil, err
 	}
-	ex := &kgeval.GraphExplanation{PairGraph: g, Communities: make([]*int, len(g.Nodes)), Paths: map[int]kgeval.ExplainedPath{}}
+	ex := &readmodel.GraphExplanation{PairGraph: g, Communities: make([]*int, len(g.Nodes)), Paths: map[int]readmodel.ExplainedPath{}}
 	for i, r := range recs {
 		m := r.AsMap()
 		if c, ok := m["community"].(int64); ok {
@@ -249,7 +250,7 @@ func (db *DB) ReadGraphExplanation(ctx context.Context, run, sample, pair string
 		if g.Nodes[i].Kind != kgeval.KindEntity || g.Nodes[i].Side != kgeval.SideInput || m["passed"] == nil {
 			continue
 		}
-		ep := kgeval.ExplainedPath{Passed: m["passed"] == true}
+		ep := readmodel.ExplainedPath{Passed: m["passed"] == true}
 		if c, ok := m["best_cost"].(float64); ok {
 			ep.Cost = &c
 		}

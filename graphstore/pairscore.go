@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Queries, resolved when the package loads.
@@ -86,8 +87,8 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 
 // ReadKGScore reads the stored scores of one pair graph and variant. Errors:
 // ENOTFOUND when none are stored.
-func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string) (kgeval.StoredScore, error) {
-	var st kgeval.StoredScore
+func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string) (readmodel.StoredScore, error) {
+	var st readmodel.StoredScore
 	recs, err := db.read(ctx, qKgscoreRead, map[string]any{"uid": kgeval.JoinKey(kgeval.GraphID(run, sample, pair), variant)})
 	if err != nil {
 		return st, mapError(err, "read KG scores")
@@ -103,7 +104,7 @@ func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string
 	decodeJSONText(score["atoms"], &r.Atoms)
 	decodeJSONText(score["typed_slots"], &r.TypedSlots)
 	decodeJSONText(score["claims"], &r.Claims)
-	return kgeval.StoredScore{KGResult: r, Engine: asString(score["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
+	return readmodel.StoredScore{KGResult: r, Engine: asString(score["engine"]), Explained: int(asInt(m["explained"])), WithCost: int(asInt(m["with_cost"]))}, nil
 }
 
 // kgResultFrom decodes a PairScore map projection (the queries return
@@ -134,7 +135,7 @@ func (db *DB) ScoredGraphs(ctx context.Context, run, variant string) (map[string
 	}
 	return out, nil
 }
-func (db *DB) scoresByUID(ctx context.Context, uids []any) ([]kgeval.StoredScore, error) {
+func (db *DB) scoresByUID(ctx context.Context, uids []any) ([]readmodel.StoredScore, error) {
 	if len(uids) == 0 {
 		return nil, nil
 	}
@@ -142,10 +143,10 @@ func (db *DB) scoresByUID(ctx context.Context, uids []any) ([]kgeval.StoredScore
 	if err != nil {
 		return nil, mapError(err, "read scores")
 	}
-	out := make([]kgeval.StoredScore, 0, len(recs))
+	out := make([]readmodel.StoredScore, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.StoredScore{
+		out = append(out, readmodel.StoredScore{
 			KGResult: kgResultFrom(asString(m["sample"]), m["score"]),
 			Engine:   asString(m["engine"]), Tau: floatOrNil(m["tau"]), Delta: floatOrNil(m["delta"]),
 		})
@@ -155,7 +156,7 @@ func (db *DB) scoresByUID(ctx context.Context, uids []any) ([]kgeval.StoredScore
 
 // readVerdicts fills the Verdicts of the scores of byPair (by pair name)
 // from the PairScores of uids; the sample lists leave them out.
-func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*kgeval.StoredScore) error {
+func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*readmodel.StoredScore) error {
 	if len(uids) == 0 {
 		return nil
 	}
@@ -177,7 +178,7 @@ func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*k
 
 // RunScoreRows returns every KG score of a run's variant with its sample's
 // system (the verdicts left out).
-func (db *DB) RunScoreRows(ctx context.Context, run, variant string) ([]kgeval.SystemScore, error) {
+func (db *DB) RunScoreRows(ctx context.Context, run, variant string) ([]readmodel.SystemScore, error) {
 	if variant == "" {
 		variant = kgeval.DefaultVariant
 	}
@@ -185,10 +186,10 @@ func (db *DB) RunScoreRows(ctx context.Context, run, variant string) ([]kgeval.S
 	if err != nil {
 		return nil, mapError(err, "read run scores")
 	}
-	out := make([]kgeval.SystemScore, 0, len(recs))
+	out := make([]readmodel.SystemScore, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.SystemScore{System: asString(m["system"]), Score: kgResultFrom("", m["score"])})
+		out = append(out, readmodel.SystemScore{System: asString(m["system"]), Score: kgResultFrom("", m["score"])})
 	}
 	return out, nil
 }

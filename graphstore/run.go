@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 )
 
@@ -204,12 +205,12 @@ func (db *DB) deleteInBatches(ctx context.Context, run string, queries ...cypher
 }
 
 // RunSummary aggregates a run's stored scores per pair.
-func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]kgeval.PairSummary, error) {
+func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error) {
 	recs, err := db.read(ctx, qKgscorePairMeans, map[string]any{"run": run, "variant": variant})
 	if err != nil {
 		return nil, mapError(err, "summarise run")
 	}
-	var out []kgeval.PairSummary
+	var out []readmodel.PairSummary
 	for _, r := range recs {
 		m := r.AsMap()
 		f := func(k string) *float64 {
@@ -218,7 +219,7 @@ func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]kgeval.Pai
 			}
 			return nil
 		}
-		ps := kgeval.PairSummary{Pair: asString(m["pair"]), Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])), Means: map[string]*float64{}}
+		ps := readmodel.PairSummary{Pair: asString(m["pair"]), Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])), Means: map[string]*float64{}}
 		for _, name := range kgeval.KGMetricNames {
 			ps.Means[name] = f(name)
 		}
@@ -228,30 +229,30 @@ func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]kgeval.Pai
 }
 
 // RunSystems lists the systems of a run's samples.
-func (db *DB) RunSystems(ctx context.Context, run string) ([]kgeval.SystemCount, error) {
+func (db *DB) RunSystems(ctx context.Context, run string) ([]readmodel.SystemCount, error) {
 	recs, err := db.read(ctx, qSampleSystems, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "list systems")
 	}
-	out := []kgeval.SystemCount{}
+	out := []readmodel.SystemCount{}
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.SystemCount{System: asString(m["system"]), Samples: int(asInt(m["samples"]))})
+		out = append(out, readmodel.SystemCount{System: asString(m["system"]), Samples: int(asInt(m["samples"]))})
 	}
 	return out, nil
 }
 
 // Variants lists the scoring variants stored for run: "default" and one
 // per sweep grid point.
-func (db *DB) Variants(ctx context.Context, run string) ([]kgeval.Variant, error) {
+func (db *DB) Variants(ctx context.Context, run string) ([]readmodel.Variant, error) {
 	recs, err := db.read(ctx, qKgscoreVariants, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "list variants")
 	}
-	out := make([]kgeval.Variant, 0, len(recs))
+	out := make([]readmodel.Variant, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.Variant{Name: asString(m["variant"]), Tau: asFloat(m["tau"]), Delta: asFloat(m["delta"]), Scores: int(asInt(m["scores"]))})
+		out = append(out, readmodel.Variant{Name: asString(m["variant"]), Tau: asFloat(m["tau"]), Delta: asFloat(m["delta"]), Scores: int(asInt(m["scores"]))})
 	}
 	return out, nil
 }
@@ -259,15 +260,15 @@ func (db *DB) Variants(ctx context.Context, run string) ([]kgeval.Variant, error
 // RunSweep returns, for every sweep variant stored for run (every variant
 // but kgeval.DefaultVariant), each pair's mean scores, ordered by tau, delta and
 // pair; none when the run was never swept.
-func (db *DB) RunSweep(ctx context.Context, run string) ([]kgeval.VariantMeans, error) {
+func (db *DB) RunSweep(ctx context.Context, run string) ([]readmodel.VariantMeans, error) {
 	recs, err := db.read(ctx, qKgscoreSweepMeans, map[string]any{"run": run, "default": kgeval.DefaultVariant})
 	if err != nil {
 		return nil, mapError(err, "read sweep")
 	}
-	out := make([]kgeval.VariantMeans, 0, len(recs))
+	out := make([]readmodel.VariantMeans, 0, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		out = append(out, kgeval.VariantMeans{Variant: asString(m["variant"]), Pair: asString(m["pair"]), Tau: asFloat(m["tau"]), Delta: asFloat(m["delta"]),
+		out = append(out, readmodel.VariantMeans{Variant: asString(m["variant"]), Pair: asString(m["pair"]), Tau: asFloat(m["tau"]), Delta: asFloat(m["delta"]),
 			Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])), Multihop: floatOrNil(m["multihop"]),
 			CommunityOverlap: floatOrNil(m["community_overlap"]), CommunityCoverage: floatOrNil(m["community_coverage"])})
 	}

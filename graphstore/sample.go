@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring"
 )
 
@@ -105,21 +106,21 @@ func (db *DB) SampleGrounding(ctx context.Context, run, sample string) ([]kgeval
 // ListSamples returns a page of a run's samples, filtered and sorted, each
 // with its scores for every pair of pairs. Errors: EINVALID for a bad sort,
 // metric or page.
-func (db *DB) ListSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kgeval.Pair) (*kgeval.SamplePage, error) {
+func (db *DB) ListSamples(ctx context.Context, q readmodel.SampleQuery, pairs []kgeval.Pair) (*readmodel.SamplePage, error) {
 	return db.listSamples(ctx, q, pairs, false)
 }
 
 // listSamples is ListSamples; with all, it returns every row, without
 // scores (SampleOrder).
-func (db *DB) listSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kgeval.Pair, all bool) (*kgeval.SamplePage, error) {
+func (db *DB) listSamples(ctx context.Context, q readmodel.SampleQuery, pairs []kgeval.Pair, all bool) (*readmodel.SamplePage, error) {
 	if q.Variant == "" {
 		q.Variant = kgeval.DefaultVariant
 	}
 	if q.Limit == 0 {
 		q.Limit = 50
 	}
-	if q.Limit < 0 || q.Limit > kgeval.MaxPageSize || q.Offset < 0 {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "page offset %d, limit %d: want offset >= 0 and 1 <= limit <= %d", q.Offset, q.Limit, kgeval.MaxPageSize)
+	if q.Limit < 0 || q.Limit > readmodel.MaxPageSize || q.Offset < 0 {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "page offset %d, limit %d: want offset >= 0 and 1 <= limit <= %d", q.Offset, q.Limit, readmodel.MaxPageSize)
 	}
 	if q.Metric != "" && kgeval.MetricFamily(q.Metric) != kgeval.FamilyKG && !metricName.MatchString(q.Metric) {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "metric %q: want a KG metric (%s) or a metric name such as ts_groundedness_avg", q.Metric, strings.Join(kgeval.KGMetricNames, ", "))
@@ -165,7 +166,7 @@ func (db *DB) listSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kge
 	if err != nil {
 		return nil, mapError(err, "list samples")
 	}
-	page := &kgeval.SamplePage{Offset: q.Offset, Limit: q.Limit, Samples: []kgeval.SampleRow{}}
+	page := &readmodel.SamplePage{Offset: q.Offset, Limit: q.Limit, Samples: []readmodel.SampleRow{}}
 	if len(recs) == 0 {
 		return page, nil
 	}
@@ -174,12 +175,12 @@ func (db *DB) listSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kge
 	rows, _ := m["page"].([]any)
 	for _, x := range rows {
 		r, _ := x.(map[string]any)
-		page.Samples = append(page.Samples, kgeval.SampleRow{ID: asString(r["id"]), Record: int(asInt(r["record"])), System: asString(r["system"])})
+		page.Samples = append(page.Samples, readmodel.SampleRow{ID: asString(r["id"]), Record: int(asInt(r["record"])), System: asString(r["system"])})
 	}
 	if all {
 		return page, nil
 	}
-	if err := db.SampleScores(ctx, q.Run, q.Variant, page.Samples, pairs, kgeval.OtherMetric(q.Metric)); err != nil {
+	if err := db.SampleScores(ctx, q.Run, q.Variant, page.Samples, pairs, readmodel.OtherMetric(q.Metric)); err != nil {
 		return nil, err
 	}
 	return page, nil
@@ -190,9 +191,9 @@ var metricName = regexp.MustCompile(`^[a-z][a-z0-9_@]{0,63}$`)
 
 // SampleOrder returns every sample that q selects, in q's order, without
 // scores (q's Offset and Limit are ignored): a dashboard can keep it for a
-// finished run and page through it with kgeval.SampleScores.
-func (db *DB) SampleOrder(ctx context.Context, q kgeval.SampleQuery) ([]kgeval.SampleRow, error) {
-	q.Offset, q.Limit = 0, kgeval.MaxPageSize
+// finished run and page through it with readmodel.SampleScores.
+func (db *DB) SampleOrder(ctx context.Context, q readmodel.SampleQuery) ([]readmodel.SampleRow, error) {
+	q.Offset, q.Limit = 0, readmodel.MaxPageSize
 	p, err := db.listSamples(ctx, q, nil, true)
 	if err != nil {
 		return nil, err
@@ -202,7 +203,7 @@ func (db *DB) SampleOrder(ctx context.Context, q kgeval.SampleQuery) ([]kgeval.S
 
 // SampleScores fills the Scores of rows (samples of run) for every pair and
 // their Metrics for every metric named in metrics (MetricScore names).
-func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []kgeval.SampleRow, pairs []kgeval.Pair, metrics []string) error {
+func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []readmodel.SampleRow, pairs []kgeval.Pair, metrics []string) error {
 	if variant == "" {
 		variant = kgeval.DefaultVariant
 	}
@@ -229,7 +230,7 @@ func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []kgev
 	}
 	var muids []any
 	for i := range rows {
-		rows[i].Metrics = map[string]*kgeval.MetricValue{}
+		rows[i].Metrics = map[string]*readmodel.MetricValue{}
 		for _, m := range metrics {
 			muids = append(muids, kgeval.JoinKey(run, rows[i].ID, m))
 		}
@@ -252,7 +253,7 @@ func (db *DB) SampleScores(ctx context.Context, run, variant string, rows []kgev
 // for every one of pairs, the triplets of every pair graph, the best path of
 // every input entity, its other metric values with their explanations and
 // its grounding check (Delta is left for the caller). Errors: ENOTFOUND.
-func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*kgeval.SampleDetail, error) {
+func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*readmodel.SampleDetail, error) {
 	if variant == "" {
 		variant = kgeval.DefaultVariant
 	}
@@ -264,7 +265,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 		return nil, kgeval.Errorf(kgeval.ENOTFOUND, "no sample %q in run %q", id, run)
 	}
 	m := recs[0].AsMap()
-	d := &kgeval.SampleDetail{Run: run, ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
+	d := &readmodel.SampleDetail{Run: run, ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
 		Question: asString(m["question"]), Answer: asString(m["answer"]), Reference: asString(m["reference"])}
 	ctxs, _ := m["contexts"].([]any)
 	for _, c := range ctxs {
@@ -285,7 +286,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 	if err != nil {
 		return nil, err
 	}
-	byPair := map[string]*kgeval.StoredScore{}
+	byPair := map[string]*readmodel.StoredScore{}
 	for i := range scores {
 		byPair[scores[i].Pair] = &scores[i]
 	}
@@ -293,7 +294,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 		return nil, err
 	}
 	for _, p := range pairs {
-		pd := kgeval.PairDetail{Pair: p, Score: byPair[p.Name], Input: []kgeval.TripletRow{}, Context: []kgeval.TripletRow{}, Paths: []kgeval.EntityPath{}}
+		pd := readmodel.PairDetail{Pair: p, Score: byPair[p.Name], Input: []readmodel.TripletRow{}, Context: []readmodel.TripletRow{}, Paths: []kgeval.EntityPath{}}
 		g, err := db.ReadGraphExplanation(ctx, run, id, p.Name)
 		switch kgeval.ErrorCode(err) {
 		case "":
@@ -320,26 +321,26 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 // ExportScores' lookup per sample grows with its square: on a 10,001-sample
 // run with 19 metric values per sample ExportScores exceeded the 2-minute
 // query timeout, and `kgeval compare` over this read took 14 s in all.
-func (db *DB) RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+func (db *DB) RunScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	return db.runScores(ctx, run, variant, true)
 }
 
 // RunKGScores returns the rows of RunScores without the other metric
 // values (two scans): what the dashboard's triage reads.
-func (db *DB) RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+func (db *DB) RunKGScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	return db.runScores(ctx, run, variant, false)
 }
 
-func (db *DB) runScores(ctx context.Context, run, variant string, metrics bool) ([]kgeval.SampleScores, error) {
+func (db *DB) runScores(ctx context.Context, run, variant string, metrics bool) ([]readmodel.SampleScores, error) {
 	recs, err := db.read(ctx, qSampleRows, map[string]any{"run": run})
 	if err != nil {
 		return nil, mapError(err, "read samples")
 	}
-	out := make([]kgeval.SampleScores, 0, len(recs))
+	out := make([]readmodel.SampleScores, 0, len(recs))
 	index := make(map[string]int, len(recs))
 	for _, r := range recs {
 		m := r.AsMap()
-		row := kgeval.SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
+		row := readmodel.SampleScores{ID: asString(m["id"]), Record: int(asInt(m["record"])), System: asString(m["system"]),
 			Question: asString(m["question"]), Human: asString(m["human"]), Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
 		index[row.ID] = len(out)
 		out = append(out, row)
@@ -375,10 +376,10 @@ func (db *DB) runScores(ctx context.Context, run, variant string, metrics bool) 
 }
 
 // tripletRows turns triplets into rows.
-func tripletRows(ts []kgeval.Triplet) []kgeval.TripletRow {
-	out := make([]kgeval.TripletRow, 0, len(ts))
+func tripletRows(ts []kgeval.Triplet) []readmodel.TripletRow {
+	out := make([]readmodel.TripletRow, 0, len(ts))
 	for _, t := range ts {
-		out = append(out, kgeval.TripletRow{Subject: t.Subject, Relation: t.Relation, Object: t.Object, Passage: t.Passage})
+		out = append(out, readmodel.TripletRow{Subject: t.Subject, Relation: t.Relation, Object: t.Object, Passage: t.Passage})
 	}
 	return out
 }

@@ -11,13 +11,14 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 func TestDB_ListSamples(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	r := graphstoretest.MustWebRun(t, db, 12)
-	list := func(t *testing.T, q kgeval.SampleQuery) *kgeval.SamplePage {
+	list := func(t *testing.T, q readmodel.SampleQuery) *readmodel.SamplePage {
 		t.Helper()
 		q.Run = r.Name
 		p, err := db.ListSamples(ctx, q, r.Settings.Pairs)
@@ -26,7 +27,7 @@ func TestDB_ListSamples(t *testing.T) {
 		}
 		return p
 	}
-	ids := func(p *kgeval.SamplePage) []string {
+	ids := func(p *readmodel.SamplePage) []string {
 		var out []string
 		for _, s := range p.Samples {
 			out = append(out, s.ID)
@@ -36,7 +37,7 @@ func TestDB_ListSamples(t *testing.T) {
 	mh := func(id string) *float64 { return r.Results[id]["faithfulness"].Value(kgeval.MetricMultihop) }
 
 	t.Run("OK", func(t *testing.T) {
-		p := list(t, kgeval.SampleQuery{Limit: 5})
+		p := list(t, readmodel.SampleQuery{Limit: 5})
 		if p.Total != 12 || len(p.Samples) != 5 || p.Samples[0].ID != "s00" || p.Samples[4].ID != "s04" {
 			t.Fatalf("first page: total %d, %v", p.Total, ids(p))
 		}
@@ -48,16 +49,16 @@ func TestDB_ListSamples(t *testing.T) {
 		if p.Samples[1].Scores["answer_relevancy"] == nil {
 			t.Error("s01: no answer_relevancy score")
 		}
-		if p := list(t, kgeval.SampleQuery{Offset: 10, Limit: 5}); p.Total != 12 || !slices.Equal(ids(p), []string{"s10", "s11"}) {
+		if p := list(t, readmodel.SampleQuery{Offset: 10, Limit: 5}); p.Total != 12 || !slices.Equal(ids(p), []string{"s10", "s11"}) {
 			t.Errorf("last page: %d %v", p.Total, ids(p))
 		}
-		if p := list(t, kgeval.SampleQuery{Offset: 50, Limit: 5}); p.Total != 12 || len(p.Samples) != 0 {
+		if p := list(t, readmodel.SampleQuery{Offset: 50, Limit: 5}); p.Total != 12 || len(p.Samples) != 0 {
 			t.Errorf("past the end: %d %v", p.Total, ids(p))
 		}
 	})
 	t.Run("SortByScore", func(t *testing.T) {
 		for _, desc := range []bool{false, true} {
-			p := list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Sort: "score", Desc: desc, Limit: 100})
+			p := list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Sort: "score", Desc: desc, Limit: 100})
 			var want []string
 			for _, s := range r.Samples {
 				want = append(want, s.ID)
@@ -76,14 +77,14 @@ func TestDB_ListSamples(t *testing.T) {
 				t.Errorf("desc=%v: got %v, want %v", desc, ids(p), want)
 			}
 		}
-		p := list(t, kgeval.SampleQuery{Sort: "id", Desc: true, Limit: 3})
+		p := list(t, readmodel.SampleQuery{Sort: "id", Desc: true, Limit: 3})
 		if !slices.Equal(ids(p), []string{"s11", "s10", "s09"}) {
 			t.Errorf("id desc: %v", ids(p))
 		}
 	})
 	t.Run("Filters", func(t *testing.T) {
 		lo, hi := 0.4, 1.0
-		p := list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Min: &lo, Max: &hi, Limit: 100})
+		p := list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Min: &lo, Max: &hi, Limit: 100})
 		var want []string
 		for _, s := range r.Samples {
 			if v := mh(s.ID); v != nil && *v >= lo && *v <= hi {
@@ -94,7 +95,7 @@ func TestDB_ListSamples(t *testing.T) {
 			t.Errorf("range [%v, %v]: got %v (total %d), want %v", lo, hi, ids(p), p.Total, want)
 		}
 		yes := true
-		p = list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Null: &yes, Limit: 100})
+		p = list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Null: &yes, Limit: 100})
 		want = nil
 		reason := ""
 		for _, s := range r.Samples {
@@ -106,12 +107,12 @@ func TestDB_ListSamples(t *testing.T) {
 		if len(want) == 0 || !slices.Equal(ids(p), want) {
 			t.Errorf("null: got %v, want %v", ids(p), want)
 		}
-		p = list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Reason: &reason, Limit: 100})
+		p = list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Reason: &reason, Limit: 100})
 		if reason == "" || !slices.Equal(ids(p), want) {
 			t.Errorf("reason %q: got %v, want %v", reason, ids(p), want)
 		}
 		sys := "b"
-		p = list(t, kgeval.SampleQuery{System: &sys, Limit: 100})
+		p = list(t, readmodel.SampleQuery{System: &sys, Limit: 100})
 		if p.Total != 6 || p.Samples[0].ID != "s01" || p.Samples[0].System != "b" {
 			t.Errorf("system b: %d %v", p.Total, ids(p))
 		}
@@ -121,7 +122,7 @@ func TestDB_ListSamples(t *testing.T) {
 		val := func(id string) *float64 { return r.Metrics[id][m].Value }
 		for _, desc := range []bool{false, true} {
 			// A pair is ignored for a metric other than the KG ones.
-			p := list(t, kgeval.SampleQuery{Pair: "faithfulness", Metric: m, Sort: "score", Desc: desc, Limit: 100})
+			p := list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: m, Sort: "score", Desc: desc, Limit: 100})
 			var want []string
 			for _, s := range r.Samples {
 				want = append(want, s.ID)
@@ -156,10 +157,10 @@ func TestDB_ListSamples(t *testing.T) {
 				nulls = append(nulls, s.ID)
 			}
 		}
-		if p := list(t, kgeval.SampleQuery{Metric: m, Null: &yes, Limit: 100}); len(nulls) == 0 || !slices.Equal(ids(p), nulls) {
+		if p := list(t, readmodel.SampleQuery{Metric: m, Null: &yes, Limit: 100}); len(nulls) == 0 || !slices.Equal(ids(p), nulls) {
 			t.Errorf("null: got %v, want %v", ids(p), nulls)
 		}
-		if p := list(t, kgeval.SampleQuery{Metric: m, Reason: &reason, Limit: 100}); !slices.Equal(ids(p), nulls) {
+		if p := list(t, readmodel.SampleQuery{Metric: m, Reason: &reason, Limit: 100}); !slices.Equal(ids(p), nulls) {
 			t.Errorf("reason: got %v, want %v", ids(p), nulls)
 		}
 		lo := 0.5
@@ -169,19 +170,19 @@ func TestDB_ListSamples(t *testing.T) {
 				high = append(high, s.ID)
 			}
 		}
-		if p := list(t, kgeval.SampleQuery{Metric: m, Min: &lo, Limit: 100}); len(high) == 0 || !slices.Equal(ids(p), high) {
+		if p := list(t, readmodel.SampleQuery{Metric: m, Min: &lo, Limit: 100}); len(high) == 0 || !slices.Equal(ids(p), high) {
 			t.Errorf("min %v: got %v, want %v", lo, ids(p), high)
 		}
-		if p := list(t, kgeval.SampleQuery{Metric: "bert_score_f1", Min: kgeval.Float(50), Limit: 100}); p.Total == 0 || p.Total == len(r.Samples) {
+		if p := list(t, readmodel.SampleQuery{Metric: "bert_score_f1", Min: kgeval.Float(50), Limit: 100}); p.Total == 0 || p.Total == len(r.Samples) {
 			t.Errorf("bert_score_f1 >= 50 (0-100 scale): %d samples", p.Total)
 		}
-		if p := list(t, kgeval.SampleQuery{Metric: "no_such_metric", Null: &yes, Limit: 100}); p.Total != len(r.Samples) {
+		if p := list(t, readmodel.SampleQuery{Metric: "no_such_metric", Null: &yes, Limit: 100}); p.Total != len(r.Samples) {
 			t.Errorf("a metric no sample has is null everywhere: %d", p.Total)
 		}
 	})
 	t.Run("EINVALID", func(t *testing.T) {
-		for _, q := range []kgeval.SampleQuery{
-			{Sort: "question"}, {Sort: "score"}, {Metric: "n.x"}, {Metric: "x' OR 1=1"}, {Limit: kgeval.MaxPageSize + 1}, {Offset: -1},
+		for _, q := range []readmodel.SampleQuery{
+			{Sort: "question"}, {Sort: "score"}, {Metric: "n.x"}, {Metric: "x' OR 1=1"}, {Limit: readmodel.MaxPageSize + 1}, {Offset: -1},
 			{Min: kgeval.Float(0.5)}, {Metric: kgeval.MetricMultihop, Sort: "score"},
 		} {
 			q.Run = r.Name
@@ -331,7 +332,7 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 	t.Run("SortByContradiction", func(t *testing.T) {
 		val := func(id string) *float64 { return r.Results[id]["faithfulness"].Value(kgeval.MetricContradiction) }
 		for _, desc := range []bool{true, false} {
-			p, err := db.ListSamples(ctx, kgeval.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: kgeval.MetricContradiction, Sort: "score", Desc: desc, Limit: 100}, r.Settings.Pairs)
+			p, err := db.ListSamples(ctx, readmodel.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: kgeval.MetricContradiction, Sort: "score", Desc: desc, Limit: 100}, r.Settings.Pairs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -414,7 +415,7 @@ func TestDB_RunStats(t *testing.T) {
 		t.Errorf("systems: %+v", st.Systems)
 	}
 	systems, err := db.RunSystems(ctx, r.Name)
-	if err != nil || len(systems) != 2 || systems[1] != (kgeval.SystemCount{System: "b", Samples: 5}) {
+	if err != nil || len(systems) != 2 || systems[1] != (readmodel.SystemCount{System: "b", Samples: 5}) {
 		t.Errorf("RunSystems: %+v %v", systems, err)
 	}
 

@@ -9,16 +9,18 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
 
 // Store is what the use cases read and write: the domain's storage
-// services (graphstore implements them on Neo4j).
+// services and its readers (graphstore implements them on Neo4j).
 type Store interface {
 	kgeval.RunService
 	kgeval.SampleService
 	kgeval.ScoreService
 	kgeval.PairGraphService
+	readmodel.Reader
 }
 
 // Models are the model-backed adapters of one evaluation. They are built
@@ -107,7 +109,7 @@ type Evaluation struct {
 	Calls kgeval.Calls
 	// Scores are the run's score rows, in record order, when
 	// EvaluateOptions.Scores asked for them.
-	Scores []kgeval.SampleScores
+	Scores []readmodel.SampleScores
 }
 
 // Evaluate runs one evaluation with its start / resume / replace policy:

@@ -6,18 +6,19 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
-// ScoreRows are the score rows of a run (as kgeval.ScoreService.RunScores
+// ScoreRows are the score rows of a run (as readmodel.ScoreReader.RunScores
 // returns them, in record order) made from what an evaluation of every
 // one of samples holds: its KG results and metric values, in the form
 // the store keeps them (no explanation, verdicts or claims). The CLI
 // prints a run's table from them without reading the run back.
-func ScoreRows(samples []kgeval.Sample, results []kgeval.KGResult, metrics []kgeval.MetricScore) []kgeval.SampleScores {
-	out := make([]kgeval.SampleScores, 0, len(samples))
+func ScoreRows(samples []kgeval.Sample, results []kgeval.KGResult, metrics []kgeval.MetricScore) []readmodel.SampleScores {
+	out := make([]readmodel.SampleScores, 0, len(samples))
 	for _, s := range samples {
 		human, _ := json.Marshal(s.Human)
-		out = append(out, kgeval.SampleScores{ID: s.ID, Record: s.Record, System: s.System, Question: s.Question, Human: string(human),
+		out = append(out, readmodel.SampleScores{ID: s.ID, Record: s.Record, System: s.System, Question: s.Question, Human: string(human),
 			Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}})
 	}
 	sort.SliceStable(out, func(a, b int) bool {
@@ -51,7 +52,7 @@ func ScoreRows(samples []kgeval.Sample, results []kgeval.KGResult, metrics []kge
 // what the evaluation rep holds when it evaluated every sample (a new or
 // replaced run), read back from the store on a resume, whose earlier
 // attempts' scores are only there.
-func scoreRows(ctx context.Context, store Store, o EvaluateOptions, rep *Report) ([]kgeval.SampleScores, error) {
+func scoreRows(ctx context.Context, store Store, o EvaluateOptions, rep *Report) ([]readmodel.SampleScores, error) {
 	if o.Resume {
 		return store.RunScores(ctx, o.Run, kgeval.DefaultVariant)
 	}

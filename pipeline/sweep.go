@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/stats"
 )
@@ -257,8 +258,8 @@ var textOnly = []string{kgeval.MetricAtomSupport, kgeval.MetricTypedSlotCoverage
 
 // carryTextChecks copies the text-only metrics (textOnly) of the default
 // variant into a sweep point's results, with their null reasons.
-func carryTextChecks(results []kgeval.KGResult, stored []kgeval.SampleScores) {
-	byID := map[string]*kgeval.SampleScores{}
+func carryTextChecks(results []kgeval.KGResult, stored []readmodel.SampleScores) {
+	byID := map[string]*readmodel.SampleScores{}
 	for i := range stored {
 		byID[stored[i].ID] = &stored[i]
 	}

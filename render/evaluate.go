@@ -13,6 +13,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -279,7 +280,7 @@ func Evaluation(w io.Writer, r EvaluationReport) {
 // against its pass mark). With all, then its KG scores per pair and metric
 // (Summary) and its other metric values per metric (MetricSummary);
 // without, one line counts those metrics and says how to see them.
-func Scores(w io.Writer, run string, rows []kgeval.SampleScores, pairs []kgeval.Pair, all bool) {
+func Scores(w io.Writer, run string, rows []readmodel.SampleScores, pairs []kgeval.Pair, all bool) {
 	var results []kgeval.KGResult
 	var others []kgeval.MetricScore
 	otherNames := map[string]bool{}

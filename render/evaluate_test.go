@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 func fp(v float64) *float64 { return &v }
@@ -16,12 +17,12 @@ func fp(v float64) *float64 { return &v }
 // scoreRows are four samples of two systems with the four default pairs:
 // claim scores on faithfulness, slot coverage on the question pairs,
 // factual_correctness null everywhere (no reference), and one other metric.
-func scoreRows(systems ...string) []kgeval.SampleScores {
+func scoreRows(systems ...string) []readmodel.SampleScores {
 	na := map[string]string{kgeval.MetricRecall: kgeval.ReasonNotApplicable + "only against the reference", kgeval.MetricF1: kgeval.ReasonNotApplicable + "only against the reference"}
-	var rows []kgeval.SampleScores
+	var rows []readmodel.SampleScores
 	for i, v := range []float64{0.9, 0.2, 0.7, 0.4} {
 		slot := fp(float64(i%2) * 1)
-		rows = append(rows, kgeval.SampleScores{ID: string(rune('a' + i)), Record: i, System: systems[i%len(systems)],
+		rows = append(rows, readmodel.SampleScores{ID: string(rune('a' + i)), Record: i, System: systems[i%len(systems)],
 			Scores: map[string]kgeval.KGResult{
 				"faithfulness":        kgeval.KGResult{Pair: "faithfulness", Reasons: na}.With(kgeval.MetricClaimScore, fp(v)).With(kgeval.MetricClaimScoreMin, fp(v)).With(kgeval.MetricMultihop, fp(0.5)).With(kgeval.MetricCommunityOverlap, fp(0.1)),
 				"factual_correctness": {Pair: "factual_correctness", Reason: "no reference"},

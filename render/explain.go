@@ -8,12 +8,13 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Explain prints why a sample of run scored as it did: per pair its verdict
 // scores and every input triplet's verdict with its evidence sentence,
 // contradictions first, then the triplets the grounding check dropped.
-func Explain(w io.Writer, run string, d *kgeval.SampleDetail, only []string) {
+func Explain(w io.Writer, run string, d *readmodel.SampleDetail, only []string) {
 	pairs, results, lines := analysis.SampleWhy(d, only)
 	fmt.Fprintf(w, "sample %s", d.ID)
 	if d.System != "" {

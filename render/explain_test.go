@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/render"
 )
 
 // explainSample is one sample with a scored faithfulness pair holding every
 // kind of explanation (verdicts, claims, atoms, typed slots), an unscored
 // pair, and triplets the grounding check dropped.
-func explainSample() *kgeval.SampleDetail {
+func explainSample() *readmodel.SampleDetail {
 	passage := `PSLV-C56 was launched on 30 July 2023. The press called it "a routine flight".`
 	launch := strings.Index(passage, "PSLV-C56")
 	routine := strings.Index(passage, "The press")
@@ -49,10 +50,10 @@ func explainSample() *kgeval.SampleDetail {
 			{Clause: "where from", Want: "place"},
 		},
 	}.With(kgeval.MetricSupport, fp(0.5)).With(kgeval.MetricContradiction, fp(0.25)).With(kgeval.MetricClaimScore, fp(0.375))
-	return &kgeval.SampleDetail{ID: "s1", System: "grounded", Answer: "It was a routine flight. PSLV-C56 launched on 5 August 2023.",
+	return &readmodel.SampleDetail{ID: "s1", System: "grounded", Answer: "It was a routine flight. PSLV-C56 launched on 5 August 2023.",
 		Contexts: []string{passage, "Second passage."},
-		Pairs: []kgeval.PairDetail{
-			{Pair: faith, Score: &kgeval.StoredScore{KGResult: r}},
+		Pairs: []readmodel.PairDetail{
+			{Pair: faith, Score: &readmodel.StoredScore{KGResult: r}},
 			{Pair: kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}}, // not scored
 		},
 		Grounding: []kgeval.Grounding{

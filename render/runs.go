@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // RunList prints stored runs, one line each.
@@ -26,7 +27,7 @@ func RunList(w io.Writer, runs []kgeval.Run) error {
 
 // RunShow prints a run's record and its mean scores per pair (the KG
 // metrics without a value in any pair left out).
-func RunShow(w io.Writer, r kgeval.Run, sum []kgeval.PairSummary) error {
+func RunShow(w io.Writer, r kgeval.Run, sum []readmodel.PairSummary) error {
 	fmt.Fprintf(w, "run %s: %s\ndataset %s (sha256 %s), %d samples, %d rejected\nllm %s, encoder %s, engine %s, extraction %s\nstarted %s, finished %s\nstages (s) %s\ncalls %s\ntexts %s\nresumed %d times\n",
 		r.Name, r.Status, r.Dataset, r.Fingerprint, r.Samples, r.Rejected, r.LLM, r.Encoder, r.Engine, analysis.ExtractionMethod(r),
 		r.Started.Format(time.DateTime), r.Finished.Format(time.DateTime), jsonOrEmpty(r.Stages), jsonOrEmpty(r.Calls), jsonOrEmpty(r.Texts), r.Resumes)

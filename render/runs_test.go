@@ -11,6 +11,7 @@ import (
 	"github.com/kgeval/kgeval/cachefile"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/render"
 )
 
@@ -65,7 +66,7 @@ func TestRunShow(t *testing.T) {
 		LLM: "http://h/v1#qwen", Encoder: "minilm", Engine: "native", Started: started, Finished: started.Add(90 * time.Second),
 		Stages: kgeval.Stages{"extract": 1.5}, Calls: &kgeval.Calls{Calls: 7, CacheHits: 2}, Resumes: 2}
 	support, zero := 0.8125, 0.0
-	sum := []kgeval.PairSummary{
+	sum := []readmodel.PairSummary{
 		{Pair: "faithfulness", Graphs: 4, Scored: 3, Means: map[string]*float64{kgeval.MetricSupport: &support, kgeval.MetricContradiction: &zero}},
 		{Pair: "answer_relevancy", Graphs: 4, Scored: 4, Means: map[string]*float64{kgeval.MetricSupport: nil}},
 	}

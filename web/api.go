@@ -10,6 +10,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/export"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 func (s *Server) me(c *gin.Context) (any, error) {
@@ -40,8 +41,8 @@ func (s *Server) runStats(c *gin.Context) (any, error) {
 }
 
 // sampleQuery parses the sample list's query string. Errors: EINVALID.
-func sampleQuery(c *gin.Context) (kgeval.SampleQuery, error) {
-	q := kgeval.SampleQuery{Run: c.Param("run"), Variant: variantOf(c), Pair: c.Query("pair"), Metric: c.Query("metric"), Sort: c.Query("sort")}
+func sampleQuery(c *gin.Context) (readmodel.SampleQuery, error) {
+	q := readmodel.SampleQuery{Run: c.Param("run"), Variant: variantOf(c), Pair: c.Query("pair"), Metric: c.Query("metric"), Sort: c.Query("sort")}
 	num := func(key string) (*float64, error) {
 		v := c.Query(key)
 		if v == "" {

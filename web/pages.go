@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // pageNames are the dashboard's pages; each is templates/NAME.html inside
@@ -302,7 +303,7 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 // claims of its answer and reference pairs, the why of its verdict scores
 // per pair and what the grounding check dropped.
 type SamplePage struct {
-	Sample    *kgeval.SampleDetail
+	Sample    *readmodel.SampleDetail
 	Claims    []ClaimPair
 	Metrics   []MetricRow
 	Why       []WhyPair
@@ -348,7 +349,7 @@ var claimSignals = []struct{ name, label string }{{kgeval.FeatureOverlap, "words
 // in the run's pair order, each pair's claims lowest score first
 // (analysis.ClaimsWorstFirst). A pair with neither a claim nor a reason
 // that applies (a run scored before claim checks) is left out.
-func claimPairs(d *kgeval.SampleDetail) []ClaimPair {
+func claimPairs(d *readmodel.SampleDetail) []ClaimPair {
 	var out []ClaimPair
 	for _, pd := range d.Pairs {
 		if pd.Score == nil || analysis.Headline(pd.Pair) != kgeval.MetricClaimScore {
@@ -399,12 +400,12 @@ func claimPairs(d *kgeval.SampleDetail) []ClaimPair {
 // explanation (the three aggregates of a triplet-similarity metric), which
 // is then drawn once.
 type MetricRow struct {
-	kgeval.MetricValue
+	readmodel.MetricValue
 	Explained *Explanation
 	SameAs    string
 }
 
-func metricRows(vs []kgeval.MetricValue) []MetricRow {
+func metricRows(vs []readmodel.MetricValue) []MetricRow {
 	out := make([]MetricRow, 0, len(vs))
 	shown := -1 // the row whose explanation is drawn
 	for i, v := range vs {

@@ -14,6 +14,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -49,52 +50,52 @@ func (s *countingStore) ListRuns(ctx context.Context) ([]kgeval.Run, error) {
 	return s.Store.ListRuns(ctx)
 }
 
-func (s *countingStore) RunSummary(ctx context.Context, run, variant string) ([]kgeval.PairSummary, error) {
+func (s *countingStore) RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error) {
 	s.count("RunSummary")
 	return s.Store.RunSummary(ctx, run, variant)
 }
 
-func (s *countingStore) RunSystems(ctx context.Context, run string) ([]kgeval.SystemCount, error) {
+func (s *countingStore) RunSystems(ctx context.Context, run string) ([]readmodel.SystemCount, error) {
 	s.count("RunSystems")
 	return s.Store.RunSystems(ctx, run)
 }
 
-func (s *countingStore) RunSweep(ctx context.Context, run string) ([]kgeval.VariantMeans, error) {
+func (s *countingStore) RunSweep(ctx context.Context, run string) ([]readmodel.VariantMeans, error) {
 	s.count("RunSweep")
 	return s.Store.RunSweep(ctx, run)
 }
 
-func (s *countingStore) RunScoreRows(ctx context.Context, run, variant string) ([]kgeval.SystemScore, error) {
+func (s *countingStore) RunScoreRows(ctx context.Context, run, variant string) ([]readmodel.SystemScore, error) {
 	s.count("RunScoreRows")
 	return s.Store.RunScoreRows(ctx, run, variant)
 }
 
-func (s *countingStore) RunMetricGroups(ctx context.Context, run string) ([]kgeval.MetricGroup, error) {
+func (s *countingStore) RunMetricGroups(ctx context.Context, run string) ([]readmodel.MetricGroup, error) {
 	s.count("RunMetricGroups")
 	return s.Store.RunMetricGroups(ctx, run)
 }
 
-func (s *countingStore) RunNullReasons(ctx context.Context, run string) ([]kgeval.ReasonCount, error) {
+func (s *countingStore) RunNullReasons(ctx context.Context, run string) ([]readmodel.ReasonCount, error) {
 	s.count("RunNullReasons")
 	return s.Store.RunNullReasons(ctx, run)
 }
 
-func (s *countingStore) RunKGScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+func (s *countingStore) RunKGScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	s.count("RunKGScores")
 	return s.Store.RunKGScores(ctx, run, variant)
 }
 
-func (s *countingStore) RunScores(ctx context.Context, run, variant string) ([]kgeval.SampleScores, error) {
+func (s *countingStore) RunScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	s.count("RunScores")
 	return s.Store.RunScores(ctx, run, variant)
 }
 
-func (s *countingStore) GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*kgeval.SampleDetail, error) {
+func (s *countingStore) GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*readmodel.SampleDetail, error) {
 	s.count("GetSample")
 	return s.Store.GetSample(ctx, run, id, variant, pairs)
 }
 
-func (s *countingStore) Variants(ctx context.Context, run string) ([]kgeval.Variant, error) {
+func (s *countingStore) Variants(ctx context.Context, run string) ([]readmodel.Variant, error) {
 	s.count("Variants")
 	return s.Store.Variants(ctx, run)
 }
@@ -104,17 +105,17 @@ func (s *countingStore) MetricExplanations(ctx context.Context, run string, metr
 	return s.Store.MetricExplanations(ctx, run, metrics)
 }
 
-func (s *countingStore) SampleOrder(ctx context.Context, q kgeval.SampleQuery) ([]kgeval.SampleRow, error) {
+func (s *countingStore) SampleOrder(ctx context.Context, q readmodel.SampleQuery) ([]readmodel.SampleRow, error) {
 	s.count("SampleOrder")
 	return s.Store.SampleOrder(ctx, q)
 }
 
-func (s *countingStore) SampleScores(ctx context.Context, run, variant string, rows []kgeval.SampleRow, pairs []kgeval.Pair, metrics []string) error {
+func (s *countingStore) SampleScores(ctx context.Context, run, variant string, rows []readmodel.SampleRow, pairs []kgeval.Pair, metrics []string) error {
 	s.count("SampleScores")
 	return s.Store.SampleScores(ctx, run, variant, rows, pairs, metrics)
 }
 
-func (s *countingStore) ListSamples(ctx context.Context, q kgeval.SampleQuery, pairs []kgeval.Pair) (*kgeval.SamplePage, error) {
+func (s *countingStore) ListSamples(ctx context.Context, q readmodel.SampleQuery, pairs []kgeval.Pair) (*readmodel.SamplePage, error) {
 	s.count("ListSamples")
 	return s.Store.ListSamples(ctx, q, pairs)
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // Health reports on the services kgeval depends on.
@@ -37,14 +38,15 @@ type Health interface {
 	Check(ctx context.Context) (map[string]string, error)
 }
 
-// Store is what the dashboard reads: the domain's storage services
-// (graphstore implements them on Neo4j).
+// Store is what the dashboard reads: the domain's storage services and
+// its readers (graphstore implements them on Neo4j).
 type Store interface {
 	kgeval.RunService
 	kgeval.SampleService
 	kgeval.ScoreService
 	kgeval.PairGraphService
 	kgeval.Console
+	readmodel.Reader
 }
 
 // Config configures the server.

@@ -19,6 +19,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -359,11 +360,11 @@ func TestServer_API(t *testing.T) {
 		}
 	})
 	t.Run("Samples", func(t *testing.T) {
-		var p kgeval.SamplePage
+		var p readmodel.SamplePage
 		if code := c.getJSON(run+"/samples?pair=faithfulness&metric=multihop&sort=score&order=desc&limit=3&offset=1", &p); code != 200 || p.Total != 8 || len(p.Samples) != 3 {
 			t.Fatalf("%d %+v", code, p)
 		}
-		want, _ := db.ListSamples(context.Background(), kgeval.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: "multihop", Sort: "score", Desc: true, Limit: 3, Offset: 1}, r.Settings.Pairs)
+		want, _ := db.ListSamples(context.Background(), readmodel.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: "multihop", Sort: "score", Desc: true, Limit: 3, Offset: 1}, r.Settings.Pairs)
 		for i := range p.Samples {
 			if p.Samples[i].ID != want.Samples[i].ID {
 				t.Errorf("row %d: %s, want %s", i, p.Samples[i].ID, want.Samples[i].ID)
@@ -396,7 +397,7 @@ func TestServer_API(t *testing.T) {
 		}
 	})
 	t.Run("Sample", func(t *testing.T) {
-		var d kgeval.SampleDetail
+		var d readmodel.SampleDetail
 		if code := c.getJSON(run+"/samples/s03", &d); code != 200 || d.ID != "s03" || d.Question != r.Samples[3].Question || len(d.Pairs) != 2 || d.Delta != 0.5 {
 			t.Fatalf("%d %+v", code, d)
 		}

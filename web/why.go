@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // WhyPair is one pair of the sample page's "why": its verdict scores and
@@ -51,7 +52,7 @@ func whyPairs(v *analysis.SampleView) []WhyPair {
 		}
 	}
 	pairs := slices.Clone(v.Pairs)
-	slices.SortStableFunc(pairs, func(a, b kgeval.PairDetail) int {
+	slices.SortStableFunc(pairs, func(a, b readmodel.PairDetail) int {
 		i, oka := order[a.Pair.Name]
 		j, okb := order[b.Pair.Name]
 		switch {

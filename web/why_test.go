@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // TestServer_Why reads the why of samples with triplet verdicts through the
@@ -165,7 +166,7 @@ func TestServer_Why(t *testing.T) {
 	})
 
 	t.Run("SortByContradiction", func(t *testing.T) {
-		var p kgeval.SamplePage
+		var p readmodel.SamplePage
 		if code := api.getJSON("/api/runs/"+url.PathEscape(r.Name)+"/samples?pair=faithfulness&metric=contradiction&sort=score&order=desc", &p); code != 200 || p.Total != len(r.Samples) {
 			t.Fatalf("%d %+v", code, p)
 		}

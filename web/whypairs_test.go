@@ -6,20 +6,21 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // TestWhyPairs: the pair with the worst line comes first, pairs without a
 // line last, in the run's order; scores that do not apply are left out.
 func TestWhyPairs(t *testing.T) {
 	na := kgeval.ReasonNotApplicable + "only against the reference"
-	score := func(pair string, vs ...kgeval.TripletVerdict) *kgeval.StoredScore {
-		return &kgeval.StoredScore{KGResult: kgeval.KGResult{Pair: pair, Verdicts: vs,
+	score := func(pair string, vs ...kgeval.TripletVerdict) *readmodel.StoredScore {
+		return &readmodel.StoredScore{KGResult: kgeval.KGResult{Pair: pair, Verdicts: vs,
 			Reasons: map[string]string{kgeval.MetricRecall: na, kgeval.MetricF1: na}}.With(kgeval.MetricSupport, kgeval.Float(0.5))}
 	}
-	pair := func(name string, input kgeval.Text, s *kgeval.StoredScore) kgeval.PairDetail {
-		return kgeval.PairDetail{Pair: kgeval.Pair{Name: name, Input: input, Context: kgeval.TextContexts}, Score: s}
+	pair := func(name string, input kgeval.Text, s *readmodel.StoredScore) readmodel.PairDetail {
+		return readmodel.PairDetail{Pair: kgeval.Pair{Name: name, Input: input, Context: kgeval.TextContexts}, Score: s}
 	}
-	d := &kgeval.SampleDetail{ID: "s", Answer: "a", Contexts: []string{"c"}, Pairs: []kgeval.PairDetail{
+	d := &readmodel.SampleDetail{ID: "s", Answer: "a", Contexts: []string{"c"}, Pairs: []readmodel.PairDetail{
 		pair("context_relevancy", kgeval.TextQuestion, score("context_relevancy", kgeval.TripletVerdict{Subject: "q", Relation: "r", Object: "?", Asked: true, Verdict: kgeval.VerdictUnanswered})),
 		pair("faithfulness", kgeval.TextAnswer, score("faithfulness",
 			kgeval.TripletVerdict{Node: 1, Subject: "a", Relation: "r", Object: "b", Verdict: kgeval.VerdictSupported},
@@ -55,14 +56,14 @@ func TestWhyPairs(t *testing.T) {
 // page, failed first, with their evidence sentence cut from the context.
 func TestWhyPairs_Checks(t *testing.T) {
 	ctx := "PharmaCann was founded in 2014. It is based in Illinois."
-	d := &kgeval.SampleDetail{ID: "s", Question: "When was it founded?", Answer: "It was founded in 2010 in Illinois.", Contexts: []string{ctx},
-		Pairs: []kgeval.PairDetail{
-			{Pair: kgeval.Pair{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts}, Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{
+	d := &readmodel.SampleDetail{ID: "s", Question: "When was it founded?", Answer: "It was founded in 2010 in Illinois.", Contexts: []string{ctx},
+		Pairs: []readmodel.PairDetail{
+			{Pair: kgeval.Pair{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts}, Score: &readmodel.StoredScore{KGResult: kgeval.KGResult{
 				Pair: "faithfulness", Atoms: []kgeval.AtomCheck{
 					{Text: "Illinois", Kind: "name", Stated: true, Evidence: &kgeval.Evidence{Node: -1, Passage: 0, Start: 32, End: len(ctx)}},
 					{Text: "2010", Kind: "date"},
 				}}.With(kgeval.MetricAtomSupport, kgeval.Float(0.5))}},
-			{Pair: kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}, Score: &kgeval.StoredScore{KGResult: kgeval.KGResult{
+			{Pair: kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}, Score: &readmodel.StoredScore{KGResult: kgeval.KGResult{
 				Pair: "answer_relevancy", TypedSlots: []kgeval.TypedSlotCheck{
 					{Clause: "When was it founded?", Want: "date", Answered: true, Value: "2010", Evidence: &kgeval.Evidence{Node: -1, Passage: -1, Start: 0, End: 35}},
 				}}.With(kgeval.MetricTypedSlotCoverage, kgeval.Float(1))}},

@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
@@ -162,7 +163,7 @@ func RunCounts(tb testing.TB, run string) map[string]int {
 // scores of variant, read in one query whose per-sample lookups grow with
 // the square of the run's size: an independent check of
 // graphstore.DB.RunScores, which commands use.
-func ExportScores(tb testing.TB, run, variant string) []kgeval.SampleScores {
+func ExportScores(tb testing.TB, run, variant string) []readmodel.SampleScores {
 	tb.Helper()
 	str := func(x any) string { s, _ := x.(string); return s }
 	num := func(x any) *float64 {
@@ -171,10 +172,10 @@ func ExportScores(tb testing.TB, run, variant string) []kgeval.SampleScores {
 		}
 		return nil
 	}
-	out := []kgeval.SampleScores{}
+	out := []readmodel.SampleScores{}
 	for _, m := range MustQuery(tb, "", "test_sample_scores", map[string]any{"run": run, "variant": variant}) {
 		rec, _ := m["record"].(int64)
-		row := kgeval.SampleScores{ID: str(m["id"]), Record: int(rec), System: str(m["system"]), Question: str(m["question"]), Human: str(m["human"]),
+		row := readmodel.SampleScores{ID: str(m["id"]), Record: int(rec), System: str(m["system"]), Question: str(m["question"]), Human: str(m["human"]),
 			Scores: map[string]kgeval.KGResult{}, Metrics: map[string]kgeval.MetricScore{}}
 		ms, _ := m["metrics"].([]any)
 		for _, x := range ms {
