@@ -23,8 +23,8 @@
 //
 // # Map
 //
-//	kgeval (this package)  domain types (KGResult keyed by the registry);
-//	                       metric.go, the registry's names; service.go,
+//	kgeval (this package)  domain types (KGResult keyed by the registry in
+//	                       metricreg); service.go,
 //	                       cache.go, console.go, the services with the error
 //	                       codes they return; error.go, the application
 //	                       error and its codes

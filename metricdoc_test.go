@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 var update = flag.Bool("update", false, "rewrite the registry table of docs/METRICS.md")
@@ -17,13 +17,13 @@ var update = flag.Bool("update", false, "rewrite the registry table of docs/METR
 func registryTable() string {
 	var b strings.Builder
 	b.WriteString("| metric | family | better | scale | validity type | meaning |\n|---|---|---|---|---|---|\n")
-	for _, m := range kgeval.Registry() {
+	for _, m := range metricreg.Registry() {
 		typ := m.Type
-		if m.Family == kgeval.FamilyKG {
+		if m.Family == metricreg.FamilyKG {
 			typ = "the pair's"
 		}
 		better := "higher"
-		if m.Direction == kgeval.LowerIsBetter {
+		if m.Direction == metricreg.LowerIsBetter {
 			better = "lower"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %g – %g | %s | %s |\n", m.Name, m.Family, better, m.Lo, m.Hi, typ, m.Meaning)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // Score is one metric value for one sample (and pair, for KG scores). A nil
@@ -31,15 +33,15 @@ type EntityPath struct {
 }
 
 // KGResult holds the KG scores of one pair graph with their explanations.
-// Its values are keyed by the metric registry (KGMetricNames): Value and
+// Its values are keyed by the metric registry (metricreg.KGMetricNames): Value and
 // SetValue read and write them; its JSON writes them in the registry's
-// KGResult order (MetricInfo.JSON) between the pair and the reason:
+// KGResult order (metricreg.MetricInfo.JSON) between the pair and the reason:
 // {"sample", "pair", "multihop", ..., "contradiction_verified", "reason",
 // ...}, a null value as null.
 type KGResult struct {
 	Sample string `json:"sample"`
 	Pair   string `json:"pair"`
-	// values holds each KG metric's value at its index in KGMetricNames
+	// values holds each KG metric's value at its index in metricreg.KGMetricNames
 	// (kgIndex); an array, not a map, so that a copied KGResult is a copy
 	// as it was when the values were fields.
 	values [maxKGMetrics]*float64
@@ -65,7 +67,7 @@ type KGResult struct {
 }
 
 // TypedSlotCheck is one clause of a question that asks for a typed value
-// (MetricTypedSlotCoverage) and the value of the context side that answers
+// (metricreg.MetricTypedSlotCoverage) and the value of the context side that answers
 // it, if any.
 type TypedSlotCheck struct {
 	Clause string `json:"clause"`
@@ -78,7 +80,7 @@ type TypedSlotCheck struct {
 }
 
 // AtomCheck is one atom of an input text (a name or a literal value) and
-// whether the context side states it (MetricAtomSupport).
+// whether the context side states it (metricreg.MetricAtomSupport).
 type AtomCheck struct {
 	Text string `json:"text"`
 	// Kind is "name" or a literal kind ("date", "number", "money", ...).
@@ -96,20 +98,20 @@ type AtomCheck struct {
 // not load when the registry has more (raise it then).
 const maxKGMetrics = 32
 
-// kgIndex maps a KG metric name to its index in KGMetricNames and in
+// kgIndex maps a KG metric name to its index in metricreg.KGMetricNames and in
 // KGResult.values.
 var kgIndex = func() map[string]int {
-	if len(KGMetricNames) > maxKGMetrics {
-		panic(fmt.Sprintf("kgeval: the registry has %d KG metrics, KGResult holds %d: raise maxKGMetrics", len(KGMetricNames), maxKGMetrics))
+	if len(metricreg.KGMetricNames) > maxKGMetrics {
+		panic(fmt.Sprintf("kgeval: the registry has %d KG metrics, KGResult holds %d: raise maxKGMetrics", len(metricreg.KGMetricNames), maxKGMetrics))
 	}
-	m := make(map[string]int, len(KGMetricNames))
-	for i, name := range KGMetricNames {
+	m := make(map[string]int, len(metricreg.KGMetricNames))
+	for i, name := range metricreg.KGMetricNames {
 		m[name] = i
 	}
 	return m
 }()
 
-// Value returns the value of a KG metric (KGMetricNames); nil when null or
+// Value returns the value of a KG metric (metricreg.KGMetricNames); nil when null or
 // unknown.
 func (r KGResult) Value(metric string) *float64 {
 	if i, ok := kgIndex[metric]; ok {
@@ -145,7 +147,7 @@ func (r *KGResult) ReasonFor(metric string) string {
 type kgResultFields KGResult
 
 // MarshalJSON writes r as the struct with one field per metric wrote it:
-// sample and pair, each KG metric in KGJSONNames order (null when nil),
+// sample and pair, each KG metric in metricreg.KGJSONNames order (null when nil),
 // then the explanations, omitted when empty.
 func (r KGResult) MarshalJSON() ([]byte, error) {
 	// The fields without the values, and the same encoding of sample and
@@ -161,8 +163,8 @@ func (r KGResult) MarshalJSON() ([]byte, error) {
 	if !bytes.HasPrefix(fields, head) {
 		return nil, fmt.Errorf("kgeval: KGResult JSON does not start with sample and pair: %s", fields)
 	}
-	out := append(make([]byte, 0, len(fields)+len(KGJSONNames)*32), head...)
-	for _, m := range KGJSONNames {
+	out := append(make([]byte, 0, len(fields)+len(metricreg.KGJSONNames)*32), head...)
+	for _, m := range metricreg.KGJSONNames {
 		out = append(append(append(out, `,"`...), m...), `":`...)
 		v := r.Value(m)
 		if v == nil {
@@ -209,10 +211,10 @@ func marshalNoEscape(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// Scores returns r as a list of Score values, one per KGMetricNames.
+// Scores returns r as a list of Score values, one per metricreg.KGMetricNames.
 func (r *KGResult) Scores() []Score {
-	out := make([]Score, 0, len(KGMetricNames))
-	for _, m := range KGMetricNames {
+	out := make([]Score, 0, len(metricreg.KGMetricNames))
+	for _, m := range metricreg.KGMetricNames {
 		s := Score{Sample: r.Sample, Pair: r.Pair, Metric: m, Value: r.Value(m)}
 		if s.Value == nil {
 			s.Reason = r.ReasonFor(m)

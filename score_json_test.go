@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -26,11 +27,11 @@ func fullKGResult() kgeval.KGResult {
 		TypedSlots: []kgeval.TypedSlotCheck{{Clause: "when was it built", Want: "date", Answered: true, Value: "1889"}},
 	}
 	for m, v := range map[string]float64{
-		kgeval.MetricMultihop: 2.0 / 3, kgeval.MetricCommunityOverlap: 1e-7, kgeval.MetricCommunityCoverage: 123456789,
-		kgeval.MetricClaimScore: 1, kgeval.MetricClaimScoreMin: 0, kgeval.MetricPSupported: 0.5, kgeval.MetricClaimContradiction: 1.0 / 3,
-		kgeval.MetricSupport: 0.25, kgeval.MetricContradiction: 0.125, kgeval.MetricRecall: 1e21, kgeval.MetricF1: 0.1,
-		kgeval.MetricSlotCoverage: 0.2, kgeval.MetricSupportText: 0.3, kgeval.MetricSlotCoverageText: 0.6, kgeval.MetricContradictionText: 0.4,
-		kgeval.MetricAtomSupport: 0.7, kgeval.MetricTypedSlotCoverage: 0.8, kgeval.MetricSupportVerified: 0.9, kgeval.MetricContradictionVerified: 0.05,
+		metricreg.MetricMultihop: 2.0 / 3, metricreg.MetricCommunityOverlap: 1e-7, metricreg.MetricCommunityCoverage: 123456789,
+		metricreg.MetricClaimScore: 1, metricreg.MetricClaimScoreMin: 0, metricreg.MetricPSupported: 0.5, metricreg.MetricClaimContradiction: 1.0 / 3,
+		metricreg.MetricSupport: 0.25, metricreg.MetricContradiction: 0.125, metricreg.MetricRecall: 1e21, metricreg.MetricF1: 0.1,
+		metricreg.MetricSlotCoverage: 0.2, metricreg.MetricSupportText: 0.3, metricreg.MetricSlotCoverageText: 0.6, metricreg.MetricContradictionText: 0.4,
+		metricreg.MetricAtomSupport: 0.7, metricreg.MetricTypedSlotCoverage: 0.8, metricreg.MetricSupportVerified: 0.9, metricreg.MetricContradictionVerified: 0.05,
 	} {
 		r.SetValue(m, kgeval.Float(v))
 	}
@@ -98,21 +99,21 @@ func TestKGResultJSONRoundTrip(t *testing.T) {
 	}
 	// A null overwrites a value already set, as it did a field.
 	got.KGResult = fullKGResult()
-	if err := json.Unmarshal([]byte(wantEmptyJSON), &got.KGResult); err != nil || got.Value(kgeval.MetricMultihop) != nil || got.Sample != "" {
-		t.Errorf("null over a value: multihop %v, sample %q (err %v)", got.Value(kgeval.MetricMultihop), got.Sample, err)
+	if err := json.Unmarshal([]byte(wantEmptyJSON), &got.KGResult); err != nil || got.Value(metricreg.MetricMultihop) != nil || got.Sample != "" {
+		t.Errorf("null over a value: multihop %v, sample %q (err %v)", got.Value(metricreg.MetricMultihop), got.Sample, err)
 	}
 }
 
 // TestKGJSONNames: the registry gives each KG metric one place in the JSON.
 func TestKGJSONNames(t *testing.T) {
 	seen := map[string]bool{}
-	for _, m := range kgeval.KGJSONNames {
-		if mi, ok := kgeval.LookupMetric(m); !ok || mi.Family != kgeval.FamilyKG || seen[m] {
+	for _, m := range metricreg.KGJSONNames {
+		if mi, ok := metricreg.LookupMetric(m); !ok || mi.Family != metricreg.FamilyKG || seen[m] {
 			t.Errorf("KGJSONNames: %q is not a KG metric, or twice", m)
 		}
 		seen[m] = true
 	}
-	if len(seen) != len(kgeval.KGMetricNames) {
-		t.Errorf("KGJSONNames has %d metrics, KGMetricNames %d", len(seen), len(kgeval.KGMetricNames))
+	if len(seen) != len(metricreg.KGMetricNames) {
+		t.Errorf("KGJSONNames has %d metrics, KGMetricNames %d", len(seen), len(metricreg.KGMetricNames))
 	}
 }

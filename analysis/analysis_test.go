@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -29,7 +30,7 @@ func near(t *testing.T, what string, got *float64, want float64) {
 // kgRow is a sample with one KG pair (faithfulness) and optional metrics.
 func kgRow(id, system, question string, multihop, overlap *float64, metrics map[string]*float64) analysis.Row {
 	r := analysis.Row{ID: id, System: system, Question: question,
-		Scores:  map[string]kgeval.KGResult{"faithfulness": kgeval.KGResult{Pair: "faithfulness"}.With(kgeval.MetricMultihop, multihop).With(kgeval.MetricCommunityOverlap, overlap).With(kgeval.MetricCommunityCoverage, f(0.5))},
+		Scores:  map[string]kgeval.KGResult{"faithfulness": kgeval.KGResult{Pair: "faithfulness"}.With(metricreg.MetricMultihop, multihop).With(metricreg.MetricCommunityOverlap, overlap).With(metricreg.MetricCommunityCoverage, f(0.5))},
 		Metrics: map[string]kgeval.MetricScore{}}
 	for name, v := range metrics {
 		r.Metrics[name] = kgeval.MetricScore{Metric: name, Value: v}

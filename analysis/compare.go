@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/stats"
 )
@@ -166,10 +166,10 @@ func grade(r Row) (string, bool) {
 	var e struct {
 		Grade string `json:"grade"`
 	}
-	if b := r.Explanations[kgeval.MetricFactualAccuracy]; len(b) > 0 && json.Unmarshal(b, &e) == nil && e.Grade != "" {
+	if b := r.Explanations[metricreg.MetricFactualAccuracy]; len(b) > 0 && json.Unmarshal(b, &e) == nil && e.Grade != "" {
 		return e.Grade, true
 	}
-	if m, ok := r.Metrics[kgeval.MetricFactualAccuracy]; ok && m.Value != nil {
+	if m, ok := r.Metrics[metricreg.MetricFactualAccuracy]; ok && m.Value != nil {
 		return metrics.Grade(*m.Value), true
 	}
 	return "", false
@@ -180,7 +180,7 @@ func class(r Row) (string, bool) {
 	var e struct {
 		Class string `json:"class"`
 	}
-	if b := r.Explanations[kgeval.MetricAnswerClass]; len(b) > 0 && json.Unmarshal(b, &e) == nil && e.Class != "" {
+	if b := r.Explanations[metricreg.MetricAnswerClass]; len(b) > 0 && json.Unmarshal(b, &e) == nil && e.Class != "" {
 		return e.Class, true
 	}
 	return "", false

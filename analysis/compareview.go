@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // CompareView compares run B with run A, the baseline ("did my change
@@ -61,7 +62,7 @@ type RegressedSample struct {
 // CompareVariable is the variable of pair and metric: "pair.metric" for a
 // KG metric, the metric alone otherwise.
 func CompareVariable(pair, metric string) string {
-	if slices.Contains(kgeval.KGMetricNames, metric) {
+	if slices.Contains(metricreg.KGMetricNames, metric) {
 		return KGName(pair, metric)
 	}
 	return metric
@@ -99,7 +100,7 @@ func (rd *Reader) Compare(ctx context.Context, a, b, pair, metric string) (*Comp
 		pair = pairs[0]
 	}
 	if metric == "" {
-		metric = kgeval.MetricMultihop
+		metric = metricreg.MetricMultihop
 	}
 	v := &CompareView{A: RunRowOf(ra), B: RunRowOf(rb), Pair: pair, Metric: metric, Key: CompareVariable(pair, metric),
 		Regressed: []RegressedSample{}, Pairs: pairs}
@@ -156,7 +157,7 @@ func pairsOf(a, b []kgeval.Pair) []string {
 // display order): each KG metric once, then every other variable.
 func metricNames(vars []string) []string {
 	out := []string{}
-	for _, m := range kgeval.KGMetricNames {
+	for _, m := range metricreg.KGMetricNames {
 		for _, v := range vars {
 			if _, name, ok := strings.Cut(v, "."); ok && name == m && IsKG(v) {
 				out = append(out, m)

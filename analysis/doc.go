@@ -101,7 +101,7 @@
 // baseline with its 95% t interval (that of the paired t-test), the paired
 // Wilcoxon signed-rank and t tests, how many pairs improved, stayed
 // (|difference| <= 1e-9) or regressed in the metric's direction
-// (kgeval.ValidityOf: lower is better for the contradiction scores) and the
+// (metricreg.ValidityOf: lower is better for the contradiction scores) and the
 // samples that regressed most.
 // RunWarnings flags what makes the comparison doubtful: other datasets,
 // scoring settings, models or encoders, and unfinished runs.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/stats"
 )
@@ -237,17 +238,17 @@ func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOpti
 
 	v := MetricVectors(rows)
 	var names []string
-	for _, m := range kgeval.KGMetricNames {
+	for _, m := range metricreg.KGMetricNames {
 		if name := KGName(FactcheckPair, m); v[name] != nil {
 			names = append(names, name)
 		}
 	}
-	if v[kgeval.MetricKPrecision] != nil {
-		names = append(names, kgeval.MetricKPrecision)
+	if v[metricreg.MetricKPrecision] != nil {
+		names = append(names, metricreg.MetricKPrecision)
 	}
 	names, rep.Empty = v.Present(names)
 	for _, name := range names {
-		row := FactcheckRow{Name: name, Kind: FactcheckMetric, LowerIsBetter: kgeval.ValidityOf(name).Direction == kgeval.LowerIsBetter}
+		row := FactcheckRow{Name: name, Kind: FactcheckMetric, LowerIsBetter: metricreg.ValidityOf(name).Direction == metricreg.LowerIsBetter}
 		var scores []float64
 		var ys []int
 		var gs []string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -28,8 +29,8 @@ func fcClaim(model *float64, overlap, atoms, support, reach, conflict float64) k
 func fcRow(id, human string, score, contra, kp *float64, claims ...kgeval.ClaimCheck) analysis.Row {
 	r := analysis.Row{ID: id, System: "s", Question: id, Human: human,
 		Scores: map[string]kgeval.KGResult{"faithfulness": kgeval.KGResult{Sample: id, Pair: "faithfulness",
-			Reason: "hand-made", Claims: claims}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricClaimContradiction, contra)},
-		Metrics: map[string]kgeval.MetricScore{kgeval.MetricKPrecision: {Metric: kgeval.MetricKPrecision, Value: kp}}}
+			Reason: "hand-made", Claims: claims}.With(metricreg.MetricClaimScore, score).With(metricreg.MetricClaimContradiction, contra)},
+		Metrics: map[string]kgeval.MetricScore{metricreg.MetricKPrecision: {Metric: metricreg.MetricKPrecision, Value: kp}}}
 	return r
 }
 
@@ -120,7 +121,7 @@ func TestFactcheckReport(t *testing.T) {
 	}
 
 	// k_precision reads all 10 labelled samples: 22.5/25.
-	kp := fcFind(t, rep, kgeval.MetricKPrecision)
+	kp := fcFind(t, rep, metricreg.MetricKPrecision)
 	if kp.N != 10 {
 		t.Errorf("k_precision n %d", kp.N)
 	}
@@ -217,7 +218,7 @@ func TestFactcheckReport_Errors(t *testing.T) {
 		// that say why they are empty.
 		var rows []analysis.Row
 		for _, r := range fcRows() {
-			r.Scores["faithfulness"] = kgeval.KGResult{}.With(kgeval.MetricClaimScore, r.Scores["faithfulness"].Value(kgeval.MetricClaimScore))
+			r.Scores["faithfulness"] = kgeval.KGResult{}.With(metricreg.MetricClaimScore, r.Scores["faithfulness"].Value(metricreg.MetricClaimScore))
 			rows = append(rows, r)
 		}
 		rep, err := analysis.FactcheckReport(rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})

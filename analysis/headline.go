@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring/claims"
 	"github.com/kgeval/kgeval/stats"
@@ -25,9 +26,9 @@ import (
 // correctness).
 func Headline(p kgeval.Pair) string {
 	if p.Input == kgeval.TextQuestion {
-		return kgeval.MetricSlotCoverage
+		return metricreg.MetricSlotCoverage
 	}
-	return kgeval.MetricClaimScore
+	return metricreg.MetricClaimScore
 }
 
 // HeadlinePairs returns pairs in the order the headline is read: the pairs
@@ -59,7 +60,7 @@ var calibration = sync.OnceValues(claims.DefaultCalibration)
 // for any other metric its default threshold (DefaultThresholds: 0.5, or 0
 // for a lower-is-better one).
 func PassMark(metric string, withModel bool) float64 {
-	if metric == kgeval.MetricClaimScore {
+	if metric == metricreg.MetricClaimScore {
 		if c, err := calibration(); err == nil {
 			if withModel {
 				return c.WithModel.PassMark
@@ -67,7 +68,7 @@ func PassMark(metric string, withModel bool) float64 {
 			return c.WithoutModel.PassMark
 		}
 	}
-	if kgeval.IsLowerBetter(metric) {
+	if metricreg.IsLowerBetter(metric) {
 		return 0
 	}
 	return 0.5
@@ -77,7 +78,7 @@ func PassMark(metric string, withModel bool) float64 {
 // P(supported) in rows: p_supported has a value for at least one sample.
 func WithModel(rows []readmodel.SampleScores, pair string) bool {
 	for _, r := range rows {
-		if res, ok := r.Scores[pair]; ok && res.Value(kgeval.MetricPSupported) != nil {
+		if res, ok := r.Scores[pair]; ok && res.Value(metricreg.MetricPSupported) != nil {
 			return true
 		}
 	}
@@ -92,7 +93,7 @@ func PairPassMark(rows []readmodel.SampleScores, p kgeval.Pair, thresholds map[s
 	if v, ok := thresholds[m]; ok {
 		return v
 	}
-	return PassMark(m, m == kgeval.MetricClaimScore && WithModel(rows, p.Name))
+	return PassMark(m, m == metricreg.MetricClaimScore && WithModel(rows, p.Name))
 }
 
 // HeadlineStat is one row of the headline table: a pair's headline metric
@@ -146,7 +147,7 @@ func Headlines(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds ma
 	for _, p := range HeadlinePairs(pairs) {
 		m := Headline(p)
 		mark := PairPassMark(rows, p, thresholds)
-		withModel := m == kgeval.MetricClaimScore && WithModel(rows, p.Name)
+		withModel := m == metricreg.MetricClaimScore && WithModel(rows, p.Name)
 		if _, ok := thresholds[m]; ok {
 			withModel = false
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
@@ -64,8 +65,8 @@ func TestHeadlines(t *testing.T) {
 	}
 	mk := func(id, sys string, score, p, slot *float64, reason string) readmodel.SampleScores {
 		return readmodel.SampleScores{ID: id, System: sys, Scores: map[string]kgeval.KGResult{
-			"faithfulness":      kgeval.KGResult{Reasons: map[string]string{"score": reason}}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricPSupported, p),
-			"context_relevancy": kgeval.KGResult{}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricMultihop, f(0.1)),
+			"faithfulness":      kgeval.KGResult{Reasons: map[string]string{"score": reason}}.With(metricreg.MetricClaimScore, score).With(metricreg.MetricPSupported, p),
+			"context_relevancy": kgeval.KGResult{}.With(metricreg.MetricSlotCoverage, slot).With(metricreg.MetricMultihop, f(0.1)),
 			"answer_relevancy":  {Reason: "no asked fact"},
 		}}
 	}
@@ -121,7 +122,7 @@ func TestHeadlines(t *testing.T) {
 		one := slices.Clone(rows)
 		for i := range one {
 			one[i].System = ""
-			one[i].Scores = map[string]kgeval.KGResult{"faithfulness": kgeval.KGResult{}.With(kgeval.MetricClaimScore, rows[i].Scores["faithfulness"].Value(kgeval.MetricClaimScore))}
+			one[i].Scores = map[string]kgeval.KGResult{"faithfulness": kgeval.KGResult{}.With(metricreg.MetricClaimScore, rows[i].Scores["faithfulness"].Value(metricreg.MetricClaimScore))}
 		}
 		got := Headlines(one, pairs, map[string]float64{"score": 0.995})
 		if len(got) != 1 || !got[0].All || got[0].N != 3 || got[0].Passing != 0 || got[0].PassMark != 0.995 || got[0].WithModel {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -36,7 +37,7 @@ func Rows(xs []readmodel.SampleScores, expl map[string]map[string][]byte) []Row 
 }
 
 // ExplainedMetrics are the metrics whose explanations Compare reads.
-var ExplainedMetrics = []string{kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass}
+var ExplainedMetrics = []string{metricreg.MetricFactualAccuracy, metricreg.MetricAnswerClass}
 
 // LoadRows reads the samples of one scoring variant of a run as rows; with
 // explain, also the explanations of ExplainedMetrics. Errors: ENOTFOUND

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -127,7 +128,7 @@ type SampleChange struct {
 // (stats.MeanCI, the interval of the paired t-test; null for fewer than 2
 // pairs), the paired Wilcoxon signed-rank and t tests, the counts of improved,
 // unchanged and regressed pairs in the metric's direction
-// (kgeval.ValidityOf) and the most regressed pairs.
+// (metricreg.ValidityOf) and the most regressed pairs.
 //
 // Errors: EINVALID when both records name the same run, when either run has
 // no sample, or when no sample pairs, with the reason.
@@ -238,7 +239,7 @@ func pairUnique(a, b []Row, ia, ib []int, key func(Row) string) (pairs [][2]int,
 }
 
 func compareMetric(name string, baseline, run []Row, pairs [][2]int, xa, xb []*float64, o RunCompareOptions) RunMetric {
-	dir := kgeval.ValidityOf(name).Direction
+	dir := metricreg.ValidityOf(name).Direction
 	m := RunMetric{Metric: name, Direction: dir.String(), Reasons: map[string]string{}, TopRegressions: []SampleChange{}}
 	at := func(x []*float64, i int) (float64, bool) {
 		if x == nil || x[i] == nil || !isFinite(*x[i]) {

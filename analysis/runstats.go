@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -36,14 +37,14 @@ func DisplayOf(r kgeval.Run) Display {
 	// KG metrics; the dashboard's pair scores are the KG metrics either way.
 	var kg []string
 	for _, m := range s.Metrics {
-		if kgeval.MetricFamily(m) == kgeval.FamilyKG {
+		if metricreg.MetricFamily(m) == metricreg.FamilyKG {
 			kg = append(kg, m)
 		}
 	}
 	s.Metrics = kg
 	if len(s.Metrics) == 0 {
-		s.Metrics = []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage,
-			kgeval.MetricSupport, kgeval.MetricContradiction, kgeval.MetricSlotCoverage}
+		s.Metrics = []string{metricreg.MetricMultihop, metricreg.MetricCommunityOverlap, metricreg.MetricCommunityCoverage,
+			metricreg.MetricSupport, metricreg.MetricContradiction, metricreg.MetricSlotCoverage}
 	}
 	return s
 }
@@ -217,7 +218,7 @@ func ComputeRunStats(d Display, scores []readmodel.SystemScore, groups []readmod
 		for _, c := range h.Counts {
 			n += c
 		}
-		if n > 0 || kgeval.GraphMetric(h.Metric) {
+		if n > 0 || metricreg.GraphMetric(h.Metric) {
 			kept = append(kept, h)
 		}
 	}
@@ -334,7 +335,7 @@ func metricStats(groups []readmodel.MetricGroup, reasonRows []readmodel.ReasonCo
 		out = append(out, *ms)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		return kgeval.MetricLess(out[i].Family, out[i].Metric, out[j].Family, out[j].Metric)
+		return metricreg.MetricLess(out[i].Family, out[i].Metric, out[j].Family, out[j].Metric)
 	})
 	return out
 }

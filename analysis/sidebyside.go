@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/stats"
 )
@@ -33,7 +34,7 @@ type SideSample struct {
 // sideValue is a sample's value of a KG metric of pair, or of another
 // metric (pair not used).
 func sideValue(r readmodel.SampleScores, pair, metric string) *float64 {
-	if slices.Contains(kgeval.KGMetricNames, metric) {
+	if slices.Contains(metricreg.KGMetricNames, metric) {
 		s := r.Scores[pair]
 		return s.Value(metric)
 	}
@@ -73,7 +74,7 @@ func SideBySide(a, b []readmodel.SampleScores, pairs []kgeval.Pair, metrics []st
 			if cm.A != nil && cm.B != nil {
 				cm.Diff = kgeval.Float(*cm.B - *cm.A)
 			}
-			if cm.NA+cm.NB == 0 && !kgeval.GraphMetric(m) {
+			if cm.NA+cm.NB == 0 && !metricreg.GraphMetric(m) {
 				continue // a verdict score that does not apply to this pair
 			}
 			ms = append(ms, cm)

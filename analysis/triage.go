@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -131,8 +132,8 @@ const (
 // TriageMetrics are the KG metrics the triage tables show, in order: a
 // pair's headline metric (Headline: score, or slot_coverage for a question
 // pair) first, then the others the run has a value of for the pair.
-var TriageMetrics = []string{kgeval.MetricClaimScore, kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricSupport, kgeval.MetricContradiction,
-	kgeval.MetricSlotCoverage, kgeval.MetricRecall, kgeval.MetricF1}
+var TriageMetrics = []string{metricreg.MetricClaimScore, metricreg.MetricMultihop, metricreg.MetricCommunityOverlap, metricreg.MetricSupport, metricreg.MetricContradiction,
+	metricreg.MetricSlotCoverage, metricreg.MetricRecall, metricreg.MetricF1}
 
 // DefaultThresholds are the pass marks used when the configuration
 // (web.thresholds) names none for a metric: PassMark without the model,
@@ -142,7 +143,7 @@ var TriageMetrics = []string{kgeval.MetricClaimScore, kgeval.MetricMultihop, kge
 // the calibrated mark with the model (PairPassMark).
 func DefaultThresholds() map[string]float64 {
 	out := map[string]float64{}
-	for _, m := range kgeval.KGMetricNames {
+	for _, m := range metricreg.KGMetricNames {
 		out[m] = PassMark(m, false)
 	}
 	return out
@@ -150,7 +151,7 @@ func DefaultThresholds() map[string]float64 {
 
 // Passes reports whether v passes the threshold th of metric.
 func Passes(metric string, v, th float64) bool {
-	if kgeval.IsLowerBetter(metric) {
+	if metricreg.IsLowerBetter(metric) {
 		return v <= th+1e-12
 	}
 	return v >= th-1e-12
@@ -248,7 +249,7 @@ func keyValue(r TriageRow) float64 {
 	if len(r.Cells) == 0 || r.Cells[0].Value == nil {
 		return math.NaN()
 	}
-	if c := r.Cells[0]; kgeval.IsLowerBetter(c.Metric) {
+	if c := r.Cells[0]; metricreg.IsLowerBetter(c.Metric) {
 		return 1 - *c.Value
 	}
 	return *r.Cells[0].Value
@@ -267,16 +268,16 @@ func (ix *TriageIndex) Query(q TriageQuery) (*Triage, error) {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "pair=%q: not a pair of this run", q.Pair)
 	}
 	for _, m := range []string{q.Sort, q.Metric} {
-		if m != "" && kgeval.MetricFamily(m) != kgeval.FamilyKG {
-			return nil, kgeval.Errorf(kgeval.EINVALID, "%q: not a KG metric (want one of %s)", m, strings.Join(kgeval.KGMetricNames, ", "))
+		if m != "" && metricreg.MetricFamily(m) != metricreg.FamilyKG {
+			return nil, kgeval.Errorf(kgeval.EINVALID, "%q: not a KG metric (want one of %s)", m, strings.Join(metricreg.KGMetricNames, ", "))
 		}
 	}
 	if (q.Min != nil || q.Max != nil) && q.Metric == "" {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "min and max need metric=")
 	}
 	t := &Triage{Query: q, Systems: ix.Systems, Reasons: ix.Reasons, Samples: ix.Samples, Pairs: []TriagePair{}}
-	for _, m := range kgeval.KGMetricNames {
-		info, _ := kgeval.LookupMetric(m)
+	for _, m := range metricreg.KGMetricNames {
+		info, _ := metricreg.LookupMetric(m)
 		t.Thresholds = append(t.Thresholds, Threshold{Metric: m, Value: ix.Thresholds[m], Direction: info.Direction.String()})
 	}
 	seen := map[string]bool{}
@@ -292,7 +293,7 @@ func (ix *TriageIndex) Query(q TriageQuery) (*Triage, error) {
 		for _, m := range tp.Columns {
 			if !seen[m] {
 				seen[m] = true
-				info, _ := kgeval.LookupMetric(m)
+				info, _ := metricreg.LookupMetric(m)
 				t.Columns = append(t.Columns, TriageGloss{Metric: m, Meaning: info.Meaning, Direction: info.Direction.String(), Lo: info.Lo, Hi: info.Hi})
 			}
 		}
@@ -488,7 +489,7 @@ func failingClaims(cs []kgeval.ClaimCheck) []ClaimLine {
 // cheapest first, with their nearest context match.
 func WhyOfRow(d *readmodel.SampleDetail, pair string) RowWhy {
 	for _, pd := range d.Pairs {
-		if pd.Pair.Name != pair || pd.Score == nil || Headline(pd.Pair) != kgeval.MetricClaimScore {
+		if pd.Pair.Name != pair || pd.Score == nil || Headline(pd.Pair) != metricreg.MetricClaimScore {
 			continue
 		}
 		if cl := failingClaims(pd.Score.Claims); len(cl) > 0 {

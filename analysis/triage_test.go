@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -13,7 +14,7 @@ func f(v float64) *float64 { return &v }
 func triageRows() []readmodel.SampleScores {
 	mk := func(id string, rec int, sys string, score, mh, sup, con *float64, reason string) readmodel.SampleScores {
 		return readmodel.SampleScores{ID: id, Record: rec, System: sys, Scores: map[string]kgeval.KGResult{
-			"faithfulness": kgeval.KGResult{Reason: reason}.With(kgeval.MetricClaimScore, score).With(kgeval.MetricMultihop, mh).With(kgeval.MetricSupport, sup).With(kgeval.MetricContradiction, con),
+			"faithfulness": kgeval.KGResult{Reason: reason}.With(metricreg.MetricClaimScore, score).With(metricreg.MetricMultihop, mh).With(metricreg.MetricSupport, sup).With(metricreg.MetricContradiction, con),
 		}}
 	}
 	// The headline (score) decides failing and rank; multihop, support and
@@ -184,7 +185,7 @@ func TestTriage_QuestionPair(t *testing.T) {
 	pairs := []kgeval.Pair{{Name: "context_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextContexts}}
 	mk := func(id string, rec int, slot, overlap *float64) readmodel.SampleScores {
 		return readmodel.SampleScores{ID: id, Record: rec, Scores: map[string]kgeval.KGResult{
-			"context_relevancy": kgeval.KGResult{}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricCommunityOverlap, overlap).With(kgeval.MetricMultihop, f(1))}}
+			"context_relevancy": kgeval.KGResult{}.With(metricreg.MetricSlotCoverage, slot).With(metricreg.MetricCommunityOverlap, overlap).With(metricreg.MetricMultihop, f(1))}}
 	}
 	rows := []readmodel.SampleScores{
 		mk("grounded", 0, f(1), f(0.2)), // answered; community_overlap fails as a diagnostic

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // WinRate is a paired comparison of a good and a bad system on one metric,
@@ -37,7 +38,7 @@ const (
 // question i; nil is null): a win when good is better in direction dir, a
 // tie when equal, else a loss. The interval is Bootstrap's with resamples
 // and seed.
-func PairedWinRate(good, bad []*float64, dir kgeval.Direction, resamples int, seed uint64) WinRate {
+func PairedWinRate(good, bad []*float64, dir metricreg.Direction, resamples int, seed uint64) WinRate {
 	var w WinRate
 	var outcomes []float64
 	for i := range good {
@@ -53,7 +54,7 @@ func PairedWinRate(good, bad []*float64, dir kgeval.Direction, resamples int, se
 			continue
 		}
 		d := *g - *b
-		if dir == kgeval.LowerIsBetter {
+		if dir == metricreg.LowerIsBetter {
 			d = -d
 		}
 		switch {
@@ -153,8 +154,8 @@ type ValidityReport struct {
 }
 
 // validityOrder is the order of the types in a report.
-var validityOrder = []string{kgeval.TypeFaithfulness, kgeval.TypeRelevance, kgeval.TypeReference, kgeval.TypeOther,
-	kgeval.TypeUnclassified, kgeval.TypeNoAnswer}
+var validityOrder = []string{metricreg.TypeFaithfulness, metricreg.TypeRelevance, metricreg.TypeReference, metricreg.TypeOther,
+	metricreg.TypeUnclassified, metricreg.TypeNoAnswer}
 
 // Validity compares, for each named variable of v (one value per row), the
 // Good system with the bad system(s) its type calls for (ValidityOf),
@@ -201,12 +202,12 @@ func Validity(rows []Row, v Vectors, names []string, o ValidityOptions) (Validit
 		sens[s.Metric] = s
 	}
 	for _, name := range names {
-		c := kgeval.ValidityOf(name)
+		c := metricreg.ValidityOf(name)
 		against := []string{o.BadFaithfulness, o.BadRelevance}
 		switch c.Type {
-		case kgeval.TypeFaithfulness:
+		case metricreg.TypeFaithfulness:
 			against = against[:1]
-		case kgeval.TypeRelevance:
+		case metricreg.TypeRelevance:
 			against = against[1:]
 		}
 		for _, bad := range against {
@@ -222,7 +223,7 @@ func Validity(rows []Row, v Vectors, names []string, o ValidityOptions) (Validit
 			}
 			if s, ok := sens[name]; ok {
 				r.AUROC, r.CohensD = s.AUROC, s.CohensD
-				if c.Direction == kgeval.LowerIsBetter {
+				if c.Direction == metricreg.LowerIsBetter {
 					if r.AUROC != nil {
 						r.AUROC = ptr(1 - *r.AUROC)
 					}

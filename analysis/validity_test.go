@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 func vals(xs ...any) []*float64 {
@@ -25,24 +26,24 @@ func TestPairedWinRate(t *testing.T) {
 	cases := []struct {
 		name                string
 		good, bad           []*float64
-		dir                 kgeval.Direction
+		dir                 metricreg.Direction
 		n, w, ti, l, ng, nb int
 		rate, lo, hi        float64 // rate < 0: null
 	}{
-		{"AllWins", vals(9, 8, 7), vals(1, 2, 3), kgeval.HigherIsBetter, 3, 3, 0, 0, 0, 0, 1, 1, 1},
-		{"AllTies", vals(5, 5, 5, 5), vals(5, 5, 5, 5), kgeval.HigherIsBetter, 4, 0, 4, 0, 0, 0, 0.5, 0.5, 0.5},
-		{"AllLosses", vals(1, 2), vals(3, 4), kgeval.HigherIsBetter, 2, 0, 0, 2, 0, 0, 0, 0, 0},
+		{"AllWins", vals(9, 8, 7), vals(1, 2, 3), metricreg.HigherIsBetter, 3, 3, 0, 0, 0, 0, 1, 1, 1},
+		{"AllTies", vals(5, 5, 5, 5), vals(5, 5, 5, 5), metricreg.HigherIsBetter, 4, 0, 4, 0, 0, 0, 0.5, 0.5, 0.5},
+		{"AllLosses", vals(1, 2), vals(3, 4), metricreg.HigherIsBetter, 2, 0, 0, 2, 0, 0, 0, 0, 0},
 		// 2 wins, 1 tie, 1 loss: (2 + 0.5) / 4.
-		{"Mixed", vals(10, 0, 5, 7), vals(0, 10, 5, 2), kgeval.HigherIsBetter, 4, 2, 1, 1, 0, 0, 0.625, 0.25, 1},
+		{"Mixed", vals(10, 0, 5, 7), vals(0, 10, 5, 2), metricreg.HigherIsBetter, 4, 2, 1, 1, 0, 0, 0.625, 0.25, 1},
 		// One win and one loss: resampled means 0, ½, 1 with probabilities
 		// ¼, ½, ¼, so the 2.5% and 97.5% points are 0 and 1.
-		{"OneEach", vals(9, 1), vals(1, 9), kgeval.HigherIsBetter, 2, 1, 0, 1, 0, 0, 0.5, 0, 1},
+		{"OneEach", vals(9, 1), vals(1, 9), metricreg.HigherIsBetter, 2, 1, 0, 1, 0, 0, 0.5, 0, 1},
 		// Nulls: question 2 lacks good's value, 3 bad's, 4 both; only
 		// question 1 counts.
-		{"Nulls", vals(9, nil, 9, nil), vals(1, 1, nil, nil), kgeval.HigherIsBetter, 1, 1, 0, 0, 2, 2, 1, 1, 1},
-		{"AllNull", vals(nil), vals(1), kgeval.HigherIsBetter, 0, 0, 0, 0, 1, 0, -1, 0, 0},
+		{"Nulls", vals(9, nil, 9, nil), vals(1, 1, nil, nil), metricreg.HigherIsBetter, 1, 1, 0, 0, 2, 2, 1, 1, 1},
+		{"AllNull", vals(nil), vals(1), metricreg.HigherIsBetter, 0, 0, 0, 0, 1, 0, -1, 0, 0},
 		// Lower is better: 1 < 3 wins, 5 > 2 loses, 4 = 4 ties.
-		{"LowerIsBetter", vals(1, 5, 4), vals(3, 2, 4), kgeval.LowerIsBetter, 3, 1, 1, 1, 0, 0, 0.5, 0, 1},
+		{"LowerIsBetter", vals(1, 5, 4), vals(3, 2, 4), metricreg.LowerIsBetter, 3, 1, 1, 1, 0, 0, 0.5, 0, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -147,7 +148,7 @@ func TestValidity(t *testing.T) {
 	near(t, "contradiction rate", r.Rate, 5.0/6)
 	near(t, "contradiction AUROC (turned round)", r.AUROC, 0.7)
 	near(t, "contradiction d (turned round)", r.CohensD, 0.7)
-	if r.Direction != "lower is better" || r.Type != kgeval.TypeFaithfulness {
+	if r.Direction != "lower is better" || r.Type != metricreg.TypeFaithfulness {
 		t.Errorf("contradiction row %+v", r)
 	}
 	r = rep.Rows[1]
@@ -157,7 +158,7 @@ func TestValidity(t *testing.T) {
 	if r := rep.Rows[2]; r.N != 2 || r.NullGood != 1 || *r.Rate != 1 || r.AUROC != nil {
 		t.Errorf("ragas_answer_relevance row %+v", r)
 	}
-	if r := rep.Rows[5]; r.Type != kgeval.TypeNoAnswer || r.Ties != 3 || *r.Rate != 0.5 {
+	if r := rep.Rows[5]; r.Type != metricreg.TypeNoAnswer || r.Ties != 3 || *r.Rate != 0.5 {
 		t.Errorf("context_relevancy.multihop row %+v", r)
 	}
 

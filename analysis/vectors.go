@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // Row is one sample of a run with its scores, as the graph store exports it.
@@ -49,7 +50,7 @@ func MetricVectors(rows []Row) Vectors {
 	}
 	for i, r := range rows {
 		for pair, s := range r.Scores {
-			for _, m := range kgeval.KGMetricNames {
+			for _, m := range metricreg.KGMetricNames {
 				if val := s.Value(m); val != nil || !kgeval.NotApplicable(s.ReasonFor(m)) {
 					get(KGName(pair, m))[i] = val
 				}
@@ -63,7 +64,7 @@ func MetricVectors(rows []Row) Vectors {
 	// variable.
 	for name, vals := range v {
 		pair, metric, ok := strings.Cut(name, ".")
-		if !ok || pair == "" || kgeval.GraphMetric(metric) || !slices.Contains(kgeval.KGMetricNames, metric) {
+		if !ok || pair == "" || metricreg.GraphMetric(metric) || !slices.Contains(metricreg.KGMetricNames, metric) {
 			continue
 		}
 		if !slices.ContainsFunc(vals, func(x *float64) bool { return x != nil }) {
@@ -110,9 +111,9 @@ func group(name string) int {
 		return 4
 	case IsKG(name):
 		return 0
-	case kgeval.MetricFamily(name) == kgeval.FamilyTS:
+	case metricreg.MetricFamily(name) == metricreg.FamilyTS:
 		return 1
-	case kgeval.MetricFamily(name) == kgeval.FamilyLLM:
+	case metricreg.MetricFamily(name) == metricreg.FamilyLLM:
 		return 2
 	}
 	return 3
@@ -124,7 +125,7 @@ func IsKG(name string) bool {
 		return false
 	}
 	i := strings.LastIndexByte(name, '.')
-	return i > 0 && kgeval.MetricFamily(name[i+1:]) == kgeval.FamilyKG
+	return i > 0 && metricreg.MetricFamily(name[i+1:]) == metricreg.FamilyKG
 }
 
 // Present returns the names whose vectors hold at least one value, and
@@ -167,7 +168,7 @@ func (v Vectors) Select(patterns []string) ([]string, error) {
 		if p == "" {
 			continue
 		}
-		expanded, _ := kgeval.ExpandMetrics([]string{p})
+		expanded, _ := metricreg.ExpandMetrics([]string{p})
 		n := 0
 		for _, name := range all {
 			if matches(name, p, expanded) {
@@ -224,14 +225,14 @@ func matches(name, p string, expanded []string) bool {
 }
 
 // Range returns the fixed scale of a variable, the range its histogram
-// covers: the registry's (kgeval.MetricRange: [0, 100] for the RAGAS-style
+// covers: the registry's (metricreg.MetricRange: [0, 100] for the RAGAS-style
 // metrics but answer_class, [−1, 1] for the cosine metrics) for a metric,
 // [0, 1] for the KG scores and human labels.
 func Range(name string) (lo, hi float64) {
 	if strings.HasPrefix(name, HumanPrefix) || IsKG(name) {
 		return 0, 1
 	}
-	return kgeval.MetricRange(name)
+	return metricreg.MetricRange(name)
 }
 
 // values returns the present, finite values of x.

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -192,7 +193,7 @@ func SampleWhy(d *readmodel.SampleDetail, only []string) (pairs []kgeval.Pair, r
 // the sentence that does.
 type CheckLine struct {
 	Pair string `json:"pair"`
-	// Metric is kgeval.MetricAtomSupport or kgeval.MetricTypedSlotCoverage.
+	// Metric is metricreg.MetricAtomSupport or metricreg.MetricTypedSlotCoverage.
 	Metric string `json:"metric"`
 	// Item is the atom or the clause; Type its kind ("name", "date", ...)
 	// or the clause's answer type; Value the answering value of a clause.
@@ -224,10 +225,10 @@ func CheckLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeva
 			lines = append(lines, l)
 		}
 		for _, a := range r.Atoms {
-			add(CheckLine{Pair: p.Name, Metric: kgeval.MetricAtomSupport, Item: a.Text, Type: a.Kind, OK: a.Stated}, a.Evidence)
+			add(CheckLine{Pair: p.Name, Metric: metricreg.MetricAtomSupport, Item: a.Text, Type: a.Kind, OK: a.Stated}, a.Evidence)
 		}
 		for _, c := range r.TypedSlots {
-			add(CheckLine{Pair: p.Name, Metric: kgeval.MetricTypedSlotCoverage, Item: c.Clause, Type: c.Want, OK: c.Answered, Value: c.Value}, c.Evidence)
+			add(CheckLine{Pair: p.Name, Metric: metricreg.MetricTypedSlotCoverage, Item: c.Clause, Type: c.Want, OK: c.Answered, Value: c.Value}, c.Evidence)
 		}
 		sort.SliceStable(lines, func(i, j int) bool { return !lines[i].OK && lines[j].OK })
 		out = append(out, lines...)

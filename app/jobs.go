@@ -10,6 +10,7 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 )
 
@@ -18,9 +19,9 @@ import (
 // of `kgeval evaluate`, under ctx, printing nothing and reading no score
 // back.
 func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir string) (*pipeline.Jobs, error) {
-	names, _ := kgeval.ExpandMetrics(cfg.Scoring.Metrics)
+	names, _ := metricreg.ExpandMetrics(cfg.Scoring.Metrics)
 	// The metrics a job may add to the KG family (never nil: JSON's []).
-	metrics := slices.DeleteFunc(append([]string{}, names...), func(n string) bool { return kgeval.MetricFamily(n) == kgeval.FamilyKG })
+	metrics := slices.DeleteFunc(append([]string{}, names...), func(n string) bool { return metricreg.MetricFamily(n) == metricreg.FamilyKG })
 	model := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model}).Endpoint()
 	enc := cfg.Embedding.Provider + " " + cfg.Embedding.Model
 	return pipeline.NewJobs(ctx, pipeline.JobsConfig{

@@ -18,6 +18,7 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // Config is kgeval's whole configuration. Its defaults are configs/kgeval.yaml.
@@ -233,8 +234,8 @@ func (c *Config) validateScoring(bad badValue) error {
 		}
 	}
 	for _, m := range c.Scoring.Metrics {
-		if _, unknown := kgeval.ExpandMetrics([]string{m}); len(unknown) > 0 {
-			return bad("scoring.metrics", m, "unknown metric (known: "+strings.Join(kgeval.KnownMetrics(), ", ")+")")
+		if _, unknown := metricreg.ExpandMetrics([]string{m}); len(unknown) > 0 {
+			return bad("scoring.metrics", m, "unknown metric (known: "+strings.Join(metricreg.KnownMetrics(), ", ")+")")
 		}
 	}
 	return nil
@@ -411,9 +412,9 @@ func (w *WebConfig) validate(bad badValue) error {
 	}
 	for _, m := range slices.Sorted(maps.Keys(w.Thresholds)) {
 		v := w.Thresholds[m]
-		info, ok := kgeval.LookupMetric(m)
-		if !ok || info.Family != kgeval.FamilyKG {
-			return bad("web.thresholds."+m, v, "not a KG metric (want one of "+strings.Join(kgeval.KGMetricNames, ", ")+")")
+		info, ok := metricreg.LookupMetric(m)
+		if !ok || info.Family != metricreg.FamilyKG {
+			return bad("web.thresholds."+m, v, "not a KG metric (want one of "+strings.Join(metricreg.KGMetricNames, ", ")+")")
 		}
 		if v < info.Lo || v > info.Hi || v != v {
 			return bad("web.thresholds."+m, v, fmt.Sprintf("must be in [%g, %g]", info.Lo, info.Hi))

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -57,9 +58,9 @@ type PairScore struct {
 func RowOf(r readmodel.SampleScores) Row {
 	row := Row{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]PairScore{}}
 	for pair, s := range r.Scores {
-		row.Scores[pair] = PairScore{Score: s.Value(kgeval.MetricClaimScore), ScoreMin: s.Value(kgeval.MetricClaimScoreMin), PSupported: s.Value(kgeval.MetricPSupported), ClaimContradiction: s.Value(kgeval.MetricClaimContradiction), Multihop: s.Value(kgeval.MetricMultihop), CommunityOverlap: s.Value(kgeval.MetricCommunityOverlap), CommunityCoverage: s.Value(kgeval.MetricCommunityCoverage),
-			Support: s.Value(kgeval.MetricSupport), Contradiction: s.Value(kgeval.MetricContradiction), Recall: s.Value(kgeval.MetricRecall), F1: s.Value(kgeval.MetricF1), SlotCoverage: s.Value(kgeval.MetricSlotCoverage),
-			SupportText: s.Value(kgeval.MetricSupportText), ContradictionText: s.Value(kgeval.MetricContradictionText), SlotCoverageText: s.Value(kgeval.MetricSlotCoverageText), AtomSupport: s.Value(kgeval.MetricAtomSupport), TypedSlotCoverage: s.Value(kgeval.MetricTypedSlotCoverage), SupportVerified: s.Value(kgeval.MetricSupportVerified), ContradictionVerified: s.Value(kgeval.MetricContradictionVerified), Reason: s.Reason}
+		row.Scores[pair] = PairScore{Score: s.Value(metricreg.MetricClaimScore), ScoreMin: s.Value(metricreg.MetricClaimScoreMin), PSupported: s.Value(metricreg.MetricPSupported), ClaimContradiction: s.Value(metricreg.MetricClaimContradiction), Multihop: s.Value(metricreg.MetricMultihop), CommunityOverlap: s.Value(metricreg.MetricCommunityOverlap), CommunityCoverage: s.Value(metricreg.MetricCommunityCoverage),
+			Support: s.Value(metricreg.MetricSupport), Contradiction: s.Value(metricreg.MetricContradiction), Recall: s.Value(metricreg.MetricRecall), F1: s.Value(metricreg.MetricF1), SlotCoverage: s.Value(metricreg.MetricSlotCoverage),
+			SupportText: s.Value(metricreg.MetricSupportText), ContradictionText: s.Value(metricreg.MetricContradictionText), SlotCoverageText: s.Value(metricreg.MetricSlotCoverageText), AtomSupport: s.Value(metricreg.MetricAtomSupport), TypedSlotCoverage: s.Value(metricreg.MetricTypedSlotCoverage), SupportVerified: s.Value(metricreg.MetricSupportVerified), ContradictionVerified: s.Value(metricreg.MetricContradictionVerified), Reason: s.Reason}
 	}
 	for name, m := range r.Metrics {
 		if row.Metrics == nil {
@@ -110,8 +111,8 @@ func WriteCSV(w io.Writer, rows []readmodel.SampleScores, pairs []kgeval.Pair, o
 	// a question, ...).
 	kgCols := map[string][]string{}
 	for _, p := range pairs {
-		for _, m := range kgeval.KGMetricNames {
-			if kgeval.GraphMetric(m) {
+		for _, m := range metricreg.KGMetricNames {
+			if metricreg.GraphMetric(m) {
 				kgCols[p.Name] = append(kgCols[p.Name], m)
 				continue
 			}

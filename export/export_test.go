@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/export"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -18,14 +19,14 @@ func rows() []readmodel.SampleScores {
 	f := kgeval.Float
 	return []readmodel.SampleScores{
 		{ID: "s1", Record: 1, System: "grounded", Scores: map[string]kgeval.KGResult{
-			"faithfulness":     kgeval.KGResult{}.With(kgeval.MetricMultihop, f(0.5)).With(kgeval.MetricCommunityOverlap, f(0.25)),
+			"faithfulness":     kgeval.KGResult{}.With(metricreg.MetricMultihop, f(0.5)).With(metricreg.MetricCommunityOverlap, f(0.25)),
 			"answer_relevancy": {Reason: "no triplets extracted from answer"}},
 			Metrics: map[string]kgeval.MetricScore{
 				"ts_groundedness_avg": {Metric: "ts_groundedness_avg", Value: f(0.75)},
 				"bert_score_f1":       {Metric: "bert_score_f1", Value: f(88.1234567)},
 				"llm_faithfulness":    {Metric: "llm_faithfulness", Reason: "no LLM judge configured"}}},
 		{ID: `=HYPERLINK("http://x")`, Record: 2, System: "-poor", Scores: map[string]kgeval.KGResult{
-			"faithfulness": kgeval.KGResult{}.With(kgeval.MetricMultihop, f(1)).With(kgeval.MetricCommunityOverlap, f(1)).With(kgeval.MetricCommunityCoverage, f(1))},
+			"faithfulness": kgeval.KGResult{}.With(metricreg.MetricMultihop, f(1)).With(metricreg.MetricCommunityOverlap, f(1)).With(metricreg.MetricCommunityCoverage, f(1))},
 			Metrics: map[string]kgeval.MetricScore{
 				"+odd":                {Metric: "+odd", Value: f(1e-7)},
 				"ts_groundedness_avg": {Metric: "ts_groundedness_avg", Reason: "@reason, with \"quotes\"\nand a line"}}},
@@ -84,8 +85,8 @@ func TestWriteCSV_VerdictColumns(t *testing.T) {
 	f := kgeval.Float
 	rows := []readmodel.SampleScores{
 		{ID: "a", Record: 1, Scores: map[string]kgeval.KGResult{
-			"faithfulness":        kgeval.KGResult{}.With(kgeval.MetricMultihop, f(1)).With(kgeval.MetricSupport, f(0.5)).With(kgeval.MetricContradiction, f(0.25)),
-			"factual_correctness": kgeval.KGResult{}.With(kgeval.MetricMultihop, f(1)).With(kgeval.MetricSupport, f(1)).With(kgeval.MetricRecall, f(0.5)).With(kgeval.MetricF1, f(2.0/3))}},
+			"faithfulness":        kgeval.KGResult{}.With(metricreg.MetricMultihop, f(1)).With(metricreg.MetricSupport, f(0.5)).With(metricreg.MetricContradiction, f(0.25)),
+			"factual_correctness": kgeval.KGResult{}.With(metricreg.MetricMultihop, f(1)).With(metricreg.MetricSupport, f(1)).With(metricreg.MetricRecall, f(0.5)).With(metricreg.MetricF1, f(2.0/3))}},
 		{ID: "b", Record: 2, Scores: map[string]kgeval.KGResult{
 			"faithfulness": {Reason: "no triplets extracted from answer"}}},
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
 )
@@ -28,9 +29,9 @@ func checkCase(t *testing.T, c scoringtest.Case, r kgeval.KGResult) {
 			t.Errorf("%s = %v, want %v", name, *got, *want)
 		}
 	}
-	eq("multihop", r.Value(kgeval.MetricMultihop), c.Want.Multihop)
-	eq("community_overlap", r.Value(kgeval.MetricCommunityOverlap), c.Want.Overlap)
-	eq("community_coverage", r.Value(kgeval.MetricCommunityCoverage), c.Want.Coverage)
+	eq("multihop", r.Value(metricreg.MetricMultihop), c.Want.Multihop)
+	eq("community_overlap", r.Value(metricreg.MetricCommunityOverlap), c.Want.Overlap)
+	eq("community_coverage", r.Value(metricreg.MetricCommunityCoverage), c.Want.Coverage)
 	for _, p := range r.Paths {
 		if want, ok := c.Passed[p.Label]; ok && want != p.Passed {
 			t.Errorf("entity %s passed = %v (cost %v, path %v), want %v", p.Label, p.Passed, p.Cost, p.Path, want)
@@ -122,7 +123,7 @@ func testCases(t *testing.T, db *graphstore.DB, engine *graphstore.GDS) {
 					t.Errorf("stored explanation: %d entities with a community (want %d), %d with a best cost (want %d)", back.Explained, ents, back.WithCost, reachable)
 				}
 			}
-			if (back.Value(kgeval.MetricMultihop) == nil) != (r[0].Value(kgeval.MetricMultihop) == nil) || back.Reason != r[0].Reason {
+			if (back.Value(metricreg.MetricMultihop) == nil) != (r[0].Value(metricreg.MetricMultihop) == nil) || back.Reason != r[0].Reason {
 				t.Errorf("read back %+v, wrote %+v", back, r[0])
 			}
 		})
@@ -206,12 +207,12 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 	var dOv, dCov, mOvG, mOvN, mCovG, mCovN float64
 	verdicts := map[string]int{}
 	for i := range graphs {
-		mOvG += *gds[i].Value(kgeval.MetricCommunityOverlap)
-		mOvN += *nat[i].Value(kgeval.MetricCommunityOverlap)
-		mCovG += *gds[i].Value(kgeval.MetricCommunityCoverage)
-		mCovN += *nat[i].Value(kgeval.MetricCommunityCoverage)
-		if *gds[i].Value(kgeval.MetricMultihop) != *nat[i].Value(kgeval.MetricMultihop) {
-			t.Errorf("graph %d multihop: gds %v native %v", i, *gds[i].Value(kgeval.MetricMultihop), *nat[i].Value(kgeval.MetricMultihop))
+		mOvG += *gds[i].Value(metricreg.MetricCommunityOverlap)
+		mOvN += *nat[i].Value(metricreg.MetricCommunityOverlap)
+		mCovG += *gds[i].Value(metricreg.MetricCommunityCoverage)
+		mCovN += *nat[i].Value(metricreg.MetricCommunityCoverage)
+		if *gds[i].Value(metricreg.MetricMultihop) != *nat[i].Value(metricreg.MetricMultihop) {
+			t.Errorf("graph %d multihop: gds %v native %v", i, *gds[i].Value(metricreg.MetricMultihop), *nat[i].Value(metricreg.MetricMultihop))
 		}
 		for j, pg := range gds[i].Paths {
 			pn := nat[i].Paths[j]
@@ -221,8 +222,8 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 		}
 		// Triplet verdicts (SPEC §4b): the Cypher pattern query and the
 		// native engine must agree exactly.
-		for _, m := range kgeval.KGMetricNames {
-			if m == kgeval.MetricCommunityOverlap || m == kgeval.MetricCommunityCoverage {
+		for _, m := range metricreg.KGMetricNames {
+			if m == metricreg.MetricCommunityOverlap || m == metricreg.MetricCommunityCoverage {
 				continue // within the tolerance below
 			}
 			if g, n := gds[i].Value(m), nat[i].Value(m); (g == nil) != (n == nil) || g != nil && *g != *n {
@@ -243,8 +244,8 @@ func TestGDS_AgreesWithNative(t *testing.T) {
 				}
 			}
 		}
-		dOv += math.Abs(*gds[i].Value(kgeval.MetricCommunityOverlap) - *nat[i].Value(kgeval.MetricCommunityOverlap))
-		dCov += math.Abs(*gds[i].Value(kgeval.MetricCommunityCoverage) - *nat[i].Value(kgeval.MetricCommunityCoverage))
+		dOv += math.Abs(*gds[i].Value(metricreg.MetricCommunityOverlap) - *nat[i].Value(metricreg.MetricCommunityOverlap))
+		dCov += math.Abs(*gds[i].Value(metricreg.MetricCommunityCoverage) - *nat[i].Value(metricreg.MetricCommunityCoverage))
 	}
 	t.Logf("verdicts (both engines): %v", verdicts)
 	if verdicts[kgeval.VerdictSupported] == 0 || verdicts[kgeval.VerdictContradicted] == 0 || verdicts[kgeval.VerdictNotFound] == 0 ||
@@ -334,13 +335,13 @@ func TestGDS_CommunitiesBatch_AgreesWithPerGraph(t *testing.T) {
 		o := res[other]
 		var mOv, mCov, dOv, dCov, q float64
 		for i, g := range graphs {
-			if *batch[i].Value(kgeval.MetricMultihop) != *o[i].Value(kgeval.MetricMultihop) {
-				t.Errorf("graph %d multihop: batch %v, %s %v", i, *batch[i].Value(kgeval.MetricMultihop), other, *o[i].Value(kgeval.MetricMultihop))
+			if *batch[i].Value(metricreg.MetricMultihop) != *o[i].Value(metricreg.MetricMultihop) {
+				t.Errorf("graph %d multihop: batch %v, %s %v", i, *batch[i].Value(metricreg.MetricMultihop), other, *o[i].Value(metricreg.MetricMultihop))
 			}
-			mOv += (*batch[i].Value(kgeval.MetricCommunityOverlap) - *o[i].Value(kgeval.MetricCommunityOverlap)) / n
-			mCov += (*batch[i].Value(kgeval.MetricCommunityCoverage) - *o[i].Value(kgeval.MetricCommunityCoverage)) / n
-			dOv += math.Abs(*batch[i].Value(kgeval.MetricCommunityOverlap)-*o[i].Value(kgeval.MetricCommunityOverlap)) / n
-			dCov += math.Abs(*batch[i].Value(kgeval.MetricCommunityCoverage)-*o[i].Value(kgeval.MetricCommunityCoverage)) / n
+			mOv += (*batch[i].Value(metricreg.MetricCommunityOverlap) - *o[i].Value(metricreg.MetricCommunityOverlap)) / n
+			mCov += (*batch[i].Value(metricreg.MetricCommunityCoverage) - *o[i].Value(metricreg.MetricCommunityCoverage)) / n
+			dOv += math.Abs(*batch[i].Value(metricreg.MetricCommunityOverlap)-*o[i].Value(metricreg.MetricCommunityOverlap)) / n
+			dCov += math.Abs(*batch[i].Value(metricreg.MetricCommunityCoverage)-*o[i].Value(metricreg.MetricCommunityCoverage)) / n
 			q += scoring.Modularity(g, o[i].Communities) / n
 		}
 		t.Logf("batch vs %s: dataset mean difference overlap %+.4f coverage %+.4f; per-graph MAD %.4f %.4f; mean modularity %.4f vs %.4f",

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -79,7 +80,7 @@ func (db *DB) ReadMetricScores(ctx context.Context, run, sample string) ([]kgeva
 }
 
 // sampleMetrics reads every metric value of one sample with its
-// explanation (when it is JSON), in display order (kgeval.MetricLess).
+// explanation (when it is JSON), in display order (metricreg.MetricLess).
 func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]readmodel.MetricValue, error) {
 	ms, err := db.ReadMetricScores(ctx, run, id)
 	if err != nil {
@@ -94,7 +95,7 @@ func (db *DB) sampleMetrics(ctx context.Context, run, id string) ([]readmodel.Me
 		out = append(out, v)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		return kgeval.MetricLess(out[i].Family, out[i].Metric, out[j].Family, out[j].Metric)
+		return metricreg.MetricLess(out[i].Family, out[i].Metric, out[j].Family, out[j].Metric)
 	})
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -37,7 +38,7 @@ func (db *DB) WriteKGResults(ctx context.Context, run, variant, engine string, p
 			"reasons": jsonText(r.Reasons), "verdicts": jsonText(r.Verdicts),
 			"atoms": jsonText(r.Atoms), "typed_slots": jsonText(r.TypedSlots), "claims": jsonText(r.Claims),
 		}
-		for _, m := range kgeval.KGMetricNames {
+		for _, m := range metricreg.KGMetricNames {
 			row[m] = optional(r.Value(m))
 		}
 		scores = append(scores, row)
@@ -112,7 +113,7 @@ func (db *DB) ReadKGScore(ctx context.Context, run, sample, pair, variant string
 func kgResultFrom(sample string, x any) kgeval.KGResult {
 	m, _ := x.(map[string]any)
 	r := kgeval.KGResult{Sample: sample, Pair: asString(m["pair"]), Reason: asString(m["reason"])}
-	for _, name := range kgeval.KGMetricNames {
+	for _, name := range metricreg.KGMetricNames {
 		r.SetValue(name, optFloat(m[name]))
 	}
 	decodeJSONText(m["reasons"], &r.Reasons)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 )
@@ -220,7 +221,7 @@ func (db *DB) RunSummary(ctx context.Context, run, variant string) ([]readmodel.
 			return nil
 		}
 		ps := readmodel.PairSummary{Pair: asString(m["pair"]), Graphs: int(asInt(m["graphs"])), Scored: int(asInt(m["scored"])), Means: map[string]*float64{}}
-		for _, name := range kgeval.KGMetricNames {
+		for _, name := range metricreg.KGMetricNames {
 			ps.Means[name] = f(name)
 		}
 		out = append(out, ps)

@@ -9,6 +9,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
 )
 
@@ -59,7 +60,7 @@ func TestDB_Runs(t *testing.T) {
 		t.Errorf("ListRuns: %v, found %v", err, found)
 	}
 	sum, err := db.RunSummary(ctx, name, kgeval.DefaultVariant)
-	if err != nil || len(sum) != 1 || sum[0].Scored != 1 || sum[0].Means[kgeval.MetricMultihop] == nil || *sum[0].Means[kgeval.MetricMultihop] != 1 {
+	if err != nil || len(sum) != 1 || sum[0].Scored != 1 || sum[0].Means[metricreg.MetricMultihop] == nil || *sum[0].Means[metricreg.MetricMultihop] != 1 {
 		t.Errorf("RunSummary: %+v %v", sum, err)
 	}
 	rows := graphstoretest.ExportScores(t, name, kgeval.DefaultVariant)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring"
 )
@@ -122,10 +123,10 @@ func (db *DB) listSamples(ctx context.Context, q readmodel.SampleQuery, pairs []
 	if q.Limit < 0 || q.Limit > readmodel.MaxPageSize || q.Offset < 0 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "page offset %d, limit %d: want offset >= 0 and 1 <= limit <= %d", q.Offset, q.Limit, readmodel.MaxPageSize)
 	}
-	if q.Metric != "" && kgeval.MetricFamily(q.Metric) != kgeval.FamilyKG && !metricName.MatchString(q.Metric) {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "metric %q: want a KG metric (%s) or a metric name such as ts_groundedness_avg", q.Metric, strings.Join(kgeval.KGMetricNames, ", "))
+	if q.Metric != "" && metricreg.MetricFamily(q.Metric) != metricreg.FamilyKG && !metricName.MatchString(q.Metric) {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "metric %q: want a KG metric (%s) or a metric name such as ts_groundedness_avg", q.Metric, strings.Join(metricreg.KGMetricNames, ", "))
 	}
-	kg := kgeval.MetricFamily(q.Metric) == kgeval.FamilyKG
+	kg := metricreg.MetricFamily(q.Metric) == metricreg.FamilyKG
 	filtersScore := q.Min != nil || q.Max != nil || q.Null != nil || q.Reason != nil || q.Sort == "score"
 	if filtersScore && (q.Metric == "" || kg && q.Pair == "") {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "a score filter or sort needs a metric (and a pair for a KG metric)")

@@ -11,6 +11,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -34,7 +35,7 @@ func TestDB_ListSamples(t *testing.T) {
 		}
 		return out
 	}
-	mh := func(id string) *float64 { return r.Results[id]["faithfulness"].Value(kgeval.MetricMultihop) }
+	mh := func(id string) *float64 { return r.Results[id]["faithfulness"].Value(metricreg.MetricMultihop) }
 
 	t.Run("OK", func(t *testing.T) {
 		p := list(t, readmodel.SampleQuery{Limit: 5})
@@ -43,7 +44,7 @@ func TestDB_ListSamples(t *testing.T) {
 		}
 		got := p.Samples[1].Scores["faithfulness"]
 		want := r.Results["s01"]["faithfulness"]
-		if got == nil || !sameFloat(got.Value(kgeval.MetricMultihop), want.Value(kgeval.MetricMultihop)) || !sameFloat(got.Value(kgeval.MetricCommunityOverlap), want.Value(kgeval.MetricCommunityOverlap)) || got.Reason != want.Reason {
+		if got == nil || !sameFloat(got.Value(metricreg.MetricMultihop), want.Value(metricreg.MetricMultihop)) || !sameFloat(got.Value(metricreg.MetricCommunityOverlap), want.Value(metricreg.MetricCommunityOverlap)) || got.Reason != want.Reason {
 			t.Errorf("s01 faithfulness: got %+v, want %+v", got, want)
 		}
 		if p.Samples[1].Scores["answer_relevancy"] == nil {
@@ -58,7 +59,7 @@ func TestDB_ListSamples(t *testing.T) {
 	})
 	t.Run("SortByScore", func(t *testing.T) {
 		for _, desc := range []bool{false, true} {
-			p := list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Sort: "score", Desc: desc, Limit: 100})
+			p := list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: metricreg.MetricMultihop, Sort: "score", Desc: desc, Limit: 100})
 			var want []string
 			for _, s := range r.Samples {
 				want = append(want, s.ID)
@@ -84,7 +85,7 @@ func TestDB_ListSamples(t *testing.T) {
 	})
 	t.Run("Filters", func(t *testing.T) {
 		lo, hi := 0.4, 1.0
-		p := list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Min: &lo, Max: &hi, Limit: 100})
+		p := list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: metricreg.MetricMultihop, Min: &lo, Max: &hi, Limit: 100})
 		var want []string
 		for _, s := range r.Samples {
 			if v := mh(s.ID); v != nil && *v >= lo && *v <= hi {
@@ -95,7 +96,7 @@ func TestDB_ListSamples(t *testing.T) {
 			t.Errorf("range [%v, %v]: got %v (total %d), want %v", lo, hi, ids(p), p.Total, want)
 		}
 		yes := true
-		p = list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Null: &yes, Limit: 100})
+		p = list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: metricreg.MetricMultihop, Null: &yes, Limit: 100})
 		want = nil
 		reason := ""
 		for _, s := range r.Samples {
@@ -107,7 +108,7 @@ func TestDB_ListSamples(t *testing.T) {
 		if len(want) == 0 || !slices.Equal(ids(p), want) {
 			t.Errorf("null: got %v, want %v", ids(p), want)
 		}
-		p = list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: kgeval.MetricMultihop, Reason: &reason, Limit: 100})
+		p = list(t, readmodel.SampleQuery{Pair: "faithfulness", Metric: metricreg.MetricMultihop, Reason: &reason, Limit: 100})
 		if reason == "" || !slices.Equal(ids(p), want) {
 			t.Errorf("reason %q: got %v, want %v", reason, ids(p), want)
 		}
@@ -183,7 +184,7 @@ func TestDB_ListSamples(t *testing.T) {
 	t.Run("EINVALID", func(t *testing.T) {
 		for _, q := range []readmodel.SampleQuery{
 			{Sort: "question"}, {Sort: "score"}, {Metric: "n.x"}, {Metric: "x' OR 1=1"}, {Limit: readmodel.MaxPageSize + 1}, {Offset: -1},
-			{Min: kgeval.Float(0.5)}, {Metric: kgeval.MetricMultihop, Sort: "score"},
+			{Min: kgeval.Float(0.5)}, {Metric: metricreg.MetricMultihop, Sort: "score"},
 		} {
 			q.Run = r.Name
 			if _, err := db.ListSamples(ctx, q, r.Settings.Pairs); kgeval.ErrorCode(err) != kgeval.EINVALID {
@@ -224,7 +225,7 @@ func TestDB_GetSample(t *testing.T) {
 			if !pd.Stored || pd.Nodes != len(g.Nodes) || len(pd.Input)+len(pd.Context) != rels {
 				t.Errorf("%s: stored %v, %d nodes, %d+%d triplets, want %d nodes and %d triplets", pd.Pair.Name, pd.Stored, pd.Nodes, len(pd.Input), len(pd.Context), len(g.Nodes), rels)
 			}
-			if pd.Score == nil || !sameFloat(pd.Score.Value(kgeval.MetricMultihop), want.Value(kgeval.MetricMultihop)) || pd.Score.Engine != "native" {
+			if pd.Score == nil || !sameFloat(pd.Score.Value(metricreg.MetricMultihop), want.Value(metricreg.MetricMultihop)) || pd.Score.Engine != "native" {
 				t.Errorf("%s score: %+v, want %+v", pd.Pair.Name, pd.Score, want)
 			}
 			if len(pd.Paths) != len(g.InputEntities()) {
@@ -302,7 +303,7 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 				if !reflect.DeepEqual(st.Verdicts, want.Verdicts) {
 					t.Errorf("%s %s ReadKGScore verdicts: %+v, want %+v", s.ID, pd.Pair.Name, st.Verdicts, want.Verdicts)
 				}
-				for _, m := range kgeval.KGMetricNames {
+				for _, m := range metricreg.KGMetricNames {
 					if !sameFloat(st.Value(m), want.Value(m)) || !sameFloat(pd.Score.Value(m), want.Value(m)) {
 						t.Errorf("%s %s %s: ReadKGScore %v, GetSample %v, want %v", s.ID, pd.Pair.Name, m, st.Value(m), pd.Score.Value(m), want.Value(m))
 					}
@@ -317,9 +318,9 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 			t.Errorf("%d contradicted triplets in the run", contradicted)
 		}
 		// The sentence check stored by evaluate is read back too.
-		if st, _ := db.ReadKGScore(ctx, r.Name, "v03-relationmismatch", "faithfulness", kgeval.DefaultVariant); st.Value(kgeval.MetricSupportText) == nil || *st.Value(kgeval.MetricSupportText) != 1 ||
+		if st, _ := db.ReadKGScore(ctx, r.Name, "v03-relationmismatch", "faithfulness", kgeval.DefaultVariant); st.Value(metricreg.MetricSupportText) == nil || *st.Value(metricreg.MetricSupportText) != 1 ||
 			st.Verdicts[0].Text != kgeval.VerdictSupported || st.Verdicts[0].TextEvidence == nil {
-			t.Errorf("sentence check: support_text %v, verdicts %+v", st.Value(kgeval.MetricSupportText), st.Verdicts)
+			t.Errorf("sentence check: support_text %v, verdicts %+v", st.Value(metricreg.MetricSupportText), st.Verdicts)
 		}
 	})
 	t.Run("NoGrounding", func(t *testing.T) {
@@ -330,9 +331,9 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 		}
 	})
 	t.Run("SortByContradiction", func(t *testing.T) {
-		val := func(id string) *float64 { return r.Results[id]["faithfulness"].Value(kgeval.MetricContradiction) }
+		val := func(id string) *float64 { return r.Results[id]["faithfulness"].Value(metricreg.MetricContradiction) }
 		for _, desc := range []bool{true, false} {
-			p, err := db.ListSamples(ctx, readmodel.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: kgeval.MetricContradiction, Sort: "score", Desc: desc, Limit: 100}, r.Settings.Pairs)
+			p, err := db.ListSamples(ctx, readmodel.SampleQuery{Run: r.Name, Pair: "faithfulness", Metric: metricreg.MetricContradiction, Sort: "score", Desc: desc, Limit: 100}, r.Settings.Pairs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -352,7 +353,7 @@ func TestDB_GetSample_Verdicts(t *testing.T) {
 			})
 			for _, row := range p.Samples {
 				got = append(got, row.ID)
-				if x := row.Scores["faithfulness"]; x == nil || !sameFloat(x.Value(kgeval.MetricContradiction), val(row.ID)) || x.Verdicts != nil {
+				if x := row.Scores["faithfulness"]; x == nil || !sameFloat(x.Value(metricreg.MetricContradiction), val(row.ID)) || x.Verdicts != nil {
 					t.Errorf("%s row: %+v (want its contradiction, no verdicts in a list)", row.ID, x)
 				}
 			}
@@ -380,7 +381,7 @@ func TestDB_RunStats(t *testing.T) {
 	want := 0
 	for _, p := range r.Settings.Pairs {
 		for _, m := range r.Settings.Metrics {
-			has := kgeval.GraphMetric(m)
+			has := metricreg.GraphMetric(m)
 			for _, s := range r.Samples {
 				res := r.Results[s.ID][p.Name]
 				has = has || res.Value(m) != nil
@@ -502,8 +503,8 @@ func TestDB_RunSweep(t *testing.T) {
 		}
 		sum, n := 0.0, 0
 		for _, x := range r.Sweep[p.Variant] {
-			if x.Pair == p.Pair && x.Value(kgeval.MetricMultihop) != nil {
-				sum += *x.Value(kgeval.MetricMultihop)
+			if x.Pair == p.Pair && x.Value(metricreg.MetricMultihop) != nil {
+				sum += *x.Value(metricreg.MetricMultihop)
 				n++
 			}
 		}

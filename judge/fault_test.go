@@ -14,6 +14,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/metrics"
 )
 
@@ -142,31 +143,31 @@ func TestJudge_Evaluate_Garbage(t *testing.T) {
 		if !r.Value.IsNull() {
 			t.Errorf("%s = %s from a model that never answered JSON", m, r.Value)
 		}
-		if m != kgeval.MetricRagasScore && !strings.Contains(r.Value.Reason, noJSON) {
+		if m != metricreg.MetricRagasScore && !strings.Contains(r.Value.Reason, noJSON) {
 			t.Errorf("%s: reason %q lacks %q", m, r.Value.Reason, noJSON)
 		}
 	}
 	for m, prefix := range map[string]string{
-		kgeval.MetricResponseRelevancy:      "questions from contexts: response_questions.v1: ",
-		kgeval.MetricFaithfulness:           "facts of answer: answer_facts.v1: ",
-		kgeval.MetricFaithfulnessValidation: "facts of answer: answer_facts.v1: ",
-		kgeval.MetricFactualCorrectness:     "facts of answer: answer_facts.v1: ",
-		kgeval.MetricRagasFaithfulness:      "claims of answer: ragas_claims.v1: ",
-		kgeval.MetricContextPrecision:       "relevance of passages: passage 1: ragas_context_relevance.v1: ",
-		kgeval.MetricContextRecall:          "attribution of reference statements: ragas_context_recall.v1: ",
-		kgeval.MetricAnswerRelevance:        "questions from answer: ragas_answer_questions.v1: ",
-		kgeval.MetricFactualAccuracy:        "GEval sub-scores: geval.v1: ",
-		kgeval.MetricAnswerClass:            "answer class: answer_class.v1: ",
-		kgeval.MetricContextPrecisionAtK:    "relevance of passages: passage 1: ",
+		metricreg.MetricResponseRelevancy:      "questions from contexts: response_questions.v1: ",
+		metricreg.MetricFaithfulness:           "facts of answer: answer_facts.v1: ",
+		metricreg.MetricFaithfulnessValidation: "facts of answer: answer_facts.v1: ",
+		metricreg.MetricFactualCorrectness:     "facts of answer: answer_facts.v1: ",
+		metricreg.MetricRagasFaithfulness:      "claims of answer: ragas_claims.v1: ",
+		metricreg.MetricContextPrecision:       "relevance of passages: passage 1: ragas_context_relevance.v1: ",
+		metricreg.MetricContextRecall:          "attribution of reference statements: ragas_context_recall.v1: ",
+		metricreg.MetricAnswerRelevance:        "questions from answer: ragas_answer_questions.v1: ",
+		metricreg.MetricFactualAccuracy:        "GEval sub-scores: geval.v1: ",
+		metricreg.MetricAnswerClass:            "answer class: answer_class.v1: ",
+		metricreg.MetricContextPrecisionAtK:    "relevance of passages: passage 1: ",
 	} {
 		if r := got[m].Value.Reason; !strings.HasPrefix(r, prefix) {
 			t.Errorf("%s: reason %q, want prefix %q", m, r, prefix)
 		}
 	}
-	if r := got[kgeval.MetricAnswerRelevance].Value.Reason; !strings.Contains(r, "; rubric: ragas_answer_rubric.v1: ") {
+	if r := got[metricreg.MetricAnswerRelevance].Value.Reason; !strings.Contains(r, "; rubric: ragas_answer_rubric.v1: ") {
 		t.Errorf("answer relevance did not fall back to the rubric: %q", r)
 	}
-	NullValue(t, "ragas_score", got[kgeval.MetricRagasScore].Value,
+	NullValue(t, "ragas_score", got[metricreg.MetricRagasScore].Value,
 		"faithfulness, context precision, context recall and answer relevance are all null")
 
 	// One ask per prompt (2 requests: the answer and one repair), shared by
@@ -190,7 +191,7 @@ func TestJudge_Evaluate_Garbage(t *testing.T) {
 	}
 
 	// Failures are not cached: the next Evaluate asks again.
-	if _, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricAnswerClass}); err != nil {
+	if _, err := j.Evaluate(context.Background(), sample(), []string{metricreg.MetricAnswerClass}); err != nil {
 		t.Fatal(err)
 	}
 	if n := srv.count()["answer_class.v1"]; n != 4 {
@@ -215,12 +216,12 @@ func equalCounts(a, b map[string]int) bool {
 func TestJudge_Evaluate_RagasScoreParts(t *testing.T) {
 	srv := newFaultServer(t, garbage)
 	j := MustFaultJudge(t, srv)
-	rs, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricRagasScore, kgeval.MetricRagasFaithfulness,
-		kgeval.MetricContextPrecision, kgeval.MetricContextRecall, kgeval.MetricAnswerRelevance, kgeval.MetricContextPrecisionAtK})
+	rs, err := j.Evaluate(context.Background(), sample(), []string{metricreg.MetricRagasScore, metricreg.MetricRagasFaithfulness,
+		metricreg.MetricContextPrecision, metricreg.MetricContextRecall, metricreg.MetricAnswerRelevance, metricreg.MetricContextPrecisionAtK})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 6 || rs[0].Metric != kgeval.MetricRagasScore || rs[5].Metric != kgeval.MetricContextPrecisionAtK {
+	if len(rs) != 6 || rs[0].Metric != metricreg.MetricRagasScore || rs[5].Metric != metricreg.MetricContextPrecisionAtK {
 		t.Fatalf("results %+v", rs)
 	}
 	x, ok := rs[0].Explanation.(RagasScoreExplanation)
@@ -246,7 +247,7 @@ func TestJudge_Evaluate_OutOfRange(t *testing.T) {
 		garbage(w, p)
 	})
 	j := MustFaultJudge(t, srv)
-	rs, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricFaithfulness, kgeval.MetricFaithfulnessValidation})
+	rs, err := j.Evaluate(context.Background(), sample(), []string{metricreg.MetricFaithfulness, metricreg.MetricFaithfulnessValidation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +268,7 @@ func TestJudge_Evaluate_OutOfRange(t *testing.T) {
 func TestJudge_Evaluate_RateLimited(t *testing.T) {
 	srv := newFaultServer(t, tooMany)
 	j := MustFaultJudge(t, srv)
-	rs, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricFactualAccuracy})
+	rs, err := j.Evaluate(context.Background(), sample(), []string{metricreg.MetricFactualAccuracy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,8 +303,8 @@ func TestJudge_Evaluate_MissingInputs(t *testing.T) {
 	t.Run("EmptyAnswer", func(t *testing.T) {
 		s := sample()
 		s.Answer = "  "
-		got := eval(s, kgeval.MetricFaithfulness, kgeval.MetricFaithfulnessValidation, kgeval.MetricFactualCorrectness, kgeval.MetricFactualCorrectnessValidation,
-			kgeval.MetricRagasFaithfulness, kgeval.MetricAnswerRelevance, kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass)
+		got := eval(s, metricreg.MetricFaithfulness, metricreg.MetricFaithfulnessValidation, metricreg.MetricFactualCorrectness, metricreg.MetricFactualCorrectnessValidation,
+			metricreg.MetricRagasFaithfulness, metricreg.MetricAnswerRelevance, metricreg.MetricFactualAccuracy, metricreg.MetricAnswerClass)
 		for m, r := range got {
 			NullValue(t, m, r.Value, "empty answer")
 		}
@@ -311,22 +312,22 @@ func TestJudge_Evaluate_MissingInputs(t *testing.T) {
 	t.Run("NoContexts", func(t *testing.T) {
 		s := sample()
 		s.Contexts = nil
-		got := eval(s, kgeval.MetricResponseRelevancy, kgeval.MetricFaithfulness, kgeval.MetricFaithfulnessValidation,
-			kgeval.MetricContextPrecision, kgeval.MetricContextPrecisionAtK, kgeval.MetricContextRecall)
-		for _, m := range []string{kgeval.MetricResponseRelevancy, kgeval.MetricFaithfulness, kgeval.MetricFaithfulnessValidation,
-			kgeval.MetricContextPrecision, kgeval.MetricContextPrecisionAtK} {
+		got := eval(s, metricreg.MetricResponseRelevancy, metricreg.MetricFaithfulness, metricreg.MetricFaithfulnessValidation,
+			metricreg.MetricContextPrecision, metricreg.MetricContextPrecisionAtK, metricreg.MetricContextRecall)
+		for _, m := range []string{metricreg.MetricResponseRelevancy, metricreg.MetricFaithfulness, metricreg.MetricFaithfulnessValidation,
+			metricreg.MetricContextPrecision, metricreg.MetricContextPrecisionAtK} {
 			NullValue(t, m, got[m].Value, "no contexts")
 		}
 		// SPEC §7: no contexts -> context recall 0.
-		ExactValue(t, kgeval.MetricContextRecall, got[kgeval.MetricContextRecall].Value, 0)
-		if x, ok := got[kgeval.MetricContextRecall].Explanation.(RecallExplanation); !ok || x.Note != "no contexts: no statement can be attributed" {
-			t.Errorf("explanation %+v", got[kgeval.MetricContextRecall].Explanation)
+		ExactValue(t, metricreg.MetricContextRecall, got[metricreg.MetricContextRecall].Value, 0)
+		if x, ok := got[metricreg.MetricContextRecall].Explanation.(RecallExplanation); !ok || x.Note != "no contexts: no statement can be attributed" {
+			t.Errorf("explanation %+v", got[metricreg.MetricContextRecall].Explanation)
 		}
 	})
 	t.Run("NoReference", func(t *testing.T) {
 		s := sample()
 		s.Reference = ""
-		got := eval(s, kgeval.MetricFactualCorrectness, kgeval.MetricFactualCorrectnessValidation, kgeval.MetricContextRecall, kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass)
+		got := eval(s, metricreg.MetricFactualCorrectness, metricreg.MetricFactualCorrectnessValidation, metricreg.MetricContextRecall, metricreg.MetricFactualAccuracy, metricreg.MetricAnswerClass)
 		for m, r := range got {
 			NullValue(t, m, r.Value, "no reference")
 		}
@@ -334,7 +335,7 @@ func TestJudge_Evaluate_MissingInputs(t *testing.T) {
 	t.Run("EmptyQuestion", func(t *testing.T) {
 		s := sample()
 		s.Question = ""
-		got := eval(s, kgeval.MetricResponseRelevancy, kgeval.MetricAnswerRelevance)
+		got := eval(s, metricreg.MetricResponseRelevancy, metricreg.MetricAnswerRelevance)
 		for m, r := range got {
 			NullValue(t, m, r.Value, "empty question")
 		}
@@ -342,21 +343,21 @@ func TestJudge_Evaluate_MissingInputs(t *testing.T) {
 	t.Run("NothingToJudgePassagesAgainst", func(t *testing.T) {
 		s := sample()
 		s.Reference, s.Answer = "", ""
-		got := eval(s, kgeval.MetricContextPrecision)
-		NullValue(t, "precision", got[kgeval.MetricContextPrecision].Value, "no reference and empty answer: nothing to judge the passages against")
+		got := eval(s, metricreg.MetricContextPrecision)
+		NullValue(t, "precision", got[metricreg.MetricContextPrecision].Value, "no reference and empty answer: nothing to judge the passages against")
 	})
 	t.Run("DontKnow", func(t *testing.T) {
 		s := sample()
 		s.Answer, s.Reference = "I don't know.", "" // DONT_KNOW needs no reference
-		r := eval(s, kgeval.MetricAnswerClass)[kgeval.MetricAnswerClass]
+		r := eval(s, metricreg.MetricAnswerClass)[metricreg.MetricAnswerClass]
 		ExactValue(t, "answer_class", r.Value, 0)
 		if c, _ := ClassOf(r); c != metrics.ClassDontKnow || r.Explanation.(ClassExplanation).Phrase != "i don't know" {
 			t.Errorf("explanation %+v", r.Explanation)
 		}
 	})
 	t.Run("AllRagasPartsNull", func(t *testing.T) {
-		got := eval(kgeval.Sample{ID: "empty", Question: "Why?"}, kgeval.MetricRagasScore)
-		r := got[kgeval.MetricRagasScore]
+		got := eval(kgeval.Sample{ID: "empty", Question: "Why?"}, metricreg.MetricRagasScore)
+		r := got[metricreg.MetricRagasScore]
 		NullValue(t, "ragas_score", r.Value, "faithfulness, context precision, context recall and answer relevance are all null")
 		x := r.Explanation.(RagasScoreExplanation)
 		if x.Faithfulness.Reason != "empty answer" || x.ContextPrecision.Reason != "no contexts" || x.ContextRecall.Reason != "no reference" ||
@@ -381,7 +382,7 @@ func TestJudge_Evaluate_InvalidCachedAnswer(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := j.Evaluate(context.Background(), s, []string{kgeval.MetricAnswerClass})
+	rs, err := j.Evaluate(context.Background(), s, []string{metricreg.MetricAnswerClass})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +394,7 @@ func TestJudge_Evaluate_InvalidCachedAnswer(t *testing.T) {
 func TestJudge_Evaluate_EINVALID(t *testing.T) {
 	srv := newFaultServer(t, garbage)
 	j := MustFaultJudge(t, srv)
-	_, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricFaithfulness, "ragas_faithfullness"})
+	_, err := j.Evaluate(context.Background(), sample(), []string{metricreg.MetricFaithfulness, "ragas_faithfullness"})
 	if kgeval.ErrorCode(err) != kgeval.EINVALID {
 		t.Errorf("error %v, want EINVALID", err)
 	}
@@ -416,7 +417,7 @@ func TestJudge_Evaluate_EUNAVAILABLE(t *testing.T) {
 	srv := newFaultServer(t, garbage)
 	j := MustFaultJudge(t, srv)
 	j.Cache = brokenCache{}
-	_, err := j.Evaluate(context.Background(), sample(), []string{kgeval.MetricAnswerClass, kgeval.MetricFaithfulness})
+	_, err := j.Evaluate(context.Background(), sample(), []string{metricreg.MetricAnswerClass, metricreg.MetricFaithfulness})
 	if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE {
 		t.Errorf("error %v, want EUNAVAILABLE", err)
 	}

@@ -66,16 +66,17 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/metrics"
 )
 
 // Metrics lists every metric Evaluate computes, in SPEC order.
 var Metrics = []string{
-	kgeval.MetricResponseRelevancy, kgeval.MetricFaithfulness, kgeval.MetricFactualCorrectness,
-	kgeval.MetricFaithfulnessValidation, kgeval.MetricFactualCorrectnessValidation,
-	kgeval.MetricRagasFaithfulness, kgeval.MetricContextPrecision, kgeval.MetricContextPrecisionAtK,
-	kgeval.MetricContextRecall, kgeval.MetricAnswerRelevance, kgeval.MetricRagasScore,
-	kgeval.MetricFactualAccuracy, kgeval.MetricAnswerClass,
+	metricreg.MetricResponseRelevancy, metricreg.MetricFaithfulness, metricreg.MetricFactualCorrectness,
+	metricreg.MetricFaithfulnessValidation, metricreg.MetricFactualCorrectnessValidation,
+	metricreg.MetricRagasFaithfulness, metricreg.MetricContextPrecision, metricreg.MetricContextPrecisionAtK,
+	metricreg.MetricContextRecall, metricreg.MetricAnswerRelevance, metricreg.MetricRagasScore,
+	metricreg.MetricFactualAccuracy, metricreg.MetricAnswerClass,
 }
 
 // Judge computes model-judged metrics. It is safe for concurrent use; one
@@ -185,7 +186,7 @@ func (j *Judge) Judge(ctx context.Context, s kgeval.Sample, names []string) ([]k
 	}
 	out := make([]kgeval.MetricScore, 0, len(res))
 	for _, r := range res {
-		ms := kgeval.MetricScore{Sample: s.ID, Metric: r.Metric, Family: kgeval.MetricFamily(r.Metric), Value: r.Value.V, Reason: r.Value.Reason}
+		ms := kgeval.MetricScore{Sample: s.ID, Metric: r.Metric, Family: metricreg.MetricFamily(r.Metric), Value: r.Value.V, Reason: r.Value.Reason}
 		if r.Explanation != nil {
 			if ms.Explanation, err = json.Marshal(r.Explanation); err != nil {
 				return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "explanation of %s", r.Metric)
@@ -238,29 +239,29 @@ func (e *eval) metric(name string) Result {
 	var v metrics.Value
 	var x any
 	switch name {
-	case kgeval.MetricResponseRelevancy:
+	case metricreg.MetricResponseRelevancy:
 		v, x = e.responseRelevancy()
-	case kgeval.MetricFaithfulness:
+	case metricreg.MetricFaithfulness:
 		v, x = e.faithfulness()
-	case kgeval.MetricFaithfulnessValidation:
+	case metricreg.MetricFaithfulnessValidation:
 		v, x = e.faithfulnessValidation()
-	case kgeval.MetricFactualCorrectness:
+	case metricreg.MetricFactualCorrectness:
 		v, x = e.factualCorrectness()
-	case kgeval.MetricFactualCorrectnessValidation:
+	case metricreg.MetricFactualCorrectnessValidation:
 		v, x = e.factualCorrectnessValidation()
-	case kgeval.MetricRagasFaithfulness:
+	case metricreg.MetricRagasFaithfulness:
 		v, x = e.ragasFaithfulness()
-	case kgeval.MetricContextPrecision, kgeval.MetricContextPrecisionAtK:
-		v, x = e.contextPrecision(name == kgeval.MetricContextPrecisionAtK)
-	case kgeval.MetricContextRecall:
+	case metricreg.MetricContextPrecision, metricreg.MetricContextPrecisionAtK:
+		v, x = e.contextPrecision(name == metricreg.MetricContextPrecisionAtK)
+	case metricreg.MetricContextRecall:
 		v, x = e.contextRecall()
-	case kgeval.MetricAnswerRelevance:
+	case metricreg.MetricAnswerRelevance:
 		v, x = e.answerRelevance()
-	case kgeval.MetricRagasScore:
+	case metricreg.MetricRagasScore:
 		v, x = e.ragasScore()
-	case kgeval.MetricFactualAccuracy:
+	case metricreg.MetricFactualAccuracy:
 		v, x = e.factualAccuracy()
-	case kgeval.MetricAnswerClass:
+	case metricreg.MetricAnswerClass:
 		v, x = e.answerClass()
 	}
 	r := Result{Metric: name, Value: v, Explanation: x}

@@ -16,6 +16,7 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/minilm"
 )
@@ -157,9 +158,9 @@ func TestJudge_EndToEnd(t *testing.T) {
 		}
 		lo, hi := 0.0, 100.0
 		switch r.Metric {
-		case kgeval.MetricResponseRelevancy:
+		case metricreg.MetricResponseRelevancy:
 			lo, hi = -1, 1
-		case kgeval.MetricFaithfulness, kgeval.MetricFactualCorrectness, kgeval.MetricFaithfulnessValidation, kgeval.MetricFactualCorrectnessValidation, kgeval.MetricAnswerClass:
+		case metricreg.MetricFaithfulness, metricreg.MetricFactualCorrectness, metricreg.MetricFaithfulnessValidation, metricreg.MetricFactualCorrectnessValidation, metricreg.MetricAnswerClass:
 			lo, hi = 0, 1
 		}
 		if v < lo || v > hi {
@@ -196,13 +197,13 @@ func TestJudge_EndToEnd(t *testing.T) {
 	// of the answer ("founded in 2014 by Theodore Scott").
 	wrong := s
 	wrong.Answer = "PharmaCann was founded in 1975 by Maria Lopez. Its headquarters is in Tokyo, Japan."
-	graded, err := j.Evaluate(ctx, wrong, []string{kgeval.MetricFactualAccuracy})
+	graded, err := j.Evaluate(ctx, wrong, []string{metricreg.MetricFactualAccuracy})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var right *Result
 	for i := range first {
-		if first[i].Metric == kgeval.MetricFactualAccuracy {
+		if first[i].Metric == metricreg.MetricFactualAccuracy {
 			right = &first[i]
 		}
 	}
@@ -222,7 +223,7 @@ func TestJudge_EndToEnd(t *testing.T) {
 	// reference was 0 in one run (every reference fact labelled FN).
 	other := s
 	other.Answer = "It was founded in 2014; its headquarters are in Illinois."
-	third, err := j.Evaluate(ctx, other, []string{kgeval.MetricAnswerClass})
+	third, err := j.Evaluate(ctx, other, []string{metricreg.MetricAnswerClass})
 	if err != nil {
 		t.Fatal(err)
 	}

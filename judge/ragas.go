@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/metrics"
 )
 
@@ -408,10 +408,10 @@ func scoreAnswerRelevance(qs []GeneratedQuestion) metrics.Value {
 // metrics within the Evaluate call) and combines them.
 func (e *eval) ragasScore() (metrics.Value, any) {
 	x := RagasScoreExplanation{
-		Faithfulness:     e.metric(kgeval.MetricRagasFaithfulness).Value,
-		ContextPrecision: e.metric(kgeval.MetricContextPrecision).Value,
-		ContextRecall:    e.metric(kgeval.MetricContextRecall).Value,
-		AnswerRelevance:  e.metric(kgeval.MetricAnswerRelevance).Value,
+		Faithfulness:     e.metric(metricreg.MetricRagasFaithfulness).Value,
+		ContextPrecision: e.metric(metricreg.MetricContextPrecision).Value,
+		ContextRecall:    e.metric(metricreg.MetricContextRecall).Value,
+		AnswerRelevance:  e.metric(metricreg.MetricAnswerRelevance).Value,
 	}
 	return metrics.RagasScore(x.Faithfulness, x.ContextPrecision, x.ContextRecall, x.AnswerRelevance), x
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/metrics"
 )
 
@@ -355,11 +355,11 @@ func TestClassValue(t *testing.T) {
 	ExactValue(t, "CORRECT", classValue(metrics.ClassCorrect), 1)
 	ExactValue(t, "WRONG", classValue(metrics.ClassWrong), 0)
 	ExactValue(t, "DONT_KNOW", classValue(metrics.ClassDontKnow), 0)
-	c, ok := ClassOf(Result{Metric: kgeval.MetricAnswerClass, Explanation: ClassExplanation{Class: metrics.ClassWrong}})
+	c, ok := ClassOf(Result{Metric: metricreg.MetricAnswerClass, Explanation: ClassExplanation{Class: metrics.ClassWrong}})
 	if !ok || c != metrics.ClassWrong {
 		t.Errorf("ClassOf = %q, %v", c, ok)
 	}
-	if _, ok := ClassOf(Result{Metric: kgeval.MetricFaithfulness}); ok {
+	if _, ok := ClassOf(Result{Metric: metricreg.MetricFaithfulness}); ok {
 		t.Error("ClassOf of another metric")
 	}
 }

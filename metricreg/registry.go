@@ -2,8 +2,8 @@
 // family, direction, fixed scale, one-line meaning and validity type, and
 // each KG metric's place in a KGResult's JSON. The CLI (--metrics,
 // validity, plots), the analyses, the dashboard and docs/METRICS.md read
-// it, most through the root package's names (kgeval.MetricMultihop,
-// kgeval.LookupMetric, ...). It imports nothing of kgeval: adding a metric
+// it, most through the root package's names (metricreg.MetricMultihop,
+// metricreg.LookupMetric, ...). It imports nothing of kgeval: adding a metric
 // touches this registry and its one formula.
 package metricreg
 

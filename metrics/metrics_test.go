@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/metrics"
 )
 
@@ -57,11 +58,11 @@ func v(x float64) metrics.Value { return metrics.Of(x) }
 var null = metrics.Null("not computed")
 
 func TestValue_Score(t *testing.T) {
-	s := metrics.Of(93.73).Score("s1", kgeval.MetricRagasScore)
+	s := metrics.Of(93.73).Score("s1", metricreg.MetricRagasScore)
 	if s.Sample != "s1" || s.Metric != "ragas_score" || s.Value == nil || *s.Value != 93.73 || s.Reason != "" {
 		t.Errorf("non-null: %+v", s)
 	}
-	s = metrics.Null("no contexts").Score("s2", kgeval.MetricContextPrecision)
+	s = metrics.Null("no contexts").Score("s2", metricreg.MetricContextPrecision)
 	if s.Value != nil || s.Reason != "no contexts" || s.Metric != "ragas_context_precision" {
 		t.Errorf("null: %+v", s)
 	}

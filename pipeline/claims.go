@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
@@ -172,7 +173,7 @@ func noClaims(r *kgeval.KGResult, why string) {
 	if r.Reasons == nil {
 		r.Reasons = map[string]string{}
 	}
-	for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
+	for _, m := range []string{metricreg.MetricClaimScore, metricreg.MetricClaimScoreMin, metricreg.MetricPSupported, metricreg.MetricClaimContradiction} {
 		r.SetValue(m, nil)
 		r.Reasons[m] = why
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -76,9 +77,9 @@ func TestEvaluate_ClaimsEnginesAgree(t *testing.T) {
 			t.Fatalf("%s: %d claims, evidence modes %v: want claims, most windows chosen by the graph", engine.Name(), rep.Claims, modes)
 		}
 		f := got["wikieval-00-grounded/faithfulness"]
-		if f.Value(kgeval.MetricClaimScore) == nil || f.Value(kgeval.MetricClaimScoreMin) == nil || f.Value(kgeval.MetricClaimContradiction) == nil || f.Value(kgeval.MetricPSupported) != nil || !kgeval.NotApplicable(f.ReasonFor(kgeval.MetricPSupported)) {
+		if f.Value(metricreg.MetricClaimScore) == nil || f.Value(metricreg.MetricClaimScoreMin) == nil || f.Value(metricreg.MetricClaimContradiction) == nil || f.Value(metricreg.MetricPSupported) != nil || !kgeval.NotApplicable(f.ReasonFor(metricreg.MetricPSupported)) {
 			t.Errorf("%s: wikieval-00-grounded faithfulness score %v, score_min %v, claim_contradiction %v, p_supported %v (%q); want values, p_supported n/a without a model",
-				engine.Name(), f.Value(kgeval.MetricClaimScore), f.Value(kgeval.MetricClaimScoreMin), f.Value(kgeval.MetricClaimContradiction), f.Value(kgeval.MetricPSupported), f.ReasonFor(kgeval.MetricPSupported))
+				engine.Name(), f.Value(metricreg.MetricClaimScore), f.Value(metricreg.MetricClaimScoreMin), f.Value(metricreg.MetricClaimContradiction), f.Value(metricreg.MetricPSupported), f.ReasonFor(metricreg.MetricPSupported))
 		}
 		t.Logf("%s: %d claims (%v)", engine.Name(), rep.Claims, modes)
 	}
@@ -100,7 +101,7 @@ func claimsAgree(t *testing.T, byEngine map[string]map[string]kgeval.KGResult) {
 			t.Errorf("%s: no gds result", k)
 			continue
 		}
-		for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
+		for _, m := range []string{metricreg.MetricClaimScore, metricreg.MetricClaimScoreMin, metricreg.MetricPSupported, metricreg.MetricClaimContradiction} {
 			a, b := n.Value(m), g.Value(m)
 			if (a == nil) != (b == nil) || a != nil && *a != *b || n.ReasonFor(m) != g.ReasonFor(m) {
 				t.Errorf("%s: %s native %v (%q) gds %v (%q)", k, m, opt(a), n.ReasonFor(m), opt(b), g.ReasonFor(m))

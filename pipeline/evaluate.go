@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
@@ -417,10 +418,10 @@ func Resumable(old, now kgeval.Run) error {
 // nonKG expands scoring.metrics (families and names) and drops the KG
 // metrics, which are computed per pair, always.
 func nonKG(values []string) []string {
-	names, _ := kgeval.ExpandMetrics(values)
+	names, _ := metricreg.ExpandMetrics(values)
 	var out []string
 	for _, n := range names {
-		if kgeval.MetricFamily(n) != kgeval.FamilyKG {
+		if metricreg.MetricFamily(n) != metricreg.FamilyKG {
 			out = append(out, n)
 		}
 	}

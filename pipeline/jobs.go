@@ -17,6 +17,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // Jobs runs the dashboard's evaluations (kgeval.JobService) with the use
@@ -485,7 +486,7 @@ func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, er
 	}
 	v := kgeval.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
 		Owner: req.User, User: nameOf(req.User)}
-	r := JobRun{Path: path, Run: req.Run, Metrics: append([]string{kgeval.FamilyKG}, req.Metrics...), Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
+	r := JobRun{Path: path, Run: req.Run, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...), Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
 	return j.launch(r, v), nil
 }
 
@@ -732,7 +733,7 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 	}
 	var metrics []string
 	for _, m := range configured {
-		if m != kgeval.FamilyKG {
+		if m != metricreg.FamilyKG {
 			metrics = append(metrics, m)
 		}
 	}

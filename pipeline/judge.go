@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -36,7 +37,7 @@ func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.S
 			var got []kgeval.MetricScore
 			if e.Judge == nil {
 				for _, m := range names {
-					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.MetricFamily(m), Reason: "no LLM judge configured"})
+					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metricreg.MetricFamily(m), Reason: "no LLM judge configured"})
 				}
 			} else {
 				var err error

@@ -13,6 +13,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -49,7 +50,7 @@ func (j *slowJudge) Judge(ctx context.Context, s kgeval.Sample, names []string) 
 	v := float64(len(s.ID))
 	out := make([]kgeval.MetricScore, len(names))
 	for i, n := range names {
-		out[i] = kgeval.MetricScore{Sample: s.ID, Metric: n, Family: kgeval.MetricFamily(n), Value: &v}
+		out[i] = kgeval.MetricScore{Sample: s.ID, Metric: n, Family: metricreg.MetricFamily(n), Value: &v}
 	}
 	return out, nil
 }

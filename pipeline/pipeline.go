@@ -50,7 +50,7 @@ type Evaluator struct {
 	// Progress, if set, is told about each stage's progress.
 	Progress func(stage string, done, total int)
 	// Metrics are the per-sample metrics to compute beside the KG scores
-	// (triplet similarity, encoder and judge metrics; see kgeval.ExpandMetrics).
+	// (triplet similarity, encoder and judge metrics; see metricreg.ExpandMetrics).
 	Metrics []string
 	// Tokens gives contextual token vectors for bert_score_f1 (nil: the
 	// metric is null).

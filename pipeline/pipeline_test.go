@@ -13,6 +13,7 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -61,30 +62,30 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 		}
 		byEngine[engine.Name()] = got
 		g, u, e := got["erica-grounded/faithfulness"], got["erica-ungrounded/faithfulness"], got["erica-empty/faithfulness"]
-		if g.Value(kgeval.MetricMultihop) == nil || u.Value(kgeval.MetricMultihop) == nil || *g.Value(kgeval.MetricMultihop) <= *u.Value(kgeval.MetricMultihop) {
-			t.Errorf("%s: faithfulness multihop grounded %v, ungrounded %v: grounded must be higher", engine.Name(), g.Value(kgeval.MetricMultihop), u.Value(kgeval.MetricMultihop))
+		if g.Value(metricreg.MetricMultihop) == nil || u.Value(metricreg.MetricMultihop) == nil || *g.Value(metricreg.MetricMultihop) <= *u.Value(metricreg.MetricMultihop) {
+			t.Errorf("%s: faithfulness multihop grounded %v, ungrounded %v: grounded must be higher", engine.Name(), g.Value(metricreg.MetricMultihop), u.Value(metricreg.MetricMultihop))
 		}
-		if *g.Value(kgeval.MetricMultihop) != 1 {
-			t.Errorf("%s: grounded answer (Erica vagans, is also called, Cornish heath) is in the contexts: multihop %v, want 1", engine.Name(), *g.Value(kgeval.MetricMultihop))
+		if *g.Value(metricreg.MetricMultihop) != 1 {
+			t.Errorf("%s: grounded answer (Erica vagans, is also called, Cornish heath) is in the contexts: multihop %v, want 1", engine.Name(), *g.Value(metricreg.MetricMultihop))
 		}
-		if e.Value(kgeval.MetricMultihop) != nil || !strings.Contains(e.Reason, "no triplets extracted from answer") {
+		if e.Value(metricreg.MetricMultihop) != nil || !strings.Contains(e.Reason, "no triplets extracted from answer") {
 			t.Errorf("%s: empty answer: %+v", engine.Name(), e)
 		}
 		// Triplet verdicts (SPEC §4b): the grounded answer's one fact is
 		// in the contexts; the ungrounded answer's two are not.
-		if g.Value(kgeval.MetricSupport) == nil || *g.Value(kgeval.MetricSupport) != 1 || u.Value(kgeval.MetricSupport) == nil || *u.Value(kgeval.MetricSupport) != 0 {
-			t.Errorf("%s: faithfulness support grounded %v, ungrounded %v; want 1 and 0", engine.Name(), g.Value(kgeval.MetricSupport), u.Value(kgeval.MetricSupport))
+		if g.Value(metricreg.MetricSupport) == nil || *g.Value(metricreg.MetricSupport) != 1 || u.Value(metricreg.MetricSupport) == nil || *u.Value(metricreg.MetricSupport) != 0 {
+			t.Errorf("%s: faithfulness support grounded %v, ungrounded %v; want 1 and 0", engine.Name(), g.Value(metricreg.MetricSupport), u.Value(metricreg.MetricSupport))
 		}
-		if g.Value(kgeval.MetricSupportText) == nil || *g.Value(kgeval.MetricSupportText) != 1 || u.Value(kgeval.MetricSupportText) == nil || *u.Value(kgeval.MetricSupportText) != 0 || u.Value(kgeval.MetricContradictionText) == nil || *u.Value(kgeval.MetricContradictionText) != 0 {
-			t.Errorf("%s: support_text grounded %v, ungrounded %v, contradiction_text %v; want 1, 0, 0", engine.Name(), g.Value(kgeval.MetricSupportText), u.Value(kgeval.MetricSupportText), u.Value(kgeval.MetricContradictionText))
+		if g.Value(metricreg.MetricSupportText) == nil || *g.Value(metricreg.MetricSupportText) != 1 || u.Value(metricreg.MetricSupportText) == nil || *u.Value(metricreg.MetricSupportText) != 0 || u.Value(metricreg.MetricContradictionText) == nil || *u.Value(metricreg.MetricContradictionText) != 0 {
+			t.Errorf("%s: support_text grounded %v, ungrounded %v, contradiction_text %v; want 1, 0, 0", engine.Name(), g.Value(metricreg.MetricSupportText), u.Value(metricreg.MetricSupportText), u.Value(metricreg.MetricContradictionText))
 		}
 		if len(g.Verdicts) != 1 || g.Verdicts[0].Evidence == nil || g.Verdicts[0].Evidence.Passage != 0 {
 			t.Errorf("%s: grounded verdicts %+v: want one supported triplet with evidence in passage 0", engine.Name(), g.Verdicts)
 		}
 		t.Logf("%s: faithfulness multihop grounded %.3f ungrounded %.3f; community_coverage %.3f vs %.3f",
-			engine.Name(), *g.Value(kgeval.MetricMultihop), *u.Value(kgeval.MetricMultihop), *g.Value(kgeval.MetricCommunityCoverage), *u.Value(kgeval.MetricCommunityCoverage))
+			engine.Name(), *g.Value(metricreg.MetricMultihop), *u.Value(metricreg.MetricMultihop), *g.Value(metricreg.MetricCommunityCoverage), *u.Value(metricreg.MetricCommunityCoverage))
 		stored, err := db.ReadKGScore(ctx, run, "erica-grounded", "faithfulness", kgeval.DefaultVariant)
-		if err != nil || stored.Value(kgeval.MetricMultihop) == nil || *stored.Value(kgeval.MetricMultihop) != *g.Value(kgeval.MetricMultihop) {
+		if err != nil || stored.Value(metricreg.MetricMultihop) == nil || *stored.Value(metricreg.MetricMultihop) != *g.Value(metricreg.MetricMultihop) {
 			t.Errorf("%s: stored score %+v err %v", engine.Name(), stored, err)
 		}
 	}
@@ -97,7 +98,7 @@ func enginesAgree(t *testing.T, byEngine map[string]map[string]kgeval.KGResult) 
 	t.Helper()
 	for k, n := range byEngine["native"] {
 		gds := byEngine["gds"][k]
-		for _, m := range []string{kgeval.MetricMultihop, kgeval.MetricSupport, kgeval.MetricContradiction, kgeval.MetricSlotCoverage} {
+		for _, m := range []string{metricreg.MetricMultihop, metricreg.MetricSupport, metricreg.MetricContradiction, metricreg.MetricSlotCoverage} {
 			a, b := n.Value(m), gds.Value(m)
 			if (a == nil) != (b == nil) || a != nil && *a != *b {
 				t.Errorf("%s: %s native %v gds %v", k, m, a, b)
@@ -122,7 +123,7 @@ func TestEvaluate_Metrics(t *testing.T) {
 	ctx := context.Background()
 	run := fmt.Sprintf("test-metrics-%d", time.Now().UnixNano())
 	t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
-	names, _ := kgeval.ExpandMetrics([]string{"ts", "semantic_similarity", "bert_score_f1", "ragas_faithfulness", "baseline"})
+	names, _ := metricreg.ExpandMetrics([]string{"ts", "semantic_similarity", "bert_score_f1", "ragas_faithfulness", "baseline"})
 	ev := &pipeline.Evaluator{Extractor: noExtraction{t}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 42},
 		Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), Metrics: names, Tokens: m}
 	rep, err := ev.Evaluate(ctx, run, res.Samples)
@@ -302,8 +303,8 @@ func TestTextVerdicts(t *testing.T) {
 		got[r.Pair] = r
 	}
 	f := got["faithfulness"]
-	if f.Value(kgeval.MetricSupport) == nil || *f.Value(kgeval.MetricSupport) != 0 || f.Value(kgeval.MetricSupportText) == nil || math.Abs(*f.Value(kgeval.MetricSupportText)-1.0/3) > 1e-9 || f.Value(kgeval.MetricContradictionText) == nil || math.Abs(*f.Value(kgeval.MetricContradictionText)-1.0/3) > 1e-9 {
-		t.Fatalf("faithfulness support %v, support_text %v, contradiction_text %v; want 0, 1/3, 1/3", f.Value(kgeval.MetricSupport), f.Value(kgeval.MetricSupportText), f.Value(kgeval.MetricContradictionText))
+	if f.Value(metricreg.MetricSupport) == nil || *f.Value(metricreg.MetricSupport) != 0 || f.Value(metricreg.MetricSupportText) == nil || math.Abs(*f.Value(metricreg.MetricSupportText)-1.0/3) > 1e-9 || f.Value(metricreg.MetricContradictionText) == nil || math.Abs(*f.Value(metricreg.MetricContradictionText)-1.0/3) > 1e-9 {
+		t.Fatalf("faithfulness support %v, support_text %v, contradiction_text %v; want 0, 1/3, 1/3", f.Value(metricreg.MetricSupport), f.Value(metricreg.MetricSupportText), f.Value(metricreg.MetricContradictionText))
 	}
 	for _, v := range f.Verdicts {
 		want := map[string]string{"2014": kgeval.VerdictContradicted, "Theodore Wolf": kgeval.VerdictSupported, "flowers": ""}[v.Object]
@@ -316,30 +317,30 @@ func TestTextVerdicts(t *testing.T) {
 	}
 	// Atoms of the answer: "PharmaCann" and "Theodore Wolf" are stated,
 	// "2014" is not; stored with the scores and read back.
-	if f.Value(kgeval.MetricAtomSupport) == nil || math.Abs(*f.Value(kgeval.MetricAtomSupport)-2.0/3) > 1e-9 || len(f.Atoms) != 3 || f.Atoms[1].Text != "2014" || f.Atoms[1].Stated ||
+	if f.Value(metricreg.MetricAtomSupport) == nil || math.Abs(*f.Value(metricreg.MetricAtomSupport)-2.0/3) > 1e-9 || len(f.Atoms) != 3 || f.Atoms[1].Text != "2014" || f.Atoms[1].Stated ||
 		f.Atoms[2].Text != "Theodore Wolf" || !f.Atoms[2].Stated || f.Atoms[2].Evidence == nil ||
 		passage[f.Atoms[2].Evidence.Start:f.Atoms[2].Evidence.End] != "PharmaCann was founded in 2010 by Theodore Wolf." {
-		t.Errorf("faithfulness atom_support %v, atoms %+v; want 2/3: 2014 not stated, Theodore Wolf stated in the founding sentence", f.Value(kgeval.MetricAtomSupport), f.Atoms)
+		t.Errorf("faithfulness atom_support %v, atoms %+v; want 2/3: 2014 not stated, Theodore Wolf stated in the founding sentence", f.Value(metricreg.MetricAtomSupport), f.Atoms)
 	}
 	stored, err := db.ReadKGScore(ctx, run, "t1", "faithfulness", kgeval.DefaultVariant)
-	if err != nil || stored.Value(kgeval.MetricAtomSupport) == nil || *stored.Value(kgeval.MetricAtomSupport) != *f.Value(kgeval.MetricAtomSupport) || len(stored.Atoms) != 3 {
-		t.Errorf("stored atom_support %v, atoms %+v (err %v); want 2/3 and 3 atoms", stored.Value(kgeval.MetricAtomSupport), stored.Atoms, err)
+	if err != nil || stored.Value(metricreg.MetricAtomSupport) == nil || *stored.Value(metricreg.MetricAtomSupport) != *f.Value(metricreg.MetricAtomSupport) || len(stored.Atoms) != 3 {
+		t.Errorf("stored atom_support %v, atoms %+v (err %v); want 2/3 and 3 atoms", stored.Value(metricreg.MetricAtomSupport), stored.Atoms, err)
 	}
 	// No reference: nothing to check the atoms against.
-	if fc := got["factual_correctness"]; fc.Value(kgeval.MetricAtomSupport) != nil || fc.ReasonFor(kgeval.MetricAtomSupport) == "" {
-		t.Errorf("factual_correctness without a reference: atom_support %v, reason %q; want null with a reason", fc.Value(kgeval.MetricAtomSupport), fc.ReasonFor(kgeval.MetricAtomSupport))
+	if fc := got["factual_correctness"]; fc.Value(metricreg.MetricAtomSupport) != nil || fc.ReasonFor(metricreg.MetricAtomSupport) == "" {
+		t.Errorf("factual_correctness without a reference: atom_support %v, reason %q; want null with a reason", fc.Value(metricreg.MetricAtomSupport), fc.ReasonFor(metricreg.MetricAtomSupport))
 	}
 	// The question's one typed clause ("When ... and by whom?", a date) is
 	// answered by the answer's 2014.
-	if a := got["answer_relevancy"]; a.Value(kgeval.MetricTypedSlotCoverage) == nil || *a.Value(kgeval.MetricTypedSlotCoverage) != 1 || len(a.TypedSlots) != 1 || a.TypedSlots[0].Value != "2014" || a.TypedSlots[0].Want != "date" {
-		t.Errorf("answer_relevancy typed_slot_coverage %v, slots %+v; want 1, answered by 2014", a.Value(kgeval.MetricTypedSlotCoverage), a.TypedSlots)
+	if a := got["answer_relevancy"]; a.Value(metricreg.MetricTypedSlotCoverage) == nil || *a.Value(metricreg.MetricTypedSlotCoverage) != 1 || len(a.TypedSlots) != 1 || a.TypedSlots[0].Value != "2014" || a.TypedSlots[0].Want != "date" {
+		t.Errorf("answer_relevancy typed_slot_coverage %v, slots %+v; want 1, answered by 2014", a.Value(metricreg.MetricTypedSlotCoverage), a.TypedSlots)
 	}
-	if f.Value(kgeval.MetricTypedSlotCoverage) != nil || !kgeval.NotApplicable(f.ReasonFor(kgeval.MetricTypedSlotCoverage)) {
-		t.Errorf("faithfulness typed_slot_coverage %v (%q); want null, not applicable", f.Value(kgeval.MetricTypedSlotCoverage), f.ReasonFor(kgeval.MetricTypedSlotCoverage))
+	if f.Value(metricreg.MetricTypedSlotCoverage) != nil || !kgeval.NotApplicable(f.ReasonFor(metricreg.MetricTypedSlotCoverage)) {
+		t.Errorf("faithfulness typed_slot_coverage %v (%q); want null, not applicable", f.Value(metricreg.MetricTypedSlotCoverage), f.ReasonFor(metricreg.MetricTypedSlotCoverage))
 	}
 	// The answer states when (a year) and by whom: both asked facts answered.
 	a := got["answer_relevancy"]
-	if a.Value(kgeval.MetricSlotCoverageText) == nil || *a.Value(kgeval.MetricSlotCoverageText) != 1 {
-		t.Errorf("answer_relevancy slot_coverage_text %v (verdicts %+v), want 1", a.Value(kgeval.MetricSlotCoverageText), a.Verdicts)
+	if a.Value(metricreg.MetricSlotCoverageText) == nil || *a.Value(metricreg.MetricSlotCoverageText) != 1 {
+		t.Errorf("answer_relevancy slot_coverage_text %v (verdicts %+v), want 1", a.Value(metricreg.MetricSlotCoverageText), a.Verdicts)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/scoring"
@@ -86,10 +87,10 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 		byEngine[engine.Name()] = got
 		for _, q := range []string{"wikieval-00", "wikieval-21"} {
 			g, u := got[q+"-grounded/faithfulness"], got[q+"-ungrounded/faithfulness"]
-			if g.Value(kgeval.MetricSupport) == nil || u.Value(kgeval.MetricSupport) == nil || *g.Value(kgeval.MetricSupport) <= *u.Value(kgeval.MetricSupport) {
-				t.Errorf("%s: %s faithfulness support grounded %v, ungrounded %v: grounded must be higher", engine.Name(), q, g.Value(kgeval.MetricSupport), u.Value(kgeval.MetricSupport))
+			if g.Value(metricreg.MetricSupport) == nil || u.Value(metricreg.MetricSupport) == nil || *g.Value(metricreg.MetricSupport) <= *u.Value(metricreg.MetricSupport) {
+				t.Errorf("%s: %s faithfulness support grounded %v, ungrounded %v: grounded must be higher", engine.Name(), q, g.Value(metricreg.MetricSupport), u.Value(metricreg.MetricSupport))
 			}
-			t.Logf("%s: %s support grounded %.3f ungrounded %.3f, multihop %.3f vs %.3f", engine.Name(), q, *g.Value(kgeval.MetricSupport), *u.Value(kgeval.MetricSupport), *g.Value(kgeval.MetricMultihop), *u.Value(kgeval.MetricMultihop))
+			t.Logf("%s: %s support grounded %.3f ungrounded %.3f, multihop %.3f vs %.3f", engine.Name(), q, *g.Value(metricreg.MetricSupport), *u.Value(metricreg.MetricSupport), *g.Value(metricreg.MetricMultihop), *u.Value(metricreg.MetricMultihop))
 		}
 	}
 	enginesAgree(t, byEngine)

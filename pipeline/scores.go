@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -34,7 +35,7 @@ func ScoreRows(samples []kgeval.Sample, results []kgeval.KGResult, metrics []kge
 	for _, r := range results {
 		if i, ok := index[r.Sample]; ok {
 			stored := kgeval.KGResult{Sample: r.Sample, Pair: r.Pair, Reason: r.Reason, Reasons: r.Reasons}
-			for _, name := range kgeval.KGMetricNames {
+			for _, name := range metricreg.KGMetricNames {
 				stored.SetValue(name, r.Value(name))
 			}
 			out[i].Scores[r.Pair] = stored

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/stats"
@@ -217,7 +218,7 @@ func summarisePoint(tau, delta float64, variant string, results []kgeval.KGResul
 	sp := SweepPoint{Tau: tau, Delta: delta, Variant: variant, Mean: map[string]map[string]float64{}, N: map[string]int{}}
 	values := map[string]map[string][]float64{}
 	for _, r := range results {
-		if r.Value(kgeval.MetricMultihop) != nil {
+		if r.Value(metricreg.MetricMultihop) != nil {
 			sp.N[r.Pair]++
 		}
 		for _, s := range r.Scores() {
@@ -254,7 +255,7 @@ func (e noCall) Embed(_ context.Context, texts []string) ([][]float32, error) {
 
 // textOnly are the KG metrics that read the sample texts, not the graph: a
 // sweep point cannot change them, so each keeps the default variant's value.
-var textOnly = []string{kgeval.MetricAtomSupport, kgeval.MetricTypedSlotCoverage}
+var textOnly = []string{metricreg.MetricAtomSupport, metricreg.MetricTypedSlotCoverage}
 
 // carryTextChecks copies the text-only metrics (textOnly) of the default
 // variant into a sweep point's results, with their null reasons.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring"
 )
 
@@ -79,7 +80,7 @@ func (e *Evaluator) verify(ctx context.Context, idx *sampleIndex, results []kgev
 				r.Reasons = map[string]string{}
 			}
 			why := "model check failed: " + errs[b].Error()
-			r.Reasons[kgeval.MetricSupportVerified], r.Reasons[kgeval.MetricContradictionVerified] = why, why
+			r.Reasons[metricreg.MetricSupportVerified], r.Reasons[metricreg.MetricContradictionVerified] = why, why
 			rep.VerifyFailed++
 			continue
 		}

@@ -9,7 +9,7 @@ type Variant struct {
 }
 
 // PairSummary is the stored scores of one pair of a run, aggregated: Means
-// maps each KG metric (kgeval.KGMetricNames) to its mean, nil when no graph
+// maps each KG metric (metricreg.KGMetricNames) to its mean, nil when no graph
 // has a value.
 type PairSummary struct {
 	Pair           string

@@ -1,6 +1,9 @@
 package readmodel
 
-import "github.com/kgeval/kgeval"
+import (
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
+)
 
 // MaxPageSize caps SampleQuery.Limit.
 const MaxPageSize = 500
@@ -50,7 +53,7 @@ type SamplePage struct {
 // than the KG ones (a kgeval.MetricScore), else nil: what a sample list
 // shows beside the KG scores.
 func OtherMetric(metric string) []string {
-	if metric == "" || kgeval.MetricFamily(metric) == kgeval.FamilyKG {
+	if metric == "" || metricreg.MetricFamily(metric) == metricreg.FamilyKG {
 		return nil
 	}
 	return []string{metric}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 )
 
@@ -247,7 +248,7 @@ func Sweep(w io.Writer, points []pipeline.SweepPoint, pairs []kgeval.Pair) {
 		fmt.Fprintf(tw, "%g\t%g\t", pt.Tau, pt.Delta)
 		for _, p := range pairs {
 			n := pt.N[p.Name]
-			for _, metric := range []string{kgeval.MetricMultihop, kgeval.MetricCommunityOverlap, kgeval.MetricCommunityCoverage} {
+			for _, metric := range []string{metricreg.MetricMultihop, metricreg.MetricCommunityOverlap, metricreg.MetricCommunityCoverage} {
 				fmt.Fprintf(tw, "%s\t", fmtNum(pt.Mean[p.Name][metric], n))
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/stats"
@@ -63,7 +64,7 @@ type summaryRow struct {
 func summaryRows(results []kgeval.KGResult, pairs []kgeval.Pair) []summaryRow {
 	var out []summaryRow
 	for _, p := range pairs {
-		for _, metric := range kgeval.KGMetricNames {
+		for _, metric := range metricreg.KGMetricNames {
 			var vals []float64
 			reasons := map[string]int{}
 			applies := false
@@ -120,14 +121,14 @@ func Headline(w io.Writer, hs []analysis.HeadlineStat) {
 			line += truncateRunes(sys, 40) + "\t"
 		}
 		dir := "≥"
-		if kgeval.IsLowerBetter(h.Metric) {
+		if metricreg.IsLowerBetter(h.Metric) {
 			dir = "≤"
 		}
 		mark := fmt.Sprintf("%s %.2f", dir, h.PassMark)
 		switch {
-		case h.Metric == kgeval.MetricClaimScore && h.WithModel:
+		case h.Metric == metricreg.MetricClaimScore && h.WithModel:
 			mark += " (calibrated, with the model)"
-		case h.Metric == kgeval.MetricClaimScore:
+		case h.Metric == metricreg.MetricClaimScore:
 			mark += " (calibrated)"
 		}
 		passing := "-"

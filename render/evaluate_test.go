@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -18,18 +19,18 @@ func fp(v float64) *float64 { return &v }
 // claim scores on faithfulness, slot coverage on the question pairs,
 // factual_correctness null everywhere (no reference), and one other metric.
 func scoreRows(systems ...string) []readmodel.SampleScores {
-	na := map[string]string{kgeval.MetricRecall: kgeval.ReasonNotApplicable + "only against the reference", kgeval.MetricF1: kgeval.ReasonNotApplicable + "only against the reference"}
+	na := map[string]string{metricreg.MetricRecall: kgeval.ReasonNotApplicable + "only against the reference", metricreg.MetricF1: kgeval.ReasonNotApplicable + "only against the reference"}
 	var rows []readmodel.SampleScores
 	for i, v := range []float64{0.9, 0.2, 0.7, 0.4} {
 		slot := fp(float64(i%2) * 1)
 		rows = append(rows, readmodel.SampleScores{ID: string(rune('a' + i)), Record: i, System: systems[i%len(systems)],
 			Scores: map[string]kgeval.KGResult{
-				"faithfulness":        kgeval.KGResult{Pair: "faithfulness", Reasons: na}.With(kgeval.MetricClaimScore, fp(v)).With(kgeval.MetricClaimScoreMin, fp(v)).With(kgeval.MetricMultihop, fp(0.5)).With(kgeval.MetricCommunityOverlap, fp(0.1)),
+				"faithfulness":        kgeval.KGResult{Pair: "faithfulness", Reasons: na}.With(metricreg.MetricClaimScore, fp(v)).With(metricreg.MetricClaimScoreMin, fp(v)).With(metricreg.MetricMultihop, fp(0.5)).With(metricreg.MetricCommunityOverlap, fp(0.1)),
 				"factual_correctness": {Pair: "factual_correctness", Reason: "no reference"},
-				"answer_relevancy":    kgeval.KGResult{Pair: "answer_relevancy", Reasons: na}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricMultihop, fp(1)),
-				"context_relevancy":   kgeval.KGResult{Pair: "context_relevancy", Reasons: na}.With(kgeval.MetricSlotCoverage, slot).With(kgeval.MetricMultihop, fp(1)),
+				"answer_relevancy":    kgeval.KGResult{Pair: "answer_relevancy", Reasons: na}.With(metricreg.MetricSlotCoverage, slot).With(metricreg.MetricMultihop, fp(1)),
+				"context_relevancy":   kgeval.KGResult{Pair: "context_relevancy", Reasons: na}.With(metricreg.MetricSlotCoverage, slot).With(metricreg.MetricMultihop, fp(1)),
 			},
-			Metrics: map[string]kgeval.MetricScore{kgeval.MetricKPrecision: {Metric: kgeval.MetricKPrecision, Family: kgeval.FamilyBaseline, Value: fp(0.5)}},
+			Metrics: map[string]kgeval.MetricScore{metricreg.MetricKPrecision: {Metric: metricreg.MetricKPrecision, Family: metricreg.FamilyBaseline, Value: fp(0.5)}},
 		})
 	}
 	return rows

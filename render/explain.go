@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -24,8 +25,8 @@ func Explain(w io.Writer, run string, d *readmodel.SampleDetail, only []string) 
 	for _, p := range pairs {
 		r := results[p.Name]
 		var parts []string
-		for _, name := range kgeval.KGMetricNames {
-			if kgeval.GraphMetric(name) {
+		for _, name := range metricreg.KGMetricNames {
+			if metricreg.GraphMetric(name) {
 				continue
 			}
 			if v := r.Value(name); v != nil {

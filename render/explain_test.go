@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/render"
 )
@@ -19,7 +20,7 @@ func explainSample() *readmodel.SampleDetail {
 	routine := strings.Index(passage, "The press")
 	faith := kgeval.Pair{Name: "faithfulness", Input: kgeval.TextAnswer, Context: kgeval.TextContexts}
 	r := kgeval.KGResult{
-		Reasons: map[string]string{kgeval.MetricRecall: kgeval.ReasonNotApplicable + "only against the reference"},
+		Reasons: map[string]string{metricreg.MetricRecall: kgeval.ReasonNotApplicable + "only against the reference"},
 		Verdicts: []kgeval.TripletVerdict{
 			{Node: 1, Subject: "PSLV-C56", Relation: "is", Object: "a routine flight", Verdict: kgeval.VerdictSupported,
 				Evidence: &kgeval.Evidence{Subject: "press", Relation: "called it", Object: "a routine flight", Start: routine, End: len(passage)}},
@@ -49,7 +50,7 @@ func explainSample() *readmodel.SampleDetail {
 			{Clause: "when was it launched", Want: "date", Answered: true, Value: "30 July 2023"},
 			{Clause: "where from", Want: "place"},
 		},
-	}.With(kgeval.MetricSupport, fp(0.5)).With(kgeval.MetricContradiction, fp(0.25)).With(kgeval.MetricClaimScore, fp(0.375))
+	}.With(metricreg.MetricSupport, fp(0.5)).With(metricreg.MetricContradiction, fp(0.25)).With(metricreg.MetricClaimScore, fp(0.375))
 	return &readmodel.SampleDetail{ID: "s1", System: "grounded", Answer: "It was a routine flight. PSLV-C56 launched on 5 August 2023.",
 		Contexts: []string{passage, "Second passage."},
 		Pairs: []readmodel.PairDetail{

@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -36,7 +37,7 @@ func RunShow(w io.Writer, r kgeval.Run, sum []readmodel.PairSummary) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	var cols []string
-	for _, name := range kgeval.KGMetricNames {
+	for _, name := range metricreg.KGMetricNames {
 		for _, p := range sum {
 			if p.Means[name] != nil {
 				cols = append(cols, name)

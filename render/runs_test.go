@@ -10,6 +10,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cachefile"
 	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/render"
@@ -67,8 +68,8 @@ func TestRunShow(t *testing.T) {
 		Stages: kgeval.Stages{"extract": 1.5}, Calls: &kgeval.Calls{Calls: 7, CacheHits: 2}, Resumes: 2}
 	support, zero := 0.8125, 0.0
 	sum := []readmodel.PairSummary{
-		{Pair: "faithfulness", Graphs: 4, Scored: 3, Means: map[string]*float64{kgeval.MetricSupport: &support, kgeval.MetricContradiction: &zero}},
-		{Pair: "answer_relevancy", Graphs: 4, Scored: 4, Means: map[string]*float64{kgeval.MetricSupport: nil}},
+		{Pair: "faithfulness", Graphs: 4, Scored: 3, Means: map[string]*float64{metricreg.MetricSupport: &support, metricreg.MetricContradiction: &zero}},
+		{Pair: "answer_relevancy", Graphs: 4, Scored: 4, Means: map[string]*float64{metricreg.MetricSupport: nil}},
 	}
 	var b bytes.Buffer
 	if err := render.RunShow(&b, r, sum); err != nil {
@@ -96,7 +97,7 @@ func TestRunShow(t *testing.T) {
 	// Only the metrics with a value in some pair are columns; a pair
 	// without one shows "-".
 	header := lineMatching(t, out, `^pair +graphs +scored`)
-	if f := strings.Fields(header); len(f) != 5 || !strings.Contains(header, kgeval.MetricSupport) || !strings.Contains(header, kgeval.MetricContradiction) {
+	if f := strings.Fields(header); len(f) != 5 || !strings.Contains(header, metricreg.MetricSupport) || !strings.Contains(header, metricreg.MetricContradiction) {
 		t.Errorf("header %q: want pair, graphs, scored, support and contradiction", header)
 	}
 	lineMatching(t, out, `^faithfulness +4 +3 +(0\.812 +0\.000|0\.000 +0\.812)$`)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // validitySection is one table of the report: the rows of some types.
@@ -20,13 +21,13 @@ type validitySection struct {
 
 func validitySections(rep analysis.RunValidity) []validitySection {
 	return []validitySection{
-		{fmt.Sprintf("Faithfulness-type metrics: %s over %s", rep.Good, rep.BadFaithfulness), []string{kgeval.TypeFaithfulness}, false},
-		{fmt.Sprintf("Relevance-type metrics: %s over %s", rep.Good, rep.BadRelevance), []string{kgeval.TypeRelevance}, false},
+		{fmt.Sprintf("Faithfulness-type metrics: %s over %s", rep.Good, rep.BadFaithfulness), []string{metricreg.TypeFaithfulness}, false},
+		{fmt.Sprintf("Relevance-type metrics: %s over %s", rep.Good, rep.BadRelevance), []string{metricreg.TypeRelevance}, false},
 		{"Reference-based metrics (they compare the answer with the reference; on WikiEval the reference is the grounded answer, so a high win rate is by construction)",
-			[]string{kgeval.TypeReference}, true},
-		{"Other metrics (they read the answer but measure neither type alone)", []string{kgeval.TypeOther}, true},
-		{"Unclassified metrics (give them a validity type in the metric registry, metric.go)", []string{kgeval.TypeUnclassified}, true},
-		{"Metrics that do not read the answer (answers to one question with the same contexts tie by construction)", []string{kgeval.TypeNoAnswer}, true},
+			[]string{metricreg.TypeReference}, true},
+		{"Other metrics (they read the answer but measure neither type alone)", []string{metricreg.TypeOther}, true},
+		{"Unclassified metrics (give them a validity type in the metric registry, metricreg/registry.go)", []string{metricreg.TypeUnclassified}, true},
+		{"Metrics that do not read the answer (answers to one question with the same contexts tie by construction)", []string{metricreg.TypeNoAnswer}, true},
 	}
 }
 
@@ -63,7 +64,7 @@ func noteReason(r analysis.ValidityRow) string {
 }
 
 func better(r analysis.ValidityRow) string {
-	if r.Direction == kgeval.LowerIsBetter.String() {
+	if r.Direction == metricreg.LowerIsBetter.String() {
 		return "lower"
 	}
 	return "higher"

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // Raw is an engine's raw result on one pair graph, what Assemble and
@@ -72,9 +73,9 @@ func Assemble(g *kgeval.PairGraph, dist []float64, path [][]int, comm []int, p k
 	if len(in) == 0 || len(ctx) == 0 {
 		r.Reason = g.EmptyReason
 		if p.EmptyAsZero {
-			r.SetValue(kgeval.MetricMultihop, kgeval.Float(0))
-			r.SetValue(kgeval.MetricCommunityOverlap, kgeval.Float(0))
-			r.SetValue(kgeval.MetricCommunityCoverage, kgeval.Float(0))
+			r.SetValue(metricreg.MetricMultihop, kgeval.Float(0))
+			r.SetValue(metricreg.MetricCommunityOverlap, kgeval.Float(0))
+			r.SetValue(metricreg.MetricCommunityCoverage, kgeval.Float(0))
 		}
 		return r
 	}
@@ -96,7 +97,7 @@ func Assemble(g *kgeval.PairGraph, dist []float64, path [][]int, comm []int, p k
 		}
 		r.Paths = append(r.Paths, ep)
 	}
-	r.SetValue(kgeval.MetricMultihop, kgeval.Float(float64(passed)/float64(len(in))))
+	r.SetValue(metricreg.MetricMultihop, kgeval.Float(float64(passed)/float64(len(in))))
 
 	if comm != nil {
 		r.Communities = CanonicalCommunities(comm)
@@ -125,8 +126,8 @@ func Assemble(g *kgeval.PairGraph, dist []float64, path [][]int, comm []int, p k
 				covered++
 			}
 		}
-		r.SetValue(kgeval.MetricCommunityOverlap, kgeval.Float(float64(both)/float64(nc)))
-		r.SetValue(kgeval.MetricCommunityCoverage, kgeval.Float(float64(covered)/float64(len(in))))
+		r.SetValue(metricreg.MetricCommunityOverlap, kgeval.Float(float64(both)/float64(nc)))
+		r.SetValue(metricreg.MetricCommunityCoverage, kgeval.Float(float64(covered)/float64(len(in))))
 	}
 	return r
 }

@@ -8,33 +8,34 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/metrics"
 )
 
 // tsPairs are the query and candidate texts of each triplet-similarity
 // metric (SPEC §5).
 var tsPairs = map[string][2]kgeval.Text{
-	kgeval.MetricTSContextRelevancy: {kgeval.TextQuestion, kgeval.TextContexts},
-	kgeval.MetricTSGroundedness:     {kgeval.TextAnswer, kgeval.TextContexts},
-	kgeval.MetricTSCompleteness:     {kgeval.TextContexts, kgeval.TextAnswer},
-	kgeval.MetricTSAnswerRelevancy:  {kgeval.TextQuestion, kgeval.TextAnswer},
+	metricreg.MetricTSContextRelevancy: {kgeval.TextQuestion, kgeval.TextContexts},
+	metricreg.MetricTSGroundedness:     {kgeval.TextAnswer, kgeval.TextContexts},
+	metricreg.MetricTSCompleteness:     {kgeval.TextContexts, kgeval.TextAnswer},
+	metricreg.MetricTSAnswerRelevancy:  {kgeval.TextQuestion, kgeval.TextAnswer},
 }
 
 // SplitMetrics sorts the requested metric names into triplet-similarity
 // base names, encoder metrics, word-overlap baselines and judge metrics.
 func SplitMetrics(names []string) (ts, enc, base, judge []string) {
 	for _, n := range names {
-		switch f := kgeval.MetricFamily(n); {
-		case f == kgeval.FamilyKG || f == "":
-		case f == kgeval.FamilyTS:
+		switch f := metricreg.MetricFamily(n); {
+		case f == metricreg.FamilyKG || f == "":
+		case f == metricreg.FamilyTS:
 			for base := range tsPairs {
 				if len(n) > len(base) && n[:len(base)] == base && !slices.Contains(ts, base) {
 					ts = append(ts, base)
 				}
 			}
-		case slices.Contains(kgeval.EncoderMetricNames, n):
+		case slices.Contains(metricreg.EncoderMetricNames, n):
 			enc = append(enc, n)
-		case f == kgeval.FamilyBaseline:
+		case f == metricreg.FamilyBaseline:
 			base = append(base, n)
 		default:
 			judge = append(judge, n)
@@ -92,7 +93,7 @@ func MetricTexts(in *MetricInput) []string {
 				}
 			}
 		}
-		if slices.Contains(in.Encoder, kgeval.MetricSemanticSimilarity) && s.Answer != "" && s.Reference != "" {
+		if slices.Contains(in.Encoder, metricreg.MetricSemanticSimilarity) && s.Answer != "" && s.Reference != "" {
 			want(s.Answer)
 			want(s.Reference)
 		}
@@ -128,7 +129,7 @@ func SampleMetrics(ctx context.Context, in *MetricInput) ([]kgeval.MetricScore, 
 
 // nullScore is metric's null value for sample, with the reason.
 func nullScore(sample, metric, reason string) kgeval.MetricScore {
-	return kgeval.MetricScore{Sample: sample, Metric: metric, Family: kgeval.MetricFamily(metric), Reason: reason}
+	return kgeval.MetricScore{Sample: sample, Metric: metric, Family: metricreg.MetricFamily(metric), Reason: reason}
 }
 
 // tripletSimilarity computes the three aggregates of triplet-similarity
@@ -140,7 +141,7 @@ func (in *MetricInput) tripletSimilarity(si int, base string) ([]kgeval.MetricSc
 	for _, t := range []kgeval.Text{q, c} {
 		if msg, bad := in.Failed[si][t]; bad {
 			var out []kgeval.MetricScore
-			for _, a := range kgeval.TSAggregates {
+			for _, a := range metricreg.TSAggregates {
 				out = append(out, nullScore(id, base+"_"+a, kgeval.ReasonExtractionFailed+string(t)+" failed: "+msg))
 			}
 			return out, nil
@@ -163,7 +164,7 @@ func (in *MetricInput) tripletSimilarity(si int, base string) ([]kgeval.MetricSc
 		name string
 		v    metrics.Value
 	}{{"avg", res.Avg}, {"weighted", res.Weighted}, {"minimax", res.Minimax}} {
-		out = append(out, kgeval.MetricScore{Sample: id, Metric: base + "_" + a.name, Family: kgeval.FamilyTS,
+		out = append(out, kgeval.MetricScore{Sample: id, Metric: base + "_" + a.name, Family: metricreg.FamilyTS,
 			Value: a.v.V, Reason: a.v.Reason, Explanation: expl})
 	}
 	return out, nil
@@ -181,7 +182,7 @@ func (in *MetricInput) kPrecision(s kgeval.Sample, m string) kgeval.MetricScore 
 	if v.V != nil {
 		expl, _ = json.Marshal(map[string]any{"not_in_contexts": append([]string{}, missing...)})
 	}
-	return kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyBaseline, Value: v.V, Reason: v.Reason, Explanation: expl}
+	return kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metricreg.FamilyBaseline, Value: v.V, Reason: v.Reason, Explanation: expl}
 }
 
 // encoderMetric computes encoder metric m of sample s: semantic_similarity
@@ -195,19 +196,19 @@ func (in *MetricInput) encoderMetric(ctx context.Context, s kgeval.Sample, m str
 		return []kgeval.MetricScore{nullScore(s.ID, m, "empty answer")}, nil
 	}
 	switch m {
-	case kgeval.MetricSemanticSimilarity:
+	case metricreg.MetricSemanticSimilarity:
 		v, err := metrics.SemanticSimilarity(in.Vectors[s.Answer], in.Vectors[s.Reference])
 		if err != nil {
 			return nil, err
 		}
-		return []kgeval.MetricScore{{Sample: s.ID, Metric: m, Family: kgeval.FamilyRAGAS, Value: v.V, Reason: v.Reason}}, nil
-	case kgeval.MetricBERTScoreF1:
+		return []kgeval.MetricScore{{Sample: s.ID, Metric: m, Family: metricreg.FamilyRAGAS, Value: v.V, Reason: v.Reason}}, nil
+	case metricreg.MetricBERTScoreF1:
 		r, err := metrics.BERTScore(ctx, in.Tokens, s.Answer, s.Reference)
 		if err != nil {
 			return nil, fmt.Errorf("BERTScore of sample %s: %w", s.ID, err)
 		}
 		expl, _ := json.Marshal(map[string]float64{"precision": r.Precision, "recall": r.Recall, "f1": r.F1})
-		return []kgeval.MetricScore{{Sample: s.ID, Metric: m, Family: kgeval.FamilyRAGAS, Value: r.Score.V, Reason: r.Score.Reason, Explanation: expl}}, nil
+		return []kgeval.MetricScore{{Sample: s.ID, Metric: m, Family: metricreg.FamilyRAGAS, Value: r.Score.V, Reason: r.Score.Reason, Explanation: expl}}, nil
 	}
 	return nil, nil // not an encoder metric (SplitMetrics gives none)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
 )
@@ -25,9 +26,9 @@ func CheckCase(tb testing.TB, c scoringtest.Case, r kgeval.KGResult) {
 			tb.Errorf("%s = %v, want %v", name, *got, *want)
 		}
 	}
-	eq("multihop", r.Value(kgeval.MetricMultihop), c.Want.Multihop)
-	eq("community_overlap", r.Value(kgeval.MetricCommunityOverlap), c.Want.Overlap)
-	eq("community_coverage", r.Value(kgeval.MetricCommunityCoverage), c.Want.Coverage)
+	eq("multihop", r.Value(metricreg.MetricMultihop), c.Want.Multihop)
+	eq("community_overlap", r.Value(metricreg.MetricCommunityOverlap), c.Want.Overlap)
+	eq("community_coverage", r.Value(metricreg.MetricCommunityCoverage), c.Want.Coverage)
 	for _, p := range r.Paths {
 		if want, ok := c.Passed[p.Label]; ok && want != p.Passed {
 			tb.Errorf("entity %s passed = %v (cost %v, path %v), want %v", p.Label, p.Passed, p.Cost, p.Path, want)
@@ -140,7 +141,7 @@ func TestBuild(t *testing.T) {
 	// Every metric of an empty graph says why, the sentence-evidence ones
 	// included (they come from the verdicts, and there are none).
 	r := (&scoring.Native{Seed: 1}).ScoreOne(empty, kgeval.DefaultGraphParams())
-	for _, m := range []string{kgeval.MetricSupport, kgeval.MetricSupportText, kgeval.MetricContradictionText, kgeval.MetricSupportVerified} {
+	for _, m := range []string{metricreg.MetricSupport, metricreg.MetricSupportText, metricreg.MetricContradictionText, metricreg.MetricSupportVerified} {
 		if why := r.ReasonFor(m); why != "no triplets extracted from answer" {
 			t.Errorf("%s: reason %q, want the graph's", m, why)
 		}
@@ -153,8 +154,8 @@ func TestNative_Reproducible(t *testing.T) {
 	a, _ := e.Score(context.Background(), "t", graphs, kgeval.DefaultGraphParams())
 	b, _ := e.Score(context.Background(), "t", graphs, kgeval.DefaultGraphParams())
 	for i := range a {
-		if *a[i].Value(kgeval.MetricCommunityOverlap) != *b[i].Value(kgeval.MetricCommunityOverlap) || *a[i].Value(kgeval.MetricMultihop) != *b[i].Value(kgeval.MetricMultihop) {
-			t.Fatalf("graph %d: run 1 %v/%v, run 2 %v/%v", i, *a[i].Value(kgeval.MetricMultihop), *a[i].Value(kgeval.MetricCommunityOverlap), *b[i].Value(kgeval.MetricMultihop), *b[i].Value(kgeval.MetricCommunityOverlap))
+		if *a[i].Value(metricreg.MetricCommunityOverlap) != *b[i].Value(metricreg.MetricCommunityOverlap) || *a[i].Value(metricreg.MetricMultihop) != *b[i].Value(metricreg.MetricMultihop) {
+			t.Fatalf("graph %d: run 1 %v/%v, run 2 %v/%v", i, *a[i].Value(metricreg.MetricMultihop), *a[i].Value(metricreg.MetricCommunityOverlap), *b[i].Value(metricreg.MetricMultihop), *b[i].Value(metricreg.MetricCommunityOverlap))
 		}
 	}
 }
@@ -224,8 +225,8 @@ func TestBuild_LiteralAware(t *testing.T) {
 		t.Errorf("2014 and 2010 are SIMILAR")
 	}
 	r := (&scoring.Native{Seed: 1}).ScoreOne(g, p)
-	if r.Value(kgeval.MetricSupport) == nil || *r.Value(kgeval.MetricSupport) != 0.5 || r.Value(kgeval.MetricContradiction) == nil || *r.Value(kgeval.MetricContradiction) != 0.5 {
-		t.Errorf("support %v contradiction %v, want 0.5 and 0.5 (the launch date supported, the founding year contradicted)", opt(r.Value(kgeval.MetricSupport)), opt(r.Value(kgeval.MetricContradiction)))
+	if r.Value(metricreg.MetricSupport) == nil || *r.Value(metricreg.MetricSupport) != 0.5 || r.Value(metricreg.MetricContradiction) == nil || *r.Value(metricreg.MetricContradiction) != 0.5 {
+		t.Errorf("support %v contradiction %v, want 0.5 and 0.5 (the launch date supported, the founding year contradicted)", opt(r.Value(metricreg.MetricSupport)), opt(r.Value(metricreg.MetricContradiction)))
 	}
 }
 

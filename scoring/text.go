@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
 
@@ -47,7 +48,7 @@ func Passages(s *kgeval.Sample, p kgeval.Pair) []claims.Passage {
 // TextVerdicts gives every triplet of r, the pair graph of pair p for
 // sample s, that the graph did not find a verdict from the context
 // sentences (prepared by prepared), and computes support_text and contradiction_text
-// (kgeval.MetricSupportText): a sentence that states both the triplet's
+// (metricreg.MetricSupportText): a sentence that states both the triplet's
 // subject and object (the grounding rule of SPEC §2b, literals by value)
 // supports it; a sentence that states one end and a literal of the same
 // kind as the other end's, with another value the text states nowhere else,
@@ -64,10 +65,10 @@ func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared 
 	}
 	switch {
 	case len(r.Verdicts) == 0:
-		if p.Input == kgeval.TextQuestion && r.Value(kgeval.MetricSlotCoverageText) == nil && r.Value(kgeval.MetricSlotCoverage) == nil {
+		if p.Input == kgeval.TextQuestion && r.Value(metricreg.MetricSlotCoverageText) == nil && r.Value(metricreg.MetricSlotCoverage) == nil {
 			// Nothing to answer by sentence either: slot_coverage's reason
 			// ("no asked fact extracted from the question") is this one's.
-			setReason(r, kgeval.MetricSlotCoverageText, r.ReasonFor(kgeval.MetricSlotCoverage))
+			setReason(r, metricreg.MetricSlotCoverageText, r.ReasonFor(metricreg.MetricSlotCoverage))
 		}
 	case p.Input == kgeval.TextQuestion:
 		answeredText(r, srcs)
@@ -98,10 +99,10 @@ func SupportText(r *kgeval.KGResult, srcs []Source) {
 		}
 	}
 	if full > 0 {
-		r.SetValue(kgeval.MetricSupportText, kgeval.Float(float64(sup)/float64(full)))
-		r.SetValue(kgeval.MetricContradictionText, kgeval.Float(float64(con)/float64(full)))
-		delete(r.Reasons, kgeval.MetricSupportText)
-		delete(r.Reasons, kgeval.MetricContradictionText)
+		r.SetValue(metricreg.MetricSupportText, kgeval.Float(float64(sup)/float64(full)))
+		r.SetValue(metricreg.MetricContradictionText, kgeval.Float(float64(con)/float64(full)))
+		delete(r.Reasons, metricreg.MetricSupportText)
+		delete(r.Reasons, metricreg.MetricContradictionText)
 	}
 }
 
@@ -118,7 +119,7 @@ func InputText(s *kgeval.Sample, p kgeval.Pair) string {
 	return s.Question
 }
 
-// atomSupport computes atom_support (kgeval.MetricAtomSupport): the input
+// atomSupport computes atom_support (metricreg.MetricAtomSupport): the input
 // text's names and literal values (lexical.Atoms, read by rule, so an
 // extractor's misses and inventions do not enter) that a context text
 // states, literals by value and names by the occurrence rule. Each atom is
@@ -126,8 +127,8 @@ func InputText(s *kgeval.Sample, p kgeval.Pair) string {
 // the metric null, with the reason.
 func atomSupport(r *kgeval.KGResult, input string, srcs []Source) {
 	r.Atoms = nil
-	r.SetValue(kgeval.MetricAtomSupport, nil)
-	if !checkable(r, kgeval.MetricAtomSupport, srcs) {
+	r.SetValue(metricreg.MetricAtomSupport, nil)
+	if !checkable(r, metricreg.MetricAtomSupport, srcs) {
 		return
 	}
 	atoms := lexical.Atoms(input)
@@ -148,11 +149,11 @@ func atomSupport(r *kgeval.KGResult, input string, srcs []Source) {
 		r.Atoms = append(r.Atoms, c)
 	}
 	if len(atoms) == 0 {
-		r.Reasons[kgeval.MetricAtomSupport] = "the input states no name or value to check"
+		r.Reasons[metricreg.MetricAtomSupport] = "the input states no name or value to check"
 		return
 	}
-	r.SetValue(kgeval.MetricAtomSupport, kgeval.Float(float64(stated)/float64(len(atoms))))
-	delete(r.Reasons, kgeval.MetricAtomSupport)
+	r.SetValue(metricreg.MetricAtomSupport, kgeval.Float(float64(stated)/float64(len(atoms))))
+	delete(r.Reasons, metricreg.MetricAtomSupport)
 }
 
 // checkable prepares r.Reasons for a rule-read metric and reports whether
@@ -171,7 +172,7 @@ func checkable(r *kgeval.KGResult, metric string, srcs []Source) bool {
 	return false
 }
 
-// typedSlots computes typed_slot_coverage (kgeval.MetricTypedSlotCoverage):
+// typedSlots computes typed_slot_coverage (metricreg.MetricTypedSlotCoverage):
 // the clauses of the question that ask for a typed value (lexical.Asked:
 // when, where, who, how many, how long, a measure), each answered when a
 // context text states a value of that type that the question does not, in
@@ -179,13 +180,13 @@ func checkable(r *kgeval.KGResult, metric string, srcs []Source) bool {
 // such a clause leaves the metric null, with the reason.
 func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []Source) {
 	r.TypedSlots = nil
-	r.SetValue(kgeval.MetricTypedSlotCoverage, nil)
-	if !checkable(r, kgeval.MetricTypedSlotCoverage, srcs) {
+	r.SetValue(metricreg.MetricTypedSlotCoverage, nil)
+	if !checkable(r, metricreg.MetricTypedSlotCoverage, srcs) {
 		return
 	}
 	asks := lexical.Asked(raw)
 	if len(asks) == 0 {
-		r.Reasons[kgeval.MetricTypedSlotCoverage] = "the question asks for no typed value (when, where, who, how many, how long, a measure)"
+		r.Reasons[metricreg.MetricTypedSlotCoverage] = "the question asks for no typed value (when, where, who, how many, how long, a measure)"
 		return
 	}
 	answered := 0
@@ -201,8 +202,8 @@ func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []S
 		}
 		r.TypedSlots = append(r.TypedSlots, c)
 	}
-	r.SetValue(kgeval.MetricTypedSlotCoverage, kgeval.Float(float64(answered)/float64(len(asks))))
-	delete(r.Reasons, kgeval.MetricTypedSlotCoverage)
+	r.SetValue(metricreg.MetricTypedSlotCoverage, kgeval.Float(float64(answered)/float64(len(asks))))
+	delete(r.Reasons, metricreg.MetricTypedSlotCoverage)
 }
 
 // textVerdict checks one triplet against the context sentences.
@@ -226,7 +227,7 @@ func textVerdict(srcs []Source, subject, object string) (string, *kgeval.Evidenc
 	return "", nil
 }
 
-// answeredText computes slot_coverage_text (kgeval.MetricSlotCoverageText)
+// answeredText computes slot_coverage_text (metricreg.MetricSlotCoverageText)
 // of a question's pair graph: an asked fact the graph left unanswered is
 // answered by a context sentence that states its known end and its
 // relation (the relation's words, by the occurrence rule of SPEC §2b) and
@@ -261,7 +262,7 @@ func answeredText(r *kgeval.KGResult, srcs []Source) {
 		}
 	}
 	if len(r.Verdicts) > 0 {
-		r.SetValue(kgeval.MetricSlotCoverageText, kgeval.Float(float64(answered)/float64(len(r.Verdicts))))
-		delete(r.Reasons, kgeval.MetricSlotCoverageText)
+		r.SetValue(metricreg.MetricSlotCoverageText, kgeval.Float(float64(answered)/float64(len(r.Verdicts))))
+		delete(r.Reasons, metricreg.MetricSlotCoverageText)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // MatchTriplets finds the verdict matches of g from its edges (SPEC §4b,
@@ -229,9 +230,9 @@ func AssembleVerdicts(g *kgeval.PairGraph, matches []kgeval.VerdictMatch, r *kge
 	}
 	if question {
 		if n.asked > 0 {
-			r.SetValue(kgeval.MetricSlotCoverage, kgeval.Float(float64(n.answered)/float64(n.asked)))
+			r.SetValue(metricreg.MetricSlotCoverage, kgeval.Float(float64(n.answered)/float64(n.asked)))
 		} else {
-			setReason(r, kgeval.MetricSlotCoverage, "no asked fact extracted from the question")
+			setReason(r, metricreg.MetricSlotCoverage, "no asked fact extracted from the question")
 		}
 		return
 	}
@@ -239,8 +240,8 @@ func AssembleVerdicts(g *kgeval.PairGraph, matches []kgeval.VerdictMatch, r *kge
 		return
 	}
 	p := float64(n.supported) / float64(n.full)
-	r.SetValue(kgeval.MetricSupport, kgeval.Float(p))
-	r.SetValue(kgeval.MetricContradiction, kgeval.Float(float64(n.contradicted)/float64(n.full)))
+	r.SetValue(metricreg.MetricSupport, kgeval.Float(p))
+	r.SetValue(metricreg.MetricContradiction, kgeval.Float(float64(n.contradicted)/float64(n.full)))
 	if g.Context == kgeval.TextReference {
 		recallF1(g, ends, ctxRel, supportedCtx, p, r)
 	}
@@ -266,46 +267,46 @@ func nullReasons(g *kgeval.PairGraph, r *kgeval.KGResult, empty bool) {
 		textWhy, verifyWhy = g.EmptyReason, g.EmptyReason
 	}
 	question := g.Input == kgeval.TextQuestion
-	if r.Value(kgeval.MetricSupportVerified) == nil {
-		setReason(r, kgeval.MetricSupportVerified, verifyWhy)
-		setReason(r, kgeval.MetricContradictionVerified, verifyWhy)
+	if r.Value(metricreg.MetricSupportVerified) == nil {
+		setReason(r, metricreg.MetricSupportVerified, verifyWhy)
+		setReason(r, metricreg.MetricContradictionVerified, verifyWhy)
 	}
-	if r.Value(kgeval.MetricClaimScore) == nil && !question {
+	if r.Value(metricreg.MetricClaimScore) == nil && !question {
 		claimWhy := kgeval.ReasonNotApplicable + "claim verdicts need the sample texts (evaluate computes them)"
-		for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
+		for _, m := range []string{metricreg.MetricClaimScore, metricreg.MetricClaimScoreMin, metricreg.MetricPSupported, metricreg.MetricClaimContradiction} {
 			setReason(r, m, claimWhy)
 		}
 	}
-	if r.Value(kgeval.MetricSupportText) == nil {
-		setReason(r, kgeval.MetricSupportText, textWhy)
-		setReason(r, kgeval.MetricContradictionText, textWhy)
+	if r.Value(metricreg.MetricSupportText) == nil {
+		setReason(r, metricreg.MetricSupportText, textWhy)
+		setReason(r, metricreg.MetricContradictionText, textWhy)
 	}
-	if r.Value(kgeval.MetricAtomSupport) == nil && !question {
-		setReason(r, kgeval.MetricAtomSupport, kgeval.ReasonNotApplicable+"atoms need the sample texts (evaluate computes them)")
+	if r.Value(metricreg.MetricAtomSupport) == nil && !question {
+		setReason(r, metricreg.MetricAtomSupport, kgeval.ReasonNotApplicable+"atoms need the sample texts (evaluate computes them)")
 	}
-	if r.Value(kgeval.MetricSlotCoverageText) == nil && question {
-		setReason(r, kgeval.MetricSlotCoverageText, textWhy)
+	if r.Value(metricreg.MetricSlotCoverageText) == nil && question {
+		setReason(r, metricreg.MetricSlotCoverageText, textWhy)
 	}
-	if r.Value(kgeval.MetricTypedSlotCoverage) == nil && question {
-		setReason(r, kgeval.MetricTypedSlotCoverage, kgeval.ReasonNotApplicable+"typed asked facts need the sample texts (evaluate computes them)")
+	if r.Value(metricreg.MetricTypedSlotCoverage) == nil && question {
+		setReason(r, metricreg.MetricTypedSlotCoverage, kgeval.ReasonNotApplicable+"typed asked facts need the sample texts (evaluate computes them)")
 	}
 	if !question {
 		why := fmt.Sprintf("%sthe input is the %s, not a question", kgeval.ReasonNotApplicable, g.Input)
-		for _, m := range []string{kgeval.MetricSlotCoverage, kgeval.MetricSlotCoverageText, kgeval.MetricTypedSlotCoverage} {
+		for _, m := range []string{metricreg.MetricSlotCoverage, metricreg.MetricSlotCoverageText, metricreg.MetricTypedSlotCoverage} {
 			setReason(r, m, why)
 		}
 	} else {
 		why := kgeval.ReasonNotApplicable + "the input is a question: see slot_coverage"
-		for _, m := range []string{kgeval.MetricSupport, kgeval.MetricContradiction, kgeval.MetricSupportText, kgeval.MetricContradictionText, kgeval.MetricAtomSupport,
-			kgeval.MetricSupportVerified, kgeval.MetricContradictionVerified,
-			kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
+		for _, m := range []string{metricreg.MetricSupport, metricreg.MetricContradiction, metricreg.MetricSupportText, metricreg.MetricContradictionText, metricreg.MetricAtomSupport,
+			metricreg.MetricSupportVerified, metricreg.MetricContradictionVerified,
+			metricreg.MetricClaimScore, metricreg.MetricClaimScoreMin, metricreg.MetricPSupported, metricreg.MetricClaimContradiction} {
 			setReason(r, m, why)
 		}
 	}
 	if g.Context != kgeval.TextReference || question {
 		why := kgeval.ReasonNotApplicable + "only against the reference"
-		setReason(r, kgeval.MetricRecall, why)
-		setReason(r, kgeval.MetricF1, why)
+		setReason(r, metricreg.MetricRecall, why)
+		setReason(r, metricreg.MetricF1, why)
 	}
 }
 
@@ -428,12 +429,12 @@ func recallF1(g *kgeval.PairGraph, ends TripletEnds, ctxRel []int, supportedCtx 
 		return
 	}
 	rec := float64(covered) / float64(ctxFull)
-	r.SetValue(kgeval.MetricRecall, kgeval.Float(rec))
+	r.SetValue(metricreg.MetricRecall, kgeval.Float(rec))
 	f1 := 0.0
 	if p+rec > 0 {
 		f1 = 2 * p * rec / (p + rec)
 	}
-	r.SetValue(kgeval.MetricF1, kgeval.Float(f1))
+	r.SetValue(metricreg.MetricF1, kgeval.Float(f1))
 }
 
 // ApplyModelVerdicts records the model's verdicts on the open triplets of r
@@ -466,10 +467,10 @@ func ApplyModelVerdicts(r *kgeval.KGResult, open []int, verdicts []kgeval.ModelV
 	if full == 0 {
 		return
 	}
-	r.SetValue(kgeval.MetricSupportVerified, kgeval.Float(float64(sup)/float64(full)))
-	r.SetValue(kgeval.MetricContradictionVerified, kgeval.Float(float64(con)/float64(full)))
-	delete(r.Reasons, kgeval.MetricSupportVerified)
-	delete(r.Reasons, kgeval.MetricContradictionVerified)
+	r.SetValue(metricreg.MetricSupportVerified, kgeval.Float(float64(sup)/float64(full)))
+	r.SetValue(metricreg.MetricContradictionVerified, kgeval.Float(float64(con)/float64(full)))
+	delete(r.Reasons, metricreg.MetricSupportVerified)
+	delete(r.Reasons, metricreg.MetricContradictionVerified)
 }
 
 // OpenVerdicts returns the indexes in r.Verdicts of the triplets the graph

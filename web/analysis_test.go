@@ -13,6 +13,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -54,8 +55,8 @@ type judged struct {
 }
 
 func judgedScores(id string, j judged) []kgeval.MetricScore {
-	sem := kgeval.MetricScore{Sample: id, Metric: "semantic_similarity", Family: kgeval.FamilyRAGAS, Value: kgeval.Float(j.sem)}
-	fa := kgeval.MetricScore{Sample: id, Metric: "factual_accuracy", Family: kgeval.FamilyRAGAS, Value: j.fa}
+	sem := kgeval.MetricScore{Sample: id, Metric: "semantic_similarity", Family: metricreg.FamilyRAGAS, Value: kgeval.Float(j.sem)}
+	fa := kgeval.MetricScore{Sample: id, Metric: "factual_accuracy", Family: metricreg.FamilyRAGAS, Value: j.fa}
 	if j.fa == nil {
 		fa.Reason = "no reference"
 	}
@@ -68,7 +69,7 @@ func judgedScores(id string, j judged) []kgeval.MetricScore {
 		if j.class == "CORRECT" {
 			v = 1
 		}
-		out = append(out, kgeval.MetricScore{Sample: id, Metric: "answer_class", Family: kgeval.FamilyRAGAS, Value: &v,
+		out = append(out, kgeval.MetricScore{Sample: id, Metric: "answer_class", Family: metricreg.FamilyRAGAS, Value: &v,
 			Explanation: []byte(fmt.Sprintf(`{"class":%q,"by":"model"}`, j.class))})
 	}
 	return out
@@ -205,7 +206,7 @@ func TestServer_Sensitivity(t *testing.T) {
 			id := fmt.Sprintf("s%d", i)
 			samples = append(samples, kgeval.Sample{ID: id, Record: i + 1, Question: "q" + id, Answer: "a", Reference: "r", Contexts: []string{"c"}, System: variant})
 			for metric, xs := range values[variant] {
-				m := kgeval.MetricScore{Sample: id, Metric: metric, Family: kgeval.FamilyRAGAS, Value: xs[i]}
+				m := kgeval.MetricScore{Sample: id, Metric: metric, Family: metricreg.FamilyRAGAS, Value: xs[i]}
 				if xs[i] == nil {
 					m.Reason = "no value"
 				}

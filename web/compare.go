@@ -4,11 +4,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 func (s *Server) compare(c *gin.Context) (any, error) {
-	return s.read.Compare(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop))
+	return s.read.Compare(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", metricreg.MetricMultihop))
 }
 
 // shortText is s cut to n characters with an ellipsis, and whether it was

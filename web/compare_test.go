@@ -13,6 +13,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // mustCompareRun stores a run of the given dataset fingerprint and status
@@ -103,7 +104,7 @@ func TestServer_CompareRuns(t *testing.T) {
 		var id string
 		var res kgeval.KGResult
 		for _, s := range rb.Samples {
-			if x := rb.Results[s.ID]["faithfulness"]; x.Value(kgeval.MetricMultihop) != nil && *x.Value(kgeval.MetricMultihop) > 0 {
+			if x := rb.Results[s.ID]["faithfulness"]; x.Value(metricreg.MetricMultihop) != nil && *x.Value(metricreg.MetricMultihop) > 0 {
 				id, res = s.ID, x
 				break
 			}
@@ -111,8 +112,8 @@ func TestServer_CompareRuns(t *testing.T) {
 		if id == "" {
 			t.Fatal("no sample with a faithfulness multihop above 0")
 		}
-		was := *res.Value(kgeval.MetricMultihop)
-		res.SetValue(kgeval.MetricMultihop, kgeval.Float(0))
+		was := *res.Value(metricreg.MetricMultihop)
+		res.SetValue(metricreg.MetricMultihop, kgeval.Float(0))
 		if err := db.WriteKGResults(context.Background(), rb.Name, kgeval.DefaultVariant, "native", kgeval.DefaultGraphParams(), []kgeval.KGResult{res}); err != nil {
 			t.Fatal(err)
 		}

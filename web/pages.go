@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -42,7 +43,7 @@ var funcs = template.FuncMap{
 	"count":     func(m map[string]int, key string) int { return m[key] },
 	// meaning is a metric's one-line meaning from kgeval's metric registry.
 	"meaning": func(metric string) string {
-		m, _ := kgeval.LookupMetric(metric)
+		m, _ := metricreg.LookupMetric(metric)
 		return m.Meaning
 	},
 	// vis shows a value HTML-escaped with its bidi controls and zero-width
@@ -54,7 +55,7 @@ var funcs = template.FuncMap{
 	"verdict":  analysis.Verdict,
 	"lt05":     func(p float64) bool { return p < analysis.Significance },
 	// kgMetricList names the KG metrics (read per pair), space-separated.
-	"kgMetricList": func() string { return strings.Join(kgeval.KGMetricNames, " ") },
+	"kgMetricList": func() string { return strings.Join(metricreg.KGMetricNames, " ") },
 	// gloss is a metric's meaning, direction and range from the registry,
 	// for a title: "share of ... · higher is better · 0 to 1".
 	"gloss": gloss,
@@ -230,12 +231,12 @@ type KGMetricInfo struct {
 }
 
 func kgMetricInfo() KGMetricInfo {
-	info := KGMetricInfo{Metrics: kgeval.KGMetricNames}
-	for _, m := range kgeval.KGMetricNames {
-		if kgeval.GraphMetric(m) {
+	info := KGMetricInfo{Metrics: metricreg.KGMetricNames}
+	for _, m := range metricreg.KGMetricNames {
+		if metricreg.GraphMetric(m) {
 			info.Graph = append(info.Graph, m)
 		}
-		if kgeval.IsLowerBetter(m) {
+		if metricreg.IsLowerBetter(m) {
 			info.Lower = append(info.Lower, m)
 		}
 	}
@@ -352,13 +353,13 @@ var claimSignals = []struct{ name, label string }{{kgeval.FeatureOverlap, "words
 func claimPairs(d *readmodel.SampleDetail) []ClaimPair {
 	var out []ClaimPair
 	for _, pd := range d.Pairs {
-		if pd.Score == nil || analysis.Headline(pd.Pair) != kgeval.MetricClaimScore {
+		if pd.Score == nil || analysis.Headline(pd.Pair) != metricreg.MetricClaimScore {
 			continue
 		}
 		r := &pd.Score.KGResult
-		cp := ClaimPair{Pair: pd.Pair, Score: r.Value(kgeval.MetricClaimScore), ScoreMin: r.Value(kgeval.MetricClaimScoreMin), PSupported: r.Value(kgeval.MetricPSupported)}
+		cp := ClaimPair{Pair: pd.Pair, Score: r.Value(metricreg.MetricClaimScore), ScoreMin: r.Value(metricreg.MetricClaimScoreMin), PSupported: r.Value(metricreg.MetricPSupported)}
 		if len(r.Claims) == 0 {
-			if cp.Reason = r.ReasonFor(kgeval.MetricClaimScore); cp.Reason == "" || kgeval.NotApplicable(cp.Reason) {
+			if cp.Reason = r.ReasonFor(metricreg.MetricClaimScore); cp.Reason == "" || kgeval.NotApplicable(cp.Reason) {
 				continue
 			}
 			out = append(out, cp)
@@ -389,7 +390,7 @@ func claimPairs(d *readmodel.SampleDetail) []ClaimPair {
 			}
 			cp.Claims = append(cp.Claims, cv)
 		}
-		cp.PassMark = analysis.PassMark(kgeval.MetricClaimScore, cp.WithModel)
+		cp.PassMark = analysis.PassMark(metricreg.MetricClaimScore, cp.WithModel)
 		out = append(out, cp)
 	}
 	return out
@@ -464,7 +465,7 @@ func (s *Server) cypherPage(c *gin.Context) (string, any, error) {
 type ComparePage = analysis.ComparePick
 
 func (s *Server) comparePage(c *gin.Context) (string, any, error) {
-	p, err := s.read.ComparePage(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", kgeval.MetricMultihop))
+	p, err := s.read.ComparePage(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", metricreg.MetricMultihop))
 	if err != nil {
 		return "", nil, err
 	}
@@ -491,7 +492,7 @@ func (s *Server) sensitivityPage(c *gin.Context) (string, any, error) {
 // gloss says what a metric means, which way is better and its scale, from
 // kgeval's metric registry; "" for a name it does not know.
 func gloss(metric string) string {
-	m, ok := kgeval.LookupMetric(metric)
+	m, ok := metricreg.LookupMetric(metric)
 	if !ok {
 		return ""
 	}
@@ -511,7 +512,7 @@ type MetricsHelpPage struct {
 // MetricHelp is one metric as the help page lists it; Threshold is its
 // triage pass mark (KG metrics only).
 type MetricHelp struct {
-	kgeval.MetricInfo
+	metricreg.MetricInfo
 	Threshold *float64
 	Params    string
 }
@@ -531,15 +532,15 @@ func (s *Server) metricsHelpPage(c *gin.Context) (string, any, error) {
 	for k, v := range s.cfg.Thresholds {
 		th[k] = v
 	}
-	for _, m := range kgeval.Registry() {
+	for _, m := range metricreg.Registry() {
 		h := MetricHelp{MetricInfo: m}
-		if v, ok := th[m.Name]; ok && m.Family == kgeval.FamilyKG {
+		if v, ok := th[m.Name]; ok && m.Family == metricreg.FamilyKG {
 			h.Threshold = &v
 		}
 		switch {
-		case m.Name == kgeval.MetricMultihop:
+		case m.Name == metricreg.MetricMultihop:
 			h.Params = fmt.Sprintf("τ %g (SIMILAR edges), δ %g (path cost)", p.Tau, p.Delta)
-		case m.Graph || m.Family == kgeval.FamilyKG:
+		case m.Graph || m.Family == metricreg.FamilyKG:
 			h.Params = fmt.Sprintf("τ %g (SIMILAR edges)", p.Tau)
 		}
 		p.Metrics = append(p.Metrics, h)

@@ -13,6 +13,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -29,7 +30,7 @@ var claimScores = []float64{0.92, 0.15, 0.61, 0.4, 0.05, 0.75, 0.3, 0.55}
 // and conflict with markup and a 5,000-character word.
 func MustClaims(tb testing.TB, db *graphstore.DB, r *graphstoretest.WebRun, hostile string) {
 	tb.Helper()
-	mark := analysis.PassMark(kgeval.MetricClaimScore, false)
+	mark := analysis.PassMark(metricreg.MetricClaimScore, false)
 	var results []kgeval.KGResult
 	for i, smp := range r.Samples {
 		res := r.Results[smp.ID]["faithfulness"]
@@ -61,10 +62,10 @@ func MustClaims(tb testing.TB, db *graphstore.DB, r *graphstoretest.WebRun, host
 		if len(second.Conflicts) > 0 {
 			contra = 0.5
 		}
-		res.SetValue(kgeval.MetricClaimScore, kgeval.Float((0.6+sc)/2))
-		res.SetValue(kgeval.MetricClaimScoreMin, kgeval.Float(min(0.6, sc)))
-		res.SetValue(kgeval.MetricClaimContradiction, kgeval.Float(contra))
-		delete(res.Reasons, kgeval.MetricClaimScore)
+		res.SetValue(metricreg.MetricClaimScore, kgeval.Float((0.6+sc)/2))
+		res.SetValue(metricreg.MetricClaimScoreMin, kgeval.Float(min(0.6, sc)))
+		res.SetValue(metricreg.MetricClaimContradiction, kgeval.Float(contra))
+		delete(res.Reasons, metricreg.MetricClaimScore)
 		r.Results[smp.ID]["faithfulness"] = res
 		results = append(results, res)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -71,13 +72,13 @@ func whyPairs(v *analysis.SampleView) []WhyPair {
 			continue
 		}
 		wp := WhyPair{Pair: p.Pair}
-		for _, m := range kgeval.KGMetricNames {
-			if kgeval.GraphMetric(m) {
+		for _, m := range metricreg.KGMetricNames {
+			if metricreg.GraphMetric(m) {
 				continue
 			}
 			val, why := p.Score.Value(m), p.Score.ReasonFor(m)
 			if val != nil || why != "" && !kgeval.NotApplicable(why) {
-				wp.Scores = append(wp.Scores, WhyScore{Metric: m, Value: val, Reason: why, Lower: kgeval.IsLowerBetter(m)})
+				wp.Scores = append(wp.Scores, WhyScore{Metric: m, Value: val, Reason: why, Lower: metricreg.IsLowerBetter(m)})
 			}
 		}
 		for _, l := range v.Why {
@@ -89,7 +90,7 @@ func whyPairs(v *analysis.SampleView) []WhyPair {
 			if c.Pair != p.Pair.Name {
 				continue
 			}
-			if c.Metric == kgeval.MetricAtomSupport {
+			if c.Metric == metricreg.MetricAtomSupport {
 				wp.Atoms = append(wp.Atoms, c)
 			} else {
 				wp.Slots = append(wp.Slots, c)

@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -176,10 +177,10 @@ func TestServer_Why(t *testing.T) {
 			if x == nil {
 				t.Fatalf("%s: no faithfulness score", row.ID)
 			}
-			if x.Value(kgeval.MetricContradiction) != nil {
-				got = append(got, *x.Value(kgeval.MetricContradiction))
+			if x.Value(metricreg.MetricContradiction) != nil {
+				got = append(got, *x.Value(metricreg.MetricContradiction))
 			} else if row.ID != "v09-emptycontext" {
-				t.Errorf("%s: contradiction null (%s)", row.ID, x.ReasonFor(kgeval.MetricContradiction))
+				t.Errorf("%s: contradiction null (%s)", row.ID, x.ReasonFor(metricreg.MetricContradiction))
 			}
 		}
 		if len(got) != len(r.Samples)-1 || got[0] != 1 || !slices.IsSortedFunc(got, func(a, b float64) int { return int(b*100) - int(a*100) }) ||

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -15,7 +16,7 @@ func TestWhyPairs(t *testing.T) {
 	na := kgeval.ReasonNotApplicable + "only against the reference"
 	score := func(pair string, vs ...kgeval.TripletVerdict) *readmodel.StoredScore {
 		return &readmodel.StoredScore{KGResult: kgeval.KGResult{Pair: pair, Verdicts: vs,
-			Reasons: map[string]string{kgeval.MetricRecall: na, kgeval.MetricF1: na}}.With(kgeval.MetricSupport, kgeval.Float(0.5))}
+			Reasons: map[string]string{metricreg.MetricRecall: na, metricreg.MetricF1: na}}.With(metricreg.MetricSupport, kgeval.Float(0.5))}
 	}
 	pair := func(name string, input kgeval.Text, s *readmodel.StoredScore) readmodel.PairDetail {
 		return readmodel.PairDetail{Pair: kgeval.Pair{Name: name, Input: input, Context: kgeval.TextContexts}, Score: s}
@@ -40,11 +41,11 @@ func TestWhyPairs(t *testing.T) {
 		t.Errorf("faithfulness lines: %+v", l)
 	}
 	for _, s := range got[0].Scores {
-		if s.Metric == kgeval.MetricRecall || s.Metric == kgeval.MetricF1 {
+		if s.Metric == metricreg.MetricRecall || s.Metric == metricreg.MetricF1 {
 			t.Errorf("%s shown, which does not apply", s.Metric)
 		}
 	}
-	if s := got[0].Scores; len(s) == 0 || s[0].Metric != kgeval.MetricSupport || *s[0].Value != 0.5 {
+	if s := got[0].Scores; len(s) == 0 || s[0].Metric != metricreg.MetricSupport || *s[0].Value != 0.5 {
 		t.Errorf("scores: %+v", s)
 	}
 	if p := got[2]; len(p.Lines) != 0 || len(p.Scores) == 0 {
@@ -62,11 +63,11 @@ func TestWhyPairs_Checks(t *testing.T) {
 				Pair: "faithfulness", Atoms: []kgeval.AtomCheck{
 					{Text: "Illinois", Kind: "name", Stated: true, Evidence: &kgeval.Evidence{Node: -1, Passage: 0, Start: 32, End: len(ctx)}},
 					{Text: "2010", Kind: "date"},
-				}}.With(kgeval.MetricAtomSupport, kgeval.Float(0.5))}},
+				}}.With(metricreg.MetricAtomSupport, kgeval.Float(0.5))}},
 			{Pair: kgeval.Pair{Name: "answer_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextAnswer}, Score: &readmodel.StoredScore{KGResult: kgeval.KGResult{
 				Pair: "answer_relevancy", TypedSlots: []kgeval.TypedSlotCheck{
 					{Clause: "When was it founded?", Want: "date", Answered: true, Value: "2010", Evidence: &kgeval.Evidence{Node: -1, Passage: -1, Start: 0, End: 35}},
-				}}.With(kgeval.MetricTypedSlotCoverage, kgeval.Float(1))}},
+				}}.With(metricreg.MetricTypedSlotCoverage, kgeval.Float(1))}},
 		}}
 	v := analysis.NewSampleView(d)
 	if len(v.Checks) != 3 {

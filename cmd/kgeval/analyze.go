@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
@@ -238,7 +239,7 @@ func (m *Main) sweepReportCommand() *cobra.Command {
 				return kgeval.Errorf(kgeval.EINVALID, "--systems %s: name exactly two systems", strings.Join(systems, ","))
 			}
 			if len(patterns) == 0 {
-				patterns = []string{kgeval.FamilyKG}
+				patterns = []string{metricreg.FamilyKG}
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
 				rep, err := analysis.LoadSweepReport(cmd.Context(), db, run, against, systems, patterns)

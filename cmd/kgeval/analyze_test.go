@@ -19,6 +19,7 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
 	"github.com/kgeval/kgeval/stats"
@@ -83,7 +84,7 @@ func exported(t *testing.T, db *graphstore.DB, run, variant, pair, metric string
 			continue
 		}
 		s := r.Scores[pair]
-		out[r.ID] = map[string]*float64{"multihop": s.Value(kgeval.MetricMultihop), "community_overlap": s.Value(kgeval.MetricCommunityOverlap), "community_coverage": s.Value(kgeval.MetricCommunityCoverage)}[metric]
+		out[r.ID] = map[string]*float64{"multihop": s.Value(metricreg.MetricMultihop), "community_overlap": s.Value(metricreg.MetricCommunityOverlap), "community_coverage": s.Value(metricreg.MetricCommunityCoverage)}[metric]
 	}
 	return out
 }
@@ -265,11 +266,11 @@ func TestCompare(t *testing.T) {
 	for k := 1; k <= 3; k++ {
 		score := float64(70 + 5*k) // B, A, A
 		judged = append(judged,
-			kgeval.MetricScore{Sample: fmt.Sprintf("erica-grounded-%d", k), Metric: "factual_accuracy", Family: kgeval.FamilyRAGAS, Value: &score,
+			kgeval.MetricScore{Sample: fmt.Sprintf("erica-grounded-%d", k), Metric: "factual_accuracy", Family: metricreg.FamilyRAGAS, Value: &score,
 				Explanation: []byte(fmt.Sprintf(`{"correctness": 8, "completeness": 7, "consistency": 7, "score": %g, "grade": "%s", "reasoning": "r"}`, score, map[bool]string{true: "A", false: "B"}[score >= 80]))},
-			kgeval.MetricScore{Sample: fmt.Sprintf("erica-grounded-%d", k), Metric: "answer_class", Family: kgeval.FamilyRAGAS, Value: ptrTo(1), Explanation: []byte(`{"class": "CORRECT", "by": "model"}`)},
-			kgeval.MetricScore{Sample: fmt.Sprintf("erica-ungrounded-%d", k), Metric: "answer_class", Family: kgeval.FamilyRAGAS, Value: ptrTo(0), Explanation: []byte(`{"class": "WRONG", "by": "model"}`)},
-			kgeval.MetricScore{Sample: fmt.Sprintf("erica-empty-%d", k), Metric: "answer_class", Family: kgeval.FamilyRAGAS, Value: ptrTo(0), Explanation: []byte(`{"class": "DONT_KNOW", "by": "phrase"}`)},
+			kgeval.MetricScore{Sample: fmt.Sprintf("erica-grounded-%d", k), Metric: "answer_class", Family: metricreg.FamilyRAGAS, Value: ptrTo(1), Explanation: []byte(`{"class": "CORRECT", "by": "model"}`)},
+			kgeval.MetricScore{Sample: fmt.Sprintf("erica-ungrounded-%d", k), Metric: "answer_class", Family: metricreg.FamilyRAGAS, Value: ptrTo(0), Explanation: []byte(`{"class": "WRONG", "by": "model"}`)},
+			kgeval.MetricScore{Sample: fmt.Sprintf("erica-empty-%d", k), Metric: "answer_class", Family: metricreg.FamilyRAGAS, Value: ptrTo(0), Explanation: []byte(`{"class": "DONT_KNOW", "by": "phrase"}`)},
 		)
 	}
 	if err := db.WriteMetricScores(ctx, run, judged); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // snapshotLines returns the lines of a snapshot file (gunzipped): the
@@ -375,7 +376,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 		t.Errorf("evaluate --cache-only output:\n%s", o)
 	}
 	rows := graphstoretest.ExportScores(t, run, kgeval.DefaultVariant)
-	if len(rows) != 2 || rows[0].Scores["faithfulness"].Value(kgeval.MetricMultihop) == nil {
+	if len(rows) != 2 || rows[0].Scores["faithfulness"].Value(metricreg.MetricMultihop) == nil {
 		t.Errorf("replayed scores: %+v", rows)
 	}
 
@@ -419,7 +420,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	}
 	for _, r := range rows {
 		s := r.Scores["faithfulness"]
-		if missing := r.ID == "r2"; missing != (s.Value(kgeval.MetricMultihop) == nil) || missing && !strings.Contains(s.Reason, "not in the cache (--cache-only)") {
+		if missing := r.ID == "r2"; missing != (s.Value(metricreg.MetricMultihop) == nil) || missing && !strings.Contains(s.Reason, "not in the cache (--cache-only)") {
 			t.Errorf("sample %s: faithfulness %+v", r.ID, s)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 )
 
@@ -105,7 +106,7 @@ func TestEvaluate_BrokenRecords(t *testing.T) {
 	scores := 0
 	for _, r := range rows {
 		for _, s := range r.Scores {
-			if s.Value(kgeval.MetricMultihop) != nil || s.Reason != "" { // a value, or null with its reason
+			if s.Value(metricreg.MetricMultihop) != nil || s.Reason != "" { // a value, or null with its reason
 				scores++
 			}
 		}
@@ -145,7 +146,7 @@ func TestSweep(t *testing.T) {
 		m := map[string]*float64{}
 		for _, r := range rows {
 			for pair, s := range r.Scores {
-				m[r.ID+"/"+pair] = s.Value(kgeval.MetricMultihop)
+				m[r.ID+"/"+pair] = s.Value(metricreg.MetricMultihop)
 			}
 		}
 		if len(m) != 12 {
@@ -182,7 +183,7 @@ func TestSweep(t *testing.T) {
 		m := map[string]string{}
 		for _, r := range graphstoretest.ExportScores(t, run, variant) {
 			for pair, s := range r.Scores {
-				m[r.ID+"/"+pair] = fmtPtr(s.Value(kgeval.MetricAtomSupport)) + " " + fmtPtr(s.Value(kgeval.MetricTypedSlotCoverage))
+				m[r.ID+"/"+pair] = fmtPtr(s.Value(metricreg.MetricAtomSupport)) + " " + fmtPtr(s.Value(metricreg.MetricTypedSlotCoverage))
 			}
 		}
 		return m

@@ -16,6 +16,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
 
@@ -58,9 +59,9 @@ func mustFactcheckRun(t *testing.T, db *graphstore.DB) string {
 			checks = append(checks, claim(1, 0.5))
 		}
 		score := 1 / (1 + math.Exp(-logit))
-		results = append(results, kgeval.KGResult{Sample: id, Pair: "faithfulness", Claims: checks}.With(kgeval.MetricClaimScore, &score))
+		results = append(results, kgeval.KGResult{Sample: id, Pair: "faithfulness", Claims: checks}.With(metricreg.MetricClaimScore, &score))
 		kp := overlap
-		ms = append(ms, kgeval.MetricScore{Sample: id, Metric: kgeval.MetricKPrecision, Family: kgeval.FamilyBaseline, Value: &kp})
+		ms = append(ms, kgeval.MetricScore{Sample: id, Metric: metricreg.MetricKPrecision, Family: metricreg.FamilyBaseline, Value: &kp})
 	}
 	if err := db.WriteSamples(ctx, run, samples); err != nil {
 		t.Fatal(err)

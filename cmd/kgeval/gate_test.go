@@ -15,6 +15,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/render"
 )
 
@@ -68,8 +69,8 @@ func mustBaselinePair(t *testing.T, db *graphstore.DB, args []string) (baseline,
 				t.Fatalf("run %s sample %s: no faithfulness scores", r.name, row.ID)
 			}
 			sup, con := handSupport(r.baseline, row.ID)
-			s.SetValue(kgeval.MetricSupport, &sup)
-			s.SetValue(kgeval.MetricContradiction, &con)
+			s.SetValue(metricreg.MetricSupport, &sup)
+			s.SetValue(metricreg.MetricContradiction, &con)
 			results = append(results, s)
 		}
 		p := kgeval.DefaultGraphParams()

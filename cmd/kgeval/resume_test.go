@@ -26,6 +26,7 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // countingProxy stands between kgeval and the real model server and counts
@@ -294,8 +295,8 @@ func TestEvaluate_KillResume(t *testing.T) {
 	for i := range a {
 		for pair, r := range a[i].Scores {
 			w := b[i].Scores[pair]
-			if fmtPtr(r.Value(kgeval.MetricMultihop)) != fmtPtr(w.Value(kgeval.MetricMultihop)) || r.Reason != w.Reason {
-				t.Errorf("%s %s: multihop %s (%q), clean run %s (%q)", a[i].ID, pair, fmtPtr(r.Value(kgeval.MetricMultihop)), r.Reason, fmtPtr(w.Value(kgeval.MetricMultihop)), w.Reason)
+			if fmtPtr(r.Value(metricreg.MetricMultihop)) != fmtPtr(w.Value(metricreg.MetricMultihop)) || r.Reason != w.Reason {
+				t.Errorf("%s %s: multihop %s (%q), clean run %s (%q)", a[i].ID, pair, fmtPtr(r.Value(metricreg.MetricMultihop)), r.Reason, fmtPtr(w.Value(metricreg.MetricMultihop)), w.Reason)
 			}
 		}
 	}

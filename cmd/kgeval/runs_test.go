@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // TestRuns evaluates the bundled pre-extracted samples (no model call) into
@@ -56,7 +57,7 @@ func TestRuns(t *testing.T) {
 		}
 		col := -1
 		for i, h := range header {
-			if h == kgeval.MetricMultihop {
+			if h == metricreg.MetricMultihop {
 				col = i
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 )
 
@@ -59,8 +60,8 @@ func TestValidity(t *testing.T) {
 	var ms []kgeval.MetricScore
 	for name, v := range hand {
 		for k := 0; k < 4; k++ {
-			ms = append(ms, kgeval.MetricScore{Sample: fmt.Sprintf("erica-grounded-%d", k+1), Metric: name, Family: kgeval.FamilyLLM, Value: v[0][k]},
-				kgeval.MetricScore{Sample: fmt.Sprintf("erica-ungrounded-%d", k+1), Metric: name, Family: kgeval.FamilyLLM, Value: v[1][k], Reason: map[bool]string{true: "hand-made null"}[v[1][k] == nil]})
+			ms = append(ms, kgeval.MetricScore{Sample: fmt.Sprintf("erica-grounded-%d", k+1), Metric: name, Family: metricreg.FamilyLLM, Value: v[0][k]},
+				kgeval.MetricScore{Sample: fmt.Sprintf("erica-ungrounded-%d", k+1), Metric: name, Family: metricreg.FamilyLLM, Value: v[1][k], Reason: map[bool]string{true: "hand-made null"}[v[1][k] == nil]})
 		}
 	}
 	if err := db.WriteMetricScores(ctx, run, ms); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/cypher"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -191,7 +192,7 @@ func ExportScores(tb testing.TB, run, variant string) []readmodel.SampleScores {
 				continue
 			}
 			r := kgeval.KGResult{Sample: row.ID, Pair: str(p["pair"]), Reason: str(p["reason"])}
-			for _, name := range kgeval.KGMetricNames {
+			for _, name := range metricreg.KGMetricNames {
 				r.SetValue(name, num(p[name]))
 			}
 			if s := str(p["reasons"]); s != "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
 )
@@ -125,7 +126,7 @@ func MustWebRun(tb testing.TB, db *graphstore.DB, n int) *WebRun {
 func webMetrics(samples []kgeval.Sample) []kgeval.MetricScore {
 	var out []kgeval.MetricScore
 	for i, s := range samples {
-		ts := kgeval.MetricScore{Sample: s.ID, Metric: "ts_groundedness_avg", Family: kgeval.FamilyTS}
+		ts := kgeval.MetricScore{Sample: s.ID, Metric: "ts_groundedness_avg", Family: metricreg.FamilyTS}
 		if i%4 == 3 {
 			ts.Reason = "no triplets extracted from answer"
 			ts.Explanation = []byte(`{"query":"answer","candidates":"contexts","matches":null}`)
@@ -136,9 +137,9 @@ func webMetrics(samples []kgeval.Sample) []kgeval.MetricScore {
 				{"query": fmt.Sprintf("answer %d is <b>true</b>", i), "best": fmt.Sprintf("context %d says so", i), "best_index": 0, "cos": v, "weight": 1}}})
 		}
 		f1 := float64(10 * (i%7 + 1))
-		bert := kgeval.MetricScore{Sample: s.ID, Metric: "bert_score_f1", Family: kgeval.FamilyRAGAS, Value: &f1,
+		bert := kgeval.MetricScore{Sample: s.ID, Metric: "bert_score_f1", Family: metricreg.FamilyRAGAS, Value: &f1,
 			Explanation: []byte(fmt.Sprintf(`{"precision":%g,"recall":%g,"f1":%g}`, f1/100, f1/100, f1/100))}
-		llm := kgeval.MetricScore{Sample: s.ID, Metric: "llm_faithfulness", Family: kgeval.FamilyLLM, Reason: "no LLM judge configured"}
+		llm := kgeval.MetricScore{Sample: s.ID, Metric: "llm_faithfulness", Family: metricreg.FamilyLLM, Reason: "no LLM judge configured"}
 		out = append(out, ts, bert, llm)
 	}
 	return out

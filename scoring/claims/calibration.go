@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -86,7 +87,7 @@ func ParseCalibration(b []byte) (*Calibration, error) {
 // reason.
 func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps []*kgeval.ClaimProb, errs []error) {
 	r.Claims = checks
-	names := []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction}
+	names := []string{metricreg.MetricClaimScore, metricreg.MetricClaimScoreMin, metricreg.MetricPSupported, metricreg.MetricClaimContradiction}
 	if r.Reasons == nil {
 		r.Reasons = map[string]string{}
 	}
@@ -129,22 +130,22 @@ func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps [
 		least = math.Min(least, ch.Score)
 	}
 	n := float64(len(checks))
-	r.SetValue(kgeval.MetricClaimScore, kgeval.Float(sum/n))
-	r.SetValue(kgeval.MetricClaimScoreMin, kgeval.Float(least))
-	r.SetValue(kgeval.MetricClaimContradiction, kgeval.Float(float64(contra)/n))
+	r.SetValue(metricreg.MetricClaimScore, kgeval.Float(sum/n))
+	r.SetValue(metricreg.MetricClaimScoreMin, kgeval.Float(least))
+	r.SetValue(metricreg.MetricClaimContradiction, kgeval.Float(float64(contra)/n))
 	for _, m := range names {
 		delete(r.Reasons, m)
 	}
 	switch {
 	case pn == len(checks):
-		r.SetValue(kgeval.MetricPSupported, kgeval.Float(psum/float64(pn)))
+		r.SetValue(metricreg.MetricPSupported, kgeval.Float(psum/float64(pn)))
 	case failed != nil:
 		// A claim the model could not answer: the calibrated score fell
 		// back to the fit without the model for it; p_supported is null.
-		r.SetValue(kgeval.MetricPSupported, nil)
-		r.Reasons[kgeval.MetricPSupported] = fmt.Sprintf("model check failed on %d of %d claims: %v", len(checks)-pn, len(checks), failed)
+		r.SetValue(metricreg.MetricPSupported, nil)
+		r.Reasons[metricreg.MetricPSupported] = fmt.Sprintf("model check failed on %d of %d claims: %v", len(checks)-pn, len(checks), failed)
 	default:
-		r.SetValue(kgeval.MetricPSupported, nil)
-		r.Reasons[kgeval.MetricPSupported] = kgeval.ReasonNotApplicable + "scoring.verify is not prob"
+		r.SetValue(metricreg.MetricPSupported, nil)
+		r.Reasons[metricreg.MetricPSupported] = kgeval.ReasonNotApplicable + "scoring.verify is not prob"
 	}
 }

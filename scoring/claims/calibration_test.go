@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring/claims"
 	"github.com/kgeval/kgeval/stats"
 )
@@ -161,7 +162,7 @@ func TestCalibration_Score(t *testing.T) {
 			// The result comes from the engine with the claim metrics'
 			// placeholder reason (scoring.AssembleVerdicts).
 			r := kgeval.KGResult{Reasons: map[string]string{}}
-			for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
+			for _, m := range []string{metricreg.MetricClaimScore, metricreg.MetricClaimScoreMin, metricreg.MetricPSupported, metricreg.MetricClaimContradiction} {
 				r.Reasons[m] = kgeval.ReasonNotApplicable + "claim verdicts need the sample texts (evaluate computes them)"
 			}
 			handFit().Score(&r, tc.checks, tc.ps, tc.errs)
@@ -202,12 +203,12 @@ func TestCalibration_Score(t *testing.T) {
 					t.Errorf("%s has a value and the reason %q", m, r.ReasonFor(m))
 				}
 			}
-			eq(kgeval.MetricClaimScore, kgeval.Float(sum/float64(len(tc.scores))))
-			eq(kgeval.MetricClaimScoreMin, kgeval.Float(least))
-			eq(kgeval.MetricClaimContradiction, kgeval.Float(tc.contradiction))
-			eq(kgeval.MetricPSupported, tc.pSupported)
-			if tc.pSupported == nil && r.ReasonFor(kgeval.MetricPSupported) != tc.pReason {
-				t.Errorf("p_supported reason %q, want %q", r.ReasonFor(kgeval.MetricPSupported), tc.pReason)
+			eq(metricreg.MetricClaimScore, kgeval.Float(sum/float64(len(tc.scores))))
+			eq(metricreg.MetricClaimScoreMin, kgeval.Float(least))
+			eq(metricreg.MetricClaimContradiction, kgeval.Float(tc.contradiction))
+			eq(metricreg.MetricPSupported, tc.pSupported)
+			if tc.pSupported == nil && r.ReasonFor(metricreg.MetricPSupported) != tc.pReason {
+				t.Errorf("p_supported reason %q, want %q", r.ReasonFor(metricreg.MetricPSupported), tc.pReason)
 			}
 		})
 	}
@@ -225,9 +226,9 @@ func TestCalibration_ScoreNoClaims(t *testing.T) {
 	if len(cs) != 0 {
 		t.Fatalf("a heading made claims: %+v", cs)
 	}
-	r := kgeval.KGResult{}.With(kgeval.MetricClaimScore, kgeval.Float(1))
+	r := kgeval.KGResult{}.With(metricreg.MetricClaimScore, kgeval.Float(1))
 	cal.Score(&r, cs, nil, nil)
-	for _, m := range []string{kgeval.MetricClaimScore, kgeval.MetricClaimScoreMin, kgeval.MetricPSupported, kgeval.MetricClaimContradiction} {
+	for _, m := range []string{metricreg.MetricClaimScore, metricreg.MetricClaimScoreMin, metricreg.MetricPSupported, metricreg.MetricClaimContradiction} {
 		if v := r.Value(m); v != nil || r.ReasonFor(m) != "the input states no claim" {
 			t.Errorf("%s = %v, reason %q; want null, the input states no claim", m, v, r.ReasonFor(m))
 		}
@@ -270,10 +271,10 @@ func TestCalibration_ScoreDefault(t *testing.T) {
 		t.Logf("%q: features %v, score %v, %s, conflicts %+v", x.claim, c.Features, c.Score, c.Verdict, c.Conflicts)
 		results = append(results, r)
 	}
-	if g, u := *results[0].Value(kgeval.MetricClaimScore), *results[1].Value(kgeval.MetricClaimScore); g < u {
+	if g, u := *results[0].Value(metricreg.MetricClaimScore), *results[1].Value(metricreg.MetricClaimScore); g < u {
 		t.Errorf("grounded claim scores %v, the one with another year %v: want it no lower", g, u)
 	}
-	if c := results[1].Claims[0]; len(c.Conflicts) != 1 || c.Conflicts[0].Claim+"/"+c.Conflicts[0].Evidence != "1925/1889" || *results[1].Value(kgeval.MetricClaimContradiction) != 1 {
-		t.Errorf("1925 against 1889: conflicts %+v, claim_contradiction %v; want 1925/1889 and 1", c.Conflicts, *results[1].Value(kgeval.MetricClaimContradiction))
+	if c := results[1].Claims[0]; len(c.Conflicts) != 1 || c.Conflicts[0].Claim+"/"+c.Conflicts[0].Evidence != "1925/1889" || *results[1].Value(metricreg.MetricClaimContradiction) != 1 {
+		t.Errorf("1925 against 1889: conflicts %+v, claim_contradiction %v; want 1925/1889 and 1", c.Conflicts, *results[1].Value(metricreg.MetricClaimContradiction))
 	}
 }

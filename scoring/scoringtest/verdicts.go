@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 // RelSim is a SIMILAR edge from input relation In to context relation Ctx
@@ -118,8 +119,8 @@ func factCases() []VerdictCase {
 	A, C := kgeval.TextAnswer, kgeval.TextContexts
 	sup, con, nf := kgeval.VerdictSupported, kgeval.VerdictContradicted, kgeval.VerdictNotFound
 	scores := func(support, contradiction float64) map[string]*float64 {
-		return map[string]*float64{kgeval.MetricSupport: f(support), kgeval.MetricContradiction: f(contradiction),
-			kgeval.MetricRecall: nil, kgeval.MetricF1: nil, kgeval.MetricSlotCoverage: nil}
+		return map[string]*float64{metricreg.MetricSupport: f(support), metricreg.MetricContradiction: f(contradiction),
+			metricreg.MetricRecall: nil, metricreg.MetricF1: nil, metricreg.MetricSlotCoverage: nil}
 	}
 	return []VerdictCase{
 		{Name: "Supported", Graph: VerdictGraph("v-sup", A, C,
@@ -183,7 +184,7 @@ func askedCases() []VerdictCase {
 			[][3]string{{"Chimnabai Clock Tower", "was completed in", "1896"}, {"Chimnabai Clock Tower", "is located in", "Vadodara"}},
 			[]Sim{{"Chimnabai Clock Tower", "Chimnabai Clock Tower", 1}}, []RelSim{{0, 0, 1}}, nil),
 			Verdicts: []string{ans, una}, Evidence: []int{0, -1},
-			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5), kgeval.MetricSupport: nil, kgeval.MetricContradiction: nil}},
+			Want: map[string]*float64{metricreg.MetricSlotCoverage: f(0.5), metricreg.MetricSupport: nil, metricreg.MetricContradiction: nil}},
 		// A slot as subject: (?, founded, PharmaCann) is answered by
 		// (Theodore Wolf, founded, PharmaCann); a yes/no question's full
 		// triplet is answered when the text takes a position.
@@ -193,7 +194,7 @@ func askedCases() []VerdictCase {
 			[]Sim{{"PharmaCann", "PharmaCann", 1}, {"Paris", "Paris", 1}, {"France", "France", 1}},
 			[]RelSim{{0, 0, 1}, {1, 1, 0.95}}, nil),
 			Verdicts: []string{ans, ans, una}, Evidence: []int{0, 1, -1},
-			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(2.0 / 3)}},
+			Want: map[string]*float64{metricreg.MetricSlotCoverage: f(2.0 / 3)}},
 		// A non-answer fills no slot: "the taxonomy is currently unknown"
 		// takes no position on the taxonomy.
 		{Name: "AskedNonAnswer", Graph: VerdictGraph("v-nonanswer", kgeval.TextQuestion, A,
@@ -201,7 +202,7 @@ func askedCases() []VerdictCase {
 			[][3]string{{"Dasypoda radchenkoi", "has taxonomy", "currently unknown"}, {"Dasypoda morotei", "is related to", "Dasypoda radchenkoi"}},
 			[]Sim{{"Dasypoda radchenkoi", "Dasypoda radchenkoi", 1}}, []RelSim{{0, 0, 0.9}, {1, 1, 0.9}}, nil),
 			Verdicts: []string{una, ans}, Evidence: []int{-1, 1}, Unfilled: []int{0, -1},
-			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
+			Want: map[string]*float64{metricreg.MetricSlotCoverage: f(0.5)}},
 		// Restating is not answering: the poor answer's "The Chimnabai
 		// Clock Tower was named ..." fills the slot with a name the question
 		// gives itself (an entity SIMILAR edge reaches it), so the asked fact
@@ -212,7 +213,7 @@ func askedCases() []VerdictCase {
 			[]Sim{{"Chimnabai Clock Tower", "The Chimnabai Clock Tower", 0.98}, {"Chimnabai Clock Tower", "Chimnabai Clock", 0.93}},
 			[]RelSim{{0, 0, 1}, {1, 1, 0.8}}, nil),
 			Verdicts: []string{ans, una}, Evidence: []int{0, -1}, Unfilled: []int{-1, 1},
-			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
+			Want: map[string]*float64{metricreg.MetricSlotCoverage: f(0.5)}},
 		// Typed asked facts: a relation that names the kind of value asked
 		// ("mission date", "launch site") is answered by a new filler of
 		// that type whatever the answer's relation (no relation SIMILAR
@@ -225,7 +226,7 @@ func askedCases() []VerdictCase {
 				{"The PSLV-C56 mission", "aims to", "study weather patterns"}, {"The PSLV-C56 mission", "will be launched from", "Satish Dhawan Space Centre"}},
 			[]Sim{{"PSLV-C56", "The PSLV-C56 mission", 0.9}, {"PSLV-C56", "PSLV-C56", 1}}, nil, nil),
 			Verdicts: []string{ans, ans, una}, Evidence: []int{0, 3, -1},
-			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(2.0 / 3)}},
+			Want: map[string]*float64{metricreg.MetricSlotCoverage: f(2.0 / 3)}},
 		// A literal type is answered only by a value of that type: "was
 		// released a while ago" matches the relation of "release date" but
 		// states no date (unfilled); a place may be a description, so a
@@ -236,7 +237,7 @@ func askedCases() []VerdictCase {
 			[][3]string{{"GPT-4", "was released", "a while ago"}, {"GPT-4", "is located in", "the cloud"}},
 			[]Sim{{"GPT-4", "GPT-4", 1}}, []RelSim{{0, 0, 0.9}, {1, 1, 0.9}}, nil),
 			Verdicts: []string{una, ans}, Evidence: []int{-1, 1}, Unfilled: []int{0, -1},
-			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0.5)}},
+			Want: map[string]*float64{metricreg.MetricSlotCoverage: f(0.5)}},
 		// A question's statement read by rule (extraction.method both) is
 		// what the question gives, not what it asks: only the model's asked
 		// fact counts, and the answer that repeats the question's words
@@ -247,7 +248,7 @@ func askedCases() []VerdictCase {
 			[]Sim{{"scheduled launch date", "scheduled launch date", 1}, {"time", "time", 1}, {"PSLV-C56", "PSLV-C56 mission", 0.9}},
 			[]RelSim{{1, 0, 1}}, nil), 1),
 			Verdicts: []string{una}, Evidence: []int{-1},
-			Want: map[string]*float64{kgeval.MetricSlotCoverage: f(0)}},
+			Want: map[string]*float64{metricreg.MetricSlotCoverage: f(0)}},
 	}
 }
 
@@ -262,10 +263,10 @@ func referenceCases() []VerdictCase {
 			[][3]string{{"a", "r", "b"}, {"c", "r", "d"}}, [][3]string{{"a", "r", "b"}, {"e", "r", "f"}, {"g", "r", "h"}},
 			[]Sim{{"a", "a", 1}, {"b", "b", 1}}, []RelSim{{0, 0, 1}, {1, 1, 1}}, nil),
 			Verdicts: []string{sup, nf}, Evidence: []int{0, -1},
-			Want: map[string]*float64{kgeval.MetricSupport: f(0.5), kgeval.MetricContradiction: f(0), kgeval.MetricRecall: f(1.0 / 3), kgeval.MetricF1: f(0.4)}},
+			Want: map[string]*float64{metricreg.MetricSupport: f(0.5), metricreg.MetricContradiction: f(0), metricreg.MetricRecall: f(1.0 / 3), metricreg.MetricF1: f(0.4)}},
 		// No context triplet: every verdict score is null.
 		{Name: "EmptyContext", Graph: VerdictGraph("v-empty", A, C, [][3]string{{"a", "r", "b"}}, nil, nil, nil, nil),
-			Want: map[string]*float64{kgeval.MetricSupport: nil, kgeval.MetricContradiction: nil}},
+			Want: map[string]*float64{metricreg.MetricSupport: nil, metricreg.MetricContradiction: nil}},
 	}
 }
 

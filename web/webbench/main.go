@@ -34,6 +34,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/scoringtest"
 	"github.com/kgeval/kgeval/web"
@@ -234,9 +235,9 @@ func store(ctx context.Context, db *graphstore.DB, name string, n int) error {
 			r.Sample, r.Pair, r.Communities = id, p.Name, nil
 			if (i+j)%17 == 0 { // some null scores, as empty extractions give
 				r.Reason = "no triplets extracted from answer"
-				r.SetValue(kgeval.MetricMultihop, nil)
-				r.SetValue(kgeval.MetricCommunityOverlap, nil)
-				r.SetValue(kgeval.MetricCommunityCoverage, nil)
+				r.SetValue(metricreg.MetricMultihop, nil)
+				r.SetValue(metricreg.MetricCommunityOverlap, nil)
+				r.SetValue(metricreg.MetricCommunityCoverage, nil)
 			}
 			scores = append(scores, r)
 		}
@@ -269,7 +270,7 @@ func metricValues(samples []kgeval.Sample) []kgeval.MetricScore {
 				{"query": "B has C", "best": "B contains C", "best_index": 2, "cos": 0.7, "weight": 0.25},
 				{"query": "C near D", "best": "D borders C", "best_index": 4, "cos": 0.4, "weight": 0.25}}})
 			for a, agg := range []string{"avg", "weighted", "minimax"} {
-				m := kgeval.MetricScore{Sample: s.ID, Metric: base + "_" + agg, Family: kgeval.FamilyTS, Explanation: expl}
+				m := kgeval.MetricScore{Sample: s.ID, Metric: base + "_" + agg, Family: metricreg.FamilyTS, Explanation: expl}
 				if i%13 == 0 && b > 0 {
 					m.Reason, m.Explanation = "no triplets extracted from answer", nil
 				} else {
@@ -279,10 +280,10 @@ func metricValues(samples []kgeval.Sample) []kgeval.MetricScore {
 			}
 		}
 		bert, _ := json.Marshal(map[string]float64{"precision": x, "recall": 1 - x/2, "f1": x})
-		out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: "semantic_similarity", Family: kgeval.FamilyRAGAS, Value: kgeval.Float(100 * x)},
-			kgeval.MetricScore{Sample: s.ID, Metric: "bert_score_f1", Family: kgeval.FamilyRAGAS, Value: kgeval.Float(100 * math.Sqrt(x)), Explanation: bert})
+		out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: "semantic_similarity", Family: metricreg.FamilyRAGAS, Value: kgeval.Float(100 * x)},
+			kgeval.MetricScore{Sample: s.ID, Metric: "bert_score_f1", Family: metricreg.FamilyRAGAS, Value: kgeval.Float(100 * math.Sqrt(x)), Explanation: bert})
 		for _, m := range []string{"llm_response_relevancy", "llm_faithfulness", "llm_factual_correctness", "faithfulness_validation", "factual_correctness_validation"} {
-			out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: kgeval.FamilyLLM, Reason: "no LLM judge configured"})
+			out = append(out, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metricreg.FamilyLLM, Reason: "no LLM judge configured"})
 		}
 	}
 	return out

@@ -21,6 +21,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 func main() {
@@ -70,8 +71,8 @@ func judge(ctx context.Context, run string) error {
 			cv = 1
 		}
 		out = append(out,
-			kgeval.MetricScore{Sample: r.ID, Metric: "factual_accuracy", Family: kgeval.FamilyRAGAS, Value: kgeval.Float(v.score), Explanation: ge},
-			kgeval.MetricScore{Sample: r.ID, Metric: "answer_class", Family: kgeval.FamilyRAGAS, Value: &cv, Explanation: ce})
+			kgeval.MetricScore{Sample: r.ID, Metric: "factual_accuracy", Family: metricreg.FamilyRAGAS, Value: kgeval.Float(v.score), Explanation: ge},
+			kgeval.MetricScore{Sample: r.ID, Metric: "answer_class", Family: metricreg.FamilyRAGAS, Value: &cv, Explanation: ce})
 	}
 	if err := db.WriteMetricScores(ctx, run, out); err != nil {
 		return err
