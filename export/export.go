@@ -28,39 +28,74 @@ type Row struct {
 	Nulls   map[string]string    `json:"nulls,omitempty"`
 }
 
-// PairScore is one pair's KG scores in a Row.
+// PairScore is one pair's KG scores in a Row. Its JSON holds the paper's
+// graph scores first (SPEC §4; a null one is kept), then every other KG
+// metric in display order (metricreg.KGMetricNames; the claim scores, SPEC
+// §4d, then the verdict scores, §4b, §4c), each left out when null, then
+// the reason when there is one. The names come from the metric registry:
+// a new KG metric is exported with no change here.
 type PairScore struct {
-	Multihop          *float64 `json:"multihop"`
-	CommunityOverlap  *float64 `json:"community_overlap"`
-	CommunityCoverage *float64 `json:"community_coverage"`
-	// The claim scores (SPEC §4d) are left out when null.
-	Score              *float64 `json:"score,omitempty"`
-	ScoreMin           *float64 `json:"score_min,omitempty"`
-	PSupported         *float64 `json:"p_supported,omitempty"`
-	ClaimContradiction *float64 `json:"claim_contradiction,omitempty"`
-	// The verdict scores (SPEC §4b, §4c) are left out when null.
-	Support               *float64 `json:"support,omitempty"`
-	Contradiction         *float64 `json:"contradiction,omitempty"`
-	Recall                *float64 `json:"recall,omitempty"`
-	F1                    *float64 `json:"f1,omitempty"`
-	SlotCoverage          *float64 `json:"slot_coverage,omitempty"`
-	SupportText           *float64 `json:"support_text,omitempty"`
-	ContradictionText     *float64 `json:"contradiction_text,omitempty"`
-	SlotCoverageText      *float64 `json:"slot_coverage_text,omitempty"`
-	AtomSupport           *float64 `json:"atom_support,omitempty"`
-	TypedSlotCoverage     *float64 `json:"typed_slot_coverage,omitempty"`
-	SupportVerified       *float64 `json:"support_verified,omitempty"`
-	ContradictionVerified *float64 `json:"contradiction_verified,omitempty"`
-	Reason                string   `json:"reason,omitempty"`
+	// Values are the pair's KG metric values by name (nil or absent:
+	// null).
+	Values map[string]*float64
+	Reason string
+}
+
+// pairScoreOrder is the order of a PairScore's JSON: the graph scores,
+// then the other KG metrics, each in display order.
+var pairScoreOrder = func() []string {
+	var graph, other []string
+	for _, m := range metricreg.KGMetricNames {
+		if metricreg.GraphMetric(m) {
+			graph = append(graph, m)
+		} else {
+			other = append(other, m)
+		}
+	}
+	return append(graph, other...)
+}()
+
+// MarshalJSON writes the values in pairScoreOrder (see PairScore).
+func (p PairScore) MarshalJSON() ([]byte, error) {
+	out := []byte{'{'}
+	add := func(name string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, '"'), name...), `":`...)
+		out = append(out, b...)
+		return nil
+	}
+	for _, m := range pairScoreOrder {
+		v := p.Values[m]
+		if v == nil && !metricreg.GraphMetric(m) {
+			continue
+		}
+		if err := add(m, v); err != nil {
+			return nil, err
+		}
+	}
+	if p.Reason != "" {
+		if err := add("reason", p.Reason); err != nil {
+			return nil, err
+		}
+	}
+	return append(out, '}'), nil
 }
 
 // RowOf returns the JSONL line of one sample.
 func RowOf(r readmodel.SampleScores) Row {
 	row := Row{ID: r.ID, Record: r.Record, System: r.System, Scores: map[string]PairScore{}}
 	for pair, s := range r.Scores {
-		row.Scores[pair] = PairScore{Score: s.Value(metricreg.MetricClaimScore), ScoreMin: s.Value(metricreg.MetricClaimScoreMin), PSupported: s.Value(metricreg.MetricPSupported), ClaimContradiction: s.Value(metricreg.MetricClaimContradiction), Multihop: s.Value(metricreg.MetricMultihop), CommunityOverlap: s.Value(metricreg.MetricCommunityOverlap), CommunityCoverage: s.Value(metricreg.MetricCommunityCoverage),
-			Support: s.Value(metricreg.MetricSupport), Contradiction: s.Value(metricreg.MetricContradiction), Recall: s.Value(metricreg.MetricRecall), F1: s.Value(metricreg.MetricF1), SlotCoverage: s.Value(metricreg.MetricSlotCoverage),
-			SupportText: s.Value(metricreg.MetricSupportText), ContradictionText: s.Value(metricreg.MetricContradictionText), SlotCoverageText: s.Value(metricreg.MetricSlotCoverageText), AtomSupport: s.Value(metricreg.MetricAtomSupport), TypedSlotCoverage: s.Value(metricreg.MetricTypedSlotCoverage), SupportVerified: s.Value(metricreg.MetricSupportVerified), ContradictionVerified: s.Value(metricreg.MetricContradictionVerified), Reason: s.Reason}
+		ps := PairScore{Values: map[string]*float64{}, Reason: s.Reason}
+		for _, m := range metricreg.KGMetricNames {
+			ps.Values[m] = s.Value(m)
+		}
+		row.Scores[pair] = ps
 	}
 	for name, m := range r.Metrics {
 		if row.Metrics == nil {

@@ -2,8 +2,11 @@ package export_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kgeval/kgeval"
@@ -100,5 +103,46 @@ func TestWriteCSV_VerdictColumns(t *testing.T) {
 		"b,2,,,,,,,no triplets extracted from answer,,,,,,,\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestPairScoreOrder sets every KG metric of a pair and checks the order of
+// the JSONL keys: the graph scores, the claim scores, the verdict scores
+// (the order `kgeval export` has always written), then the reason; the
+// values come from the registry, so a metric added there is exported too.
+func TestPairScoreOrder(t *testing.T) {
+	r := kgeval.KGResult{Reason: "a <reason>"}
+	for i, m := range metricreg.KGMetricNames {
+		r.SetValue(m, kgeval.Float(float64(i)/100))
+	}
+	row := export.RowOf(readmodel.SampleScores{ID: "s", Scores: map[string]kgeval.KGResult{"faithfulness": r}})
+	b, err := json.Marshal(row.Scores["faithfulness"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"multihop", "community_overlap", "community_coverage", "score", "score_min", "p_supported", "claim_contradiction",
+		"support", "contradiction", "recall", "f1", "slot_coverage", "support_text", "contradiction_text", "slot_coverage_text",
+		"atom_support", "typed_slot_coverage", "support_verified", "contradiction_verified", "reason"}
+	var keys []string
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.Token()
+	for dec.More() {
+		k, _ := dec.Token()
+		keys = append(keys, k.(string))
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(keys, want) || len(want)-1 != len(metricreg.KGMetricNames) {
+		t.Errorf("keys %v\nwant %v", keys, want)
+	}
+	if !strings.Contains(string(b), `"multihop":0.04,`) || !strings.HasSuffix(string(b), `"reason":"a \u003creason\u003e"}`) {
+		t.Errorf("json %s", b)
+	}
+	// A null verdict score is left out, a null graph score kept.
+	b, _ = json.Marshal(export.RowOf(readmodel.SampleScores{ID: "s", Scores: map[string]kgeval.KGResult{"p": {}}}).Scores["p"])
+	if string(b) != `{"multihop":null,"community_overlap":null,"community_coverage":null}` {
+		t.Errorf("empty pair: %s", b)
 	}
 }
