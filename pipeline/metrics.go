@@ -11,7 +11,7 @@ import (
 // metrics computes and stores the triplet similarity and encoder metrics
 // in one batch (Report.Metrics).
 func (v *evaluation) metrics(ctx context.Context) error {
-	ms, err := v.e.otherMetrics(ctx, v.fam, v.idx, v.samples, v.tri, v.failed)
+	ms, err := v.otherMetrics(ctx)
 	if err != nil {
 		return err
 	}
@@ -25,9 +25,10 @@ func (v *evaluation) metrics(ctx context.Context) error {
 // otherMetrics computes the triplet-similarity, encoder and baseline metrics
 // of the samples (scoring.SampleMetrics) after one batch of embeddings
 // (cached by the embedder).
-func (e *Evaluator) otherMetrics(ctx context.Context, fam families, idx *sampleIndex, samples []kgeval.Sample, tri []kgeval.SampleTriplets, failed []map[kgeval.Text]string) ([]kgeval.MetricScore, error) {
-	in := &scoring.MetricInput{Samples: samples, Triplets: tri, Failed: failed, TS: fam.ts, Encoder: fam.enc, Baseline: fam.base,
-		Vectors: map[string][]float32{}, Tokens: e.Tokens, Prepared: idx.prepared}
+func (v *evaluation) otherMetrics(ctx context.Context) ([]kgeval.MetricScore, error) {
+	e := v.e
+	in := &scoring.MetricInput{Samples: v.samples, Triplets: v.tri, Failed: v.failed, TS: v.fam.ts, Encoder: v.fam.enc, Baseline: v.fam.base,
+		Vectors: map[string][]float32{}, Tokens: e.Tokens, Prepared: v.idx.prepared}
 	texts := scoring.MetricTexts(in)
 	for lo := 0; lo < len(texts); lo += 256 {
 		part := texts[lo:min(lo+256, len(texts))]

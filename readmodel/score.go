@@ -1,7 +1,6 @@
 package readmodel
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/kgeval/kgeval"
@@ -34,7 +33,9 @@ func (s StoredScore) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	tail, err := marshalNoEscape(storedScoreTail{s.Engine, s.Tau, s.Delta})
+	// The tail holds an engine name (gds, native) and numbers: nothing
+	// that json.Marshal's HTML escaping changes.
+	tail, err := json.Marshal(storedScoreTail{s.Engine, s.Tau, s.Delta})
 	if err != nil || len(tail) == 2 { // {}
 		return b, err
 	}
@@ -101,16 +102,4 @@ type MetricGroup struct {
 type ReasonCount struct {
 	Metric, Reason string
 	N              int
-}
-
-// marshalNoEscape is json.Marshal without HTML escaping (as kgeval's, which
-// KGResult's MarshalJSON uses).
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
