@@ -1,10 +1,10 @@
 // Package metricreg is kgeval's one metric registry: every metric's name,
 // family, direction, fixed scale, one-line meaning and validity type, and
 // each KG metric's place in a KGResult's JSON. The CLI (--metrics,
-// validity, plots), the analyses, the dashboard and docs/METRICS.md read
-// it, most through the root package's names (metricreg.MetricMultihop,
-// metricreg.LookupMetric, ...). It imports nothing of kgeval: adding a metric
-// touches this registry and its one formula.
+// validity, plots), the analyses, the dashboard, the export and
+// docs/METRICS.md read it directly (metricreg.MetricMultihop,
+// metricreg.LookupMetric, ...). It imports nothing of kgeval: adding a
+// metric touches this registry and its one formula.
 package metricreg
 
 import (
