@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/metricreg"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -17,13 +16,14 @@ func (v *evaluation) judge(ctx context.Context) error {
 	if len(v.fam.judged) == 0 {
 		return nil
 	}
-	return v.e.judgeAll(ctx, v.run, v.samples, v.fam.judged, v.rep, v.progress("judge"))
+	return v.e.judgeAll(ctx, v.run, v.samples, v.fam.judged, v.fam.judgedFamily, v.rep, v.progress("judge"))
 }
 
-// judgeAll judges samples, JudgeConcurrency at a time, and stores each
-// sample's values as soon as they come (a killed run keeps what was judged).
+// judgeAll judges samples on metrics names (family: each one's family),
+// JudgeConcurrency at a time, and stores each sample's values as soon as
+// they come (a killed run keeps what was judged).
 // The first error stops the samples not yet started.
-func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.Sample, names []string, rep *Report, progress func(int, int)) error {
+func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.Sample, names []string, family map[string]string, rep *Report, progress func(int, int)) error {
 	progress(0, len(samples))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(e.JudgeConcurrency, 1))
@@ -37,7 +37,7 @@ func (e *Evaluator) judgeAll(ctx context.Context, run string, samples []kgeval.S
 			var got []kgeval.MetricScore
 			if e.Judge == nil {
 				for _, m := range names {
-					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: metricreg.MetricFamily(m), Reason: "no LLM judge configured"})
+					got = append(got, kgeval.MetricScore{Sample: s.ID, Metric: m, Family: family[m], Reason: "no LLM judge configured"})
 				}
 			} else {
 				var err error

@@ -171,7 +171,7 @@ func TestEvaluate_Metrics(t *testing.T) {
 	if e := string(got["erica-grounded/k_precision"].Explanation); e != `{"not_in_contexts":["called"]}` {
 		t.Errorf("k_precision explanation %s, want the word not found", e)
 	}
-	if s := got["erica-grounded/ragas_faithfulness"]; s.Value != nil || s.Reason != "no LLM judge configured" {
+	if s := got["erica-grounded/ragas_faithfulness"]; s.Value != nil || s.Reason != "no LLM judge configured" || s.Family != metricreg.FamilyRAGAS {
 		t.Errorf("ragas_faithfulness without a judge: %+v", s)
 	}
 	stored, err := db.ReadMetricScores(ctx, run, "erica-grounded")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring"
 )
 
@@ -69,14 +70,22 @@ type evaluation struct {
 func (e *Evaluator) newEvaluation(run string, samples []kgeval.Sample) *evaluation {
 	v := &evaluation{e: e, run: run, samples: samples, rep: &Report{Run: run, Samples: len(samples), Stages: map[string]time.Duration{}}}
 	v.fam.ts, v.fam.enc, v.fam.base, v.fam.judged = scoring.SplitMetrics(e.Metrics)
+	v.fam.judgedFamily = map[string]string{}
+	for _, m := range v.fam.judged {
+		v.fam.judgedFamily[m] = metricreg.MetricFamily(m)
+	}
 	v.idx = newSampleIndex(e.Pairs, samples)
 	return v
 }
 
 // families are the selected per-sample metrics by family
 // (scoring.SplitMetrics): triplet-similarity base names, encoder metrics,
-// word-overlap baselines and judge metrics.
-type families struct{ ts, enc, base, judged []string }
+// word-overlap baselines and judge metrics, with each judge metric's
+// family (ragas or llm), read from the registry once.
+type families struct {
+	ts, enc, base, judged []string
+	judgedFamily          map[string]string
+}
 
 // sampleIndex finds a result's pair and sample by name, and prepares each
 // distinct text once for the lexical checks (a passage shared by many
