@@ -55,13 +55,15 @@ func Passages(s *kgeval.Sample, p kgeval.Pair) []claims.Passage {
 // contradicts it. The graph's verdicts stand where the graph decided.
 // A question's asked facts get slot_coverage_text instead; atom_support
 // (an input that is not a question) and typed_slot_coverage (a question)
-// are computed here too, from the texts alone.
+// are computed here too, from the texts alone. The values are set on r at
+// the end, in one place (textValues.apply).
 func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared func(string) *lexical.Text) {
 	srcs := Sources(s, p, prepared)
+	var set textValues
 	if p.Input != kgeval.TextQuestion {
-		atomSupport(r, InputText(s, p), srcs)
+		set.add(metricreg.MetricAtomSupport, atomSupport(r, InputText(s, p), srcs))
 	} else {
-		typedSlots(r, s.Question, prepared(s.Question), srcs)
+		set.add(metricreg.MetricTypedSlotCoverage, typedSlots(r, s.Question, prepared(s.Question), srcs))
 	}
 	switch {
 	case len(r.Verdicts) == 0:
@@ -71,9 +73,27 @@ func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared 
 			setReason(r, metricreg.MetricSlotCoverageText, r.ReasonFor(metricreg.MetricSlotCoverage))
 		}
 	case p.Input == kgeval.TextQuestion:
-		answeredText(r, srcs)
+		set = append(set, answeredText(r, srcs)...)
 	default:
-		SupportText(r, srcs)
+		set = append(set, supportText(r, srcs)...)
+	}
+	set.apply(r)
+}
+
+// textValues are KG metric values the text verdicts computed, to set on a
+// result in order.
+type textValues []textValue
+
+type textValue struct {
+	metric string
+	value  *float64
+}
+
+func (t *textValues) add(metric string, v *float64) { *t = append(*t, textValue{metric, v}) }
+
+func (t textValues) apply(r *kgeval.KGResult) {
+	for _, w := range t {
+		r.SetValue(w.metric, w.value)
 	}
 }
 
@@ -81,6 +101,12 @@ func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared 
 // and computes support_text and contradiction_text (TextVerdicts calls it
 // for an input that is not the question).
 func SupportText(r *kgeval.KGResult, srcs []Source) {
+	supportText(r, srcs).apply(r)
+}
+
+// supportText is SupportText, returning the values instead of setting them
+// (none when r has no full triplet).
+func supportText(r *kgeval.KGResult, srcs []Source) textValues {
 	full, sup, con := 0, 0, 0
 	for k := range r.Verdicts {
 		v := &r.Verdicts[k]
@@ -98,12 +124,14 @@ func SupportText(r *kgeval.KGResult, srcs []Source) {
 			con++
 		}
 	}
+	var set textValues
 	if full > 0 {
-		r.SetValue(metricreg.MetricSupportText, kgeval.Float(float64(sup)/float64(full)))
-		r.SetValue(metricreg.MetricContradictionText, kgeval.Float(float64(con)/float64(full)))
+		set.add(metricreg.MetricSupportText, kgeval.Float(float64(sup)/float64(full)))
+		set.add(metricreg.MetricContradictionText, kgeval.Float(float64(con)/float64(full)))
 		delete(r.Reasons, metricreg.MetricSupportText)
 		delete(r.Reasons, metricreg.MetricContradictionText)
 	}
+	return set
 }
 
 // InputText returns the input text of pair p for sample s.
@@ -125,11 +153,10 @@ func InputText(s *kgeval.Sample, p kgeval.Pair) string {
 // states, literals by value and names by the occurrence rule. Each atom is
 // listed in r.Atoms with its evidence sentence. A text without atoms leaves
 // the metric null, with the reason.
-func atomSupport(r *kgeval.KGResult, input string, srcs []Source) {
+func atomSupport(r *kgeval.KGResult, input string, srcs []Source) *float64 {
 	r.Atoms = nil
-	r.SetValue(metricreg.MetricAtomSupport, nil)
 	if !checkable(r, metricreg.MetricAtomSupport, srcs) {
-		return
+		return nil
 	}
 	atoms := lexical.Atoms(input)
 	stated := 0
@@ -150,10 +177,10 @@ func atomSupport(r *kgeval.KGResult, input string, srcs []Source) {
 	}
 	if len(atoms) == 0 {
 		r.Reasons[metricreg.MetricAtomSupport] = "the input states no name or value to check"
-		return
+		return nil
 	}
-	r.SetValue(metricreg.MetricAtomSupport, kgeval.Float(float64(stated)/float64(len(atoms))))
 	delete(r.Reasons, metricreg.MetricAtomSupport)
+	return kgeval.Float(float64(stated) / float64(len(atoms)))
 }
 
 // checkable prepares r.Reasons for a rule-read metric and reports whether
@@ -178,16 +205,15 @@ func checkable(r *kgeval.KGResult, metric string, srcs []Source) bool {
 // context text states a value of that type that the question does not, in
 // a sentence about the question (lexical.Text.Answers). A question without
 // such a clause leaves the metric null, with the reason.
-func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []Source) {
+func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []Source) *float64 {
 	r.TypedSlots = nil
-	r.SetValue(metricreg.MetricTypedSlotCoverage, nil)
 	if !checkable(r, metricreg.MetricTypedSlotCoverage, srcs) {
-		return
+		return nil
 	}
 	asks := lexical.Asked(raw)
 	if len(asks) == 0 {
 		r.Reasons[metricreg.MetricTypedSlotCoverage] = "the question asks for no typed value (when, where, who, how many, how long, a measure)"
-		return
+		return nil
 	}
 	answered := 0
 	for _, ask := range asks {
@@ -202,8 +228,8 @@ func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []S
 		}
 		r.TypedSlots = append(r.TypedSlots, c)
 	}
-	r.SetValue(metricreg.MetricTypedSlotCoverage, kgeval.Float(float64(answered)/float64(len(asks))))
 	delete(r.Reasons, metricreg.MetricTypedSlotCoverage)
+	return kgeval.Float(float64(answered) / float64(len(asks)))
 }
 
 // textVerdict checks one triplet against the context sentences.
@@ -233,7 +259,7 @@ func textVerdict(srcs []Source, subject, object string) (string, *kgeval.Evidenc
 // relation (the relation's words, by the occurrence rule of SPEC §2b) and
 // does not say the value is unknown; a full triplet of the question, by a
 // sentence that states both its ends.
-func answeredText(r *kgeval.KGResult, srcs []Source) {
+func answeredText(r *kgeval.KGResult, srcs []Source) textValues {
 	answered := 0
 	for k := range r.Verdicts {
 		v := &r.Verdicts[k]
@@ -261,8 +287,10 @@ func answeredText(r *kgeval.KGResult, srcs []Source) {
 			answered++
 		}
 	}
+	var set textValues
 	if len(r.Verdicts) > 0 {
-		r.SetValue(metricreg.MetricSlotCoverageText, kgeval.Float(float64(answered)/float64(len(r.Verdicts))))
+		set.add(metricreg.MetricSlotCoverageText, kgeval.Float(float64(answered)/float64(len(r.Verdicts))))
 		delete(r.Reasons, metricreg.MetricSlotCoverageText)
 	}
+	return set
 }
