@@ -37,9 +37,10 @@
 //	                       replace, call accounting; it returns the scores it
 //	                       holds), Sweep, Sensitivity, ExportCache, ImportCache,
 //	                       Doctor, the dashboard's Jobs; the Evaluator runs one
-//	                       evaluation as stages (stages.go: load, extract,
-//	                       ground, rules, embed, build, score, verify, claims,
-//	                       metrics, judge), each a method testable alone
+//	                       evaluation as stages (load, extract, ground,
+//	                       rules, embed, build, score, verify, claims, store,
+//	                       metrics, judge), each a method testable alone, in
+//	                       a file of its own when it calls the scoring room
 //	analysis               read models over stored rows: Reader loads a run
 //	                       once and caches its views per finished run (overview,
 //	                       triage, sweep, compare, sample) for the CLI and the
