@@ -83,11 +83,8 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 		res.Samples = res.Samples[:o.Limit]
 		fmt.Fprintf(o.Stderr, "evaluate: --limit %d: evaluating the first %d samples\n", o.Limit, o.Limit)
 	}
-	if len(res.Rejected) > 0 && cfg.Dataset.Strict {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", len(res.Rejected))
-	}
-	if len(res.Samples) == 0 {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "dataset %s: no valid record", path)
+	if err := res.Evaluable("dataset "+path, cfg.Dataset.Strict); err != nil {
+		return nil, err
 	}
 	db, err := OpenMigratedStore(ctx, cfg)
 	if err != nil {

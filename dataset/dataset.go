@@ -69,6 +69,19 @@ type Result struct {
 // Records returns the number of records read, loaded or not.
 func (r *Result) Records() int { return len(r.Samples) + r.RejectedTotal }
 
+// Evaluable tells why r's samples cannot be evaluated, naming the file
+// name in the message: it has no valid record or, with strict
+// (dataset.strict), it has rejected records.
+func (r *Result) Evaluable(name string, strict bool) error {
+	if len(r.Samples) == 0 {
+		return kgeval.Errorf(kgeval.EINVALID, "%s: no valid record", name)
+	}
+	if r.RejectedTotal > 0 && strict {
+		return kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", r.RejectedTotal)
+	}
+	return nil
+}
+
 // MemoryBound returns about the most a load of a file of format and size
 // bytes within opt's limits adds to the process's memory at its peak, for
 // a memory budget shared by the loads that run at the same time: 3 bytes

@@ -214,3 +214,24 @@ func TestLoad_SharedDatasets(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluable checks the refusals of a loaded file before an evaluation:
+// no valid record, and under dataset.strict rejected records, counted in
+// full when only the first are listed.
+func TestEvaluable(t *testing.T) {
+	data := `{"question": "q1", "answer": "a"}` + "\n1\n2\n3\n"
+	res, err := dataset.Read(strings.NewReader(data), dataset.FormatJSONL, dataset.Options{MaxRejections: 1})
+	if err != nil || len(res.Samples) != 1 || len(res.Rejected) != 1 || res.RejectedTotal != 3 {
+		t.Fatalf("%v: %+v", err, res)
+	}
+	if err := res.Evaluable("upload u1", false); err != nil {
+		t.Errorf("without strict: %v", err)
+	}
+	if err := res.Evaluable("upload u1", true); kgeval.ErrorCode(err) != kgeval.EINVALID || kgeval.ErrorMessage(err) != "3 record(s) rejected and dataset.strict is set" {
+		t.Errorf("strict: %v", err)
+	}
+	res, _ = dataset.Read(strings.NewReader("1\n"), dataset.FormatJSONL, dataset.Options{})
+	if err := res.Evaluable("dataset d.jsonl", true); kgeval.ErrorCode(err) != kgeval.EINVALID || kgeval.ErrorMessage(err) != "dataset d.jsonl: no valid record" {
+		t.Errorf("no valid record: %v", err)
+	}
+}

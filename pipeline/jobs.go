@@ -453,11 +453,8 @@ func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, er
 	if err != nil {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", req.Upload)
 	}
-	if len(res.Samples) == 0 {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "upload %s: no valid record", req.Upload)
-	}
-	if len(res.Rejected) > 0 && j.cfg.Strict {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "%d record(s) rejected and dataset.strict is set", len(res.Rejected))
+	if err := res.Evaluable("upload "+req.Upload, j.cfg.Strict); err != nil {
+		return kgeval.Job{}, err
 	}
 	samples := len(res.Samples)
 	if req.Limit > 0 && req.Limit < samples {
