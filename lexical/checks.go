@@ -42,9 +42,18 @@ type Atom struct {
 // often than a count) are not atoms. A word that is only a literal ("2014",
 // "July") is not part of a name; months and weekdays are left to the literal
 // parser. Runs of more than six words are cut into their first six.
-func Atoms(text string) []Atom {
+func Atoms(text string) []Atom { return atomsOf(text, Parse(text), Sentences(text)) }
+
+// Atoms returns Atoms of t's text, read once from the literals and the
+// sentences NewText found (the same as Atoms of the raw text).
+func (t *Text) Atoms() []Atom {
+	t.atomsOnce.Do(func() { t.atoms = atomsOf(t.raw, t.literals, t.spans) })
+	return t.atoms
+}
+
+// atomsOf is Atoms of text, given its literals (Parse) and its sentences.
+func atomsOf(text string, lits []Literal, sentences []Span) []Atom {
 	var out []Atom
-	lits := Parse(text)
 	for _, l := range lits {
 		if listMarker(text, l) || pronounOne(text, l) || citation(text, l) {
 			continue
@@ -65,7 +74,7 @@ func Atoms(text string) []Atom {
 		}
 		return false
 	}
-	for _, sp := range Sentences(text) {
+	for _, sp := range sentences {
 		words := wordsOf(text, sp)
 		run := []word{}
 		flush := func() {
@@ -400,7 +409,6 @@ func (w AnswerType) Fits(a Atom) bool {
 // sentence about something else answers nothing). ok is false when there
 // is none.
 func (t *Text) Answers(ask TypedAsk, question *Text) (a Atom, sentence Span, ok bool) {
-	t.atomsOnce.Do(func() { t.atoms = Atoms(t.raw) })
 	// The candidates: values of the type that the question does not state,
 	// each with its sentence.
 	type candidate struct {
@@ -408,7 +416,7 @@ func (t *Text) Answers(ask TypedAsk, question *Text) (a Atom, sentence Span, ok 
 		sentence int
 	}
 	var cands []candidate
-	for _, at := range t.atoms {
+	for _, at := range t.Atoms() {
 		if i := t.sentenceAt(at.Span.Start); i >= 0 && ask.Want.Fits(at) && !question.Backs(at) {
 			cands = append(cands, candidate{at, i})
 		}

@@ -47,6 +47,9 @@ func checkParse(t *testing.T, s string) {
 	}
 	pieces(t, s, lexical.Sentences(s))
 	pieces(t, s, lexical.Windows(s, 40))
+	if a, b := lexical.Atoms(s), lexical.NewText(s).Atoms(); fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("Atoms(%q) = %v, but the prepared text's are %v", s, a, b)
+	}
 	l := lexical.NewLabel(s)
 	lexical.Compare(l, lexical.NewLabel("30 July 2023"))
 	lexical.NewText(s).OccursLabel(lexical.NewLabel("PSLV-C56 2023"))

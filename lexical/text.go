@@ -27,7 +27,7 @@ type Text struct {
 	tokens    map[string][]int32
 	sentences int
 	spans     []Span // the sentences
-	atoms     []Atom // Atoms of raw, computed on first use (atomsOnce)
+	atoms     []Atom // Atoms of raw, read on first use (Text.Atoms)
 	atomsOnce sync.Once
 }
 

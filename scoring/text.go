@@ -61,7 +61,7 @@ func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared 
 	srcs := Sources(s, p, prepared)
 	var set textValues
 	if p.Input != kgeval.TextQuestion {
-		set.add(metricreg.MetricAtomSupport, atomSupport(r, InputText(s, p), srcs))
+		set.add(metricreg.MetricAtomSupport, atomSupport(r, prepared(InputText(s, p)), srcs))
 	} else {
 		set.add(metricreg.MetricTypedSlotCoverage, typedSlots(r, s.Question, prepared(s.Question), srcs))
 	}
@@ -148,17 +148,17 @@ func InputText(s *kgeval.Sample, p kgeval.Pair) string {
 }
 
 // atomSupport computes atom_support (metricreg.MetricAtomSupport): the input
-// text's names and literal values (lexical.Atoms, read by rule, so an
+// text's names and literal values (lexical.Text.Atoms, read by rule, so an
 // extractor's misses and inventions do not enter) that a context text
 // states, literals by value and names by the occurrence rule. Each atom is
 // listed in r.Atoms with its evidence sentence. A text without atoms leaves
 // the metric null, with the reason.
-func atomSupport(r *kgeval.KGResult, input string, srcs []Source) *float64 {
+func atomSupport(r *kgeval.KGResult, input *lexical.Text, srcs []Source) *float64 {
 	r.Atoms = nil
 	if !checkable(r, metricreg.MetricAtomSupport, srcs) {
 		return nil
 	}
-	atoms := lexical.Atoms(input)
+	atoms := input.Atoms()
 	stated := 0
 	for _, a := range atoms {
 		c := kgeval.AtomCheck{Text: a.Text, Kind: string(a.Kind), Start: a.Span.Start, End: a.Span.End}
