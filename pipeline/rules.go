@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/lexical"
 	"github.com/kgeval/kgeval/scoring"
 )
 
@@ -33,7 +34,7 @@ func (RuleExtractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, 
 // (extraction.method both), checked as the grounding drops.
 func (v *evaluation) addRuleFacts() {
 	g := v.e.Grounding
-	addRuleFacts(v.texts, v.refs, v.extracted, v.tri, g != kgeval.GroundingOff && g != kgeval.GroundingKeep)
+	addRuleFacts(v.texts, v.refs, v.extracted, v.tri, g != kgeval.GroundingOff && g != kgeval.GroundingKeep, v.idx.prepared)
 }
 
 // addRuleFacts appends the rule-read triplets of every extracted text to
@@ -43,7 +44,7 @@ func (v *evaluation) addRuleFacts() {
 // the rare one whose value the text states otherwise (a sentence split
 // between "Rs." and its amount) is left out, uncounted, when grounding is
 // drop. A text the model failed on gets none, as with the model alone.
-func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kgeval.Extraction, tri []kgeval.SampleTriplets, check bool) {
+func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kgeval.Extraction, tri []kgeval.SampleTriplets, check bool, prepared func(string) *lexical.Text) {
 	read := map[int][]kgeval.Triplet{}
 	for _, r := range refs {
 		if extracted[r.idx].Err != nil {
@@ -51,7 +52,7 @@ func addRuleFacts(texts []kgeval.ExtractRequest, refs []textRef, extracted []kge
 		}
 		ts, ok := read[r.idx]
 		if !ok {
-			ts = scoring.RuleFacts(texts[r.idx].Text, check)
+			ts = scoring.RuleFacts(texts[r.idx].Text, check, prepared)
 			read[r.idx] = ts
 		}
 		// A new slice: a sample's triplets may share their backing array

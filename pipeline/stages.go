@@ -38,7 +38,7 @@ type evaluation struct {
 	rep *Report
 	// samples are the samples still to evaluate; idx finds them and their
 	// pairs by name and prepares each of their texts once for the lexical
-	// checks of the score, verify, claims and metrics stages.
+	// checks of every stage (ground, rules, score, verify, claims, metrics).
 	samples []kgeval.Sample
 	idx     *sampleIndex
 	// fam are the selected per-sample metrics by family, split once.
@@ -303,7 +303,7 @@ func (v *evaluation) ground() {
 		extractedText[[2]int{r.sample, textIndex(r.text)}] = true
 	}
 	for si, s := range v.samples {
-		gs := scoring.GroundSample(s, &v.tri[si], func(t kgeval.Text) bool { return extractedText[[2]int{si, textIndex(t)}] }, v.e.Grounding != kgeval.GroundingKeep)
+		gs := scoring.GroundSample(s, &v.tri[si], func(t kgeval.Text) bool { return extractedText[[2]int{si, textIndex(t)}] }, v.e.Grounding != kgeval.GroundingKeep, v.idx.prepared)
 		for _, g := range gs {
 			rep.Kept[g.Text] += g.Kept
 			rep.Dropped[g.Text] += len(g.Dropped)

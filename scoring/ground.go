@@ -12,10 +12,11 @@ import (
 // extracted says which texts were extracted (a dataset's own triplets are
 // not checked). With drop, ungrounded triplets are removed from st. A
 // grounded triplet's span narrows from its window to the sentence that
-// states it, when one does.
-func GroundSample(s kgeval.Sample, st *kgeval.SampleTriplets, extracted func(kgeval.Text) bool, drop bool) []kgeval.Grounding {
+// states it, when one does. prepared prepares each text for the lexical
+// checks (the caller's cache: the later stages read the same texts).
+func GroundSample(s kgeval.Sample, st *kgeval.SampleTriplets, extracted func(kgeval.Text) bool, drop bool, prepared func(string) *lexical.Text) []kgeval.Grounding {
 	var out []kgeval.Grounding
-	question := lexical.NewText(s.Question)
+	question := prepared(s.Question)
 	check := func(kind kgeval.Text, passage int, ts []kgeval.Triplet, own *lexical.Text, texts ...*lexical.Text) []kgeval.Triplet {
 		g := kgeval.Grounding{Sample: s.ID, Text: kind, Passage: passage}
 		kept := make([]kgeval.Triplet, 0, len(ts))
@@ -80,16 +81,16 @@ func GroundSample(s kgeval.Sample, st *kgeval.SampleTriplets, extracted func(kge
 		st.Question = side(kgeval.TextQuestion, -1, st.Question, question)
 	}
 	if st.Answer != nil {
-		st.Answer = side(kgeval.TextAnswer, -1, st.Answer, lexical.NewText(s.Answer), question)
+		st.Answer = side(kgeval.TextAnswer, -1, st.Answer, prepared(s.Answer), question)
 	}
 	if st.Reference != nil {
-		st.Reference = side(kgeval.TextReference, -1, st.Reference, lexical.NewText(s.Reference), question)
+		st.Reference = side(kgeval.TextReference, -1, st.Reference, prepared(s.Reference), question)
 	}
 	for pi := range st.Contexts {
 		if pi >= len(s.Contexts) || st.Contexts[pi] == nil {
 			continue
 		}
-		st.Contexts[pi] = side(kgeval.TextContexts, pi, st.Contexts[pi], lexical.NewText(s.Contexts[pi]))
+		st.Contexts[pi] = side(kgeval.TextContexts, pi, st.Contexts[pi], prepared(s.Contexts[pi]))
 	}
 	return out
 }

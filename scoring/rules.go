@@ -22,13 +22,13 @@ func RuleTriplets(text string) []kgeval.Triplet {
 // only those whose subject and object the text states as they are: the
 // rules copy their ends from the text, and the rare one whose value the
 // text states otherwise (a sentence split between "Rs." and its amount) is
-// left out.
-func RuleFacts(text string, check bool) []kgeval.Triplet {
+// left out. prepared prepares text for that check (the caller's cache).
+func RuleFacts(text string, check bool, prepared func(string) *lexical.Text) []kgeval.Triplet {
 	ts := RuleTriplets(text)
 	if check {
-		prepared := lexical.NewText(text)
+		own := prepared(text)
 		ts = slices.DeleteFunc(ts, func(t kgeval.Triplet) bool {
-			ok, _ := lexical.GroundText(t.Subject, t.Object, prepared)
+			ok, _ := lexical.GroundText(t.Subject, t.Object, own)
 			return !ok
 		})
 	}
