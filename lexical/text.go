@@ -271,8 +271,8 @@ type Label struct {
 
 // NewLabel parses raw once.
 func NewLabel(raw string) Label {
-	l := Label{Raw: raw, Key: kgeval.Key(raw), Literals: Parse(raw)}
 	f := compactOf(raw, true)
+	l := Label{Raw: raw, Literals: Parse(raw), Key: kgeval.Key(raw)}
 	l.Compact = f.s
 	l.compact = []rune(f.s)
 	var d []byte

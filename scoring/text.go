@@ -59,11 +59,15 @@ func Passages(s *kgeval.Sample, p kgeval.Pair) []claims.Passage {
 // the end, in one place (textValues.apply).
 func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared func(string) *lexical.Text) {
 	srcs := Sources(s, p, prepared)
+	if r.Reasons == nil {
+		r.Reasons = map[string]string{}
+	}
+	noText := !hasText(srcs)
 	var set textValues
 	if p.Input != kgeval.TextQuestion {
-		set.add(metricreg.MetricAtomSupport, atomSupport(r, prepared(InputText(s, p)), srcs))
+		set.setValue(metricreg.MetricAtomSupport, atomSupport(r, prepared(InputText(s, p)), srcs, noText))
 	} else {
-		set.add(metricreg.MetricTypedSlotCoverage, typedSlots(r, s.Question, prepared(s.Question), srcs))
+		set.setValue(metricreg.MetricTypedSlotCoverage, typedSlots(r, s.Question, prepared(s.Question), srcs, noText))
 	}
 	switch {
 	case len(r.Verdicts) == 0:
@@ -89,49 +93,12 @@ type textValue struct {
 	value  *float64
 }
 
-func (t *textValues) add(metric string, v *float64) { *t = append(*t, textValue{metric, v}) }
+func (t *textValues) setValue(metric string, v *float64) { *t = append(*t, textValue{metric, v}) }
 
 func (t textValues) apply(r *kgeval.KGResult) {
 	for _, w := range t {
 		r.SetValue(w.metric, w.value)
 	}
-}
-
-// SupportText decides by sentence the full triplets the graph did not find
-// and computes support_text and contradiction_text (TextVerdicts calls it
-// for an input that is not the question).
-func SupportText(r *kgeval.KGResult, srcs []Source) {
-	supportText(r, srcs).apply(r)
-}
-
-// supportText is SupportText, returning the values instead of setting them
-// (none when r has no full triplet).
-func supportText(r *kgeval.KGResult, srcs []Source) textValues {
-	full, sup, con := 0, 0, 0
-	for k := range r.Verdicts {
-		v := &r.Verdicts[k]
-		if v.Asked {
-			continue
-		}
-		full++
-		if v.Verdict == kgeval.VerdictNotFound {
-			v.Text, v.TextEvidence = textVerdict(srcs, v.Subject, v.Object)
-		}
-		switch {
-		case v.Verdict == kgeval.VerdictSupported || v.Text == kgeval.VerdictSupported:
-			sup++
-		case v.Verdict == kgeval.VerdictContradicted || v.Text == kgeval.VerdictContradicted:
-			con++
-		}
-	}
-	var set textValues
-	if full > 0 {
-		set.add(metricreg.MetricSupportText, kgeval.Float(float64(sup)/float64(full)))
-		set.add(metricreg.MetricContradictionText, kgeval.Float(float64(con)/float64(full)))
-		delete(r.Reasons, metricreg.MetricSupportText)
-		delete(r.Reasons, metricreg.MetricContradictionText)
-	}
-	return set
 }
 
 // InputText returns the input text of pair p for sample s.
@@ -147,150 +114,16 @@ func InputText(s *kgeval.Sample, p kgeval.Pair) string {
 	return s.Question
 }
 
-// atomSupport computes atom_support (metricreg.MetricAtomSupport): the input
-// text's names and literal values (lexical.Text.Atoms, read by rule, so an
-// extractor's misses and inventions do not enter) that a context text
-// states, literals by value and names by the occurrence rule. Each atom is
-// listed in r.Atoms with its evidence sentence. A text without atoms leaves
-// the metric null, with the reason.
-func atomSupport(r *kgeval.KGResult, input *lexical.Text, srcs []Source) *float64 {
-	r.Atoms = nil
-	if !checkable(r, metricreg.MetricAtomSupport, srcs) {
-		return nil
-	}
-	atoms := input.Atoms()
-	stated := 0
-	for _, a := range atoms {
-		c := kgeval.AtomCheck{Text: a.Text, Kind: string(a.Kind), Start: a.Span.Start, End: a.Span.End}
-		if a.Kind == lexical.AtomLiteral {
-			c.Kind = string(a.Literal.Kind)
-		}
-		for _, src := range srcs {
-			if sp, ok := src.Text.Backing(a); ok {
-				c.Stated = true
-				c.Evidence = &kgeval.Evidence{Node: -1, Passage: src.Passage, Start: sp.Start, End: sp.End}
-				stated++
-				break
-			}
-		}
-		r.Atoms = append(r.Atoms, c)
-	}
-	if len(atoms) == 0 {
-		r.Reasons[metricreg.MetricAtomSupport] = "the input states no name or value to check"
-		return nil
-	}
-	delete(r.Reasons, metricreg.MetricAtomSupport)
-	return kgeval.Float(float64(stated) / float64(len(atoms)))
-}
+// noContextText is the reason of a rule-read metric (atom_support,
+// typed_slot_coverage) when the pair's context side has no text.
+const noContextText = "the context side has no text"
 
-// checkable prepares r.Reasons for a rule-read metric and reports whether
-// the context side has any text to check against; if not, the metric's
-// reason says so.
-func checkable(r *kgeval.KGResult, metric string, srcs []Source) bool {
-	if r.Reasons == nil {
-		r.Reasons = map[string]string{}
-	}
+// hasText reports whether any of srcs has text to check against.
+func hasText(srcs []Source) bool {
 	for _, src := range srcs {
 		if !src.Text.Empty() {
 			return true
 		}
 	}
-	r.Reasons[metric] = "the context side has no text"
 	return false
-}
-
-// typedSlots computes typed_slot_coverage (metricreg.MetricTypedSlotCoverage):
-// the clauses of the question that ask for a typed value (lexical.Asked:
-// when, where, who, how many, how long, a measure), each answered when a
-// context text states a value of that type that the question does not, in
-// a sentence about the question (lexical.Text.Answers). A question without
-// such a clause leaves the metric null, with the reason.
-func typedSlots(r *kgeval.KGResult, raw string, question *lexical.Text, srcs []Source) *float64 {
-	r.TypedSlots = nil
-	if !checkable(r, metricreg.MetricTypedSlotCoverage, srcs) {
-		return nil
-	}
-	asks := lexical.Asked(raw)
-	if len(asks) == 0 {
-		r.Reasons[metricreg.MetricTypedSlotCoverage] = "the question asks for no typed value (when, where, who, how many, how long, a measure)"
-		return nil
-	}
-	answered := 0
-	for _, ask := range asks {
-		c := kgeval.TypedSlotCheck{Clause: ask.Clause, Want: string(ask.Want)}
-		for _, src := range srcs {
-			if a, sp, ok := src.Text.Answers(ask, question); ok {
-				c.Answered, c.Value = true, a.Text
-				c.Evidence = &kgeval.Evidence{Node: -1, Passage: src.Passage, Start: sp.Start, End: sp.End}
-				answered++
-				break
-			}
-		}
-		r.TypedSlots = append(r.TypedSlots, c)
-	}
-	delete(r.Reasons, metricreg.MetricTypedSlotCoverage)
-	return kgeval.Float(float64(answered) / float64(len(asks)))
-}
-
-// textVerdict checks one triplet against the context sentences.
-func textVerdict(srcs []Source, subject, object string) (string, *kgeval.Evidence) {
-	ev := func(src Source, m lexical.Mention) *kgeval.Evidence {
-		return &kgeval.Evidence{Node: -1, Passage: src.Passage, Start: m.Span.Start, End: m.Span.End}
-	}
-	for _, src := range srcs {
-		if ms := src.Text.Mentions(subject, object); len(ms) > 0 && ms[0].Both {
-			return kgeval.VerdictSupported, ev(src, ms[0])
-		}
-	}
-	for _, src := range srcs {
-		if m, ok := src.Text.Contradiction(subject, object); ok {
-			return kgeval.VerdictContradicted, ev(src, m)
-		}
-		if m, ok := src.Text.Contradiction(object, subject); ok {
-			return kgeval.VerdictContradicted, ev(src, m)
-		}
-	}
-	return "", nil
-}
-
-// answeredText computes slot_coverage_text (metricreg.MetricSlotCoverageText)
-// of a question's pair graph: an asked fact the graph left unanswered is
-// answered by a context sentence that states its known end and its
-// relation (the relation's words, by the occurrence rule of SPEC §2b) and
-// does not say the value is unknown; a full triplet of the question, by a
-// sentence that states both its ends.
-func answeredText(r *kgeval.KGResult, srcs []Source) textValues {
-	answered := 0
-	for k := range r.Verdicts {
-		v := &r.Verdicts[k]
-		if v.Verdict != kgeval.VerdictAnswered {
-			a, b := v.Subject, v.Object
-			switch {
-			case kgeval.IsSlot(a):
-				a = v.Relation
-			case kgeval.IsSlot(b):
-				b = v.Relation
-			}
-		sources:
-			for _, src := range srcs {
-				for _, m := range src.Text.Mentions(a, b) {
-					// A sentence that says the value is unknown answers nothing.
-					if m.Both && !lexical.SaysUnknown(m.Text) {
-						v.Text = kgeval.VerdictAnswered
-						v.TextEvidence = &kgeval.Evidence{Node: -1, Passage: src.Passage, Start: m.Span.Start, End: m.Span.End}
-						break sources
-					}
-				}
-			}
-		}
-		if v.Verdict == kgeval.VerdictAnswered || v.Text == kgeval.VerdictAnswered {
-			answered++
-		}
-	}
-	var set textValues
-	if len(r.Verdicts) > 0 {
-		set.add(metricreg.MetricSlotCoverageText, kgeval.Float(float64(answered)/float64(len(r.Verdicts))))
-		delete(r.Reasons, metricreg.MetricSlotCoverageText)
-	}
-	return set
 }
