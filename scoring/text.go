@@ -63,9 +63,10 @@ func TextVerdicts(r *kgeval.KGResult, s *kgeval.Sample, p kgeval.Pair, prepared 
 		r.Reasons = map[string]string{}
 	}
 	noText := !hasText(srcs)
+	in := InputText(s, p)
 	var set textValues
 	if p.Input != kgeval.TextQuestion {
-		set.setValue(metricreg.MetricAtomSupport, atomSupport(r, prepared(InputText(s, p)), srcs, noText))
+		set.setValue(metricreg.MetricAtomSupport, atomSupport(r, prepared(in), srcs, noText))
 	} else {
 		set.setValue(metricreg.MetricTypedSlotCoverage, typedSlots(r, s.Question, prepared(s.Question), srcs, noText))
 	}
