@@ -22,9 +22,12 @@
 //     OpenVerdicts and ApplyModelVerdicts add the model check's verdicts
 //     (support_verified).
 //   - text.go: the sentence-evidence metrics of a scored pair graph
-//     (TextVerdicts: support_text, contradiction_text, slot_coverage_text,
-//     atom_support, typed_slot_coverage) and the pair's context texts
-//     (Sources, Passages, InputText).
+//     (TextVerdicts) and the pair's texts (Sources, Passages, InputText);
+//     each metric's formula sits in a file named after it: atom_support.go,
+//     typed_slot_coverage.go, slot_coverage_text.go, support_text.go
+//     (support_text and contradiction_text). TextVerdicts sets their values
+//     on the result once, at its end. Texts come prepared by the caller's
+//     one cache (pipeline prepares each text once for every stage).
 //   - metrics.go: the per-sample metrics beside the KG scores
 //     (SampleMetrics: triplet similarity, k_precision, semantic_similarity,
 //     bert_score_f1) from vectors the caller embedded (MetricTexts).
