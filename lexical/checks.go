@@ -545,3 +545,37 @@ func FitsOf(label string) []string {
 	}
 	return out
 }
+
+// NonAnswer reports whether a label says only that a value is not known:
+// it holds one of the non-answer phrases and at most two other words, or
+// ends with one ("the schedule date and time is not provided").
+func NonAnswer(label string) bool {
+	k := " " + strings.Join(strings.FieldsFunc(normFold(label), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '/')
+	}), " ") + " "
+	for _, p := range nonAnswers {
+		if i := strings.Index(k, " "+p+" "); i >= 0 {
+			if strings.HasSuffix(k, " "+p+" ") {
+				return true
+			}
+			rest := strings.Fields(k[:i] + " " + k[i+len(p)+2:])
+			var content int
+			for _, w := range rest {
+				if !stopWords[w] {
+					content++
+				}
+			}
+			return content <= 2
+		}
+	}
+	return false
+}
+
+// nonAnswers are phrases that say a value is not known: a label made of one
+// ("currently unknown", "have not been provided") fills no slot of an asked
+// fact (SPEC §4c): the answer takes no position.
+var nonAnswers = []string{
+	"unknown", "not known", "not provided", "not been provided", "not available", "not specified", "not mentioned",
+	"not disclosed", "not stated", "no information", "unclear", "not clear", "don't know", "do not know",
+	"cannot determine", "cannot be determined", "not determined", "n/a", "none", "unspecified", "undisclosed",
+}

@@ -125,8 +125,10 @@
 //
 // Code that is called together sits together: text.go holds the prepared
 // Text and Label with everything the checks call on them (folding, the
-// literal comparison Equal, occurrence, mentions); occurs.go the Occurs and
-// Ground API over them; compare.go the label verdicts (Compare, Match);
-// checks.go Atoms and Asked; literal.go and parse*.go the literals;
-// window.go the sentences; phrases.go the rule extractor.
+// literal comparison Equal, occurrence, mentions) and the label verdicts
+// built on Equal (Compare, Match), which call back into it at every
+// literal; occurs.go the Occurs and Ground API over them; checks.go Atoms,
+// Asked and what fills an asked fact's slot (WantOf, FitsOf, NonAnswer);
+// literal.go and parse*.go the literals; window.go the sentences;
+// phrases.go the rule extractor.
 package lexical
