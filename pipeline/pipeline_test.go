@@ -327,7 +327,7 @@ func TestTextVerdicts(t *testing.T) {
 		t.Errorf("stored atom_support %v, atoms %+v (err %v); want 2/3 and 3 atoms", stored.Value(metricreg.MetricAtomSupport), stored.Atoms, err)
 	}
 	// No reference: nothing to check the atoms against.
-	if fc := got["factual_correctness"]; fc.Value(metricreg.MetricAtomSupport) != nil || fc.ReasonFor(metricreg.MetricAtomSupport) == "" {
+	if fc := got["factual_correctness"]; fc.Value(metricreg.MetricAtomSupport) != nil || fc.ReasonFor(metricreg.MetricAtomSupport) != "the context side has no text" {
 		t.Errorf("factual_correctness without a reference: atom_support %v, reason %q; want null with a reason", fc.Value(metricreg.MetricAtomSupport), fc.ReasonFor(metricreg.MetricAtomSupport))
 	}
 	// The question's one typed clause ("When ... and by whom?", a date) is
