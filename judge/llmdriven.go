@@ -9,7 +9,6 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metrics"
-	"github.com/kgeval/kgeval/scoring"
 )
 
 // Bounds on model answers (maxItems in the schemas, enforced as a grammar
@@ -428,7 +427,7 @@ func questionsOnly(qs []string) []GeneratedQuestion {
 func cosines(q []float32, qs []string, vecs [][]float32) []GeneratedQuestion {
 	out := make([]GeneratedQuestion, len(qs))
 	for i := range qs {
-		out[i] = GeneratedQuestion{Question: qs[i], Cos: scoring.Cosine(q, vecs[i])}
+		out[i] = GeneratedQuestion{Question: qs[i], Cos: metrics.Cosine(q, vecs[i])}
 	}
 	return out
 }
@@ -551,7 +550,7 @@ func scoreFaithfulnessValidation(facts []Fact, factVecs, passageVecs [][]float32
 	for i, f := range facts {
 		fs := FactSimilarity{Fact: f, Cos: make([]float64, len(f.Passages))}
 		for j, p := range f.Passages {
-			c := scoring.Cosine(factVecs[i], passageVecs[p])
+			c := metrics.Cosine(factVecs[i], passageVecs[p])
 			fs.Cos[j] = c
 			if j == 0 || c > fs.Max {
 				fs.Max = c
@@ -672,9 +671,9 @@ func scoreFactualCorrectnessValidation(ref, ans []Fact, refVecs, ansVecs [][]flo
 		return metrics.Null("no facts extracted from answer"), x
 	}
 	for i, r := range ref {
-		best, bestCos := 0, scoring.Cosine(refVecs[i], ansVecs[0])
+		best, bestCos := 0, metrics.Cosine(refVecs[i], ansVecs[0])
 		for j := 1; j < len(ans); j++ {
-			if c := scoring.Cosine(refVecs[i], ansVecs[j]); c > bestCos {
+			if c := metrics.Cosine(refVecs[i], ansVecs[j]); c > bestCos {
 				best, bestCos = j, c
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metricreg"
+	"github.com/kgeval/kgeval/metrics"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
@@ -189,7 +190,7 @@ func (e *Evaluator) cosine(ctx context.Context) func(string, []string) ([]float6
 		}
 		out := make([]float64, len(sents))
 		for i := range sents {
-			out[i] = scoring.Cosine(vs[0], vs[i+1])
+			out[i] = metrics.Cosine(vs[0], vs[i+1])
 		}
 		return out, nil
 	}

@@ -165,7 +165,7 @@ func entityEdges(g *kgeval.PairGraph, inEnt, ctxEnt sideEntities, vec Vectors, p
 			}
 			c := 1.0
 			if ik != ck {
-				c = Cosine(vi, vc)
+				c = metrics.Cosine(vi, vc)
 			}
 			if ok, w := lexical.Match(a, b, c, p.Tau); ok {
 				g.Edges = append(g.Edges, kgeval.Edge{From: from, To: to, Type: kgeval.EdgeSimilar, Weight: w, Cost: 1 - w})
@@ -205,7 +205,7 @@ func relationEdges(g *kgeval.PairGraph, usePhrases bool, vec Vectors, p kgeval.G
 			}
 			c := 1.0
 			if ni.Key != nj.Key {
-				c = Cosine(vi, vj)
+				c = metrics.Cosine(vi, vj)
 			}
 			// An asked fact's relation may name the kind of value
 			// asked ("conservation status"), which an answer states
@@ -219,7 +219,7 @@ func relationEdges(g *kgeval.PairGraph, usePhrases bool, vec Vectors, p kgeval.G
 					if err != nil {
 						return err
 					}
-					c = max(c, Cosine(vi, vk))
+					c = max(c, metrics.Cosine(vi, vk))
 				}
 			}
 			b := rlabels.get(nj.Key, nj.Label)
@@ -295,10 +295,6 @@ func addSide(g *kgeval.PairGraph, side string, ts []kgeval.Triplet, p kgeval.Gra
 	}
 	return se
 }
-
-// Cosine returns the cosine similarity of a and b, clamped to [-1, 1]
-// (metrics.Cosine).
-func Cosine(a, b []float32) float64 { return metrics.Cosine(a, b) }
 
 // What a built pair graph says about its own structure: the triplet of each
 // relation node, the triplets of both sides, and which edges multihop and
