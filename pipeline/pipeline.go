@@ -8,8 +8,9 @@
 // service interfaces; package app wires the adapters.
 //
 // The Evaluator is the evaluation itself, one stage after the other on one
-// evaluation value (stages.go; a stage with helpers of its own sits in
-// their file): extract triplets from every text
+// evaluation value (stages.go; each stage that calls the scoring room sits
+// in a file of its own, and each text is prepared once for all of them):
+// extract triplets from every text
 // of a dataset (deduplicated, cached), embed entity labels (cached), build
 // the pair graphs, store them, score them with a KG engine and store the
 // scores, then compute and store the other selected per-sample metrics
