@@ -42,8 +42,9 @@ type PairScore struct {
 }
 
 // pairScoreOrder is the order of a PairScore's JSON: the graph scores,
-// then the other KG metrics, each in display order.
-var pairScoreOrder = func() []string {
+// then the other KG metrics, each in display order; graphScores counts the
+// graph scores at its head (kept when null).
+var pairScoreOrder, graphScores = func() ([]string, int) {
 	var graph, other []string
 	for _, m := range metricreg.KGMetricNames {
 		if metricreg.GraphMetric(m) {
@@ -52,7 +53,7 @@ var pairScoreOrder = func() []string {
 			other = append(other, m)
 		}
 	}
-	return append(graph, other...)
+	return append(graph, other...), len(graph)
 }()
 
 // MarshalJSON writes the values in pairScoreOrder (see PairScore).
@@ -70,9 +71,9 @@ func (p PairScore) MarshalJSON() ([]byte, error) {
 		out = append(out, b...)
 		return nil
 	}
-	for _, m := range pairScoreOrder {
+	for i, m := range pairScoreOrder {
 		v := p.Values[m]
-		if v == nil && !metricreg.GraphMetric(m) {
+		if v == nil && i >= graphScores {
 			continue
 		}
 		if err := add(m, v); err != nil {
