@@ -168,8 +168,8 @@ func TestClaimVerifier_LogProbs(t *testing.T) {
 				t.Errorf("question %q, want %q", r.user(), want)
 			case r.MaxTokens != 1 || !r.LogProbs || r.TopLogProbs != 20 || r.Seed == nil || *r.Seed != 42 || r.ResponseFormat != nil:
 				t.Errorf("request max_tokens %d logprobs %v top_logprobs %d seed %v response_format %v", r.MaxTokens, r.LogProbs, r.TopLogProbs, r.Seed, r.ResponseFormat)
-			case r.Temperature == nil || *r.Temperature <= 0 || *r.Temperature > 1e-30:
-				t.Errorf("temperature %v, want the client's greedy one", r.Temperature)
+			case r.Temperature == nil || *r.Temperature != 0:
+				t.Errorf("temperature %v, want 0 (greedy)", r.Temperature)
 			}
 		})
 	}

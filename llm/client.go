@@ -11,11 +11,12 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -95,7 +96,11 @@ func New(cfg Config) *Client {
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	oc.HTTPClient = &http.Client{Transport: retryAfterTransport{http.DefaultTransport}}
+	var next http.RoundTripper = retryAfterTransport{http.DefaultTransport}
+	if cfg.Temperature == 0 {
+		next = greedyTransport{next}
+	}
+	oc.HTTPClient = &http.Client{Transport: next}
 	return &Client{cfg: cfg, api: openai.NewClientWithConfig(oc), sem: make(chan struct{}, cfg.Concurrency), sleep: sleepCtx}
 }
 
@@ -174,16 +179,14 @@ func (c *Client) JSON(ctx context.Context, req Request, out any, validate func()
 	return kgeval.Wrap(kgeval.EINVALID, lastErr, "model %s "+kgeval.ReasonNoValidJSON, c.cfg.Model, c.cfg.MaxRepairs+1)
 }
 
-// temperature is the temperature sent. go-openai leaves a zero temperature
-// out of the request (omitempty) and servers then use their default
-// (llama.cpp: 0.8): send the smallest positive float32 instead, meant to
-// sample greedily.
-func (c *Client) temperature() float32 {
-	if c.cfg.Temperature == 0 {
-		return math.SmallestNonzeroFloat32
-	}
-	return c.cfg.Temperature
-}
+// temperature is the temperature set on a request. go-openai leaves a
+// zero temperature out of the request (omitempty), and servers then use
+// their default (llama.cpp: 0.8); a tiny positive one is still sampled
+// with (llama.cpp answered "Yes" where its own logprobs gave No -0.08,
+// Yes -2.7). So a zero temperature is left to greedyTransport, which
+// writes "temperature": 0 into the request's JSON: OpenAI, vLLM, Ollama
+// and llama.cpp all decode greedily then.
+func (c *Client) temperature() float32 { return c.cfg.Temperature }
 
 // complete makes one chat completion with transport retries. A request
 // that does not fit the endpoint's context fails at once (EINVALID).
@@ -587,6 +590,50 @@ func (t retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, error
 		}
 	}
 	return resp, err
+}
+
+// greedyTransport writes "temperature": 0 into every chat completion
+// request whose JSON body has no temperature (go-openai drops a zero
+// one), so that the server decodes greedily instead of sampling at its
+// default temperature. TestGreedyDecoding checks the bundled server's
+// answer against the argmax of its own logprobs.
+type greedyTransport struct{ next http.RoundTripper }
+
+func (t greedyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodPost || !strings.HasSuffix(req.URL.Path, "/chat/completions") || req.Body == nil {
+		return t.next.RoundTrip(req)
+	}
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	body = withZeroTemperature(body)
+	r := req.Clone(req.Context())
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return t.next.RoundTrip(r)
+}
+
+// withZeroTemperature returns a JSON object's body with "temperature": 0
+// added when it has no top-level "temperature"; any other body unchanged.
+func withZeroTemperature(body []byte) []byte {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil || top == nil {
+		return body
+	}
+	if _, ok := top["temperature"]; ok {
+		return body
+	}
+	i := bytes.IndexByte(body, '{')
+	out := make([]byte, 0, len(body)+18)
+	out = append(out, body[:i+1]...)
+	out = append(out, `"temperature":0`...)
+	if len(top) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, body[i+1:]...)
 }
 
 // Probe asks an OpenAI-compatible endpoint for its model list, within 5
