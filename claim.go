@@ -12,6 +12,11 @@ import "context"
 type ClaimQuery struct {
 	Evidence []string
 	Claim    string
+	// Question and Preceding, when set, are the question the claim's text
+	// answers and that text before the claim: the checker's context form
+	// (scoring.verify_forms: context) reads the claim with them.
+	Question  string `json:",omitempty"`
+	Preceding string `json:",omitempty"`
 }
 
 // ClaimProb is the model's answer about one ClaimQuery.
@@ -33,6 +38,12 @@ type ClaimProb struct {
 	Tokens int `json:"tokens,omitempty"`
 	// Cached is true when every chunk's answer came from the cache.
 	Cached bool `json:"cached,omitempty"`
+	// Forms is each question form's P(supported) when the claim was asked
+	// in more than one (scoring.verify_forms); P is their mean.
+	Forms map[string]float64 `json:"forms,omitempty"`
+	// Contradicted is the three-way form's p(No) over its three answers:
+	// the model's probability that the evidence says something different.
+	Contradicted *float64 `json:"p_contradicted,omitempty"`
 }
 
 // ClaimVerifier asks a model, one request per claim (per evidence chunk),

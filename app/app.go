@@ -147,7 +147,7 @@ func (w *models) on(cache, answers kgeval.Cache) (*pipeline.Models, error) {
 		Calls: func() kgeval.Calls { return w.client.Stats().Add(w.judgeClient.Stats()).Add(w.verifyClient.Stats()) },
 	}
 	if cfg.Scoring.Verify == "prob" {
-		ms.ClaimVerifier = &llm.ClaimVerifier{Client: w.verifyClient, Cache: answers}
+		ms.ClaimVerifier = &llm.ClaimVerifier{Client: w.verifyClient, Cache: answers, Forms: cfg.Scoring.VerifyForms}
 	}
 	if cfg.Extraction.Method == "rules" {
 		ms.Extractor = pipeline.RuleExtractor{}

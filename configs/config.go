@@ -255,6 +255,13 @@ func (c *Config) validateClaimChecks(bad badValue) error {
 	default:
 		return bad("scoring.verify", c.Scoring.Verify, "must be off, llm or prob")
 	}
+	for _, f := range c.Scoring.VerifyForms {
+		switch f {
+		case "claim", "context", "threeway":
+		default:
+			return bad("scoring.verify_forms", f, "each must be claim, context or threeway")
+		}
+	}
 	switch c.Scoring.Evidence {
 	case "graph", "cosine", "whole":
 	default:

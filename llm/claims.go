@@ -27,79 +27,207 @@ const maxHalvings = 3
 // the context.
 const minEvidenceTokens = 64
 
-// ClaimVerifier asks the model, one request per claim and evidence chunk,
-// whether the evidence supports the claim, and reads P(supported) from the
-// log-probabilities of its one-token answer (SPEC §4d, scoring.verify:
-// prob). The evidence comes first and the claim last, so that a llama.cpp
-// server reuses the cached prompt of the evidence a claim shares with the
-// previous one, and a MiniCheck-style model served by Ollama or vLLM
-// answers the same question. Evidence longer than the endpoint's context
-// is cut into chunks that fit; the claim takes its best chunk. Every
-// chunk's answer is cached by (model, prompt version, question).
+// Claim question forms (scoring.verify_forms). Each is one request per
+// claim (per evidence chunk); a claim asked in several forms takes the
+// mean of their P(supported). All forms share the system message and
+// start with the evidence, so a llama.cpp server answers a claim's later
+// forms from the prompt it cached for the first.
+const (
+	// FormClaim asks whether the document supports the claim, Yes or No
+	// (verify_claim.v1, MiniCheck's protocol).
+	FormClaim = "claim"
+	// FormContext asks the same of the claim read with the question and
+	// the answer's text before it, so that the checker sees what "it" and
+	// "this" are; a claim with neither is not asked again.
+	FormContext = "context"
+	// FormThreeWay asks Yes (stated), No (the document says something
+	// different) or Unknown (it does not say): P(supported) is p(Yes) over
+	// the three, P(contradicted) p(No) over the three.
+	FormThreeWay = "threeway"
+)
+
+// Forms are the claim question forms, in the order a claim is asked them.
+var Forms = []string{FormClaim, FormContext, FormThreeWay}
+
+// formVersion is each form's prompt version, part of its cache keys.
+var formVersion = map[string]string{FormClaim: ClaimPromptVersion, FormContext: "verify_claim_context.v1", FormThreeWay: "verify_claim_3way.v1"}
+
+// ClaimVerifier asks the model, one request per claim, form and evidence
+// chunk, whether the evidence supports the claim, and reads P(supported)
+// from the log-probabilities of its one-token answer (SPEC §4d,
+// scoring.verify: prob). The evidence comes first and the claim last, so
+// that a llama.cpp server reuses the cached prompt of the evidence a claim
+// shares with the previous question, and a MiniCheck-style model served
+// by Ollama or vLLM answers the same question. Evidence longer than the
+// endpoint's context is cut into chunks that fit; the claim takes its best
+// chunk. Every chunk's answer is cached by (model, prompt version,
+// question).
 type ClaimVerifier struct {
 	Client *Client
 	Cache  kgeval.Cache
+	// Forms are the question forms each claim is asked (nil: FormClaim).
+	Forms []string
 }
 
 var _ kgeval.ClaimVerifier = (*ClaimVerifier)(nil)
 
-// claimAnswer is one chunk's answer, as cached.
+// forms returns the forms asked, FormClaim when none is set.
+func (v *ClaimVerifier) forms() []string {
+	if len(v.Forms) == 0 {
+		return []string{FormClaim}
+	}
+	return v.Forms
+}
+
+// claimAnswer is one chunk's answer, as cached: P(supported), and the
+// probability masses of the answer words (Yes, No, Unknown) it was read
+// from (absent in entries cached before forms had them).
 type claimAnswer struct {
 	P        float64 `json:"p"`
 	Fallback bool    `json:"fallback"`
 	Tokens   int     `json:"tokens"`
+	Yes      float64 `json:"yes,omitempty"`
+	No       float64 `json:"no,omitempty"`
+	Unknown  float64 `json:"unknown,omitempty"`
 }
 
-// ClaimQuestion is the user message for a claim and its evidence: the
-// evidence first, the claim last.
+const claimQuestionTail = "\n\nIs every piece of information in the claim supported by the document? Answer Yes or No."
+
+// ClaimQuestion is the user message for a claim and its evidence (form
+// FormClaim): the evidence first, the claim last.
 func ClaimQuestion(evidence []string, claim string) string {
-	return "Document:\n" + strings.Join(evidence, "\n\n") + "\n\nClaim: " + claim +
-		"\n\nIs every piece of information in the claim supported by the document? Answer Yes or No."
+	return "Document:\n" + strings.Join(evidence, "\n\n") + "\n\nClaim: " + claim + claimQuestionTail
 }
 
-// Key returns the cache key of one question (ClaimQuestion).
-func (v *ClaimVerifier) Key(question string) string {
+// maxQuestionContext and maxPreceding bound, in bytes, the question and
+// the answer's preceding text that FormContext shows.
+const (
+	maxQuestionContext = 400
+	maxPreceding       = 600
+)
+
+// formQuestion is the user message of query q in form f with evidence ev;
+// "" for FormContext when q has neither question nor preceding text (the
+// claim form's answer stands for it).
+func formQuestion(f string, ev []string, q kgeval.ClaimQuery) string {
+	doc := "Document:\n" + strings.Join(ev, "\n\n") + "\n\n"
+	switch f {
+	case FormContext:
+		question, prev := headOf(strings.TrimSpace(q.Question), maxQuestionContext), tailOf(strings.TrimSpace(q.Preceding), maxPreceding)
+		if question == "" && prev == "" {
+			return ""
+		}
+		var b strings.Builder
+		b.WriteString(doc)
+		if question != "" {
+			b.WriteString("Question: " + question + "\n")
+		}
+		if prev != "" {
+			b.WriteString("Answer so far: " + prev + "\n")
+			b.WriteString("\nClaim (the next sentence of that answer): " + q.Claim)
+		} else {
+			b.WriteString("\nClaim (from the answer to that question): " + q.Claim)
+		}
+		return b.String() + claimQuestionTail
+	case FormThreeWay:
+		return doc + "Claim: " + q.Claim + "\n\nDoes the document support the claim? Answer Yes if the document states everything in the claim, No if the document says something different, or Unknown if the document does not say."
+	default:
+		return ClaimQuestion(ev, q.Claim)
+	}
+}
+
+// headOf is s cut to at most n bytes at a word boundary, with "…" when cut.
+func headOf(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut <= 0 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return s[:cut] + "…"
+}
+
+// tailOf is the last at most n bytes of s, starting at a sentence or word
+// boundary, with "…" when cut.
+func tailOf(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	start := len(s) - n
+	for _, sp := range lexical.Sentences(s) {
+		if sp.Start >= start {
+			return "…" + strings.TrimSpace(s[sp.Start:])
+		}
+	}
+	if i := strings.IndexByte(s[start:], ' '); i >= 0 {
+		start += i + 1
+	}
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return "…" + s[start:]
+}
+
+// Key returns the cache key of one question of form FormClaim
+// (ClaimQuestion).
+func (v *ClaimVerifier) Key(question string) string { return v.formKey(FormClaim, question) }
+
+// formKey returns the cache key of one question of form f.
+func (v *ClaimVerifier) formKey(f, question string) string {
 	h := sha256.New()
-	for _, s := range []string{v.Client.Model(), ClaimPromptVersion, question} {
+	for _, s := range []string{v.Client.Model(), formVersion[f], question} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
 	return "claim:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// claimP reads P(supported) from a one-token answer: p(Yes) / (p(Yes) +
-// p(No)), where p(Yes) sums the probabilities of the top tokens that read
-// "yes" once trimmed and lower-cased ("Yes", " yes") and p(No) those that
-// read "no". When neither is among the top tokens, or the endpoint gave no
-// log-probabilities, it is the answer itself, 1 for yes and 0 otherwise,
-// with fallback set.
-func claimP(a tokenAnswer) (p float64, fallback bool) {
+// claimP reads a one-token answer of form f: the probability masses of
+// the top tokens that read "yes", "no" and "unknown" once trimmed and
+// lower-cased ("Yes", " yes"), and P(supported) = p(Yes) / (p(Yes) +
+// p(No)), or over the three for FormThreeWay. When none of them is among
+// the top tokens, or the endpoint gave no log-probabilities, P is the
+// answer itself, 1 for yes and 0 otherwise, with Fallback set.
+func claimP(f string, a tokenAnswer) claimAnswer {
+	var out claimAnswer
 	if !a.LogProbs {
+		out.Fallback = true
 		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(a.Text)), "yes") {
-			return 1, true
+			out.P = 1
 		}
-		return 0, true
+		return out
 	}
-	var yes, no float64
 	for _, t := range a.Top {
 		switch strings.ToLower(strings.TrimSpace(t.Token)) {
 		case "yes":
-			yes += math.Exp(t.LogProb)
+			out.Yes += math.Exp(t.LogProb)
 		case "no":
-			no += math.Exp(t.LogProb)
+			out.No += math.Exp(t.LogProb)
+		case "unknown":
+			out.Unknown += math.Exp(t.LogProb)
 		}
 	}
-	if yes+no > 0 {
-		return yes / (yes + no), false
+	den := out.Yes + out.No
+	if f == FormThreeWay {
+		den += out.Unknown
+	}
+	if den > 0 {
+		out.P = out.Yes / den
+		return out
 	}
 	tok := a.Token
 	if tok == "" {
 		tok = a.Text
 	}
+	out.Fallback = true
 	if strings.ToLower(strings.TrimSpace(tok)) == "yes" {
-		return 1, true
+		out.P = 1
 	}
-	return 0, true
+	return out
 }
 
 // chunks cuts evidence into the evidence of each request, in order, so
@@ -108,9 +236,17 @@ func claimP(a tokenAnswer) (p float64, fallback bool) {
 // text too long on its own is cut between sentences, and a sentence too
 // long on its own between runes. Errors: EINVALID when the claim leaves
 // fewer than minEvidenceTokens for evidence.
-func (v *ClaimVerifier) chunks(system, claim string, evidence []string) ([][]string, error) {
-	fits := func(ev ...string) bool { return v.Client.Fits(EstimateRequest(system, ClaimQuestion(ev, claim))) }
-	if n := EstimateRequest(system, ClaimQuestion(nil, claim)); !v.Client.Fits(n + minEvidenceTokens) {
+func (v *ClaimVerifier) chunks(system string, q kgeval.ClaimQuery, evidence []string) ([][]string, error) {
+	// The longest question of the forms asked must fit.
+	longest := func(ev []string) int {
+		n := 0
+		for _, f := range v.forms() {
+			n = max(n, EstimateRequest(system, formQuestion(f, ev, q)))
+		}
+		return n
+	}
+	fits := func(ev ...string) bool { return v.Client.Fits(longest(ev)) }
+	if n := longest(nil); !v.Client.Fits(n + minEvidenceTokens) {
 		return nil, kgeval.Wrap(kgeval.EINVALID, ErrContextExceeded, "a claim of about %d tokens leaves no room for evidence in the endpoint's context of %d tokens (llm.context_tokens)",
 			n, v.Client.ContextTokens())
 	}
@@ -259,12 +395,15 @@ type flight struct {
 }
 
 // CheckClaims implements kgeval.ClaimVerifier. Queries are asked
-// concurrently (the client bounds the requests in flight); identical
-// queries, and identical chunks, once. A query's P is its best chunk's
-// (Best its index among Chunks), Fallback is set when any chunk's answer
-// fell back to the answer token, Tokens sums the prompt tokens of the
-// chunks asked now, and Cached is set when every chunk came from the
-// cache. A chunk the server refuses as too long (400) is halved, at most
+// concurrently (the client bounds the requests in flight), each query's
+// forms one after the other (so the server reuses the evidence's cached
+// prompt); identical queries, and identical chunks, once. A form's P is
+// its best chunk's (Best its index among Chunks, of the first form); the
+// query's P is the mean over its forms (Forms holds each form's P, and
+// Contradicted FormThreeWay's p(No)). Fallback is set when any answer fell
+// back to the answer token, Tokens sums the prompt tokens of the questions
+// asked now, and Cached is set when every answer came from the cache. A
+// chunk the server refuses as too long (400) is halved, at most
 // maxHalvings times, and answered by its better half; that answer is
 // cached under the chunk's own key too, so that Chunks does not change
 // from one run to the next.
@@ -304,7 +443,7 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, qerr := c.query(qs[p.idx[0]].Claim, p)
+			res, qerr := c.query(qs[p.idx[0]], p)
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			for _, i := range p.idx {
@@ -321,11 +460,12 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 }
 
 // claimPlan is the chunks of one distinct query and the queries (idx) that
-// share it.
+// share it; keys[f][j] is the cache key of form f's question on chunk j
+// ("" when the form is not asked of this query).
 type claimPlan struct {
 	idx    []int
 	chunks [][]string
-	keys   []string
+	keys   map[string][]string
 }
 
 // planClaims plans each distinct query of qs once: its chunks and their
@@ -342,24 +482,29 @@ func (v *ClaimVerifier) planClaims(system string, qs []kgeval.ClaimQuery, errs [
 			p.idx = append(p.idx, i)
 			continue
 		}
-		p := &claimPlan{idx: []int{i}}
+		p := &claimPlan{idx: []int{i}, keys: map[string][]string{}}
 		byQuery[qk] = p
 		if strings.TrimSpace(q.Claim) == "" {
 			errs[i] = kgeval.Errorf(kgeval.EINVALID, "empty claim")
 			continue
 		}
-		cs, err := v.chunks(system, q.Claim, q.Evidence)
+		cs, err := v.chunks(system, q, q.Evidence)
 		if err != nil {
 			errs[i] = err
 			continue
 		}
 		p.chunks = cs
-		for _, c := range cs {
-			k := v.Key(ClaimQuestion(c, q.Claim))
-			p.keys = append(p.keys, k)
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
+		for _, f := range v.forms() {
+			for _, c := range cs {
+				k := ""
+				if fq := formQuestion(f, c, q); fq != "" {
+					k = v.formKey(f, fq)
+					if !seen[k] {
+						seen[k] = true
+						keys = append(keys, k)
+					}
+				}
+				p.keys[f] = append(p.keys[f], k)
 			}
 		}
 		plans = append(plans, p)
@@ -380,54 +525,97 @@ type claimCall struct {
 	cacheErr error
 }
 
-// query answers the chunks of p concurrently and returns the query's
-// probability: its best chunk's, or the first chunk error.
-func (c *claimCall) query(claim string, p *claimPlan) (kgeval.ClaimProb, error) {
-	as := make([]claimAnswer, len(p.chunks))
-	fromCache := make([]bool, len(p.chunks))
+// query answers the chunks of p concurrently, each chunk's forms in turn,
+// and returns the query's probability (CheckClaims), or the first error.
+func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, error) {
+	forms := c.v.forms()
+	as := make([][]claimAnswer, len(p.chunks))
+	fromCache := make([][]bool, len(p.chunks))
 	cerrs := make([]error, len(p.chunks))
 	var cwg sync.WaitGroup
 	for j := range p.chunks {
+		as[j], fromCache[j] = make([]claimAnswer, len(forms)), make([]bool, len(forms))
 		cwg.Add(1)
 		go func() {
 			defer cwg.Done()
-			as[j], fromCache[j], cerrs[j] = c.answer(claim, p.chunks[j], p.keys[j], 0)
+			for k, f := range forms {
+				key := p.keys[f][j]
+				if key == "" { // FormContext without context: the claim form's answer
+					continue
+				}
+				if as[j][k], fromCache[j][k], cerrs[j] = c.answer(f, q, p.chunks[j], key, 0); cerrs[j] != nil {
+					return
+				}
+			}
 		}()
 	}
 	cwg.Wait()
-	var res kgeval.ClaimProb
-	res.Chunks, res.Cached, res.P = len(p.chunks), true, -1
-	for j, a := range as {
-		if cerrs[j] != nil {
-			return kgeval.ClaimProb{}, cerrs[j]
-		}
-		if a.P > res.P {
-			res.P, res.Best = a.P, j
-		}
-		res.Fallback = res.Fallback || a.Fallback
-		res.Cached = res.Cached && fromCache[j]
-		if !fromCache[j] {
-			res.Tokens += a.Tokens
+	for _, err := range cerrs {
+		if err != nil {
+			return kgeval.ClaimProb{}, err
 		}
 	}
+	res := kgeval.ClaimProb{Chunks: len(p.chunks), Cached: true}
+	if len(forms) > 1 {
+		res.Forms = map[string]float64{}
+	}
+	sum, n := 0.0, 0
+	for k, f := range forms {
+		best, bestJ, asked := -1.0, 0, false
+		var bestA claimAnswer
+		for j := range p.chunks {
+			if p.keys[f][j] == "" {
+				continue
+			}
+			a := as[j][k]
+			asked = true
+			if a.P > best {
+				best, bestJ, bestA = a.P, j, a
+			}
+			res.Fallback = res.Fallback || a.Fallback
+			res.Cached = res.Cached && fromCache[j][k]
+			if !fromCache[j][k] {
+				res.Tokens += a.Tokens
+			}
+		}
+		if !asked {
+			continue
+		}
+		if k == 0 {
+			res.Best = bestJ
+		}
+		if res.Forms != nil {
+			res.Forms[f] = best
+		}
+		if f == FormThreeWay && !bestA.Fallback {
+			if den := bestA.Yes + bestA.No + bestA.Unknown; den > 0 {
+				pc := bestA.No / den
+				res.Contradicted = &pc
+			}
+		}
+		sum += best
+		n++
+	}
+	res.P = sum / float64(n)
 	return res, nil
 }
 
-// answer returns the answer to one chunk (ev, cached under key), from the
-// cache, from another query's request in this call, or from the model; a
-// fresh answer is cached. depth counts the halvings of a refused chunk.
-func (c *claimCall) answer(claim string, ev []string, key string, depth int) (claimAnswer, bool, error) {
+// answer returns the answer to one question of form f (query q on chunk
+// ev, cached under key), from the cache, from another query's request in
+// this call, or from the model; a fresh answer is cached. depth counts the
+// halvings of a refused chunk.
+func (c *claimCall) answer(f string, q kgeval.ClaimQuery, ev []string, key string, depth int) (claimAnswer, bool, error) {
 	v := c.v
 	c.mu.Lock()
-	if f, ok := c.flights[key]; ok {
+	if fl, ok := c.flights[key]; ok {
 		c.mu.Unlock()
-		<-f.done
-		return f.a, f.cached, f.err
+		<-fl.done
+		return fl.a, fl.cached, fl.err
 	}
-	f := &flight{done: make(chan struct{})}
-	c.flights[key] = f
+	fl := &flight{done: make(chan struct{})}
+	c.flights[key] = fl
 	c.mu.Unlock()
-	defer close(f.done)
+	defer close(fl.done)
 	b, ok := c.cached[key]
 	if !ok && depth > 0 {
 		// A half of a refused chunk: not looked up with the others.
@@ -439,41 +627,42 @@ func (c *claimCall) answer(claim string, ev []string, key string, depth int) (cl
 		var a claimAnswer
 		if json.Unmarshal(b, &a) == nil && a.P >= 0 && a.P <= 1 {
 			v.Client.CountCacheHit(1)
-			f.a, f.cached = a, true
-			return f.a, true, nil
+			fl.a, fl.cached = a, true
+			return fl.a, true, nil
 		}
 	}
-	ta, err := v.Client.oneToken(c.ctx, c.system, ClaimQuestion(ev, claim))
+	ta, err := v.Client.oneToken(c.ctx, c.system, formQuestion(f, ev, q))
 	switch {
 	case err == nil:
-		f.a.P, f.a.Fallback = claimP(ta)
-		f.a.Tokens = ta.PromptTokens
+		fl.a = claimP(f, ta)
+		fl.a.Tokens = ta.PromptTokens
 	case errors.Is(err, ErrContextExceeded) && depth < maxHalvings:
 		// The estimate was not conservative enough for this text: ask
 		// each half, and keep the better.
-		if f.a, f.err = c.halved(claim, ev, depth, err); f.err != nil {
-			return f.a, false, f.err
+		if fl.a, fl.err = c.halved(f, q, ev, depth, err); fl.err != nil {
+			return fl.a, false, fl.err
 		}
 	default:
 		if errors.Is(err, ErrContextExceeded) {
 			v.Client.failures.Add(1) // oneToken leaves refusals to its caller
 		}
-		f.err = err
-		return f.a, false, err
+		fl.err = err
+		return fl.a, false, err
 	}
-	b, _ = json.Marshal(f.a)
+	b, _ = json.Marshal(fl.a)
 	if perr := v.Cache.Put(c.ctx, map[string][]byte{key: b}); perr != nil {
 		c.mu.Lock()
 		c.cacheErr = perr
 		c.mu.Unlock()
 	}
-	return f.a, false, nil
+	return fl.a, false, nil
 }
 
 // halved answers a chunk the server refused as too long (refusal) by its
-// halves: the better P, a fallback if either fell back, their tokens
-// summed. A chunk that cannot be halved fails with refusal.
-func (c *claimCall) halved(claim string, ev []string, depth int, refusal error) (claimAnswer, error) {
+// halves: the better P (with its word masses), a fallback if either fell
+// back, their tokens summed. A chunk that cannot be halved fails with
+// refusal.
+func (c *claimCall) halved(f string, q kgeval.ClaimQuery, ev []string, depth int, refusal error) (claimAnswer, error) {
 	a, b, ok := halve(ev)
 	if !ok {
 		c.v.Client.failures.Add(1) // oneToken leaves refusals to its caller
@@ -481,18 +670,18 @@ func (c *claimCall) halved(claim string, ev []string, depth int, refusal error) 
 	}
 	var best claimAnswer
 	best.P = -1
-	tokens := 0
+	tokens, fallback := 0, false
 	for _, h := range [][]string{a, b} {
-		ha, _, herr := c.answer(claim, h, c.v.Key(ClaimQuestion(h, claim)), depth+1)
+		ha, _, herr := c.answer(f, q, h, c.v.formKey(f, formQuestion(f, h, q)), depth+1)
 		if herr != nil {
 			return claimAnswer{}, herr
 		}
 		tokens += ha.Tokens
+		fallback = fallback || ha.Fallback
 		if ha.P > best.P {
-			best.P = ha.P
+			best = ha
 		}
-		best.Fallback = best.Fallback || ha.Fallback
 	}
-	best.Tokens = tokens
+	best.Tokens, best.Fallback = tokens, fallback
 	return best, nil
 }

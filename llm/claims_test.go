@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -260,7 +261,7 @@ func TestClaimVerifier_Faults(t *testing.T) {
 		if err != nil || errs[0] != nil || errs[1] != nil || errs[2] != nil {
 			t.Fatalf("err %v, query errs %v", err, errs)
 		}
-		if len(rec.all()) != 2 || ps[0] != ps[2] || ps[0].P != 0.75 || ps[0].Cached || ps[0].Tokens == 0 {
+		if len(rec.all()) != 2 || !reflect.DeepEqual(ps[0], ps[2]) || ps[0].P != 0.75 || ps[0].Cached || ps[0].Tokens == 0 {
 			t.Fatalf("%d requests for 3 queries (2 distinct), answers %+v", len(rec.all()), ps)
 		}
 		if len(calls) != 4 || calls[2] != 3 || calls[3] != 3 {
@@ -357,7 +358,7 @@ func TestClaimVerifier_Faults(t *testing.T) {
 		n = nonce()
 		q.Evidence[0] = "Gustave Eiffel's company built it." + n // not the cached answer above
 		ps, errs, err = v2.CheckClaims(ctx, []kgeval.ClaimQuery{q, {Evidence: []string{eiffel + n}, Claim: "It is in Paris."}}, nil)
-		if err != nil || !errors.Is(errs[0], llm.ErrContextExceeded) || kgeval.ErrorCode(errs[0]) != kgeval.EINVALID || ps[0] != (kgeval.ClaimProb{}) {
+		if err != nil || !errors.Is(errs[0], llm.ErrContextExceeded) || kgeval.ErrorCode(errs[0]) != kgeval.EINVALID || !reflect.DeepEqual(ps[0], kgeval.ClaimProb{}) {
 			t.Errorf("refused query: %+v, err %v (%s): want EINVALID, the context exceeded", ps[0], errs[0], kgeval.ErrorCode(errs[0]))
 		}
 		if errs[1] != nil || ps[1].P != 0.75 {
@@ -382,7 +383,7 @@ func TestClaimVerifier_Faults(t *testing.T) {
 			{Evidence: []string{eiffel + n}, Claim: "It is in Paris."},
 			{Evidence: []string{eiffel + n}, Claim: " "},
 		}, nil)
-		if err != nil || kgeval.ErrorCode(errs[0]) != kgeval.EUNAVAILABLE || ps[0] != (kgeval.ClaimProb{}) {
+		if err != nil || kgeval.ErrorCode(errs[0]) != kgeval.EUNAVAILABLE || !reflect.DeepEqual(ps[0], kgeval.ClaimProb{}) {
 			t.Errorf("failed query: %+v, %v; want its error and no answer", ps[0], errs[0])
 		}
 		if errs[1] != nil || ps[1].P != 0.75 {

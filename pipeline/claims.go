@@ -129,7 +129,8 @@ func (e *Evaluator) claimJobs(ctx context.Context, idx *sampleIndex, graphs []*k
 		jobs = append(jobs, claimJob{result: i, checks: checks, first: len(queries), passages: in.Passages})
 		if e.ClaimVerifier != nil {
 			for _, c := range checks {
-				queries = append(queries, kgeval.ClaimQuery{Evidence: claims.Window(c, in.Passages), Claim: c.Text})
+				queries = append(queries, kgeval.ClaimQuery{Evidence: claims.Window(c, in.Passages), Claim: c.Text,
+					Question: s.Question, Preceding: preceding(s, p, in.Text, c)})
 			}
 		}
 		rep.Claims += len(checks)
@@ -157,6 +158,22 @@ func (e *Evaluator) askClaims(ctx context.Context, queries []kgeval.ClaimQuery, 
 		}
 	}
 	return ps, errs, nil
+}
+
+// preceding is the input text before claim c, for the checker's context
+// form: an answer's earlier sentences. A sample whose answer is one claim
+// of a longer answer (a claim-level dataset) may give that answer's text
+// before it as metadata "preceding" (testdata/README.md), read for the
+// answer's first claim.
+func preceding(s *kgeval.Sample, p kgeval.Pair, text string, c kgeval.ClaimCheck) string {
+	before := strings.TrimSpace(text[:min(max(c.Start, 0), len(text))])
+	if p.Input != kgeval.TextAnswer {
+		return before
+	}
+	if given, ok := s.Metadata["preceding"].(string); ok && strings.TrimSpace(given) != "" {
+		return strings.TrimSpace(strings.TrimSpace(given) + " " + before)
+	}
+	return before
 }
 
 // hasText reports whether some passage has text.

@@ -406,6 +406,7 @@ func Resumable(old, now kgeval.Run) error {
 		}
 		was.Metrics, is.Metrics = nil, nil
 		was.Communities, is.Communities = communityMode(was), communityMode(is)
+		was.VerifyForms, is.VerifyForms = verifyForms(was), verifyForms(is)
 		a, _ := json.Marshal(was)
 		b, _ := json.Marshal(is)
 		if string(a) != string(b) {
@@ -413,6 +414,15 @@ func Resumable(old, now kgeval.Run) error {
 		}
 	}
 	return nil
+}
+
+// verifyForms is a run's claim question forms; runs recorded before the
+// key existed asked the claim form alone.
+func verifyForms(s kgeval.RunSettings) []string {
+	if len(s.VerifyForms) == 0 {
+		return []string{"claim"}
+	}
+	return s.VerifyForms
 }
 
 // nonKG expands scoring.metrics (families and names) and drops the KG
