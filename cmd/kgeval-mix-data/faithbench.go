@@ -27,11 +27,18 @@ type fbBatch struct {
 	} `json:"samples"`
 }
 
+// faithBenchQuestion is the question of every FaithBench sample: FaithBench
+// has none, kgeval rejects an empty one, and this is the instruction the
+// summarizers were given (Vectara's hallucination leaderboard prompt, which
+// many of the summaries echo).
+const faithBenchQuestion = "Provide a concise summary of the following passage, covering the core pieces of information described."
+
 // faithBench makes one candidate per sentence of each FaithBench summary:
 // unsupported (0) when an annotation with a label starting "Unwanted"
 // touches it (contradiction 1 when such a label names Intrinsic), supported
 // (1) when no annotation touches it; a sentence touched only by
-// Questionable or Benign annotations is left out. contexts: the source.
+// Questionable or Benign annotations is left out. contexts: the source;
+// question: faithBenchQuestion.
 func faithBench(o options, log io.Writer) ([]sample, error) {
 	files, err := filepath.Glob(filepath.Join(o.faithbench, "batch_*.json"))
 	if err != nil {
@@ -108,6 +115,7 @@ func faithBench(o options, log io.Writer) ([]sample, error) {
 				}
 				c := sample{
 					ID:       fmt.Sprintf("faithbench-b%s-%d#%d", batch, s.SampleID, k),
+					Question: faithBenchQuestion,
 					Contexts: []string{s.Source},
 					Answer:   claim,
 					System:   s.Metadata.Summarizer,

@@ -154,8 +154,12 @@ func readRAGTruth(o options) ([]rtResponse, error) {
 		default:
 			return fmt.Errorf("neither a response nor an answer")
 		}
-		if x.task != "QA" {
-			x.question = ""
+		switch x.task {
+		case "QA":
+		case "Summary":
+			x.question = "Summarize the following news."
+		default:
+			x.question = "Write an objective overview of the business from its structured data."
 		}
 		out = append(out, x)
 		return nil
@@ -176,7 +180,8 @@ func unquote(b json.RawMessage) string {
 // of good quality: unsupported (0) when a hallucination span touches it
 // (contradiction 1 for Evident or Subtle Conflict, 0 for Baseless Info),
 // supported (1) otherwise; contexts the source passages, question the
-// question for QA and "" otherwise, preceding the response before the
+// question for QA and otherwise a fixed instruction for the task (kgeval
+// rejects an empty question), preceding the response before the
 // sentence. Responses of the test split are never read into candidates.
 func ragTruth(o options, log io.Writer) ([]sample, error) {
 	rs, err := readRAGTruth(o)
