@@ -1,11 +1,15 @@
 package web_test
 
 import (
+	"bufio"
+	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -213,5 +217,87 @@ func TestServer_ForwardedFor(t *testing.T) {
 				t.Errorf("21st failure: %d, want %d", got, tc.want21)
 			}
 		})
+	}
+}
+
+// TestServer_Banner checks the banner of kgeval serve (issue 36,
+// deployment): it names kgeval.localhost, a host of the dashboard's own
+// whose cookies no other program on 127.0.0.1 gets; the server answers
+// that Host, and its session cookie is host-only (no Domain).
+func TestServer_Banner(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	cfg := signInConfig(t, nil)
+	cfg.Auth.InsecureCookies = false // the default: Secure, which loopback names get over http
+	s, err := web.NewServer(cfg, &graphstore.Health{DB: db}, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ListenAndServe(ctx, "127.0.0.1:0", pw) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("ListenAndServe: %v", err)
+		}
+	}()
+	lines := bufio.NewScanner(pr)
+	var banner []string
+	for len(banner) < 2 && lines.Scan() {
+		banner = append(banner, lines.Text())
+	}
+	go io.Copy(io.Discard, pr)
+	t.Logf("banner:\n%s", strings.Join(banner, "\n"))
+	m := regexp.MustCompile(`^kgeval serve: dashboard at (http://kgeval\.localhost:(\d+))/$`).FindStringSubmatch(banner[0])
+	if m == nil {
+		t.Fatalf("banner %q, want http://kgeval.localhost:PORT/", banner[0])
+	}
+	if len(banner) < 2 || !strings.Contains(banner[1], "http://127.0.0.1:"+m[2]+"/") {
+		t.Errorf("no loopback address for tools in the banner: %q", banner)
+	}
+	// Go does not resolve *.localhost: dial loopback, as browsers do.
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+m[2])
+	}}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	defer hc.CloseIdleConnections()
+	var jar []*http.Cookie
+	do := func(method, path string, form url.Values) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, m[1]+path, strings.NewReader(form.Encode()))
+		if form != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		for _, ck := range jar {
+			req.AddCookie(&http.Cookie{Name: ck.Name, Value: ck.Value})
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if ck := resp.Cookies(); len(ck) > 0 {
+			jar = ck
+		}
+		return resp, string(b)
+	}
+	resp, page := do("GET", "/login", nil)
+	set := resp.Header.Get("Set-Cookie")
+	t.Logf("GET %s/login: %d, Set-Cookie %s=…%s", m[1], resp.StatusCode, set[:strings.Index(set, "=")], set[strings.Index(set, ";"):])
+	ck := resp.Cookies()
+	if resp.StatusCode != 200 || len(ck) != 1 || ck[0].Name != "kgeval_session" || ck[0].Domain != "" || strings.Contains(strings.ToLower(set), "domain=") || !ck[0].Secure {
+		t.Fatalf("GET /login on kgeval.localhost: %d, cookies %q; want one host-only Secure kgeval_session", resp.StatusCode, resp.Header["Set-Cookie"])
+	}
+	csrf := regexp.MustCompile(`name="csrf_token" value="([^"]+)"`).FindStringSubmatch(page)
+	if csrf == nil {
+		t.Fatal("no CSRF token on the sign-in page")
+	}
+	resp, _ = do("POST", "/login", url.Values{"csrf_token": {csrf[1]}, "user": {testUser}, "password": {testPassword}, "next": {"/"}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign-in on kgeval.localhost: %d", resp.StatusCode)
+	}
+	if resp, body := do("GET", "/api/me", nil); resp.StatusCode != 200 || !strings.Contains(body, `"user":"`+testUser+`"`) {
+		t.Errorf("GET /api/me on kgeval.localhost: %d %s", resp.StatusCode, body)
 	}
 }
