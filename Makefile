@@ -62,7 +62,7 @@ run: deps web-assets build neo4j-start minilm llm-install llm-start ## the main 
 	@bin/kgeval doctor --fix $(KGEVAL_FLAGS)
 	@bin/kgeval evaluate --dataset $(DATASET) --run wikieval-demo --replace --limit $(RUN_LIMIT) $(KGEVAL_FLAGS)
 	@echo
-	@echo "Dashboard: run 'make serve' (or bin/kgeval serve $(KGEVAL_FLAGS)), then open http://127.0.0.1:8080/"
+	@echo "Dashboard: run 'make serve' (or bin/kgeval serve $(KGEVAL_FLAGS)), then open http://kgeval.localhost:8080/"
 	@echo "  and sign in with the admin token it prints on its first start; the run is 'wikieval-demo'."
 	@echo "Neo4j Browser: http://127.0.0.1:$(KGEVAL_NEO4J_HTTP_PORT)/browser/ (user neo4j, password in .kgeval/neo4j/password)"
 	@echo "  e.g. MATCH (e:Entity {run: 'wikieval-demo', pair: 'faithfulness'})-[r]->(x) RETURN e, r, x LIMIT 200"

@@ -323,7 +323,7 @@ type WebConfig struct {
 	StateDir       string        `mapstructure:"state_dir"`
 	SecureCookies  bool          `mapstructure:"secure_cookies"`
 	SessionTTL     time.Duration `mapstructure:"session_ttl"`
-	TrustedProxies []string      `mapstructure:"trusted_proxies"`
+	TrustedProxies []string      `mapstructure:"trusted_proxies"` // the only peers whose X-Forwarded-For and -Proto count
 	CypherTimeout  time.Duration `mapstructure:"cypher_timeout"`
 	CypherMaxRows  int           `mapstructure:"cypher_max_rows"`
 	CypherMaxBytes int           `mapstructure:"cypher_max_bytes"`

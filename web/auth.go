@@ -46,16 +46,23 @@ type AuthConfig struct {
 	Admins map[string]bool
 }
 
-// Sign-in limits: failed attempts per user name and per client address,
-// in a row, then one more per interval; and how many sessions the server
-// keeps.
+// Sign-in limits, each so many in a row, then one more per interval:
+// failed sign-ins per user name and per client address; successful ones
+// per identity (a user or a token) and per client, so that nobody can
+// churn sessions (issue 36 F5). Then how many sessions the server keeps,
+// in all and of one identity (sessionStore).
 const (
-	userAttempts   = 5
-	userEvery      = time.Minute
-	clientAttempts = 20
-	clientEvery    = 15 * time.Second
-	maxSessions    = 10000
-	maxLimitKeys   = 10000
+	userAttempts        = 5
+	userEvery           = time.Minute
+	clientAttempts      = 20
+	clientEvery         = 15 * time.Second
+	identitySignIns     = 10
+	identityEvery       = 30 * time.Second
+	clientSignIns       = 30
+	clientSignInEvery   = 10 * time.Second
+	maxSessions         = 10000
+	maxIdentitySessions = 100
+	maxLimitKeys        = 10000
 )
 
 const (
@@ -72,15 +79,21 @@ const (
 )
 
 type auth struct {
-	cfg      AuthConfig
-	store    *sessions.CookieStore // the cookie: session id and CSRF token
-	sessions *sessionStore         // who is signed in, on the server
-	users    *failLimiter          // failed sign-ins per user name
-	clients  *failLimiter          // failed sign-ins per client address
-	dummy    []byte                // a bcrypt hash to compare against for unknown users
+	cfg        AuthConfig
+	store      *sessions.CookieStore // the cookie: session id and CSRF token
+	sessions   *sessionStore         // who is signed in, on the server
+	users      *signInLimiter        // failed sign-ins per user name
+	clients    *signInLimiter        // failed sign-ins per client address
+	identities *signInLimiter        // successful sign-ins per identity
+	clientsOK  *signInLimiter        // successful sign-ins per client address
+	proxies    []*net.IPNet          // whose X-Forwarded-* headers count
+	dummy      []byte                // a bcrypt hash to compare against for unknown users
 }
 
-func newAuth(cfg AuthConfig) (*auth, error) {
+// newAuth returns the sign-in of cfg; X-Forwarded-Proto counts only from
+// the peers in proxies (IP addresses or CIDRs, as gin's SetTrustedProxies
+// takes them).
+func newAuth(cfg AuthConfig, proxies []string) (*auth, error) {
 	if len(cfg.SessionKey) != 64 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "session key: %d bytes, want 64", len(cfg.SessionKey))
 	}
@@ -95,9 +108,15 @@ func newAuth(cfg AuthConfig) (*auth, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &auth{cfg: cfg, store: st, dummy: dummy, sessions: newSessionStore(maxSessions),
-		users:   newFailLimiter(userAttempts, userEvery, maxLimitKeys),
-		clients: newFailLimiter(clientAttempts, clientEvery, maxLimitKeys)}, nil
+	trusted, err := parseProxies(proxies)
+	if err != nil {
+		return nil, err
+	}
+	return &auth{cfg: cfg, store: st, dummy: dummy, sessions: newSessionStore(maxSessions, maxIdentitySessions), proxies: trusted,
+		users:      newSignInLimiter(userAttempts, userEvery, maxLimitKeys),
+		clients:    newSignInLimiter(clientAttempts, clientEvery, maxLimitKeys),
+		identities: newSignInLimiter(identitySignIns, identityEvery, maxLimitKeys),
+		clientsOK:  newSignInLimiter(clientSignIns, clientSignInEvery, maxLimitKeys)}, nil
 }
 
 // HashToken returns the hex sha256 of an API token, as web.tokens stores it.
@@ -159,8 +178,8 @@ func (a *auth) identify(c *gin.Context) {
 }
 
 // cookieFor returns the session cookie's name and Secure flag for a
-// request. Over https (the connection's own TLS, or a reverse proxy's
-// X-Forwarded-Proto: https) the cookie is Secure and named
+// request. Over https (the connection's own TLS, or the X-Forwarded-Proto:
+// https of a proxy in web.trusted_proxies) the cookie is Secure and named
 // __Host-kgeval_session. Over plain http it is Secure unless
 // InsecureCookies, and keeps the plain name kgeval_session on a loopback
 // host (127.0.0.0/8, ::1, localhost, *.localhost), where browsers take a
@@ -168,12 +187,11 @@ func (a *auth) identify(c *gin.Context) {
 // host a Secure cookie only works over https, so it gets the prefix too.
 //
 // The name decides nothing about who is signed in (the session lives on
-// the server and the cookie's value is sealed with its name), so a client
-// that sends a false X-Forwarded-Proto only names its own cookie.
+// the server and the cookie's value is sealed with its name); a client
+// that is no trusted proxy cannot change it with X-Forwarded-Proto.
 func (a *auth) cookieFor(r *http.Request) (name string, secure bool) {
-	overTLS := r.TLS != nil || strings.EqualFold(strings.TrimSpace(strings.Split(r.Header.Get("X-Forwarded-Proto"), ",")[0]), "https")
 	switch {
-	case overTLS:
+	case a.overTLS(r):
 		return hostSessionName, true
 	case a.cfg.InsecureCookies:
 		return sessionName, false
@@ -302,29 +320,43 @@ func (a *auth) checkLogin(user, password, token string) (name, kind string, ok b
 }
 
 // attemptWait returns how long a client (and, for a password sign-in, the
-// user name) must wait before its next sign-in attempt: 0 when it may try
-// now.
+// user name as typed) must wait before its next sign-in attempt, checked
+// before any password: 0 when it may try now.
 func (a *auth) attemptWait(client, user string) time.Duration {
 	now := time.Now()
-	wait := a.clients.wait(client, now)
+	wait := max(a.clients.wait(client, now), a.clientsOK.wait(client, now))
 	if user != "" {
-		wait = max(wait, a.users.wait("user:"+user, now))
+		wait = max(wait, a.users.wait("user:"+strings.ToLower(user), now), a.identities.wait("user:"+user, now))
 	}
 	return wait
 }
 
-// failed records a failed sign-in of a client and user name.
+// identityWait returns how long an identity (kind "user" or "token") must
+// wait before it may sign in again: 0 when now.
+func (a *auth) identityWait(name, kind string) time.Duration {
+	return a.identities.wait(kind+":"+name, time.Now())
+}
+
+// failed records a failed sign-in of a client and user name (as typed).
 func (a *auth) failed(client, user string) {
 	now := time.Now()
-	a.clients.fail(client, now)
+	a.clients.count(client, now)
 	if user != "" {
-		a.users.fail("user:"+user, now)
+		a.users.count("user:"+strings.ToLower(user), now)
 	}
+}
+
+// succeeded records a successful sign-in of a client as an identity.
+func (a *auth) succeeded(client, name, kind string) {
+	now := time.Now()
+	a.clientsOK.count(client, now)
+	a.identities.count(kind+":"+name, now)
 }
 
 // signIn starts a server-side session for name (a user or token, per kind)
 // and puts its id in the cookie with a fresh CSRF token. A session the
-// cookie held before ends.
+// cookie held before ends. Errors: ETOOMANY when the session store is full
+// of other identities' sessions.
 func (a *auth) signIn(c *gin.Context, name, kind string) error {
 	sess := session(c)
 	if sess == nil {
@@ -333,9 +365,13 @@ func (a *auth) signIn(c *gin.Context, name, kind string) error {
 	if old, _ := sess.Values["sid"].(string); old != "" {
 		a.sessions.delete(old)
 	}
+	id, err := a.sessions.create(name, kind, a.cfg.SessionTTL)
+	if err != nil {
+		return err
+	}
 	b := make([]byte, 32)
 	rand.Read(b)
-	sess.Values = map[any]any{"sid": a.sessions.create(name, kind, a.cfg.SessionTTL), "csrf": base64.RawURLEncoding.EncodeToString(b)}
+	sess.Values = map[any]any{"sid": id, "csrf": base64.RawURLEncoding.EncodeToString(b)}
 	if err := sess.Save(c.Request, c.Writer); err != nil {
 		return fmt.Errorf("save session: %w", err)
 	}

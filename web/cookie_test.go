@@ -13,8 +13,8 @@ import (
 )
 
 // cookieServer is a server with the test user, Secure cookies unless
-// insecure, and no store (sign-in needs none).
-func cookieServer(t *testing.T, insecure bool) *web.Server {
+// insecure, the trusted proxies given, and no store (sign-in needs none).
+func cookieServer(t *testing.T, insecure bool, proxies ...string) *web.Server {
 	t.Helper()
 	hash, err := web.HashPassword(testPassword)
 	if err != nil {
@@ -22,19 +22,27 @@ func cookieServer(t *testing.T, insecure bool) *web.Server {
 	}
 	s, err := web.NewServer(web.Config{Version: "test", Auth: web.AuthConfig{
 		Users: map[string]string{testUser: hash}, SessionKey: []byte(strings.Repeat("k", 64)), InsecureCookies: insecure,
-	}}, downHealth{}, nil)
+	}, TrustedProxies: proxies}, downHealth{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
+// testProxy is the trusted proxy of the cookie tests; httptest's requests
+// come from 192.0.2.1, a client.
+const testProxy = "198.51.100.7"
+
 // sessionCookie returns the session cookie a GET /login sets for a request
-// to host (with a X-Forwarded-Proto header when proto is set).
-func sessionCookie(t *testing.T, s *web.Server, host, proto string, overTLS bool) *http.Cookie {
+// to host (with a X-Forwarded-Proto header when proto is set), from the
+// peer from (host:port; httptest's default when empty).
+func sessionCookie(t *testing.T, s *web.Server, host, proto, from string, overTLS bool) *http.Cookie {
 	t.Helper()
 	req := httptest.NewRequest("GET", "/login", nil)
 	req.Host = host
+	if from != "" {
+		req.RemoteAddr = from
+	}
 	if proto != "" {
 		req.Header.Set("X-Forwarded-Proto", proto)
 	}
@@ -52,37 +60,45 @@ func sessionCookie(t *testing.T, s *web.Server, host, proto string, overTLS bool
 
 // TestServer_SessionCookie checks the session cookie's name and flags
 // (issue 26 finding 8): __Host-kgeval_session over https (the server's
-// own TLS, or a proxy's X-Forwarded-Proto) and on a host that is not
-// loopback (where a Secure cookie only works over https anyway);
-// kgeval_session over plain http on loopback, where a browser may refuse a
-// __Host- cookie. Always HttpOnly, SameSite=Strict, Path=/ and no Domain.
+// own TLS, or the X-Forwarded-Proto of a proxy in web.trusted_proxies) and
+// on a host that is not loopback (where a Secure cookie only works over
+// https anyway); kgeval_session over plain http on loopback, where a
+// browser may refuse a __Host- cookie. Always HttpOnly, SameSite=Strict,
+// Path=/ and no Domain. X-Forwarded-Proto from a client that is no trusted
+// proxy changes nothing (issue 36, deployment): with web.trusted_proxies
+// empty (the default) or naming another address, "https" neither renames
+// the cookie nor makes it Secure.
 func TestServer_SessionCookie(t *testing.T) {
-	secure, insecure := cookieServer(t, false), cookieServer(t, true)
+	secure, insecure := cookieServer(t, false, testProxy), cookieServer(t, true, testProxy)
+	open, openInsecure := cookieServer(t, false), cookieServer(t, true) // web.trusted_proxies empty
+	proxy := testProxy + ":40000"
 	for _, tc := range []struct {
-		name, host, proto string
-		tls, insecure     bool
-		want              string
-		secure            bool
+		name, host, proto, from string
+		tls, insecure           bool
+		want                    string
+		secure, trustNone       bool // trustNone: web.trusted_proxies empty
 	}{
-		{"LoopbackIP", "127.0.0.1:8080", "", false, false, "kgeval_session", true},
-		{"LoopbackIPv6", "[::1]:8080", "", false, false, "kgeval_session", true},
-		{"Localhost", "localhost:8080", "", false, false, "kgeval_session", true},
-		{"OwnLocalhostName", "kgeval.localhost:8080", "", false, false, "kgeval_session", true},
-		{"TLS", "127.0.0.1:8443", "", true, false, "__Host-kgeval_session", true},
-		{"TLSProxy", "127.0.0.1:8080", "https", false, false, "__Host-kgeval_session", true},
-		{"TLSProxyHost", "kgeval.example.org", "https", false, false, "__Host-kgeval_session", true},
-		{"TeamHost", "kgeval.example.org", "", false, false, "__Host-kgeval_session", true},
-		{"PlainProxy", "kgeval.localhost", "http", false, false, "kgeval_session", true},
-		{"InsecureTeamHost", "kgeval.example.org", "", false, true, "kgeval_session", false},
-		{"InsecureButTLS", "kgeval.example.org", "https", false, true, "__Host-kgeval_session", true},
+		{"LoopbackIP", "127.0.0.1:8080", "", "", false, false, "kgeval_session", true, false},
+		{"LoopbackIPv6", "[::1]:8080", "", "", false, false, "kgeval_session", true, false},
+		{"Localhost", "localhost:8080", "", "", false, false, "kgeval_session", true, false},
+		{"OwnLocalhostName", "kgeval.localhost:8080", "", "", false, false, "kgeval_session", true, false},
+		{"TLS", "127.0.0.1:8443", "", "", true, false, "__Host-kgeval_session", true, false},
+		{"TLSProxy", "127.0.0.1:8080", "https", proxy, false, false, "__Host-kgeval_session", true, false},
+		{"TLSProxyHost", "kgeval.example.org", "https", proxy, false, false, "__Host-kgeval_session", true, false},
+		{"TeamHost", "kgeval.example.org", "", "", false, false, "__Host-kgeval_session", true, false},
+		{"PlainProxy", "kgeval.localhost", "http", proxy, false, false, "kgeval_session", true, false},
+		{"InsecureTeamHost", "kgeval.example.org", "", "", false, true, "kgeval_session", false, false},
+		{"InsecureButTLS", "kgeval.example.org", "https", proxy, false, true, "__Host-kgeval_session", true, false},
+		// A forwarded proto from a client, not the proxy: ignored.
+		{"SpoofedTLS", "127.0.0.1:8080", "https", "", false, false, "kgeval_session", true, false},
+		{"SpoofedTLSInsecure", "kgeval.example.org", "https", "", false, true, "kgeval_session", false, false},
+		{"SpoofedTLSNoProxies", "127.0.0.1:8080", "https", proxy, false, false, "kgeval_session", true, true},
+		{"SpoofedTLSNoProxiesInsecure", "kgeval.example.org", "https", proxy, false, true, "kgeval_session", false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := secure
-			if tc.insecure {
-				s = insecure
-			}
-			ck := sessionCookie(t, s, tc.host, tc.proto, tc.tls)
-			t.Logf("%s (proto %q, tls %v, secure_cookies %v): %s", tc.host, tc.proto, tc.tls, !tc.insecure, ck.String())
+			s := map[[2]bool]*web.Server{{false, false}: secure, {true, false}: insecure, {false, true}: open, {true, true}: openInsecure}[[2]bool{tc.insecure, tc.trustNone}]
+			ck := sessionCookie(t, s, tc.host, tc.proto, tc.from, tc.tls)
+			t.Logf("%s (proto %q from %q, tls %v, secure_cookies %v): %s", tc.host, tc.proto, tc.from, tc.tls, !tc.insecure, ck.String())
 			if ck.Name != tc.want || ck.Secure != tc.secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode || ck.Path != "/" || ck.Domain != "" {
 				t.Errorf("cookie %s, want %s with Secure %v, HttpOnly, SameSite=Strict, Path=/, no Domain", ck.String(), tc.want, tc.secure)
 			}

@@ -6,11 +6,13 @@ import (
 	"time"
 )
 
-// failLimiter counts failed sign-ins per key (a client address or a user
-// name) in a token bucket: burst failures in a row, then one more per
-// every. While a key's bucket is empty, attempts are refused before any
-// password is checked, with the time until the next one is allowed.
-type failLimiter struct {
+// signInLimiter counts sign-ins per key (a client address, a user name or
+// an identity) in a token bucket: burst in a row, then one more per every.
+// auth keeps one for failed sign-ins per client and per user name, and one
+// for successful sign-ins per client and per identity. While a key's
+// bucket is empty, attempts are refused before any password is checked,
+// with the time until the next one is allowed.
+type signInLimiter struct {
 	mu    sync.Mutex
 	burst float64
 	every time.Duration
@@ -23,18 +25,18 @@ type bucket struct {
 	at     time.Time
 }
 
-func newFailLimiter(burst int, every time.Duration, max int) *failLimiter {
-	return &failLimiter{burst: float64(burst), every: every, max: max, m: map[string]*bucket{}}
+func newSignInLimiter(burst int, every time.Duration, max int) *signInLimiter {
+	return &signInLimiter{burst: float64(burst), every: every, max: max, m: map[string]*bucket{}}
 }
 
 // refill brings b up to now. Callers hold mu.
-func (l *failLimiter) refill(b *bucket, now time.Time) {
+func (l *signInLimiter) refill(b *bucket, now time.Time) {
 	b.tokens = math.Min(l.burst, b.tokens+float64(now.Sub(b.at))/float64(l.every))
 	b.at = now
 }
 
 // wait returns how long key must wait before its next attempt (0: now).
-func (l *failLimiter) wait(key string, now time.Time) time.Duration {
+func (l *signInLimiter) wait(key string, now time.Time) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.m[key]
@@ -48,8 +50,8 @@ func (l *failLimiter) wait(key string, now time.Time) time.Duration {
 	return time.Duration((1 - b.tokens) * float64(l.every))
 }
 
-// fail records a failed attempt of key.
-func (l *failLimiter) fail(key string, now time.Time) {
+// count records an attempt of key.
+func (l *signInLimiter) count(key string, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.m[key]
@@ -68,7 +70,7 @@ func (l *failLimiter) fail(key string, now time.Time) {
 // no information), then, when that is not enough, keys that are not locked
 // out, so that a flood of new keys neither grows memory without bound nor
 // frees a locked-out key. It reports whether there is room. Callers hold mu.
-func (l *failLimiter) prune(now time.Time) bool {
+func (l *signInLimiter) prune(now time.Time) bool {
 	for k, b := range l.m {
 		l.refill(b, now)
 		if b.tokens >= l.burst {

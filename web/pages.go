@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
@@ -147,19 +148,19 @@ func (s *Server) loginPage(c *gin.Context) {
 	s.render(c, http.StatusOK, "login", pageData{Title: "Sign in", Page: LoginPage{Next: safeNext(c.Query("next")), Users: len(s.auth.cfg.Users) > 0}})
 }
 
+// login signs a user or token in. Every attempt first passes the limits
+// per client (failed and successful sign-ins) and per user name; a good
+// password or token then the limit of its identity, so that nobody can
+// sign in often enough to crowd the session store (issue 36 F5).
 func (s *Server) login(c *gin.Context) {
 	page := LoginPage{Next: safeNext(c.PostForm("next")), Users: len(s.auth.cfg.Users) > 0}
 	token := strings.TrimSpace(c.PostForm("token"))
 	client, user := c.ClientIP(), ""
 	if token == "" {
-		user = strings.ToLower(c.PostForm("user"))
+		user = c.PostForm("user")
 	}
 	if wait := s.auth.attemptWait(client, user); wait > 0 {
-		secs := int(math.Ceil(wait.Seconds()))
-		s.metrics.logins.WithLabelValues("limited").Inc()
-		c.Header("Retry-After", strconv.Itoa(secs))
-		page.Error = fmt.Sprintf("Too many failed sign-ins: try again in %d s.", secs)
-		s.render(c, http.StatusTooManyRequests, "login", pageData{Title: "Sign in", Page: page})
+		s.tooManySignIns(c, page, wait)
 		return
 	}
 	name, kind, ok := s.auth.checkLogin(c.PostForm("user"), c.PostForm("password"), token)
@@ -170,12 +171,34 @@ func (s *Server) login(c *gin.Context) {
 		s.render(c, http.StatusUnauthorized, "login", pageData{Title: "Sign in", Page: page})
 		return
 	}
+	if wait := s.auth.identityWait(name, kind); wait > 0 {
+		s.tooManySignIns(c, page, wait)
+		return
+	}
+	s.auth.succeeded(client, name, kind)
 	if err := s.auth.signIn(c, name, kind); err != nil {
+		if kgeval.ErrorCode(err) == kgeval.ETOOMANY {
+			s.tooManySignIns(c, LoginPage{Next: page.Next, Users: page.Users, Error: kgeval.ErrorMessage(err) + "."}, time.Minute)
+			return
+		}
 		s.renderError(c, err)
 		return
 	}
 	s.metrics.logins.WithLabelValues("ok").Inc()
 	c.Redirect(http.StatusSeeOther, page.Next)
+}
+
+// tooManySignIns answers a sign-in refused by a limit: 429, Retry-After,
+// and the sign-in page saying when to try again (page.Error, if set, says
+// why).
+func (s *Server) tooManySignIns(c *gin.Context, page LoginPage, wait time.Duration) {
+	secs := int(math.Ceil(wait.Seconds()))
+	s.metrics.logins.WithLabelValues("limited").Inc()
+	c.Header("Retry-After", strconv.Itoa(secs))
+	if page.Error == "" {
+		page.Error = fmt.Sprintf("Too many sign-ins: try again in %d s.", secs)
+	}
+	s.render(c, http.StatusTooManyRequests, "login", pageData{Title: "Sign in", Page: page})
 }
 
 func (s *Server) logout(c *gin.Context) {

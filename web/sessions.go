@@ -6,16 +6,26 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/kgeval/kgeval"
 )
 
 // sessionStore holds the signed-in sessions on the server. The cookie
 // carries only a random session id, so a session ends when the server says
-// so: at sign-out, when an admin revokes it, when it expires, or when the
-// server restarts (everyone signs in again).
+// so: at sign-out, when an admin revokes it, when it expires, when its
+// identity signs in once too often, or when the server restarts (everyone
+// signs in again).
+//
+// It holds at most max sessions, and at most perIdentity of one identity (a
+// user or a token). A sign-in beyond either ends the identity's own oldest
+// session; one that would need another identity's session to go is refused
+// instead, so that no flood of sign-ins (issue 36 F5) signs anybody else
+// out.
 type sessionStore struct {
-	mu  sync.Mutex
-	max int
-	m   map[string]*serverSession
+	mu          sync.Mutex
+	max         int
+	perIdentity int
+	m           map[string]*serverSession
 }
 
 // serverSession is one sign-in.
@@ -27,39 +37,45 @@ type serverSession struct {
 	LastSeen time.Time
 }
 
-func newSessionStore(max int) *sessionStore {
-	return &sessionStore{max: max, m: map[string]*serverSession{}}
+func newSessionStore(max, perIdentity int) *sessionStore {
+	return &sessionStore{max: max, perIdentity: perIdentity, m: map[string]*serverSession{}}
 }
 
-// create records a new session for name and returns its id.
-func (s *sessionStore) create(name, kind string, ttl time.Duration) string {
+// create records a new session for name and returns its id. Errors:
+// ETOOMANY when the store is full of other identities' sessions.
+func (s *sessionStore) create(name, kind string, ttl time.Duration) (string, error) {
 	b := make([]byte, 32)
 	rand.Read(b)
 	id := base64.RawURLEncoding.EncodeToString(b)
 	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.m) >= s.max {
-		s.evict(now)
-	}
-	s.m[id] = &serverSession{Name: name, Kind: kind, Created: now, Expires: now.Add(ttl), LastSeen: now}
-	return id
-}
-
-// evict drops expired sessions and, when the store is still full, the
-// oldest one. Callers hold mu.
-func (s *sessionStore) evict(now time.Time) {
-	var oldest string
-	for id, ss := range s.m {
-		if !now.Before(ss.Expires) {
-			delete(s.m, id)
-		} else if oldest == "" || ss.Created.Before(s.m[oldest].Created) {
-			oldest = id
-		}
-	}
-	if len(s.m) >= s.max && oldest != "" {
+	own, oldest := s.sweep(name, kind, now)
+	if own > 0 && (own >= s.perIdentity || len(s.m) >= s.max) {
 		delete(s.m, oldest)
 	}
+	if len(s.m) >= s.max {
+		return "", kgeval.Errorf(kgeval.ETOOMANY, "the server holds %d sessions, none of them yours to replace: try again later, or ask an admin to revoke some", s.max)
+	}
+	s.m[id] = &serverSession{Name: name, Kind: kind, Created: now, Expires: now.Add(ttl), LastSeen: now}
+	return id, nil
+}
+
+// sweep drops expired sessions and returns how many live sessions name
+// (signed in as kind) holds and the id of its oldest. Callers hold mu.
+func (s *sessionStore) sweep(name, kind string, now time.Time) (own int, oldest string) {
+	for id, ss := range s.m {
+		switch {
+		case !now.Before(ss.Expires):
+			delete(s.m, id)
+		case ss.Name == name && ss.Kind == kind:
+			own++
+			if oldest == "" || ss.Created.Before(s.m[oldest].Created) {
+				oldest = id
+			}
+		}
+	}
+	return own, oldest
 }
 
 // get returns the live session id names, or false.

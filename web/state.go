@@ -82,6 +82,31 @@ func readOrCreate(file string, make func() (string, error)) (string, error) {
 	return v, nil
 }
 
+// dashboardHost is the host name the banner names for a dashboard on
+// loopback: browsers resolve every *.localhost name to loopback by
+// themselves, and keep its cookies apart from those of 127.0.0.1 and
+// localhost, whose every port another program may serve (see
+// docs/DASHBOARD.md, Deployment).
+const dashboardHost = "kgeval.localhost"
+
+// banner says where the dashboard listening on addr is: on
+// dashboardHost when that name reaches it (addr is 127.0.0.1, ::1 or every
+// address), with the loopback address for tools that do not resolve
+// *.localhost; else at addr.
+func banner(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !(tcp.IP.IsUnspecified() || tcp.IP.Equal(net.IPv4(127, 0, 0, 1)) || tcp.IP.Equal(net.IPv6loopback)) {
+		return fmt.Sprintf("kgeval serve: dashboard at http://%s/\n", addr)
+	}
+	loop := "127.0.0.1"
+	if tcp.IP.Equal(net.IPv6loopback) {
+		loop = "[::1]"
+	}
+	return fmt.Sprintf("kgeval serve: dashboard at http://%s:%d/\n"+
+		"kgeval serve: (tools that do not resolve *.localhost: http://%s:%d/; a browser there shares the session cookie with every port of %s)\n",
+		dashboardHost, tcp.Port, loop, tcp.Port, loop)
+}
+
 // ListenAndServe serves s on addr until ctx ends, then shuts down within
 // 10 seconds; it says where on log. Errors: EUNAVAILABLE when addr cannot
 // be listened on.
@@ -92,7 +117,7 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, log io.Writer)
 	}
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute,
 		MaxHeaderBytes: 64 << 10}
-	fmt.Fprintf(log, "kgeval serve: dashboard at http://%s/\n", ln.Addr())
+	fmt.Fprint(log, banner(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

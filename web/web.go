@@ -57,8 +57,10 @@ type Config struct {
 	// 2 MiB).
 	Console kgeval.ConsoleLimits
 	// TrustedProxies are the addresses or CIDRs of reverse proxies whose
-	// X-Forwarded-For names the client (for the sign-in rate limit); by
-	// default none, and the client is the connection's peer.
+	// X-Forwarded-For names the client (for the sign-in rate limits) and
+	// whose X-Forwarded-Proto says https (for the session cookie); by
+	// default none: the client is the connection's peer, and only the
+	// connection's own TLS is https.
 	TrustedProxies []string
 	// Thresholds are the pass marks of KG metrics on the triage (the
 	// defaults of analysis.DefaultThresholds for the metrics not named).
@@ -106,7 +108,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	a, err := newAuth(cfg.Auth)
+	a, err := newAuth(cfg.Auth, cfg.TrustedProxies)
 	if err != nil {
 		return nil, err
 	}
