@@ -18,8 +18,12 @@ type JobService interface {
 	// the body is already size-limited) and validates it record by record.
 	// Errors: EINVALID (unknown format, unreadable file), ETOOLARGE.
 	Upload(ctx context.Context, name string, body io.Reader) (Upload, error)
-	// Start evaluates an upload as a new run in the background. Errors:
-	// EINVALID, ENOTFOUND (no such upload), ECONFLICT (the run exists).
+	// Start evaluates an upload as a new run in the background. It reads
+	// the upload (once, inside ctx's MemoryBudget) only after the cheap
+	// checks have passed. Errors: EINVALID, ENOTFOUND (no such upload),
+	// EFORBIDDEN (another user's upload, JobRequest.AnyUpload unset),
+	// ECONFLICT (the run exists), ETOOMANY (jobs running), and the
+	// budget's (EUNAVAILABLE).
 	Start(ctx context.Context, req JobRequest) (Job, error)
 	// List returns this server's jobs and the stored runs left unfinished.
 	List(ctx context.Context) ([]Job, error)
@@ -33,8 +37,10 @@ type JobService interface {
 	// Resume finishes an interrupted (or, after a restart, unfinished) run
 	// of an uploaded dataset in the background; the run keeps its recorded
 	// owner (by.User becomes it when none is recorded). Only the job's
-	// Owner or an admin may (Caller). Errors: EFORBIDDEN, ENOTFOUND,
-	// ECONFLICT (running), EINVALID (not a dashboard upload, or changed).
+	// Owner or an admin may (Caller). It reads the upload as Start does.
+	// Errors: EFORBIDDEN, ENOTFOUND (the run, or its upload, is gone),
+	// ECONFLICT (running), ETOOMANY, EINVALID (not a dashboard upload, or
+	// changed).
 	Resume(ctx context.Context, run string, by Caller) (Job, error)
 	// DeleteRun deletes a stored run and forgets its job. Errors:
 	// ENOTFOUND, ECONFLICT (its job is running).
@@ -140,6 +146,32 @@ type JobRequest struct {
 	// (as web.users and web.tokens name them), "anonymous" with sign-in
 	// off. The job records it as its Owner.
 	User string `json:"-"`
+	// AnyUpload, set by the server, lets the caller evaluate any upload:
+	// an admin, or anyone with sign-in off. Without it a job may evaluate
+	// only an upload recorded as User's (EFORBIDDEN otherwise).
+	AnyUpload bool `json:"-"`
+}
+
+// MemoryBudget reserves the memory that reading the stored dataset file
+// name (its extension gives the format) of size bytes may hold, and
+// returns the function that gives it back. The dashboard's uploads and the
+// jobs that read them share one (web.upload_memory_bytes). Errors:
+// EUNAVAILABLE (not free in time).
+type MemoryBudget func(ctx context.Context, name string, size int64) (release func(), err error)
+
+type budgetKey struct{}
+
+// WithMemoryBudget returns ctx carrying b: JobService.Start and Resume
+// read the upload inside it.
+func WithMemoryBudget(ctx context.Context, b MemoryBudget) context.Context {
+	return context.WithValue(ctx, budgetKey{}, b)
+}
+
+// MemoryBudgetFrom returns the budget WithMemoryBudget set (nil if none:
+// the read is not held to one).
+func MemoryBudgetFrom(ctx context.Context) MemoryBudget {
+	b, _ := ctx.Value(budgetKey{}).(MemoryBudget)
+	return b
 }
 
 // Job is an evaluation started (or left unfinished) and its progress.

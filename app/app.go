@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
@@ -34,13 +35,22 @@ func OpenMigratedStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB
 	return openStore(ctx, cfg, graphstore.OpenMigrated)
 }
 
+// opened counts the stores OpenStore and OpenMigratedStore opened, and
+// encoders the local encoders NewEmbedder loaded: a test's evidence that a
+// dashboard job opens no driver and loads no encoder of its own.
+var opened, encoders atomic.Int64
+
 func openStore(ctx context.Context, cfg *configs.Config, open func(context.Context, graphstore.Config) (*graphstore.DB, error)) (*graphstore.DB, error) {
 	if cfg.Neo4j.Password == "" {
 		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD")
 	}
-	return open(ctx, graphstore.Config{URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
+	db, err := open(ctx, graphstore.Config{URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
 		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
 		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections})
+	if err == nil {
+		opened.Add(1)
+	}
+	return db, err
 }
 
 // EvaluateOptions are one evaluation's choices beyond the configuration.
@@ -78,12 +88,7 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	if err != nil {
 		return nil, err
 	}
-	render.Dataset(o.Stdout, res)
-	if o.Limit > 0 && o.Limit < len(res.Samples) {
-		res.Samples = res.Samples[:o.Limit]
-		fmt.Fprintf(o.Stderr, "evaluate: --limit %d: evaluating the first %d samples\n", o.Limit, o.Limit)
-	}
-	if err := res.Evaluable("dataset "+path, cfg.Dataset.Strict); err != nil {
+	if err := prepare(cfg, path, res, o); err != nil {
 		return nil, err
 	}
 	db, err := OpenMigratedStore(ctx, cfg)
@@ -91,10 +96,28 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 		return nil, err
 	}
 	defer db.Close(context.WithoutCancel(ctx))
-	w, err := newModels(cfg)
+	w, err := newModels(cfg, nil)
 	if err != nil {
 		return nil, err
 	}
+	return evaluate(ctx, cfg, db, w, path, run, res, o)
+}
+
+// prepare reports the dataset res read from path, keeps its first o.Limit
+// samples and refuses it when it has nothing to evaluate.
+func prepare(cfg *configs.Config, path string, res *dataset.Result, o EvaluateOptions) error {
+	render.Dataset(o.Stdout, res)
+	if o.Limit > 0 && o.Limit < len(res.Samples) {
+		res.Samples = res.Samples[:o.Limit]
+		fmt.Fprintf(o.Stderr, "evaluate: --limit %d: evaluating the first %d samples\n", o.Limit, o.Limit)
+	}
+	return res.Evaluable("dataset "+path, cfg.Dataset.Strict)
+}
+
+// evaluate runs pipeline.Evaluate of res (read from path) as run on the
+// migrated store db with the models w: Evaluate's, or a dashboard job's
+// on the server's store and encoder.
+func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *models, path, run string, res *dataset.Result, o EvaluateOptions) (*Evaluated, error) {
 	var engine kgeval.KGEngine = &graphstore.GDS{DB: db, Communities: cfg.Scoring.Communities}
 	if cfg.Scoring.Engine == "native" {
 		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
@@ -124,11 +147,16 @@ type models struct {
 	judge                             *judge.Judge
 }
 
-func newModels(cfg *configs.Config) (*models, error) {
+// newModels builds one evaluation's model clients; enc, if not nil, is its
+// encoder (a server's, loaded once), else it loads the configured one.
+func newModels(cfg *configs.Config, enc kgeval.Embedder) (*models, error) {
 	llmCfg := llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
 		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens,
 		CacheOnly: cfg.LLM.CacheOnly, ContextTokens: cfg.LLM.ContextTokens}
-	w := &models{cfg: cfg, client: llm.New(llmCfg), judgeClient: llm.New(llmCfg), verifyClient: llm.New(llmCfg)}
+	w := &models{cfg: cfg, client: llm.New(llmCfg), judgeClient: llm.New(llmCfg), verifyClient: llm.New(llmCfg), embedder: enc}
+	if enc != nil {
+		return w, nil
+	}
 	var err error
 	if w.embedder, err = NewEmbedder(cfg, w.client); err != nil {
 		return nil, err
@@ -189,5 +217,6 @@ func NewEmbedder(cfg *configs.Config, client *llm.Client) (kgeval.Embedder, erro
 	if err != nil {
 		return nil, kgeval.Wrap(kgeval.EUNAVAILABLE, err, "local encoder %s", cfg.Embedding.Model)
 	}
+	encoders.Add(1)
 	return mdl, nil
 }

@@ -46,14 +46,17 @@ type Jobs struct {
 	// browser test slows jobs down (`kgeval serve --test-job-delay`) so
 	// that their progress can be watched without a model.
 	Delay time.Duration
-	// MaxRunning bounds the jobs that run at once (default 2): each one
-	// loads the encoder and keeps the model busy.
+	// MaxRunning bounds the jobs that run or are being started at once
+	// (default 2): each one holds its dataset and keeps the model busy.
 	MaxRunning int
 
 	mu     sync.Mutex
 	jobs   map[string]*job
 	owners owners
-	wg     sync.WaitGroup
+	// starting holds the runs whose job is being started (Start or Resume
+	// reads their upload): run name to upload id. They count as running.
+	starting map[string]string
+	wg       sync.WaitGroup
 
 	stop     chan struct{} // closed by Close: the cleanup loop ends
 	stopOnce sync.Once
@@ -86,14 +89,17 @@ type JobsConfig struct {
 	// only the rejections the dashboard lists (kgeval.MaxRejectedListed).
 	Load func(path string, upload bool) (*dataset.Result, error)
 	// Evaluate runs one job's evaluation to its end (the run's outcome is
-	// recorded on the run).
+	// recorded on the run). It evaluates JobRun.Data, which Start or
+	// Resume read, and does not read the file again.
 	Evaluate func(ctx context.Context, r JobRun) error
 }
 
 // JobRun is one job's evaluation: the configured one with these changes.
 type JobRun struct {
-	// Path is the dataset file and Run the run's name.
+	// Path is the dataset file and Run the run's name; Data is the file
+	// as Start or Resume read it (once, inside the memory budget).
 	Path, Run string
+	Data      *dataset.Result
 	// Settings, if set, replace the configured scoring settings (a resumed
 	// run's recorded ones); Metrics, if set, scoring.metrics.
 	Settings *kgeval.RunSettings
@@ -141,7 +147,8 @@ func NewJobs(ctx context.Context, cfg JobsConfig, db JobStore, dir string) (*Job
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
 	}
-	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, MaxRunning: 2, stop: make(chan struct{})}
+	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, starting: map[string]string{}, MaxRunning: 2,
+		stop: make(chan struct{})}
 	if err := j.loadOwners(); err != nil {
 		return nil, err
 	}
@@ -192,8 +199,11 @@ func (j *Jobs) cleanupLoop(every time.Duration) {
 // CleanupUploads removes the uploads older than web.upload_cleanup_age
 // (by their file's time) that no unfinished run needs: no stored run that
 // is not done (running, interrupted or failed: it may be resumed) and no
-// job of this server that is not done evaluates them. An upload of a done
-// run is removed too: its results are in the store, and the run keeps the
+// job of this server that is not done evaluates them. Only a run of the
+// upload's owner keeps it so (pins): an admin's interrupted run on
+// another user's upload does not keep that upload past its age, while a
+// job runs or is being started it does. An upload of a done run is
+// removed too: its results are in the store, and the run keeps the
 // upload's name and fingerprint. It forgets the owners of removed uploads
 // and of runs that are gone, and returns the ids it removed.
 func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
@@ -211,15 +221,19 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 	needed, stored := map[string]bool{}, map[string]bool{}
 	for _, r := range runs {
 		stored[r.Name] = true
-		if r.Status != kgeval.RunDone {
+		if r.Status != kgeval.RunDone && j.pins(r.Name, filepath.Base(r.Dataset)) {
 			needed[filepath.Clean(r.Dataset)] = true
 		}
 	}
 	for name, jb := range j.jobs {
 		stored[name] = true // a job's run may not be recorded yet
-		if jb.view.Live || jb.view.Status != kgeval.RunDone {
+		if jb.view.Live || (jb.view.Status != kgeval.RunDone && j.pins(name, jb.view.Dataset)) {
 			needed[filepath.Join(j.Dir, jb.view.Dataset)] = true
 		}
+	}
+	for name, id := range j.starting {
+		stored[name] = true
+		needed[filepath.Join(j.Dir, id)] = true
 	}
 	var removed []string
 	present := map[string]bool{}
@@ -260,6 +274,13 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 		}
 	}
 	return removed, nil
+}
+
+// pins says whether the unfinished run keeps the upload id from the
+// cleanup: only when who started the run uploaded it (as recorded; a run
+// and an upload from before owners were kept pin too). Callers hold mu.
+func (j *Jobs) pins(run, id string) bool {
+	return j.owners.Runs[run] == j.owners.Uploads[id].Owner
 }
 
 // loadOwners reads Dir/owners.json (none yet: nobody owns anything).
@@ -441,40 +462,40 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 	return up, nil
 }
 
-// Start checks the request (an existing upload with a valid record, a new
-// run name) and evaluates the upload in the background with the chosen
-// metrics, engine and limit.
+// Start checks the request before it reads anything: an upload id the
+// caller may evaluate (their own, any with req.AnyUpload), a run name no
+// stored run and no job has, a free job slot. Only then does it read the
+// upload, once and inside ctx's memory budget (kgeval.MemoryBudgetFrom),
+// check that it has a valid record, and evaluate it in the background
+// with the chosen metrics, engine and limit.
 func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, error) {
 	if !uploadName.MatchString(req.Upload) {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "upload: not an upload id")
 	}
-	path := filepath.Join(j.Dir, req.Upload)
-	res, err := j.cfg.Load(path, false)
-	if err != nil {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", req.Upload)
-	}
-	if err := res.Evaluable("upload "+req.Upload, j.cfg.Strict); err != nil {
+	if err := j.mayUse(req); err != nil {
 		return kgeval.Job{}, err
-	}
-	samples := len(res.Samples)
-	if req.Limit > 0 && req.Limit < samples {
-		samples = req.Limit
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if old, ok := j.jobs[req.Run]; ok && old.view.Status == kgeval.RunRunning {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is running", req.Run)
 	}
 	if _, err := j.db.GetRun(ctx, req.Run); err == nil {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists: choose another name, or delete it first", req.Run)
 	} else if kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 		return kgeval.Job{}, err
 	}
-	if err := j.busy(); err != nil {
+	if err := j.claim(req.Run, req.Upload); err != nil {
 		return kgeval.Job{}, err
 	}
-	if _, err := os.Stat(path); err != nil { // removed by the cleanup since it was read
-		return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", req.Upload)
+	res, err := j.load(ctx, req.Upload)
+	if err == nil {
+		err = res.Evaluable("upload "+req.Upload, j.cfg.Strict)
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	delete(j.starting, req.Run)
+	if err != nil {
+		return kgeval.Job{}, err
+	}
+	samples := len(res.Samples)
+	if req.Limit > 0 && req.Limit < samples {
+		samples = req.Limit
 	}
 	j.owners.Runs[req.Run] = req.User
 	if err := j.saveOwners(); err != nil {
@@ -483,20 +504,102 @@ func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, er
 	}
 	v := kgeval.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
 		Owner: req.User, User: nameOf(req.User)}
-	r := JobRun{Path: path, Run: req.Run, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...), Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
+	r := JobRun{Path: filepath.Join(j.Dir, req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
+		Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
 	return j.launch(r, v), nil
 }
 
-// busy refuses a job when MaxRunning jobs run. Callers hold mu.
+// mayUse lets req's caller evaluate the upload req.Upload: one recorded
+// as theirs, or any with req.AnyUpload (an upload kept from before owners
+// were recorded: only then). It reads nothing but the owners record and
+// the file's presence. Errors: ENOTFOUND, EFORBIDDEN.
+func (j *Jobs) mayUse(req kgeval.JobRequest) error {
+	j.mu.Lock()
+	rec, ok := j.owners.Uploads[req.Upload]
+	j.mu.Unlock()
+	notFound := kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", req.Upload)
+	if ok && rec.Bytes == 0 { // still being read
+		return notFound
+	}
+	if !ok {
+		if _, err := os.Stat(filepath.Join(j.Dir, req.Upload)); err != nil {
+			return notFound
+		}
+	}
+	switch {
+	case req.AnyUpload || (ok && rec.Owner == req.User):
+		return nil
+	case !ok:
+		return kgeval.Errorf(kgeval.EFORBIDDEN, "only an admin may start a job on upload %s: who uploaded it is not recorded", req.Upload)
+	}
+	return kgeval.Errorf(kgeval.EFORBIDDEN, "upload %s is another user's: a job may evaluate only your own uploads (an admin may use any); upload the dataset yourself", req.Upload)
+}
+
+// claim takes a job slot for run, whose job is being started on upload
+// id, while that upload is read: ECONFLICT when a job runs or is being
+// started as run, ETOOMANY when MaxRunning jobs run or are being started.
+// The caller deletes j.starting[run] under mu once it has launched the
+// job or given up.
+func (j *Jobs) claim(run, id string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if jb, ok := j.jobs[run]; ok && jb.view.Live {
+		return kgeval.Errorf(kgeval.ECONFLICT, "run %q is running", run)
+	}
+	if _, ok := j.starting[run]; ok {
+		return kgeval.Errorf(kgeval.ECONFLICT, "run %q is being started", run)
+	}
+	if err := j.busy(); err != nil {
+		return err
+	}
+	j.starting[run] = id
+	return nil
+}
+
+// load reads the upload id once, inside ctx's memory budget (the one the
+// uploads share) when it has one. Errors: ENOTFOUND (removed), the
+// budget's (EUNAVAILABLE), the loader's (ETOOLARGE, EINVALID) naming the
+// upload, not the server's path.
+func (j *Jobs) load(ctx context.Context, id string) (*dataset.Result, error) {
+	path := filepath.Join(j.Dir, id)
+	notFound := kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", id)
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, notFound
+	}
+	if reserve := kgeval.MemoryBudgetFrom(ctx); reserve != nil {
+		release, err := reserve(ctx, id, info.Size())
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
+	res, err := j.cfg.Load(path, false)
+	if err == nil {
+		return res, nil
+	}
+	code := kgeval.ErrorCode(err)
+	switch code {
+	case kgeval.ENOTFOUND:
+		return nil, notFound
+	case kgeval.ETOOLARGE:
+	default:
+		code = kgeval.EINVALID
+	}
+	return nil, kgeval.Errorf(code, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, "upload "+id))
+}
+
+// busy refuses a job when MaxRunning jobs run or are being started.
+// Callers hold mu.
 func (j *Jobs) busy() error {
-	n := 0
+	n := len(j.starting)
 	for _, jb := range j.jobs {
 		if jb.view.Live {
 			n++
 		}
 	}
 	if j.MaxRunning > 0 && n >= j.MaxRunning {
-		return kgeval.Errorf(kgeval.ETOOMANY, "%d jobs are running (at most %d at once): wait for one, or cancel one", n, j.MaxRunning)
+		return kgeval.Errorf(kgeval.ETOOMANY, "%d jobs are running or starting (at most %d at once): wait for one, or cancel one", n, j.MaxRunning)
 	}
 	return nil
 }
@@ -693,9 +796,10 @@ func (j *Jobs) Cancel(ctx context.Context, run string, by kgeval.Caller) (kgeval
 }
 
 // Resume finishes an interrupted or unfinished run of an uploaded dataset
-// with the settings it was recorded with (Evaluate with Resume). The run
-// keeps the owner it was started by; by.User becomes it when none is
-// recorded.
+// with the settings it was recorded with (Evaluate with Resume). As Start,
+// it checks who may, the run and a free slot before it reads the upload,
+// once and inside ctx's memory budget. The run keeps the owner it was
+// started by; by.User becomes it when none is recorded.
 func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval.Job, error) {
 	if err := j.mayControl(ctx, run, by, "resume"); err != nil {
 		return kgeval.Job{}, err
@@ -705,21 +809,26 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 	if err != nil {
 		return kgeval.Job{}, err
 	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if jb, ok := j.jobs[run]; ok && jb.view.Live {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is running", run)
-	}
 	if r.Status == kgeval.RunDone {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is done", run)
 	}
-	if filepath.Dir(r.Dataset) != filepath.Clean(j.Dir) || !uploadName.MatchString(filepath.Base(r.Dataset)) {
+	id := filepath.Base(r.Dataset)
+	if filepath.Dir(r.Dataset) != filepath.Clean(j.Dir) || !uploadName.MatchString(id) {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "run %q is not of a dashboard upload: finish it with kgeval evaluate --resume", run)
 	}
-	if err := j.busy(); err != nil {
+	if err := j.claim(run, id); err != nil {
 		return kgeval.Job{}, err
 	}
-	jr := JobRun{Path: r.Dataset, Run: run, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
+	res, err := j.load(ctx, id)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	delete(j.starting, run)
+	if kgeval.ErrorCode(err) == kgeval.ENOTFOUND {
+		return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "run %q cannot be resumed: its upload %s is gone (an upload is removed web.upload_cleanup_age after it was made once no unfinished run of its owner needs it); upload the dataset again and start a new run", run, id)
+	} else if err != nil {
+		return kgeval.Job{}, err
+	}
+	jr := JobRun{Path: r.Dataset, Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
 	var rec struct{ LLM struct{ CacheOnly bool } }
 	if json.Unmarshal([]byte(r.Config), &rec) == nil && rec.LLM.CacheOnly {
 		jr.CacheOnly = true

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -142,8 +143,22 @@ func (s *Server) startJob(c *gin.Context) (any, error) {
 	if !ok {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "engine %q: want one of %s", req.Engine, strings.Join(opt.Engines, ", "))
 	}
-	req.User = caller(c)
-	return j.Start(c.Request.Context(), req)
+	by := s.jobCaller(c)
+	req.User, req.AnyUpload = by.User, by.Admin || by.Open
+	return j.Start(s.jobContext(c), req)
+}
+
+// jobContext is the request's context carrying the memory budget the
+// uploads share (web.upload_memory_bytes): Start and Resume read the
+// upload of a job inside it, once their cheap checks have passed.
+func (s *Server) jobContext(c *gin.Context) context.Context {
+	return kgeval.WithMemoryBudget(c.Request.Context(), func(ctx context.Context, name string, size int64) (func(), error) {
+		b := &budgetedBody{ctx: ctx, name: name, budget: s.budget, c: c, n: size}
+		if err := b.reserve(); err != nil {
+			return nil, err
+		}
+		return b.release, nil
+	})
 }
 
 func (s *Server) listJobs(c *gin.Context) (any, error) {
@@ -186,7 +201,7 @@ func (s *Server) resumeJob(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return j.Resume(c.Request.Context(), c.Param("run"), s.jobCaller(c))
+	return j.Resume(s.jobContext(c), c.Param("run"), s.jobCaller(c))
 }
 
 // jobCaller is who calls, for the job service to decide whether they may

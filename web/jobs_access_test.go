@@ -194,7 +194,7 @@ func TestServer_JobsOwner(t *testing.T) {
 	jobs.Delay = 250 * time.Millisecond
 	orphan := run + "-orphan"
 	t.Cleanup(func() { _ = db.DeleteRun(context.Background(), orphan) })
-	if _, err := jobs.Start(context.Background(), kgeval.JobRequest{Upload: up.ID, Run: orphan, Engine: "native"}); err != nil {
+	if _, err := jobs.Start(context.Background(), kgeval.JobRequest{Upload: up.ID, Run: orphan, Engine: "native", AnyUpload: true}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, root, orphan, "progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
