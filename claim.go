@@ -1,6 +1,9 @@
 package kgeval
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Claim verdicts (SPEC §4d): an answer or reference is split into claims,
 // each claim gets its evidence window chosen by the pair graph, the model's
@@ -38,8 +41,8 @@ type ClaimProb struct {
 	Tokens int `json:"tokens,omitempty"`
 	// Cached is true when every chunk's answer came from the cache.
 	Cached bool `json:"cached,omitempty"`
-	// Forms is each question form's P(supported) when the claim was asked
-	// in more than one (scoring.verify_forms); P is their mean.
+	// Forms is each question form's P(supported) (scoring.verify_forms); P
+	// is their mean.
 	Forms map[string]float64 `json:"forms,omitempty"`
 	// Contradicted is the three-way form's p(No) over its three answers:
 	// the model's probability that the evidence says something different.
@@ -140,7 +143,24 @@ const (
 	// FeatureConflict is 1 when a value or name of the claim conflicts
 	// with its evidence.
 	FeatureConflict = "conflict"
+	// FeatureModelClaim, FeatureModelContext and FeatureModelThreeWay are
+	// the logits of each question form's P(supported) (scoring.verify_forms;
+	// absent for a form not asked); FeatureModelContradicted the logit of
+	// the three-way form's P(contradicted).
+	FeatureModelClaim        = "model_claim"
+	FeatureModelContext      = "model_context"
+	FeatureModelThreeWay     = "model_threeway"
+	FeatureModelContradicted = "model_contradicted"
 )
+
+// ModelFeatures are the features read from the model's answer; a
+// calibration's with_model fit has at least one of them, its
+// without_model fit none.
+var ModelFeatures = []string{FeatureModel, FeatureModelClaim, FeatureModelContext, FeatureModelThreeWay, FeatureModelContradicted}
+
+// KnownFeatures are every feature a claim check may have, in a fixed
+// order (the model's first).
+var KnownFeatures = append(slices.Clone(ModelFeatures), FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict)
 
 // CalibrationFeatures are the features of the calibrated score, in the
 // order of its coefficients; CalibrationFeaturesNoModel those of the
@@ -153,4 +173,5 @@ var (
 // FeatureSigns are the signs the calibrated score's coefficients must have
 // (stats.FitLogisticSigned): more support, overlap or reach never lowers a
 // claim's score, a conflict never raises it.
-var FeatureSigns = map[string]int{FeatureModel: 1, FeatureOverlap: 1, FeatureAtoms: 1, FeatureSupport: 1, FeatureReach: 1, FeatureConflict: -1}
+var FeatureSigns = map[string]int{FeatureModel: 1, FeatureOverlap: 1, FeatureAtoms: 1, FeatureSupport: 1, FeatureReach: 1, FeatureConflict: -1,
+	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1}

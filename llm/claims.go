@@ -438,20 +438,32 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 	}
 
 	c := &claimCall{v: v, ctx: ctx, system: system, cached: cached, flights: map[string]*flight{}}
+	// As many workers as the client has requests in flight, each asking
+	// one query's forms in turn: a query's next form is sent as its last
+	// answer frees a server slot, which still holds the evidence's prompt
+	// (with a goroutine per query, the next form queued behind every
+	// other query's first and found its slot's cache overwritten).
+	todo := make(chan *claimPlan)
 	var wg sync.WaitGroup
-	for _, p := range plans {
+	for range min(len(plans), v.Client.cfg.Concurrency) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, qerr := c.query(qs[p.idx[0]], p)
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			for _, i := range p.idx {
-				ps[i], errs[i] = res, qerr
+			for p := range todo {
+				res, qerr := c.query(qs[p.idx[0]], p)
+				c.mu.Lock()
+				for _, i := range p.idx {
+					ps[i], errs[i] = res, qerr
+				}
+				report(len(p.idx))
+				c.mu.Unlock()
 			}
-			report(len(p.idx))
 		}()
 	}
+	for _, p := range plans {
+		todo <- p
+	}
+	close(todo)
 	wg.Wait()
 	if c.cacheErr != nil {
 		return ps, errs, c.cacheErr
@@ -555,10 +567,7 @@ func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, 
 			return kgeval.ClaimProb{}, err
 		}
 	}
-	res := kgeval.ClaimProb{Chunks: len(p.chunks), Cached: true}
-	if len(forms) > 1 {
-		res.Forms = map[string]float64{}
-	}
+	res := kgeval.ClaimProb{Chunks: len(p.chunks), Cached: true, Forms: map[string]float64{}}
 	sum, n := 0.0, 0
 	for k, f := range forms {
 		best, bestJ, asked := -1.0, 0, false
@@ -584,9 +593,7 @@ func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, 
 		if k == 0 {
 			res.Best = bestJ
 		}
-		if res.Forms != nil {
-			res.Forms[f] = best
-		}
+		res.Forms[f] = best
 		if f == FormThreeWay && !bestA.Fallback {
 			if den := bestA.Yes + bestA.No + bestA.Unknown; den > 0 {
 				pc := bestA.No / den

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -55,28 +56,72 @@ var calibrationJSON []byte
 func DefaultCalibration() (*Calibration, error) { return ParseCalibration(calibrationJSON) }
 
 // ParseCalibration reads a calibration file. Errors: EINVALID when a fit
-// is missing or its features do not match kgeval.CalibrationFeatures.
+// is missing, names a feature kgeval.KnownFeatures lacks, or (with_model)
+// has no model feature or (without_model) has one.
 func ParseCalibration(b []byte) (*Calibration, error) {
 	var c Calibration
 	if err := json.Unmarshal(b, &c); err != nil {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: %v", err)
 	}
 	for _, x := range []struct {
-		f     *Fit
-		name  string
-		names []string
-	}{{c.WithModel, "with_model", kgeval.CalibrationFeatures}, {c.WithoutModel, "without_model", kgeval.CalibrationFeaturesNoModel}} {
+		f         *Fit
+		name      string
+		withModel bool
+	}{{c.WithModel, "with_model", true}, {c.WithoutModel, "without_model", false}} {
 		if x.f == nil {
 			return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: no %s fit", x.name)
 		}
-		if !slices.Equal(x.f.Names, x.names) || len(x.f.Mean) != len(x.names) || len(x.f.Scale) != len(x.names) || len(x.f.Coef) != len(x.names) {
-			return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: %s fit has features %v, want %v", x.name, x.f.Names, x.names)
+		n := len(x.f.Names)
+		if n == 0 || len(x.f.Mean) != n || len(x.f.Scale) != n || len(x.f.Coef) != n {
+			return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: %s fit has %d features, %d means, %d scales and %d coefficients", x.name, n, len(x.f.Mean), len(x.f.Scale), len(x.f.Coef))
+		}
+		model := false
+		for _, f := range x.f.Names {
+			if !slices.Contains(kgeval.KnownFeatures, f) {
+				return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: %s fit has feature %q, want some of %v", x.name, f, kgeval.KnownFeatures)
+			}
+			model = model || slices.Contains(kgeval.ModelFeatures, f)
+		}
+		if model != x.withModel {
+			return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: %s fit has features %v: a with_model fit needs a model feature (%v), a without_model fit none", x.name, x.f.Names, kgeval.ModelFeatures)
 		}
 		if slices.Contains(x.f.Scale, 0) {
 			return nil, kgeval.Errorf(kgeval.EINVALID, "calibration: %s fit has a feature of scale 0", x.name)
 		}
 	}
 	return &c, nil
+}
+
+// ModelFeatures returns the features read from the model's answer about a
+// claim: the logit of its P(supported) (the mean over the forms asked),
+// of each form's P, and of the three-way form's P(contradicted).
+func ModelFeatures(p kgeval.ClaimProb) map[string]float64 {
+	out := map[string]float64{kgeval.FeatureModel: Logit(p.P)}
+	for f, name := range map[string]string{"claim": kgeval.FeatureModelClaim, "context": kgeval.FeatureModelContext, "threeway": kgeval.FeatureModelThreeWay} {
+		if v, ok := p.Forms[f]; ok {
+			out[name] = Logit(v)
+		}
+	}
+	if len(p.Forms) == 0 { // answers recorded before forms: the claim form
+		out[kgeval.FeatureModelClaim] = Logit(p.P)
+	}
+	if p.Contradicted != nil {
+		out[kgeval.FeatureModelContradicted] = Logit(*p.Contradicted)
+	}
+	return out
+}
+
+// contradiction is a claim's contradiction: 1 with a literal or name
+// conflict, else the three-way question's P(contradicted) when the model
+// was asked it, else 0.
+func contradiction(ch *kgeval.ClaimCheck) float64 {
+	switch {
+	case len(ch.Conflicts) > 0:
+		return 1
+	case ch.Model != nil && ch.Model.Contradicted != nil:
+		return *ch.Model.Contradicted
+	}
+	return 0
 }
 
 // Score adds the model's answers to the claim checks (ps[i] for claim i;
@@ -98,7 +143,7 @@ func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps [
 		}
 		return
 	}
-	sum, least, psum, pn, contra := 0.0, 1.0, 0.0, 0, 0
+	sum, least, psum, pn, contra := 0.0, 1.0, 0.0, 0, 0.0
 	var failed error
 	for i := range checks {
 		ch := &checks[i]
@@ -106,7 +151,7 @@ func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps [
 		if i < len(ps) && ps[i] != nil {
 			p := *ps[i]
 			ch.Model = &p
-			ch.Features[kgeval.FeatureModel] = Logit(p.P)
+			maps.Copy(ch.Features, ModelFeatures(p))
 			fit = c.WithModel
 			psum += p.P
 			pn++
@@ -115,24 +160,27 @@ func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps [
 			failed = errs[i]
 		}
 		ch.Score = round(fit.Predict(ch.Features))
+		pc := contradiction(ch)
 		switch {
+		case len(ch.Conflicts) > 0:
+			// A value or name the evidence states otherwise ("€2.5 million"
+			// against "$2.5 million"): contradicted, whatever the score.
+			ch.Verdict = kgeval.ClaimContradicted
 		case ch.Score >= fit.PassMark:
 			ch.Verdict = kgeval.ClaimSupported
-		case len(ch.Conflicts) > 0:
+		case pc >= 0.5:
 			ch.Verdict = kgeval.ClaimContradicted
 		default:
 			ch.Verdict = kgeval.ClaimUnsupported
 		}
-		if len(ch.Conflicts) > 0 {
-			contra++
-		}
+		contra += pc
 		sum += ch.Score
 		least = math.Min(least, ch.Score)
 	}
 	n := float64(len(checks))
 	r.SetValue(metricreg.MetricClaimScore, kgeval.Float(sum/n))
 	r.SetValue(metricreg.MetricClaimScoreMin, kgeval.Float(least))
-	r.SetValue(metricreg.MetricClaimContradiction, kgeval.Float(float64(contra)/n))
+	r.SetValue(metricreg.MetricClaimContradiction, kgeval.Float(contra/n))
 	for _, m := range names {
 		delete(r.Reasons, m)
 	}

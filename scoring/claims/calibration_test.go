@@ -56,8 +56,8 @@ func TestParseCalibration(t *testing.T) {
 		{"feature renamed", edit(func(c map[string]map[string]any) {
 			c["without_model"]["names"] = []string{"words", "atoms", "support", "reach", "conflict"}
 		}), kgeval.EINVALID},
-		{"features reordered", edit(func(c map[string]map[string]any) {
-			c["with_model"]["names"] = []string{"overlap", "model_logit", "atoms", "support", "reach", "conflict"}
+		{"with_model fit without a model feature", edit(func(c map[string]map[string]any) {
+			c["with_model"]["names"] = []string{"overlap", "words", "atoms", "support", "reach", "conflict"}
 		}), kgeval.EINVALID},
 		{"model feature in the fit without the model", edit(func(c map[string]map[string]any) {
 			c["without_model"]["names"] = kgeval.CalibrationFeatures
@@ -136,10 +136,10 @@ func TestCalibration_Score(t *testing.T) {
 			verdicts:      []string{kgeval.ClaimSupported, kgeval.ClaimSupported, kgeval.ClaimContradicted, kgeval.ClaimUnsupported},
 			pReason:       kgeval.ReasonNotApplicable + "scoring.verify is not prob",
 			contradiction: 0.25},
-		{name: "a conflict above the pass mark is supported",
+		{name: "a conflict above the pass mark is contradicted",
 			checks:   []kgeval.ClaimCheck{claim(1, conflict)},
 			scores:   []float64{round4(sigmoid(2))},
-			verdicts: []string{kgeval.ClaimSupported}, pReason: kgeval.ReasonNotApplicable + "scoring.verify is not prob", contradiction: 1},
+			verdicts: []string{kgeval.ClaimContradicted}, pReason: kgeval.ReasonNotApplicable + "scoring.verify is not prob", contradiction: 1},
 		{name: "model on every claim",
 			checks: []kgeval.ClaimCheck{claim(0, nil), claim(1, conflict), claim(1, nil)},
 			ps:     []*kgeval.ClaimProb{p(0.9), p(0.3), p(0.6)},
