@@ -2,9 +2,10 @@
 // claim-level samples in the format of testdata/expertqa_claims_balanced.jsonl
 // (one claim a line: its evidence passages as contexts, the claim as answer,
 // human.faithfulness 1 supported or 0 not), and writes a balanced,
-// deterministic sample of each to testdata/mix_<name>.jsonl, then
-// testdata/mix.jsonl: every mix_<name>.jsonl followed by the first lines of
-// testdata/expertqa_claims_balanced.jsonl.
+// deterministic sample of each to testdata/mix_<name>.jsonl, and the first
+// lines of testdata/expertqa_claims_balanced.jsonl to
+// testdata/mix_expertqa.jsonl. `make factcheck` evaluates each file as a
+// run of its own and fits the calibration leaving one dataset out in turn.
 //
 // Usage (from the repository root; the raw files are not in the repository,
 // testdata/README.md says where each comes from):
@@ -17,9 +18,7 @@
 //	    [-out testdata] [-n 100] [-expertqa-n 100]
 //
 // A dataset whose flag is empty is not converted: its mix_<name>.jsonl, if
-// any, is kept as it is, and mix.jsonl is made from the mix_*.jsonl files
-// found in -out (in name order), so `-faithbench "" -halueval "" -ragtruth ""`
-// only rewrites mix.jsonl.
+// any, is kept as it is.
 //
 // Every output line has metadata.dataset (short name), metadata.kind (rag,
 // qa, summary or longform), metadata.label (the source's own label),
@@ -28,6 +27,9 @@
 // contradiction, absent for supported claims and where the source does not
 // tell) and, when the claim is one sentence of a longer answer,
 // metadata.preceding: the answer's text before that sentence.
+// human.contradiction repeats metadata.contradiction as a label, with 0 for
+// the supported claims of a dataset that labels contradictions, so that
+// `kgeval factcheck` can read claim_contradiction against it.
 //
 // Sampling: within each label the candidates are ordered by sha256(id) in
 // hex and taken smallest first, at most -n of each label and as many of
@@ -74,6 +76,10 @@ type sample struct {
 	System   string   `json:"system,omitempty"`
 	Human    struct {
 		Faithfulness int `json:"faithfulness"`
+		// Contradiction is 1 for a claim the source labels as
+		// contradicting its evidence, 0 for its other claims (supported
+		// ones included), absent where the source has no such label.
+		Contradiction *int `json:"contradiction,omitempty"`
 	} `json:"human"`
 	Metadata meta `json:"metadata"`
 
@@ -251,7 +257,19 @@ func write(path string, xs []sample) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
+	labelled := false // does the dataset label contradictions?
 	for _, s := range xs {
+		labelled = labelled || s.Metadata.Contradiction != nil
+	}
+	for _, s := range xs {
+		switch {
+		case s.Metadata.Contradiction != nil:
+			c := *s.Metadata.Contradiction
+			s.Human.Contradiction = &c
+		case labelled && s.Human.Faithfulness == 1:
+			zero := 0
+			s.Human.Contradiction = &zero
+		}
 		if err := enc.Encode(s); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}

@@ -5,51 +5,27 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
-// mix writes OUT/mix.jsonl: every OUT/mix_*.jsonl in name order, then the
-// first 2×expertqa-n lines of -expertqa-claims (the balanced ExpertQA claims,
-// alternating Incomplete and Complete) with metadata dataset "expertqa",
-// kind "longform", label the expert support label and, where the claim is
-// found in its answer in -expertqa, preceding. ExpertQA ids, contexts and
-// labels are kept; ExpertQA has no contradiction label, so
-// metadata.contradiction is left out.
+// mix writes OUT/mix_expertqa.jsonl: the first 2×expertqa-n lines of
+// -expertqa-claims (the balanced ExpertQA claims, alternating Incomplete and
+// Complete) with metadata dataset "expertqa", kind "longform", label the
+// expert support label and, where the claim is found in its answer in
+// -expertqa, preceding. ExpertQA ids, contexts and labels are kept;
+// ExpertQA has no contradiction label, so metadata.contradiction is left
+// out.
 func mix(o options, log io.Writer) error {
-	files, err := filepath.Glob(filepath.Join(o.out, "mix_*.jsonl"))
-	if err != nil {
-		return err
-	}
-	sort.Strings(files)
-	var b bytes.Buffer
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		b.Write(data)
-		fmt.Fprintf(log, "mix: %s (%d lines)\n", f, bytes.Count(data, []byte("\n")))
-	}
 	eq, err := expertQA(o)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	for _, s := range eq {
-		if err := enc.Encode(s); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(log, "mix: expertqa (%d lines: %s)\n", len(eq), counts(eq))
-	path := filepath.Join(o.out, "mix.jsonl")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	path := filepath.Join(o.out, "mix_expertqa.jsonl")
+	if err := write(path, eq); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "-> %s (%d lines)\n", path, bytes.Count(b.Bytes(), []byte("\n")))
+	fmt.Fprintf(log, "expertqa: %d lines (%s) -> %s\n", len(eq), counts(eq), path)
 	return nil
 }
 
