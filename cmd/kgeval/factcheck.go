@@ -25,23 +25,27 @@ const DefaultCalibrationFile = "scoring/claims/calibration.json"
 
 // factcheckOpts are the flags of factcheck and calibrate.
 type factcheckOpts struct {
-	run, variant, csvOut, jsonOut, out string
-	folds                              int
-	lambda                             float64
+	runs                          []string
+	run                           string // runs[0]
+	variant, csvOut, jsonOut, out string
+	folds                         int
+	lambda                        float64
 }
 
 func (o *factcheckOpts) flags(c *cobra.Command) {
 	f := c.Flags()
-	f.StringVar(&o.run, "run", "", "run name (a claim-level dataset with human faithfulness 0/1, e.g. testdata/expertqa_claims_balanced.jsonl)")
+	f.StringArrayVar(&o.runs, "run", nil, "run name (a claim-level dataset with human faithfulness 0/1, e.g. testdata/expertqa_claims_balanced.jsonl); "+
+		"repeat it for a training mix, one run per dataset: each is left out in turn (leave-one-dataset-out)")
 	f.StringVar(&o.variant, "variant", kgeval.DefaultVariant, "scoring variant of the KG scores")
 	f.IntVar(&o.folds, "folds", analysis.FactcheckFolds, "cross-validation folds (samples of one group, the id before '#', share a fold)")
 	f.Float64Var(&o.lambda, "lambda", analysis.FactcheckLambda, "L2 penalty of the logistic regression (1/C in scikit-learn)")
 }
 
-func (o factcheckOpts) check() error {
-	if o.run == "" {
+func (o *factcheckOpts) check() error {
+	if len(o.runs) == 0 || o.runs[0] == "" {
 		return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
 	}
+	o.run = o.runs[0]
 	if o.folds < 2 {
 		return kgeval.Errorf(kgeval.EINVALID, "--folds %d: want at least 2", o.folds)
 	}
@@ -66,6 +70,9 @@ func (m *Main) factcheckCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(); err != nil {
 				return err
+			}
+			if len(o.runs) > 1 {
+				return m.factcheckMix(cmd, o, "")
 			}
 			fo := o.options()
 			if o.out != "" {
@@ -123,6 +130,9 @@ func (m *Main) calibrateCommand() *cobra.Command {
 			if err := o.check(); err != nil {
 				return err
 			}
+			if len(o.runs) > 1 {
+				return m.factcheckMix(cmd, o, o.out)
+			}
 			if o.out == "" {
 				return kgeval.Errorf(kgeval.EINVALID, "--out is empty: name the file to write")
 			}
@@ -155,4 +165,27 @@ func (m *Main) calibrateCommand() *cobra.Command {
 	o.flags(c)
 	c.Flags().StringVar(&o.out, "out", DefaultCalibrationFile, "calibration file to write (JSON)")
 	return c
+}
+
+// factcheckMix reads several runs, one per dataset, as the training mix
+// (analysis.LoadMix), prints the report and writes its files; with out,
+// calibrate writes the calibration fitted on every dataset there.
+func (m *Main) factcheckMix(cmd *cobra.Command, o factcheckOpts, out string) error {
+	return m.withStore(cmd, false, func(db *graphstore.DB) error {
+		rep, err := analysis.LoadMix(cmd.Context(), db, o.runs, o.variant, analysis.MixOptions{Lambda: o.lambda, Kgeval: version + " (commit " + commit + ")"})
+		if err != nil {
+			return err
+		}
+		render.Mix(m.Stdout, rep)
+		files := []render.Output{render.File(o.csvOut, "--csv", func(w io.Writer) error { return render.MixCSV(w, rep) }),
+			render.File(o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) })}
+		if out != "" {
+			if rep.Calibration.WithModel == nil {
+				return kgeval.Errorf(kgeval.EINVALID, "no claim of the runs has the model's answer: no with_model fit to write (run them with scoring.verify prob)")
+			}
+			files = append(files, render.File(out, "--out", func(w io.Writer) error { return render.JSON(w, rep.Calibration) }))
+			fmt.Fprintf(m.Stdout, "\nwrote the calibration to %s\n", out)
+		}
+		return render.WriteFiles(files...)
+	})
 }
