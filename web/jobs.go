@@ -71,12 +71,13 @@ func (s *Server) upload(c *gin.Context) (any, error) {
 }
 
 // uploadQuota names the caller as the upload's owner (kgeval.WithUploader,
-// on the request's context) and refuses the upload before its body is read
-// when their kept uploads are at the quota, or its declared length would
-// pass it. JobService.Upload checks again with the bytes it read.
+// on the request's context) with its declared length (WithUploadSize), and
+// refuses the upload before its body is read when their uploads are at the
+// quota, or its declared length would pass it. JobService.Upload reserves
+// the declared length, then the bytes as they arrive.
 func (s *Server) uploadQuota(c *gin.Context) error {
 	who := caller(c)
-	c.Request = c.Request.WithContext(kgeval.WithUploader(c.Request.Context(), who))
+	c.Request = c.Request.WithContext(kgeval.WithUploadSize(kgeval.WithUploader(c.Request.Context(), who), c.Request.ContentLength))
 	q, ok := s.cfg.Jobs.(kgeval.UploadQuota)
 	if !ok {
 		return nil
