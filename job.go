@@ -116,6 +116,16 @@ type UploadUsage struct {
 	CleanupAgeSeconds int64 `json:"cleanup_age_seconds"`
 }
 
+// UploadOwners is implemented by a JobService that records who made each
+// upload (pipeline.Jobs does): the dashboard shows an upload's id only to
+// its owner and admins (issue 36 finding 6).
+type UploadOwners interface {
+	// UploadOwner tells whether dataset (an upload id, or the path a run
+	// records) is one of the service's uploads, and who made it ("" when
+	// that is no longer recorded).
+	UploadOwner(dataset string) (owner string, upload bool)
+}
+
 type uploaderKey struct{}
 
 // WithUploader returns ctx naming who uploads (as JobRequest.User names

@@ -814,6 +814,7 @@ func (j *Jobs) Close(timeout time.Duration) {
 }
 
 var (
-	_ kgeval.JobService  = (*Jobs)(nil)
-	_ kgeval.UploadQuota = (*Jobs)(nil)
+	_ kgeval.JobService   = (*Jobs)(nil)
+	_ kgeval.UploadQuota  = (*Jobs)(nil)
+	_ kgeval.UploadOwners = (*Jobs)(nil)
 )

@@ -138,3 +138,15 @@ func age(d time.Duration) string {
 	}
 	return s
 }
+
+// UploadOwner tells whether dataset, an upload id or the path of a file of
+// Dir, is an upload, and who made it (kgeval.UploadOwners).
+func (j *Jobs) UploadOwner(dataset string) (string, bool) {
+	id := filepath.Base(dataset)
+	if !uploadName.MatchString(id) || (id != dataset && filepath.Dir(dataset) != filepath.Clean(j.Dir)) {
+		return "", false
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.owners.Uploads[id].Owner, true
+}

@@ -159,6 +159,9 @@ func (s *Server) listJobs(c *gin.Context) (any, error) {
 	if jobs == nil {
 		jobs = []kgeval.Job{}
 	}
+	for i := range jobs {
+		jobs[i].Dataset = s.shownDataset(c, jobs[i].Dataset, jobs[i].Owner)
+	}
 	out := gin.H{"jobs": jobs, "options": j.Options(), "admin": s.auth.isAdmin(c), "you": caller(c)}
 	if q, ok := j.(kgeval.UploadQuota); ok {
 		out["uploads"] = q.UploadUsage(caller(c))
@@ -171,7 +174,12 @@ func (s *Server) getJob(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return j.Get(c.Request.Context(), c.Param("run"))
+	v, err := j.Get(c.Request.Context(), c.Param("run"))
+	if err != nil {
+		return nil, err
+	}
+	v.Dataset = s.shownDataset(c, v.Dataset, v.Owner)
+	return v, nil
 }
 
 func (s *Server) cancelJob(c *gin.Context) (any, error) {
