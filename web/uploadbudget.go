@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -59,6 +60,41 @@ func (b *uploadBudget) weight(name string, size int64) int64 {
 		}
 	}
 	return min(max(w, 1), b.total)
+}
+
+// fileWeight is what loading the stored dataset at path (an upload, named
+// name) reserves of the budget: its UploadMeter's cost, the file read
+// through it, when the budget has a meter, else weight of its size. A job
+// that loads its upload can reserve this (issue 36 deliverable 2). Errors:
+// ENOTFOUND, ETOOLARGE (more than the whole budget).
+func (b *uploadBudget) fileWeight(name, path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", name)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, kgeval.Wrap(kgeval.EINTERNAL, err, "upload %s", name)
+	}
+	if b.meter == nil {
+		return b.weight(name, st.Size()), nil
+	}
+	m := b.meter(name)
+	if m == nil {
+		return b.weight(name, st.Size()), nil
+	}
+	if _, err := io.Copy(m, f); err != nil {
+		return 0, kgeval.Wrap(kgeval.EINTERNAL, err, "upload %s", name)
+	}
+	c := m.Cost()
+	if c > b.total {
+		return 0, kgeval.Errorf(kgeval.ETOOLARGE, "loading upload %s would hold about %s of memory, more than the %s uploads and jobs share (web.upload_memory_bytes)", name, mebibytes(c), mebibytes(b.total))
+	}
+	if c < 0 {
+		return b.total, nil
+	}
+	return max(c, 1), nil
 }
 
 // budgetBody wraps the body of the upload named name: at its end it
