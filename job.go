@@ -108,16 +108,28 @@ type UploadQuota interface {
 	CheckUpload(who string, size int64) error
 }
 
-// UploadUsage is what one user's (or token's) kept uploads hold against
-// the upload quota (web.upload_quota_files, web.upload_quota_bytes), and
-// how long an upload no unfinished run needs is kept
-// (web.upload_cleanup_age).
+// UploadUsage is what one user's (or token's) uploads hold against the
+// upload quota (web.upload_quota_files, web.upload_quota_bytes), and how
+// long an upload no unfinished run needs is kept (web.upload_cleanup_age).
+// Files and Bytes count the uploads still being read too (Reading of
+// them): each reserves its declared size, or the bytes that have arrived.
 type UploadUsage struct {
 	Files             int   `json:"files"`
 	Bytes             int64 `json:"bytes"`
+	Reading           int   `json:"reading"`
 	MaxFiles          int   `json:"max_files"`
 	MaxBytes          int64 `json:"max_bytes"`
 	CleanupAgeSeconds int64 `json:"cleanup_age_seconds"`
+}
+
+// UploadOwners is implemented by a JobService that records who made each
+// upload (pipeline.Jobs does): the dashboard shows an upload's id only to
+// its owner and admins (issue 36 finding 6).
+type UploadOwners interface {
+	// UploadOwner tells whether dataset (an upload id, or the path a run
+	// records) is one of the service's uploads, and who made it ("" when
+	// that is no longer recorded).
+	UploadOwner(dataset string) (owner string, upload bool)
 }
 
 type uploaderKey struct{}
@@ -132,6 +144,23 @@ func WithUploader(ctx context.Context, who string) context.Context {
 func UploaderFrom(ctx context.Context) string {
 	who, _ := ctx.Value(uploaderKey{}).(string)
 	return who
+}
+
+type uploadSizeKey struct{}
+
+// WithUploadSize returns ctx declaring the size of an upload's body (its
+// Content-Length; -1: not declared): JobService.Upload reserves it of the
+// uploader's quota before reading the body.
+func WithUploadSize(ctx context.Context, n int64) context.Context {
+	return context.WithValue(ctx, uploadSizeKey{}, n)
+}
+
+// UploadSizeFrom returns the size WithUploadSize declared (-1 if none).
+func UploadSizeFrom(ctx context.Context) int64 {
+	if n, ok := ctx.Value(uploadSizeKey{}).(int64); ok {
+		return n
+	}
+	return -1
 }
 
 // JobRequest starts a job.

@@ -42,11 +42,23 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
 		Console:    kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
 		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,
-		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: dataset.UploadCost(cfg.DatasetOptions())},
+		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: dataset.UploadCost(cfg.DatasetOptions()),
+		UploadMeter: uploadMeter(cfg.DatasetOptions())},
 		&graphstore.Health{DB: db}, db)
 	if err != nil {
 		db.Close(context.WithoutCancel(ctx))
 		return nil, nil, err
 	}
 	return s, db, nil
+}
+
+// uploadMeter measures an upload with the dataset limits (nil for a name
+// of no dataset format: it is refused before it is read).
+func uploadMeter(opt dataset.Options) func(name string) web.UploadMeter {
+	return func(name string) web.UploadMeter {
+		if m := dataset.NewMeter(name, opt); m != nil {
+			return m
+		}
+		return nil
+	}
 }

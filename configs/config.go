@@ -70,6 +70,12 @@ type Config struct {
 		// Parquet file's pages decompressed, its rows' values). 0: no cap.
 		MaxRecords      int   `mapstructure:"max_records"`
 		MaxDecodedBytes int64 `mapstructure:"max_decoded_bytes"`
+		// MaxDepth and MaxValues bound a record's structure, MaxFileValues
+		// the values of all a file's records (issue 36; dataset.Options).
+		// 0: no cap.
+		MaxDepth      int   `mapstructure:"max_depth"`
+		MaxValues     int   `mapstructure:"max_values"`
+		MaxFileValues int64 `mapstructure:"max_file_values"`
 	} `mapstructure:"dataset"`
 	Extraction struct {
 		Method      string `mapstructure:"method"`
@@ -90,10 +96,11 @@ type Config struct {
 func (c *Config) GraphParams() kgeval.GraphParams { return c.Scoring.GraphParams() }
 
 // DatasetOptions are the dataset limits of c (text sizes, records,
-// decoded bytes) that dataset.Load reads a file with.
+// decoded bytes, structure) that dataset.Load reads a file with.
 func (c *Config) DatasetOptions() dataset.Options {
 	return dataset.Options{MaxTextChars: c.Dataset.MaxTextChars, MaxLabelChars: c.Dataset.MaxLabelChars,
-		MaxRecords: c.Dataset.MaxRecords, MaxDecodedBytes: c.Dataset.MaxDecodedBytes}
+		MaxRecords: c.Dataset.MaxRecords, MaxDecodedBytes: c.Dataset.MaxDecodedBytes,
+		MaxDepth: c.Dataset.MaxDepth, MaxValues: c.Dataset.MaxValues, MaxFileValues: c.Dataset.MaxFileValues}
 }
 
 // Redacted returns a copy of c without secrets, for run records and
@@ -291,7 +298,8 @@ func (c *Config) validateExtraction(bad badValue) error {
 	return nil
 }
 
-// validateDatasetCaps checks the dataset caps on labels, records and decoded bytes.
+// validateDatasetCaps checks the dataset caps on labels, records, decoded
+// bytes and structure.
 func (c *Config) validateDatasetCaps(bad badValue) error {
 	if c.Dataset.MaxLabelChars < 0 {
 		return bad("dataset.max_label_chars", c.Dataset.MaxLabelChars, "must be >= 0")
@@ -301,6 +309,15 @@ func (c *Config) validateDatasetCaps(bad badValue) error {
 	}
 	if c.Dataset.MaxDecodedBytes < 0 {
 		return bad("dataset.max_decoded_bytes", c.Dataset.MaxDecodedBytes, "must be >= 0 (0: no cap)")
+	}
+	if c.Dataset.MaxDepth < 0 || c.Dataset.MaxDepth == 1 {
+		return bad("dataset.max_depth", c.Dataset.MaxDepth, "must be 0 (no cap) or at least 2 (a record and its fields)")
+	}
+	if c.Dataset.MaxValues < 0 {
+		return bad("dataset.max_values", c.Dataset.MaxValues, "must be >= 0 (0: no cap)")
+	}
+	if c.Dataset.MaxFileValues < 0 {
+		return bad("dataset.max_file_values", c.Dataset.MaxFileValues, "must be >= 0 (0: no cap)")
 	}
 	return nil
 }

@@ -28,7 +28,8 @@ func TestLoad(t *testing.T) {
 			c.Web.Thresholds["support"] != 0.5 || c.Web.Thresholds["contradiction"] != 0 {
 			t.Errorf("web %+v", c.Web)
 		}
-		if c.Dataset.MaxRecords != 100000 || c.Dataset.MaxDecodedBytes != 64<<20 || c.Web.UploadMemoryBytes != 512<<20 {
+		if c.Dataset.MaxRecords != 100000 || c.Dataset.MaxDecodedBytes != 64<<20 || c.Web.UploadMemoryBytes != 512<<20 ||
+			c.Dataset.MaxDepth != 32 || c.Dataset.MaxValues != 20000 || c.Dataset.MaxFileValues != 2000000 {
 			t.Errorf("upload limits: dataset %+v, web.upload_memory_bytes %d", c.Dataset, c.Web.UploadMemoryBytes)
 		}
 		if c.Web.UploadQuotaFiles != 20 || c.Web.UploadQuotaBytes != 256<<20 || c.Web.UploadCleanupAge != 24*time.Hour || c.Web.UploadCleanupInterval != 10*time.Minute {
@@ -83,6 +84,9 @@ func TestLoad(t *testing.T) {
 		{"UploadCleanupInterval", "KGEVAL_WEB_UPLOAD_CLEANUP_INTERVAL", "often", "", "config: web.upload_cleanup_interval = often: not a valid duration"},
 		{"MaxRecords", "KGEVAL_DATASET_MAX_RECORDS", "-1", "", "config: dataset.max_records = -1: must be >= 0 (0: no cap)"},
 		{"MaxDecodedBytes", "KGEVAL_DATASET_MAX_DECODED_BYTES", "lots", "", "config: dataset.max_decoded_bytes = lots: not a valid integer"},
+		{"MaxDepth", "KGEVAL_DATASET_MAX_DEPTH", "1", "", "config: dataset.max_depth = 1: must be 0 (no cap) or at least 2 (a record and its fields)"},
+		{"MaxValues", "KGEVAL_DATASET_MAX_VALUES", "-5", "", "config: dataset.max_values = -5: must be >= 0 (0: no cap)"},
+		{"MaxFileValues", "KGEVAL_DATASET_MAX_FILE_VALUES", "-1", "", "config: dataset.max_file_values = -1: must be >= 0 (0: no cap)"},
 		{"UploadMemoryBytes", "KGEVAL_WEB_UPLOAD_MEMORY_BYTES", "1048576", "", "config: web.upload_memory_bytes = 1048576: must be at least 67108864 (64 MiB)"},
 		{"SamePair", "", "", "testdata/bad_pairs.yaml", "config: scoring.pairs[0] = p1: input and context must be different texts"},
 		{"BrokenFile", "", "", "testdata/broken.yaml", "config file testdata/broken.yaml"},

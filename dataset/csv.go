@@ -46,6 +46,8 @@ func readCSV(br *bufio.Reader, v *validator) error {
 		}
 		m := make(map[string]any, len(row))
 		bad := ""
+		v.cur = rec
+		v.walk.beginRecord()
 		for i, f := range row {
 			if !utf8.ValidString(f) {
 				bad = header[i]
@@ -58,7 +60,12 @@ func readCSV(br *bufio.Reader, v *validator) error {
 					continue
 				}
 				var x any
-				if err := json.Unmarshal([]byte(f), &x); err != nil {
+				if reason, ok := v.shape(name, []byte(f)); !ok {
+					if reason != "" {
+						v.reject(rec, "", reason)
+					}
+					m = nil
+				} else if err := json.Unmarshal([]byte(f), &x); err != nil {
 					bad = ""
 					v.reject(rec, "", fmt.Sprintf("wrong type: field %s: invalid JSON: %v", name, err))
 					m = nil
@@ -67,7 +74,12 @@ func readCSV(br *bufio.Reader, v *validator) error {
 				}
 			case "ground_truths":
 				var arr []any
-				if json.Unmarshal([]byte(f), &arr) == nil {
+				if reason, ok := v.shape(name, []byte(f)); !ok {
+					if reason != "" {
+						v.reject(rec, "", reason)
+					}
+					m = nil
+				} else if json.Unmarshal([]byte(f), &arr) == nil {
 					m[name] = arr
 				} else {
 					m[name] = f

@@ -8,6 +8,14 @@
 // bytes, and a Parquet file's footer and pages are checked against those
 // limits before anything is decompressed (parquet.go). MemoryBound says what
 // a load within them may hold, for a memory budget shared by loads at once.
+//
+// A record is bounded by its structure too (issue 36): how deep it nests
+// (Options.MaxDepth) and how many values it holds (Options.MaxValues) are
+// counted on its JSON text before it is decoded (shape.go), so that a
+// record of millions of empty objects is rejected, naming the field, for
+// the cost of reading its bytes; the values of all records are capped too
+// (Options.MaxFileValues). Meter counts the same as an upload arrives: what
+// the load will hold, the decoded structure of its records included.
 package dataset
 
 import (
@@ -50,6 +58,16 @@ type Options struct {
 	// MaxRejections caps the rejections Result.Rejected lists (the first
 	// ones); Result.RejectedTotal counts them all. 0: all are listed.
 	MaxRejections int
+	// MaxDepth caps how deep a record nests (dataset.max_depth; the
+	// record is level 1, its fields level 2) and MaxValues the values it
+	// holds (dataset.max_values: every member of an object and element of
+	// an array in it, at any depth). A record over either is rejected,
+	// the field where it passed named, before it is decoded. 0: no cap.
+	MaxDepth, MaxValues int
+	// MaxFileValues caps the values of all records of a file, counted as
+	// they are read, rejected records' included (dataset.max_file_values):
+	// over it the load stops with ETOOLARGE. 0: no cap.
+	MaxFileValues int64
 }
 
 // Result is what a load produced.
@@ -341,6 +359,17 @@ func (v *validator) addJSON(rec int, b []byte) {
 	// pass over its bytes (issue 26 finding 3).
 	if kind := jsonKind(b); kind != "" && kind != "object" && json.Valid(b) {
 		v.reject(rec, "", "wrong type: a record must be a JSON object, got "+kind)
+		return
+	}
+	// Its structure is walked before anything is built (issue 36).
+	if !v.room(rec) {
+		return
+	}
+	v.cur = rec
+	if reason, ok := v.shape("", b); !ok {
+		if reason != "" {
+			v.reject(rec, "", reason)
+		}
 		return
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))

@@ -25,9 +25,11 @@ import (
 )
 
 // limits are the default limits of configs/kgeval.yaml for an upload:
-// dataset.max_records, dataset.max_decoded_bytes, and the rejections the
-// dashboard lists.
-var limits = dataset.Options{MaxTextChars: 200000, MaxLabelChars: 256, MaxRecords: 100000, MaxDecodedBytes: 64 << 20, MaxRejections: 1000}
+// dataset.max_records, dataset.max_decoded_bytes, the structure caps
+// (dataset.max_depth, max_values, max_file_values), and the rejections
+// the dashboard lists.
+var limits = dataset.Options{MaxTextChars: 200000, MaxLabelChars: 256, MaxRecords: 100000, MaxDecodedBytes: 64 << 20, MaxRejections: 1000,
+	MaxDepth: 32, MaxValues: 20000, MaxFileValues: 2000000}
 
 // memoryBudget is what loading any file within limits may add to a
 // process's peak RSS; the load runs in a child process whose address

@@ -50,6 +50,12 @@ func readParquet(f io.ReaderAt, size int64, opt Options) (res *Result, err error
 		if !v.decode(valueBytes(rows[0]), "its rows hold") {
 			break
 		}
+		if reason, ok := v.leaves(rec, len(rows[0])); !ok {
+			if reason != "" {
+				v.reject(rec, "", reason)
+			}
+			continue
+		}
 		m := map[string]any{}
 		if err := r.Schema().Reconstruct(&m, rows[0]); err != nil {
 			v.reject(rec, "", "unreadable Parquet row: "+err.Error())

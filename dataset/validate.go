@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -32,10 +33,38 @@ type validator struct {
 	decoded       int64          // bytes read or decoded so far
 	ids           map[string]int // id -> record that holds it
 	err           error          // a limit passed: the read stops
+	walk          walker         // counts the structure of records before they are decoded
+	cur           int            // the record being read
 }
 
 func newValidator(opt Options) *validator {
-	return &validator{opt: opt, ids: map[string]int{}}
+	return &validator{opt: opt, ids: map[string]int{}, walk: newWalker(opt)}
+}
+
+// shape walks b, JSON text of record v.cur, before it is decoded: the
+// whole record (field "") or the text of one of its fields (the record's
+// counts go on). It returns false when the record is over
+// dataset.max_depth or dataset.max_values, with the reason to reject it
+// for, or when the file is over dataset.max_file_values (v.err: the read
+// stops).
+func (v *validator) shape(field string, b []byte) (string, bool) {
+	if field == "" {
+		v.walk.resetText(1, "")
+	} else {
+		v.walk.resetText(2, field)
+	}
+	v.walk.feed(b)
+	if v.walk.fileOver != "" {
+		if v.err == nil {
+			v.err = kgeval.Errorf(kgeval.ETOOLARGE, "the records hold more than %s values (dataset.max_file_values): stopped at record %s, %s%s",
+				thousands(v.opt.MaxFileValues), thousands(int64(v.cur)), v.walk.fileOver, v.sofar(", after "))
+		}
+		return "", false
+	}
+	if v.walk.over != "" {
+		return v.walk.over, false
+	}
+	return "", true
 }
 
 func (v *validator) result(format string) *Result {
@@ -102,6 +131,7 @@ func (v *validator) add(rec int, m map[string]any) {
 	if !v.room(rec) {
 		return
 	}
+	v.cur = rec
 	s, err := v.sample(rec, m)
 	if err != nil {
 		v.reject(rec, s.ID, err.Error())
@@ -113,6 +143,26 @@ func (v *validator) add(rec int, m map[string]any) {
 	}
 	v.ids[s.ID] = rec
 	v.samples = append(v.samples, s)
+}
+
+// leaves counts the n leaf values of Parquet row rec (the least of the
+// values it holds) against dataset.max_values and max_file_values before
+// the row is reconstructed, as shape does for JSON text.
+func (v *validator) leaves(rec, n int) (string, bool) {
+	if !v.room(rec) {
+		return "", false
+	}
+	v.cur = rec
+	v.walk.total += int64(n)
+	if limit := v.opt.MaxFileValues; limit > 0 && v.walk.total > limit {
+		v.err = kgeval.Errorf(kgeval.ETOOLARGE, "the records hold more than %s values (dataset.max_file_values): stopped at record %s%s",
+			thousands(limit), thousands(int64(rec)), v.sofar(", after "))
+		return "", false
+	}
+	if v.opt.MaxValues > 0 && n > v.opt.MaxValues {
+		return fmt.Sprintf("its fields hold %s values, over the %s values a record may hold (dataset.max_values)", thousands(int64(n)), thousands(int64(v.opt.MaxValues))), false
+	}
+	return "", true
 }
 
 func pick(m map[string]any, field string) (string, any, bool) {
@@ -248,6 +298,9 @@ func (v *validator) contexts(field string, x any) ([]string, error) {
 	if str, ok := x.(string); ok {
 		t := strings.TrimSpace(str)
 		if strings.HasPrefix(t, "[") {
+			if reason, ok := v.shape(field, []byte(t)); !ok {
+				return nil, errors.New(reason)
+			}
 			var arr []any
 			if err := json.Unmarshal([]byte(t), &arr); err == nil {
 				x = arr
@@ -279,6 +332,9 @@ func (v *validator) contexts(field string, x any) ([]string, error) {
 // triplets parses the optional pre-extracted triplets of SPEC §1.
 func (v *validator) triplets(x any, passages int) (*kgeval.SampleTriplets, error) {
 	if str, ok := x.(string); ok { // CSV: a JSON string
+		if reason, ok := v.shape("triplets", []byte(str)); !ok {
+			return nil, errors.New(reason)
+		}
 		var m any
 		if err := json.Unmarshal([]byte(str), &m); err != nil {
 			return nil, fmt.Errorf("wrong type: field triplets: invalid JSON: %v", err)

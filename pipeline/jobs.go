@@ -123,11 +123,16 @@ type owners struct {
 }
 
 // uploadRecord is an upload's owner ("user:NAME", "token:NAME",
-// "anonymous"; kgeval.JobRequest.User), size and time of upload.
+// "anonymous"; kgeval.JobRequest.User), size and time of upload. While it
+// is read (Reading), Bytes is what it reserves of the quota: its declared
+// size, or what has arrived (issue 36 finding 7). A record still reading
+// when the server starts is of an upload a crash cut short: its file is
+// removed (removeInterrupted).
 type uploadRecord struct {
 	Owner   string    `json:"owner"`
 	Bytes   int64     `json:"bytes"`
 	Created time.Time `json:"created"`
+	Reading bool      `json:"reading,omitempty"`
 }
 
 // ownersFile is the name of the owners record in Dir (not an upload name,
@@ -150,6 +155,9 @@ func NewJobs(ctx context.Context, cfg JobsConfig, db JobStore, dir string) (*Job
 	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, starting: map[string]string{}, MaxRunning: 2,
 		stop: make(chan struct{})}
 	if err := j.loadOwners(); err != nil {
+		return nil, err
+	}
+	if err := j.removeInterrupted(); err != nil {
 		return nil, err
 	}
 	if _, err := j.CleanupUploads(ctx); err != nil {
@@ -255,9 +263,9 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 	}
 	changed := len(removed) > 0
 	for id, r := range j.owners.Uploads {
-		// An upload still being read (no bytes yet) or made since the
-		// listing is not in it, and is kept.
-		if !present[id] && r.Bytes > 0 && r.Created.Before(listed) {
+		// An upload still being read or made since the listing is not
+		// in it, and is kept.
+		if !present[id] && !r.Reading && r.Created.Before(listed) {
 			delete(j.owners.Uploads, id)
 			changed = true
 		}
@@ -307,15 +315,10 @@ func (j *Jobs) loadOwners() error {
 }
 
 // saveOwners writes Dir/owners.json whole (a new file renamed over the
-// old one), without the uploads still being read. Callers hold mu.
+// old one), the uploads still being read included: a crash leaves their
+// files, and the next start removes them. Callers hold mu.
 func (j *Jobs) saveOwners() error {
-	rec := owners{Uploads: map[string]uploadRecord{}, Runs: j.owners.Runs}
-	for id, r := range j.owners.Uploads {
-		if r.Bytes > 0 {
-			rec.Uploads[id] = r
-		}
-	}
-	b, err := json.MarshalIndent(rec, "", "  ")
+	b, err := json.MarshalIndent(j.owners, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -345,13 +348,17 @@ func (j *Jobs) UploadUsage(who string) kgeval.UploadUsage {
 	return j.usage(who, "")
 }
 
-// usage counts who's uploads but skip. Callers hold mu.
+// usage counts who's uploads but skip, those being read included (what
+// they reserve). Callers hold mu.
 func (j *Jobs) usage(who, skip string) kgeval.UploadUsage {
 	u := kgeval.UploadUsage{MaxFiles: j.cfg.QuotaFiles, MaxBytes: j.cfg.QuotaBytes, CleanupAgeSeconds: int64(j.cleanupAge() / time.Second)}
 	for id, r := range j.owners.Uploads {
 		if r.Owner == who && id != skip {
 			u.Files++
 			u.Bytes += r.Bytes
+			if r.Reading {
+				u.Reading++
+			}
 		}
 	}
 	return u
@@ -361,8 +368,9 @@ func (j *Jobs) usage(who, skip string) kgeval.UploadUsage {
 func (j *Jobs) forgetUpload(id string) {
 	os.Remove(filepath.Join(j.Dir, id))
 	j.mu.Lock()
+	defer j.mu.Unlock()
 	delete(j.owners.Uploads, id)
-	j.mu.Unlock()
+	j.saveOwners() // the record of a file that is gone is harmless if this fails: it goes at the next start
 }
 
 // nameOf is the name part of an owner ("user:alice" is alice).
@@ -399,25 +407,18 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 	rand.Read(b)
 	id := hex.EncodeToString(b) + "." + ext
 	path := filepath.Join(j.Dir, id)
-	// The upload takes its place in the quota before it is read, so that
-	// uploads at once count each other; its bytes are checked once read.
-	j.mu.Lock()
-	u := j.usage(who, "")
-	if err := checkQuota(u, -1); err != nil {
-		j.mu.Unlock()
+	// The upload takes its place in the quota before it is read, its
+	// declared size reserved and then each byte as it arrives, so that
+	// uploads at once count each other (issue 36 finding 7).
+	if err := j.reserveUpload(id, who, kgeval.UploadSizeFrom(ctx)); err != nil {
 		return kgeval.Upload{}, err
-	}
-	j.owners.Uploads[id] = uploadRecord{Owner: who, Created: time.Now().UTC()}
-	j.mu.Unlock()
-	if u.MaxBytes > 0 {
-		body = io.LimitReader(body, u.MaxBytes-u.Bytes+1) // one byte over the room left tells it was over
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		j.forgetUpload(id)
 		return kgeval.Upload{}, kgeval.Wrap(kgeval.EINTERNAL, err, "store upload")
 	}
-	n, err := io.Copy(f, body)
+	n, err := io.Copy(f, &quotaReader{r: body, j: j, id: id})
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -426,12 +427,11 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 		return kgeval.Upload{}, err
 	}
 	j.mu.Lock()
-	err = checkQuota(j.usage(who, id), n)
-	j.mu.Unlock()
-	if err != nil {
-		j.forgetUpload(id)
-		return kgeval.Upload{}, err
+	if r, ok := j.owners.Uploads[id]; ok {
+		r.Bytes = n // what it reserves: what it holds
+		j.owners.Uploads[id] = r
 	}
+	j.mu.Unlock()
 	res, err := j.cfg.Load(path, true)
 	if err != nil {
 		j.forgetUpload(id)
@@ -923,6 +923,7 @@ func (j *Jobs) Close(timeout time.Duration) {
 }
 
 var (
-	_ kgeval.JobService  = (*Jobs)(nil)
-	_ kgeval.UploadQuota = (*Jobs)(nil)
+	_ kgeval.JobService   = (*Jobs)(nil)
+	_ kgeval.UploadQuota  = (*Jobs)(nil)
+	_ kgeval.UploadOwners = (*Jobs)(nil)
 )

@@ -1,7 +1,11 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -10,9 +14,80 @@ import (
 
 // CheckUpload refuses one more upload by who of size bytes (-1: not known
 // yet) over the quota (kgeval.UploadQuota): the dashboard asks before it
-// reads an upload's body, Upload checks again with the bytes it read.
+// reads an upload's body; Upload reserves its declared size and its bytes
+// as they arrive.
 func (j *Jobs) CheckUpload(who string, size int64) error {
 	return checkQuota(j.UploadUsage(who), size)
+}
+
+// reserveUpload records upload id of who as being read, reserving its
+// declared size (-1: none) of who's quota, and saves the record, so that
+// a crash leaves no file unaccounted for. Errors: those of checkQuota.
+func (j *Jobs) reserveUpload(id, who string, declared int64) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := checkQuota(j.usage(who, ""), declared); err != nil {
+		return err
+	}
+	j.owners.Uploads[id] = uploadRecord{Owner: who, Bytes: max(declared, 0), Created: time.Now().UTC(), Reading: true}
+	if err := j.saveOwners(); err != nil {
+		delete(j.owners.Uploads, id)
+		return err
+	}
+	return nil
+}
+
+// quotaReader reads an upload's body, reserving of its owner's quota each
+// byte past what its record reserves before returning it: over the quota,
+// the read fails with checkQuota's error.
+type quotaReader struct {
+	r  io.Reader
+	j  *Jobs
+	id string
+	n  int64
+}
+
+func (q *quotaReader) Read(p []byte) (int, error) {
+	n, err := q.r.Read(p)
+	if n == 0 {
+		return n, err
+	}
+	q.j.mu.Lock()
+	defer q.j.mu.Unlock()
+	rec, ok := q.j.owners.Uploads[q.id]
+	if !ok {
+		return 0, kgeval.Errorf(kgeval.EINTERNAL, "upload %s: no record", q.id)
+	}
+	if q.n+int64(n) > rec.Bytes {
+		if qerr := checkQuota(q.j.usage(rec.Owner, q.id), q.n+int64(n)); qerr != nil {
+			return 0, qerr
+		}
+		rec.Bytes = q.n + int64(n)
+		q.j.owners.Uploads[q.id] = rec
+	}
+	q.n += int64(n)
+	return n, err
+}
+
+// removeInterrupted removes the uploads that were being read when the
+// server stopped (a crash, or a kill): their files are cut short, and
+// they were never kept. It runs at start, before any upload.
+func (j *Jobs) removeInterrupted() error {
+	changed := false
+	for id, r := range j.owners.Uploads {
+		if !r.Reading {
+			continue
+		}
+		if err := os.Remove(filepath.Join(j.Dir, id)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return kgeval.Wrap(kgeval.EINTERNAL, err, "remove interrupted upload %s", id)
+		}
+		delete(j.owners.Uploads, id)
+		changed = true
+	}
+	if changed {
+		return j.saveOwners()
+	}
+	return nil
 }
 
 // checkQuota refuses one more upload of size bytes (-1: not known yet)
@@ -26,11 +101,14 @@ func checkQuota(u kgeval.UploadUsage, size int64) error {
 		return kgeval.Errorf(kgeval.ETOOMANY, "upload quota: you keep %d uploads, at most %d per user (web.upload_quota_files); %s", u.Files, u.MaxFiles, free)
 	}
 	if u.MaxBytes > 0 && (u.Bytes >= u.MaxBytes || size > u.MaxBytes-u.Bytes) {
-		this := ""
+		this, reading := "", ""
 		if size >= 0 {
 			this = fmt.Sprintf(" and this one brings at least %s more", byteSize(size))
 		}
-		return kgeval.Errorf(kgeval.ETOOLARGE, "upload quota: your uploads hold %s%s, at most %s per user (web.upload_quota_bytes); %s", byteSize(u.Bytes), this, byteSize(u.MaxBytes), free)
+		if u.Reading > 0 {
+			reading = fmt.Sprintf(" (%d of them still being read)", u.Reading)
+		}
+		return kgeval.Errorf(kgeval.ETOOLARGE, "upload quota: your uploads hold %s%s%s, at most %s per user (web.upload_quota_bytes); %s", byteSize(u.Bytes), reading, this, byteSize(u.MaxBytes), free)
 	}
 	return nil
 }
@@ -59,4 +137,16 @@ func age(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// UploadOwner tells whether dataset, an upload id or the path of a file of
+// Dir, is an upload, and who made it (kgeval.UploadOwners).
+func (j *Jobs) UploadOwner(dataset string) (string, bool) {
+	id := filepath.Base(dataset)
+	if !uploadName.MatchString(id) || (id != dataset && filepath.Dir(dataset) != filepath.Clean(j.Dir)) {
+		return "", false
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.owners.Uploads[id].Owner, true
 }

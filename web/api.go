@@ -22,7 +22,7 @@ func (s *Server) listRuns(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gin.H{"runs": runs}, nil
+	return gin.H{"runs": s.shownRuns(c, runs)}, nil
 }
 
 func variantOf(c *gin.Context) string {
@@ -33,7 +33,11 @@ func variantOf(c *gin.Context) string {
 }
 
 func (s *Server) getRun(c *gin.Context) (any, error) {
-	return s.read.View(c.Request.Context(), c.Param("run"), variantOf(c))
+	v, err := s.read.View(c.Request.Context(), c.Param("run"), variantOf(c))
+	if err != nil {
+		return nil, err
+	}
+	return s.shownView(c, v), nil
 }
 
 func (s *Server) runStats(c *gin.Context) (any, error) {

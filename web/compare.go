@@ -8,7 +8,11 @@ import (
 )
 
 func (s *Server) compare(c *gin.Context) (any, error) {
-	return s.read.Compare(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", metricreg.MetricMultihop))
+	v, err := s.read.Compare(c.Request.Context(), c.Query("a"), c.Query("b"), c.Query("pair"), c.DefaultQuery("metric", metricreg.MetricMultihop))
+	if err != nil {
+		return nil, err
+	}
+	return s.shownCompare(c, v), nil
 }
 
 // shortText is s cut to n characters with an ellipsis, and whether it was

@@ -72,12 +72,13 @@ func (s *Server) upload(c *gin.Context) (any, error) {
 }
 
 // uploadQuota names the caller as the upload's owner (kgeval.WithUploader,
-// on the request's context) and refuses the upload before its body is read
-// when their kept uploads are at the quota, or its declared length would
-// pass it. JobService.Upload checks again with the bytes it read.
+// on the request's context) with its declared length (WithUploadSize), and
+// refuses the upload before its body is read when their uploads are at the
+// quota, or its declared length would pass it. JobService.Upload reserves
+// the declared length, then the bytes as they arrive.
 func (s *Server) uploadQuota(c *gin.Context) error {
 	who := caller(c)
-	c.Request = c.Request.WithContext(kgeval.WithUploader(c.Request.Context(), who))
+	c.Request = c.Request.WithContext(kgeval.WithUploadSize(kgeval.WithUploader(c.Request.Context(), who), c.Request.ContentLength))
 	q, ok := s.cfg.Jobs.(kgeval.UploadQuota)
 	if !ok {
 		return nil
@@ -173,6 +174,9 @@ func (s *Server) listJobs(c *gin.Context) (any, error) {
 	if jobs == nil {
 		jobs = []kgeval.Job{}
 	}
+	for i := range jobs {
+		jobs[i].Dataset = s.shownDataset(c, jobs[i].Dataset, jobs[i].Owner)
+	}
 	out := gin.H{"jobs": jobs, "options": j.Options(), "admin": s.auth.isAdmin(c), "you": caller(c)}
 	if q, ok := j.(kgeval.UploadQuota); ok {
 		out["uploads"] = q.UploadUsage(caller(c))
@@ -185,7 +189,12 @@ func (s *Server) getJob(c *gin.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return j.Get(c.Request.Context(), c.Param("run"))
+	v, err := j.Get(c.Request.Context(), c.Param("run"))
+	if err != nil {
+		return nil, err
+	}
+	v.Dataset = s.shownDataset(c, v.Dataset, v.Owner)
+	return v, nil
 }
 
 func (s *Server) cancelJob(c *gin.Context) (any, error) {

@@ -369,3 +369,41 @@ func TestServer_UploadCleanup(t *testing.T) {
 		t.Errorf("resumed after the cleanup: %+v", v)
 	}
 }
+
+// TestServer_UploadIDsShown is the listing half of issue 36 finding 6:
+// GET /api/jobs listed every job's upload id to every signed-in user, who
+// could start a job on it. An upload's id is shown only to its owner and
+// admins: others see whose upload a job or run evaluates, in the jobs
+// list, a job, the runs list and page, a run and a comparison of runs.
+func TestServer_UploadIDsShown(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	srv, jobs := accessServer(t, db, nil)
+	jobs.Delay = 0
+	alice, bob, root := signedIn(t, srv.URL, "alice"), signedIn(t, srv.URL, "bob"), signedIn(t, srv.URL, "root")
+	upA := mustUpload(t, alice, "a.jsonl", jobRecords(3, false))
+	upB := mustUpload(t, alice, "b.jsonl", jobRecords(4, false))
+	run := fmt.Sprintf("web-ids-%d", time.Now().UnixNano())
+	mustStart(t, db, alice, upA.ID, run+"-a")
+	mustStart(t, db, alice, upB.ID, run+"-b")
+	for _, r := range []string{run + "-a", run + "-b"} {
+		if v := waitFor(t, alice, r, "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+			t.Fatalf("%s: %+v", r, v)
+		}
+	}
+	ids := upA.ID[:32] + "|" + upB.ID[:32]
+	paths := []string{"/api/jobs", "/api/jobs/" + run + "-a", "/api/runs", "/", "/api/runs/" + run + "-a", "/runs/" + run + "-a",
+		"/api/compare?a=" + run + "-a&b=" + run + "-b", "/compare?a=" + run + "-a&b=" + run + "-b"}
+	for _, p := range paths {
+		resp, body := bob.get(p)
+		shown := regexp.MustCompile(ids).FindAllString(body, -1)
+		t.Logf("bob GET %s: %d, upload ids shown %d, %q shown %d times", p, resp.StatusCode, len(shown), "upload of user:alice", strings.Count(body, "upload of user:alice"))
+		if resp.StatusCode != 200 || len(shown) > 0 || !strings.Contains(body, "upload of user:alice") {
+			t.Errorf("bob GET %s: %d, ids %v", p, resp.StatusCode, shown)
+		}
+		for name, c := range map[string]*client{"alice": alice, "root": root} {
+			if resp, body := c.get(p); resp.StatusCode != 200 || !regexp.MustCompile(ids).MatchString(body) || strings.Contains(body, "upload of user:") {
+				t.Errorf("%s GET %s: %d, the ids not shown", name, p, resp.StatusCode)
+			}
+		}
+	}
+}

@@ -217,7 +217,7 @@ func (s *Server) runsPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return "Runs", RunsPage{Runs: runs}, nil
+	return "Runs", RunsPage{Runs: s.shownRuns(c, runs)}, nil
 }
 
 // RunPage is the view model of a run's dashboard.
@@ -312,7 +312,7 @@ func (s *Server) runPage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	v, st := ov.View, ov.Stats
+	v, st := s.shownView(c, ov.View), ov.Stats
 	p := RunPage{View: v, Stats: st, Metrics: v.Settings.Metrics, Families: metricFamilies(st.Metrics), Reasons: nullReasons(st), Sweep: ov.Sweep,
 		KGMetrics: kgMetricInfo(), MinN: s.cfg.MinN, TriageMetrics: analysis.TriageMetrics, Sensitivity: ov.Sensitivity}
 	for _, pr := range v.Settings.Pairs {
@@ -492,7 +492,9 @@ func (s *Server) comparePage(c *gin.Context) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return "Compare runs", p, nil
+	shown := *p
+	shown.Runs, shown.View = s.shownRuns(c, p.Runs), s.shownCompare(c, p.View)
+	return "Compare runs", &shown, nil
 }
 
 // SensitivityPage is the view model of a sensitivity experiment's results.

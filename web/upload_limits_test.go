@@ -67,6 +67,103 @@ func procStatus(pid int, key string) int64 {
 	return 0
 }
 
+// serveChild is the dashboard of `kgeval serve` in a child process
+// (TestServeChild) with GOMEMLIMIT at 1 GiB, its address space capped
+// (prlimit --as) some bytes over its size once started.
+type serveChild struct {
+	base                   string
+	pid                    int
+	cmd                    *exec.Cmd
+	exited                 chan error
+	stderr                 *bytes.Buffer
+	idleAS, idleRSS, capAS int64
+}
+
+// startServeChild starts a serveChild on state directory dir, capped
+// extra bytes over its size once started (0: no cap); it is killed when
+// the test ends.
+func startServeChild(t *testing.T, dir string, extra int64) *serveChild {
+	t.Helper()
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Fatal("prlimit not found: the memory cap needs it (Debian package util-linux)")
+	}
+	graphstoretest.MustOpenDB(t) // fails, as every store test does, without Neo4j
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$", "-test.count=1", "-test.timeout=10m")
+	cmd.Env = append(os.Environ(), "KGEVAL_SERVE_CHILD="+dir, "GOMEMLIMIT=1GiB")
+	c := &serveChild{cmd: cmd, exited: make(chan error, 1), stderr: &bytes.Buffer{}}
+	cmd.Stderr = c.stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "LISTEN "); ok {
+				addr <- a
+			}
+		}
+		c.exited <- cmd.Wait()
+	}()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	select {
+	case a := <-addr:
+		c.base = "http://" + a
+	case err := <-c.exited:
+		t.Fatalf("the server exited: %v\n%s", err, c.stderr.String())
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the server did not start in 2 minutes\n%s", c.stderr.String())
+	}
+	c.pid = cmd.Process.Pid
+	c.idleAS, c.idleRSS = procStatus(c.pid, "VmPeak"), procStatus(c.pid, "VmHWM")
+	if extra > 0 {
+		c.capAS = c.idleAS + extra
+		if out, err := exec.Command("prlimit", "--pid", strconv.Itoa(c.pid), fmt.Sprintf("--as=%d", c.capAS)).CombinedOutput(); err != nil {
+			t.Fatalf("prlimit: %v %s", err, out)
+		}
+	}
+	return c
+}
+
+// grew is how much the child's peak RSS grew since it started.
+func (c *serveChild) grew() int64 { return procStatus(c.pid, "VmHWM") - c.idleRSS }
+
+// alive fails the test when the child does not answer /healthz.
+func (c *serveChild) alive(t *testing.T, when string) {
+	t.Helper()
+	if resp, err := http.Get(c.base + "/healthz"); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%s /healthz: %v %v\n%s", when, resp, err, c.stderr.String())
+	}
+}
+
+// uploadResult is the answer to one upload.
+type uploadResult struct {
+	name   string
+	status int
+	retry  string
+	body   map[string]any
+	took   time.Duration
+}
+
+// postUpload uploads body as name to base with the token childToken.
+func postUpload(base, name string, body io.Reader) uploadResult {
+	req, _ := http.NewRequest("POST", base+"/api/uploads?name="+name, body)
+	req.Header.Set("Authorization", "Bearer "+childToken)
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return uploadResult{name: name, body: map[string]any{"error": err.Error()}}
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	return uploadResult{name, resp.StatusCode, resp.Header.Get("Retry-After"), out, time.Since(start)}
+}
+
 // TestServer_UploadLimits is issue 26 findings 2, 3 and 7 against the
 // dashboard as `kgeval serve` runs it, in a child process with the default
 // limits, GOMEMLIMIT at 1 GiB and its address space capped (prlimit --as)
@@ -77,72 +174,14 @@ func procStatus(pid int, key string) int64 {
 // once share the 512 MiB upload memory budget. The server stays up and its
 // peak RSS grows by less than web.upload_memory_bytes.
 func TestServer_UploadLimits(t *testing.T) {
-	if _, err := exec.LookPath("prlimit"); err != nil {
-		t.Fatal("prlimit not found: the memory cap needs it (Debian package util-linux)")
-	}
-	graphstoretest.MustOpenDB(t) // fails, as every store test does, without Neo4j
-	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$", "-test.count=1", "-test.timeout=10m")
-	cmd.Env = append(os.Environ(), "KGEVAL_SERVE_CHILD="+t.TempDir(), "GOMEMLIMIT=1GiB")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if a, ok := strings.CutPrefix(sc.Text(), "LISTEN "); ok {
-				addr <- a
-			}
-		}
-		exited <- cmd.Wait()
-	}()
-	t.Cleanup(func() { cmd.Process.Kill() })
-	var base string
-	select {
-	case a := <-addr:
-		base = "http://" + a
-	case err := <-exited:
-		t.Fatalf("the server exited: %v\n%s", err, stderr.String())
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("the server did not start in 2 minutes\n%s", stderr.String())
-	}
-	pid := cmd.Process.Pid
-	idleAS, idleRSS := procStatus(pid, "VmPeak"), procStatus(pid, "VmHWM")
+	child := startServeChild(t, t.TempDir(), 1<<30)
+	base, pid, idleRSS, capAS, idleAS, stderr := child.base, child.pid, child.idleRSS, child.capAS, child.idleAS, child.stderr
 	const budget = 512 << 20 // web.upload_memory_bytes
-	capAS := idleAS + 1<<30
-	if out, err := exec.Command("prlimit", "--pid", strconv.Itoa(pid), fmt.Sprintf("--as=%d", capAS)).CombinedOutput(); err != nil {
-		t.Fatalf("prlimit: %v %s", err, out)
-	}
 	t.Logf("server pid %d: idle RSS %.1f MiB, address space capped at %.0f MiB (idle %.0f MiB + 1 GiB), GOMEMLIMIT 1 GiB",
 		pid, float64(idleRSS)/(1<<20), float64(capAS)/(1<<20), float64(idleAS)/(1<<20))
 
-	type result struct {
-		name   string
-		status int
-		retry  string
-		body   map[string]any
-		took   time.Duration
-	}
-	post := func(name string, data []byte) result {
-		req, _ := http.NewRequest("POST", base+"/api/uploads?name="+name, bytes.NewReader(data))
-		req.Header.Set("Authorization", "Bearer "+childToken)
-		start := time.Now()
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return result{name: name, body: map[string]any{"error": err.Error()}}
-		}
-		defer resp.Body.Close()
-		var body map[string]any
-		json.NewDecoder(resp.Body).Decode(&body)
-		return result{name, resp.StatusCode, resp.Header.Get("Retry-After"), body, time.Since(start)}
-	}
+	type result = uploadResult
+	post := func(name string, data []byte) result { return postUpload(base, name, bytes.NewReader(data)) }
 	all := func(files map[string][]byte, n int) []result {
 		var mu sync.Mutex
 		var wg sync.WaitGroup

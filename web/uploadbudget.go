@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -15,26 +16,38 @@ import (
 
 // uploadBudget is the memory the uploads being read and validated at once
 // share (web.upload_memory_bytes; issue 26): an upload reserves what
-// reading it may hold (Config.UploadCost) once its body is in, so that a
-// slow upload holds none while it arrives, and gives it back when
-// Jobs.Upload returns. One that cannot reserve it within wait gets 503
-// with Retry-After: N bombs at once hold N reservations, never more than
-// the budget.
+// reading it may hold once its body is in, so that a slow upload holds
+// none while it arrives, and gives it back when Jobs.Upload returns. What
+// it may hold is what Config.UploadMeter measured of its bytes as they
+// arrived (the structure of its records too: issue 36), else
+// Config.UploadCost of its name and size. One that cannot reserve it within
+// wait gets 503 with Retry-After: N bombs at once hold N reservations,
+// never more than the budget; one that needs more than the whole budget
+// gets 413.
 type uploadBudget struct {
 	sem   *semaphore.Weighted
 	total int64
 	cost  func(name string, size int64) int64
+	meter func(name string) UploadMeter
 	wait  time.Duration
+}
+
+// UploadMeter measures what reading an upload will hold as its bytes go
+// by (dataset.Meter): Cost, once they are all written, is that in bytes
+// (-1: unbounded, the whole budget).
+type UploadMeter interface {
+	io.Writer
+	Cost() int64
 }
 
 // uploadBudgetWait is how long an upload waits for its reservation.
 const uploadBudgetWait = 10 * time.Second
 
-func newUploadBudget(total int64, cost func(name string, size int64) int64) *uploadBudget {
+func newUploadBudget(total int64, cost func(name string, size int64) int64, meter func(name string) UploadMeter) *uploadBudget {
 	if total <= 0 {
 		total = 512 << 20
 	}
-	return &uploadBudget{sem: semaphore.NewWeighted(total), total: total, cost: cost, wait: uploadBudgetWait}
+	return &uploadBudget{sem: semaphore.NewWeighted(total), total: total, cost: cost, meter: meter, wait: uploadBudgetWait}
 }
 
 // weight is what an upload named name of size bytes reserves: its cost,
@@ -49,12 +62,50 @@ func (b *uploadBudget) weight(name string, size int64) int64 {
 	return min(max(w, 1), b.total)
 }
 
+// fileWeight is what loading the stored dataset at path (an upload, named
+// name) reserves of the budget: its UploadMeter's cost, the file read
+// through it, when the budget has a meter, else weight of its size. A job
+// that loads its upload can reserve this (issue 36 deliverable 2). Errors:
+// ENOTFOUND, ETOOLARGE (more than the whole budget).
+func (b *uploadBudget) fileWeight(name, path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", name)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, kgeval.Wrap(kgeval.EINTERNAL, err, "upload %s", name)
+	}
+	if b.meter == nil {
+		return b.weight(name, st.Size()), nil
+	}
+	m := b.meter(name)
+	if m == nil {
+		return b.weight(name, st.Size()), nil
+	}
+	if _, err := io.Copy(m, f); err != nil {
+		return 0, kgeval.Wrap(kgeval.EINTERNAL, err, "upload %s", name)
+	}
+	c := m.Cost()
+	if c > b.total {
+		return 0, kgeval.Errorf(kgeval.ETOOLARGE, "loading upload %s would hold about %s of memory, more than the %s uploads and jobs share (web.upload_memory_bytes)", name, mebibytes(c), mebibytes(b.total))
+	}
+	if c < 0 {
+		return b.total, nil
+	}
+	return max(c, 1), nil
+}
+
 // budgetBody wraps the body of the upload named name: at its end it
 // reserves the upload's weight for its size before returning io.EOF (or
 // the reservation's error, which ends the upload). release gives the
 // reservation back; call it once Jobs.Upload has returned.
 func (s *Server) budgetBody(c *gin.Context, name string, body io.Reader) (io.Reader, func()) {
 	r := &budgetedBody{r: body, ctx: c.Request.Context(), name: name, budget: s.budget, c: c}
+	if s.budget.meter != nil {
+		r.meter = s.budget.meter(name)
+	}
 	return r, r.release
 }
 
@@ -65,6 +116,7 @@ type budgetedBody struct {
 	name   string
 	budget *uploadBudget
 	c      *gin.Context
+	meter  UploadMeter // nil: the budget's cost of the name and size
 
 	n     int64 // bytes read
 	err   error // the reservation failed
@@ -78,6 +130,9 @@ func (b *budgetedBody) Read(p []byte) (int, error) {
 	}
 	n, err := b.r.Read(p)
 	b.n += int64(n)
+	if b.meter != nil {
+		b.meter.Write(p[:n])
+	}
 	if err == io.EOF {
 		if rerr := b.reserve(); rerr != nil {
 			b.err = rerr
@@ -95,6 +150,14 @@ func (b *budgetedBody) reserve() error {
 		return nil
 	}
 	w := b.budget.weight(b.name, b.n)
+	if b.meter != nil {
+		if c := b.meter.Cost(); c > b.budget.total {
+			return kgeval.Errorf(kgeval.ETOOLARGE, "reading this upload would hold about %s of memory, more than the %s all uploads share (web.upload_memory_bytes): split it, or flatten the objects and lists of its fields (each costs hundreds of bytes once decoded)",
+				mebibytes(c), mebibytes(b.budget.total))
+		} else if c >= 0 {
+			w = max(c, 1)
+		}
+	}
 	ctx, cancel := context.WithTimeout(b.ctx, b.budget.wait)
 	defer cancel()
 	if err := b.budget.sem.Acquire(ctx, w); err != nil {

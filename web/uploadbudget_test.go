@@ -6,11 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/dataset"
 )
 
 // holdJobs is a JobService whose Upload reads the body and then, for an upload
@@ -102,5 +105,43 @@ func TestServer_UploadBudget(t *testing.T) {
 	}
 	if free := s.budget.sem.TryAcquire(100 << 20); !free {
 		t.Errorf("the budget is not all given back")
+	}
+}
+
+// TestUploadBudget_FileWeight checks what loading a stored upload
+// reserves: its Meter's cost (the structure of its records included),
+// the static cost without a meter, 413 over the whole budget, 404 for a
+// file that is gone.
+func TestUploadBudget_FileWeight(t *testing.T) {
+	opt := dataset.Options{MaxRecords: 100000, MaxDecodedBytes: 64 << 20, MaxDepth: 32, MaxValues: 20000, MaxFileValues: 2000000}
+	meter := func(name string) UploadMeter {
+		if m := dataset.NewMeter(name, opt); m != nil {
+			return m
+		}
+		return nil
+	}
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.jsonl")
+	os.WriteFile(plain, []byte(strings.Repeat(`{"question": "q", "contexts": ["c"]}`+"\n", 1000)), 0o600)
+	objects := filepath.Join(dir, "objects.jsonl")
+	line := `{"question": "q", "metadata": {"x": [` + strings.TrimSuffix(strings.Repeat(`{"a":0},`, 9990), ",") + "]}}\n"
+	os.WriteFile(objects, []byte(strings.Repeat(line, 100)), 0o600)
+
+	b := newUploadBudget(512<<20, dataset.UploadCost(opt), meter)
+	static := b.weight("plain.jsonl", 37000)
+	if w, err := b.fileWeight("plain.jsonl", plain); err != nil || w <= static || w > static+1<<20+int64(opt.MaxValues)*400 {
+		t.Errorf("plain: %d, %v; static %d", w, err, static)
+	}
+	_, err := b.fileWeight("objects.jsonl", objects)
+	if kgeval.ErrorCode(err) != kgeval.ETOOLARGE || !strings.Contains(kgeval.ErrorMessage(err), "more than the 512.0 MiB uploads and jobs share") {
+		t.Errorf("objects: %v", err)
+	}
+	t.Logf("objects.jsonl: %v", err)
+	if _, err := b.fileWeight("gone.jsonl", filepath.Join(dir, "gone.jsonl")); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+		t.Errorf("gone: %v", err)
+	}
+	noMeter := newUploadBudget(512<<20, dataset.UploadCost(opt), nil)
+	if w, err := noMeter.fileWeight("objects.jsonl", objects); err != nil || w != noMeter.weight("objects.jsonl", int64(len(line)*100)) {
+		t.Errorf("without a meter: %d, %v", w, err)
 	}
 }

@@ -80,6 +80,10 @@ type Config struct {
 	// negative cost: the whole budget.
 	UploadMemoryBytes int64
 	UploadCost        func(name string, size int64) int64
+	// UploadMeter, if set, measures an upload as it arrives (package app
+	// gives dataset.NewMeter with the dataset limits): its Cost, the
+	// structure of its records included, is what the upload reserves.
+	UploadMeter func(name string) UploadMeter
 	// Logger receives internal errors (default: slog.Default()).
 	Logger *slog.Logger
 }
@@ -125,7 +129,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 		cfg.MinN = DefaultMinN
 	}
 	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
-		read: analysis.NewReader(store, analysis.ReaderOptions{Thresholds: cfg.Thresholds}), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost)}
+		read: analysis.NewReader(store, analysis.ReaderOptions{Thresholds: cfg.Thresholds}), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost, cfg.UploadMeter)}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
