@@ -182,11 +182,11 @@ type JobRequest struct {
 }
 
 // MemoryBudget reserves the memory that reading the stored dataset file
-// name (its extension gives the format) of size bytes may hold, and
-// returns the function that gives it back. The dashboard's uploads and the
-// jobs that read them share one (web.upload_memory_bytes). Errors:
-// EUNAVAILABLE (not free in time).
-type MemoryBudget func(ctx context.Context, name string, size int64) (release func(), err error)
+// at path (name, its extension giving the format) may hold, and returns
+// the function that gives it back. The dashboard's uploads and the jobs
+// that read them share one (web.upload_memory_bytes). Errors:
+// EUNAVAILABLE (not free in time), ETOOLARGE (more than the whole budget).
+type MemoryBudget func(ctx context.Context, name, path string) (release func(), err error)
 
 type budgetKey struct{}
 

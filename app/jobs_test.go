@@ -259,10 +259,14 @@ func TestJobs_SharedRunner(t *testing.T) {
 
 	var mu sync.Mutex
 	reserved := map[string]int64{}
-	budget := kgeval.WithMemoryBudget(ctx, func(_ context.Context, name string, size int64) (func(), error) {
+	budget := kgeval.WithMemoryBudget(ctx, func(_ context.Context, name, path string) (func(), error) {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		reserved[name] += size
+		reserved[name] += st.Size()
 		return func() {}, nil
 	})
 	run := fmt.Sprintf("jobs-shared-%d", time.Now().UnixNano())
@@ -278,7 +282,7 @@ func TestJobs_SharedRunner(t *testing.T) {
 			t.Fatal(err)
 		}
 		if reserved[up.ID] != up.Bytes {
-			t.Errorf("start of %s reserved %d bytes of the budget, want the upload's %d", name, reserved[up.ID], up.Bytes)
+			t.Errorf("start of %s reserved the budget for %d bytes, want the upload's file of %d", name, reserved[up.ID], up.Bytes)
 		}
 		if err := os.Remove(filepath.Join(jobs.Dir, up.ID)); err != nil {
 			t.Fatal(err)

@@ -563,12 +563,11 @@ func (j *Jobs) claim(run, id string) error {
 func (j *Jobs) load(ctx context.Context, id string) (*dataset.Result, error) {
 	path := filepath.Join(j.Dir, id)
 	notFound := kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", id)
-	info, err := os.Stat(path)
-	if err != nil {
+	if _, err := os.Stat(path); err != nil {
 		return nil, notFound
 	}
 	if reserve := kgeval.MemoryBudgetFrom(ctx); reserve != nil {
-		release, err := reserve(ctx, id, info.Size())
+		release, err := reserve(ctx, id, path)
 		if err != nil {
 			return nil, err
 		}

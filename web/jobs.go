@@ -153,8 +153,14 @@ func (s *Server) startJob(c *gin.Context) (any, error) {
 // uploads share (web.upload_memory_bytes): Start and Resume read the
 // upload of a job inside it, once their cheap checks have passed.
 func (s *Server) jobContext(c *gin.Context) context.Context {
-	return kgeval.WithMemoryBudget(c.Request.Context(), func(ctx context.Context, name string, size int64) (func(), error) {
-		b := &budgetedBody{ctx: ctx, name: name, budget: s.budget, c: c, n: size}
+	return kgeval.WithMemoryBudget(c.Request.Context(), func(ctx context.Context, name, path string) (func(), error) {
+		// What the file's decoded structure will hold (the upload meter's
+		// cost, read through the file), not its size alone.
+		w, err := s.budget.fileWeight(name, path)
+		if err != nil {
+			return nil, err
+		}
+		b := &budgetedBody{ctx: ctx, name: name, budget: s.budget, c: c, fixed: w}
 		if err := b.reserve(); err != nil {
 			return nil, err
 		}

@@ -64,8 +64,8 @@ func (b *uploadBudget) weight(name string, size int64) int64 {
 
 // fileWeight is what loading the stored dataset at path (an upload, named
 // name) reserves of the budget: its UploadMeter's cost, the file read
-// through it, when the budget has a meter, else weight of its size. A job
-// that loads its upload can reserve this (issue 36 deliverable 2). Errors:
+// through it, when the budget has a meter, else weight of its size: what a
+// job that loads its upload reserves (Server.jobContext). Errors:
 // ENOTFOUND, ETOOLARGE (more than the whole budget).
 func (b *uploadBudget) fileWeight(name, path string) (int64, error) {
 	f, err := os.Open(path)
@@ -117,6 +117,7 @@ type budgetedBody struct {
 	budget *uploadBudget
 	c      *gin.Context
 	meter  UploadMeter // nil: the budget's cost of the name and size
+	fixed  int64       // > 0: the weight to reserve (a stored upload's fileWeight)
 
 	n     int64 // bytes read
 	err   error // the reservation failed
@@ -150,7 +151,9 @@ func (b *budgetedBody) reserve() error {
 		return nil
 	}
 	w := b.budget.weight(b.name, b.n)
-	if b.meter != nil {
+	if b.fixed > 0 {
+		w = b.fixed
+	} else if b.meter != nil {
 		if c := b.meter.Cost(); c > b.budget.total {
 			return kgeval.Errorf(kgeval.ETOOLARGE, "reading this upload would hold about %s of memory, more than the %s all uploads share (web.upload_memory_bytes): split it, or flatten the objects and lists of its fields (each costs hundreds of bytes once decoded)",
 				mebibytes(c), mebibytes(b.budget.total))
