@@ -38,6 +38,12 @@
     return q;
   }
 
+  // mark2 shows a pass mark rounded to two places (the calibrated ones
+  // carry every digit of their fit).
+  function mark2(v) {
+    return typeof v === 'number' ? String(Math.round(v * 100) / 100) : String(v);
+  }
+
   // glossOf says what a column means; with a pair, its headline's pass
   // mark is the pair's own (the calibrated one for score).
   function glossOf(metric, p) {
@@ -46,7 +52,7 @@
     const th = data.thresholds.find((t) => t.metric === metric);
     const value = p && p.headline === metric ? p.pass_mark : th && th.value;
     const lower = th && th.direction.startsWith('lower');
-    let mark = value === undefined ? '' : (lower ? ' · passes at ≤ ' : ' · passes at ≥ ') + value;
+    let mark = value === undefined ? '' : (lower ? ' · passes at ≤ ' : ' · passes at ≥ ') + mark2(value);
     if (p) mark += p.headline === metric ? ' · headline: decides failing' : ' · diagnostic: not counted in failing';
     else if (metric === 'score') mark += ' (calibrated; a pair whose claims the model checked has its own mark)';
     const params = metric === 'multihop' ? ' · τ ' + data.tau + ', δ ' + data.delta : ' · τ ' + data.tau;
@@ -137,7 +143,7 @@
     return el('div', { class: 'tri-pair', 'data-pair': p.pair },
       el('h3', {}, p.pair, el('span', { class: 'muted' }, ' (' + p.input + ' ↔ ' + p.context + ') · ',
         el('strong', { class: p.failing ? 'fail-count' : '' }, p.failing + ' of ' + p.total), ' failing ',
-        el('span', { class: 'tri-headline' }, '(' + p.headline + ' below ' + p.pass_mark + ')'))),
+        el('span', { class: 'tri-headline' }, '(' + p.headline + ' below ' + mark2(p.pass_mark) + ')'))),
       el('div', { class: 'scroll' }, el('table', { class: 'grid triage-table', 'data-pair': p.pair }, header(p),
         el('tbody', {}, ...(rows.length ? rows : [el('tr', {}, el('td', { colspan: String(4 + p.columns.length), class: 'muted' }, 'no sample matches'))])))),
       more);
