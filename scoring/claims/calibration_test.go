@@ -249,6 +249,8 @@ func TestCalibration_ScoreDefault(t *testing.T) {
 	for _, x := range []struct{ claim, passage string }{
 		{"The Eiffel Tower was completed in 1889.", towerSentence},
 		{"The Eiffel Tower was completed in 1925.", towerSentence},
+		// Issue 37: the held-out verdicts called this one supported.
+		{"The company's revenue was €2.5 million in 2023.", "The company reported revenue of $2.5 million in 2023."},
 	} {
 		in, gp := MustInput(t, x.claim, x.passage)
 		cs := MustCheck(t, in, claims.Params{Mode: claims.ModeGraph, Budget: 1500, Delta: gp.Delta})
@@ -260,10 +262,10 @@ func TestCalibration_ScoreDefault(t *testing.T) {
 		}
 		want := kgeval.ClaimUnsupported
 		switch {
-		case c.Score >= cal.WithoutModel.PassMark:
-			want = kgeval.ClaimSupported
 		case len(c.Conflicts) > 0:
 			want = kgeval.ClaimContradicted
+		case c.Score >= cal.WithoutModel.PassMark:
+			want = kgeval.ClaimSupported
 		}
 		if c.Verdict != want {
 			t.Errorf("%q: score %v (pass mark %v) gave %s, want %s", x.claim, c.Score, cal.WithoutModel.PassMark, c.Verdict, want)
@@ -276,5 +278,9 @@ func TestCalibration_ScoreDefault(t *testing.T) {
 	}
 	if c := results[1].Claims[0]; len(c.Conflicts) != 1 || c.Conflicts[0].Claim+"/"+c.Conflicts[0].Evidence != "1925/1889" || *results[1].Value(metricreg.MetricClaimContradiction) != 1 {
 		t.Errorf("1925 against 1889: conflicts %+v, claim_contradiction %v; want 1925/1889 and 1", c.Conflicts, *results[1].Value(metricreg.MetricClaimContradiction))
+	}
+	if c := results[2].Claims[0]; c.Verdict != kgeval.ClaimContradicted || len(c.Conflicts) != 1 || c.Conflicts[0].Kind != "currency" || *results[2].Value(metricreg.MetricClaimContradiction) != 1 {
+		t.Errorf("€2.5 million against $2.5 million: %s, conflicts %+v, claim_contradiction %v; want contradicted by a currency conflict, 1",
+			c.Verdict, c.Conflicts, *results[2].Value(metricreg.MetricClaimContradiction))
 	}
 }
