@@ -108,12 +108,21 @@ validity-snapshot: deps build ## the same against the local model, then export t
 heldout: deps build ## ExpertQA (expert claim labels) with extraction.method rules: metric-label correlations, no model call (minutes)
 	@scripts/heldout.sh
 
-# --- factcheck (issue 27: claim-level faithfulness on ExpertQA; testdata/README.md) ---
-.PHONY: factcheck factcheck-snapshot factcheck-evidence factcheck-missing
-factcheck: deps build ## ExpertQA claims (Complete / Incomplete evidence, 325 + 325): each faithfulness score's AUROC and balanced accuracy, replayed from testdata/cache/factcheck.jsonl.gz, no model call
+# --- factcheck (issue 37: claim-level faithfulness on the training mix; testdata/README.md, docs/VERDICTS.md) ---
+.PHONY: factcheck factcheck-snapshot calibrate factcheck-expertqa factcheck-expertqa-snapshot factcheck-evidence factcheck-missing
+factcheck: deps build ## the training mix (RAGTruth, HaluEval, ExpertQA, FaithBench claims), each dataset left out in turn: AUROC and balanced accuracy per dataset and macro, replayed from testdata/cache/mix-*.jsonl.gz, no model call
+	@scripts/factcheck-mix.sh replay
+
+factcheck-snapshot: deps build ## the same against the local model, then export each dataset's snapshot (hours)
+	@scripts/factcheck-mix.sh snapshot
+
+calibrate: ## after make factcheck: refit scoring/claims/calibration.json on the mix runs (leave-one-dataset-out feature selection)
+	@scripts/factcheck-mix.sh calibrate
+
+factcheck-expertqa: deps build ## ExpertQA claims alone (Complete / Incomplete evidence, 325 + 325), replayed from testdata/cache/factcheck.jsonl.gz
 	@scripts/factcheck.sh replay
 
-factcheck-snapshot: deps build ## the same against the local model, then export the snapshot (hours, once)
+factcheck-expertqa-snapshot: deps build ## the same against the local model, then export the snapshot (hours, once)
 	@scripts/factcheck.sh snapshot
 
 factcheck-evidence: deps build ## the balanced claims with a 128-token evidence window chosen by the graph, by cosine, or the whole context; side by side in docs/results/factcheck-evidence.txt
