@@ -130,6 +130,10 @@ func Headline(w io.Writer, hs []analysis.HeadlineStat) {
 			mark += " (calibrated, with the model)"
 		case h.Metric == metricreg.MetricClaimScore:
 			mark += " (calibrated)"
+		default:
+			// No labelled set the repository may fit on labels relevance
+			// (WikiEval is for development only): README "Known limits".
+			mark += " (default, not calibrated)"
 		}
 		passing := "-"
 		if h.N > 0 {
