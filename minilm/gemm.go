@@ -103,6 +103,9 @@ func gemmPackedRange(r0, r1, p0, p1, n, k int, a []float32, lda int, bp []float3
 }
 
 // kernelGeneric is the portable micro-kernel: C[r×32] (+)= A[r×k]·P[k×32].
+// It computes what the assembly kernels compute, bit for bit: each element
+// of C sums its k products in order with fused multiply-adds (fma32) from
+// 0, then adds the old C when accumulating.
 func kernelGeneric(r, k int, a []float32, lda int, b []float32, c []float32, ldc int, accum bool) {
 	for i0 := 0; i0 < r; i0 += 2 {
 		if i0+1 < r {
@@ -112,10 +115,8 @@ func kernelGeneric(r, k int, a []float32, lda int, b []float32, c []float32, ldc
 			for kk := 0; kk < k; kk++ {
 				v0, v1 := a0[kk], a1[kk]
 				bp := (*[panelW]float32)(b[kk*panelW : kk*panelW+panelW])
-				for j := 0; j < panelW; j++ {
-					acc0[j] += v0 * bp[j]
-					acc1[j] += v1 * bp[j]
-				}
+				fmaRow(&acc0, v0, bp)
+				fmaRow(&acc1, v1, bp)
 			}
 			storeRow(c[i0*ldc:i0*ldc+panelW], &acc0, accum)
 			storeRow(c[(i0+1)*ldc:(i0+1)*ldc+panelW], &acc1, accum)
@@ -126,9 +127,7 @@ func kernelGeneric(r, k int, a []float32, lda int, b []float32, c []float32, ldc
 		for kk := 0; kk < k; kk++ {
 			v0 := a0[kk]
 			bp := (*[panelW]float32)(b[kk*panelW : kk*panelW+panelW])
-			for j := 0; j < panelW; j++ {
-				acc0[j] += v0 * bp[j]
-			}
+			fmaRow(&acc0, v0, bp)
 		}
 		storeRow(c[i0*ldc:i0*ldc+panelW], &acc0, accum)
 	}

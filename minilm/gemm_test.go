@@ -85,3 +85,44 @@ func TestGemmPacked(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmPacked_SameBitsOnEveryKernel: every micro-kernel this CPU has
+// (the portable one, AVX2, AVX-512) gives the same bits, with and without
+// accumulating into C, over full and partial panels.
+func TestGemmPacked_SameBitsOnEveryKernel(t *testing.T) {
+	isas := [][2]bool{{false, false}}
+	switch kernelISA {
+	case "avx512":
+		isas = append(isas, [2]bool{false, true}, [2]bool{true, false})
+	case "avx2":
+		isas = append(isas, [2]bool{false, true})
+	}
+	if len(isas) == 1 {
+		t.Logf("only the portable kernel on this CPU (%s)", kernelISA)
+	}
+	defer selectKernel(useKernelFlags())
+	r := rand.New(rand.NewSource(2))
+	for _, sh := range [][3]int{{1, 5, 3}, {13, 70, 33}, {25, 384, 96}, {30, 37, 1}, {12, 64, 384}, {97, 1536, 384}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		x, w, c0 := randSlice(r, m*k), randSlice(r, n*k), randSlice(r, m*n)
+		bp := make([]float32, packedLen(k, n))
+		packTransposed(bp, w, k, k, n)
+		for _, accum := range []bool{false, true} {
+			var want []float32
+			for _, isa := range isas {
+				selectKernel(isa[0], isa[1])
+				c := append([]float32(nil), c0...)
+				gemmPackedRange(0, m, 0, panelsFor(n), n, k, x, k, bp, c, n, accum)
+				if want == nil {
+					want = c
+					continue
+				}
+				for i := range c {
+					if math.Float32bits(c[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%dx%dx%d accum=%v: %s gives c[%d] = %v, the portable kernel %v", m, n, k, accum, kernelISA, i, c[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

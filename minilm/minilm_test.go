@@ -2,11 +2,15 @@ package minilm
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -304,6 +308,45 @@ func TestFloat16(t *testing.T) {
 	}{{0x3c00, 1}, {0xc000, -2}, {0x3555, 0.33325195}, {0x0001, 5.9604645e-08}, {0x7bff, 65504}, {0x0000, 0}} {
 		if got := float16ToFloat32(c.h); got != c.f {
 			t.Errorf("float16ToFloat32(%#x) = %v, want %v", c.h, got, c.f)
+		}
+	}
+}
+
+// TestEmbed_SameBitsOnEveryMachine embeds the first reference texts with
+// every micro-kernel this CPU has and compares the vectors' bits with the
+// ones committed here: a replay recomputes its label vectors, and a last
+// bit that depends on the CPU or the architecture moved its scores
+// (issue 37, docs/VALIDITY.md).
+func TestEmbed_SameBitsOnEveryMachine(t *testing.T) {
+	// sha256 of the little-endian float32 bits of the first 16 reference
+	// texts' vectors. An intended change of the encoder's arithmetic changes
+	// it: then refresh the replay goldens (cmd/kgeval TestEvaluate_ReplayGolden
+	// -update) and the reports (make validity).
+	const wantBits = "2c2b0f3b98cba0fd43a12c591ba9cd514b8c52c7b90720589101f1c00f308e1c"
+	m := loadTestModel(t)
+	texts := loadReference(t).Texts[:16]
+	isas := [][2]bool{{false, false}}
+	switch kernelISA {
+	case "avx512":
+		isas = append(isas, [2]bool{false, true}, [2]bool{true, false})
+	case "avx2":
+		isas = append(isas, [2]bool{false, true})
+	}
+	defer selectKernel(useKernelFlags())
+	for _, isa := range isas {
+		selectKernel(isa[0], isa[1])
+		vecs, err := m.Embed(context.Background(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		for _, v := range vecs {
+			for _, x := range v {
+				_ = binary.Write(h, binary.LittleEndian, math.Float32bits(x))
+			}
+		}
+		if got := hex.EncodeToString(h.Sum(nil)); got != wantBits {
+			t.Errorf("kernel %s on %s: vector bits %s, want %s", kernelISA, runtime.GOARCH, got, wantBits)
 		}
 	}
 }

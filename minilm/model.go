@@ -23,6 +23,15 @@
 // apt-get install -y libopenblas-dev) to use OpenBLAS's cblas_sgemm instead.
 // Work is spread over Options.Threads goroutines (default GOMAXPROCS).
 //
+// The pure-Go engine gives the same bits on every CPU and architecture, with
+// any batching and thread count: every kernel sums each product in order
+// with a fused multiply-add (the portable one emulates it, fma32, about 7
+// times slower than before on amd64 CPUs without AVX2 and FMA; arm64 uses
+// the instruction), and the Go code around them rounds every product it
+// adds (math32.go). A replay recomputes its label vectors, so its scores
+// depend on this (TestEmbed_SameBitsOnEveryMachine). OpenBLAS sums in its
+// own order: its vectors differ in the last bits.
+//
 // The model files are fetched by scripts/fetch-minilm.sh (make models) into
 // ${KGEVAL_MODELS_DIR:-~/.cache/kgeval/models}/all-MiniLM-L6-v2.
 package minilm
@@ -401,7 +410,7 @@ func (m *Model) pool1(hidden []float32, n int) []float32 {
 	var norm float64
 	for j := range acc {
 		acc[j] /= float64(n)
-		norm += acc[j] * acc[j]
+		norm += float64(acc[j] * acc[j]) // rounded, not fused (math32.go)
 	}
 	norm = math.Sqrt(norm)
 	if norm < 1e-12 { // torch.nn.functional.normalize's eps
@@ -565,13 +574,13 @@ func (m *Model) layerNormRows(x, res []float32, T int, g, b []float32, threads i
 			var vr float64
 			for _, v := range row {
 				d := float64(v) - mean
-				vr += d * d
+				vr += float64(d * d) // rounded, not fused (math32.go)
 			}
 			vr /= float64(h)
 			inv := float32(1 / math.Sqrt(vr+eps))
 			mf := float32(mean)
 			for j, v := range row {
-				row[j] = (v-mf)*inv*g[j] + b[j]
+				row[j] = float32((v-mf)*inv*g[j]) + b[j] // rounded, not fused (math32.go)
 			}
 		}
 	})
