@@ -17,7 +17,7 @@ func RagasScore(f, cp, cr, ar Value) Value {
 	var sum, weights float64
 	for _, p := range parts {
 		if x, ok := p.v.Float(); ok {
-			sum += p.w * x
+			sum += float64(p.w * x) // rounded, not fused (as on amd64)
 			weights += p.w
 		}
 	}

@@ -110,7 +110,7 @@ func TripletSimilarity(q, c Side) (TripletScores, error) {
 			Conflicts: conflicts,
 		}
 		sum += bestCos
-		weighted += w * bestCos
+		weighted += float64(w * bestCos) // rounded, not fused: the same bits on every architecture
 		minimax = min(minimax, bestCos)
 	}
 	out.Avg = Of(sum / float64(len(q.Triplets)))

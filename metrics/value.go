@@ -61,6 +61,8 @@ func Round2(x float64) float64 { return math.Round(x*100) / 100 }
 func Cosine(a, b []float32) float64 {
 	var dot, na, nb float64
 	for i := range a {
+		// A product of two float32s is exact in float64, so these sums
+		// have the same bits whether the compiler fuses them or not.
 		x, y := float64(a[i]), float64(b[i])
 		dot += x * y
 		na += x * x

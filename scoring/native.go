@@ -178,7 +178,7 @@ func Modularity(g *kgeval.PairGraph, comm []int) float64 {
 	}
 	q := inside / m
 	for _, t := range tot {
-		q -= (t / (2 * m)) * (t / (2 * m))
+		q -= float64((t / (2 * m)) * (t / (2 * m))) // rounded, not fused (as on amd64)
 	}
 	return q
 }

@@ -344,7 +344,7 @@ func weighSpans(out []sentence, spans []reachSpan) {
 			}
 			// A window that spans several sentences gives each its share.
 			share := float64(min(sp.end, s.end)-max(sp.start, s.start)) / float64(sp.end-sp.start)
-			s.weight += sp.w * share
+			s.weight += float64(sp.w * share) // rounded, not fused: ties between sentences stay ties on every architecture
 			if len(s.why) < 4 && !slices.Contains(s.why, sp.why) {
 				s.why = append(s.why, sp.why)
 			}
