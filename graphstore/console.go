@@ -38,7 +38,8 @@ import (
 //     Neo4j refuses to write in, with a time limit Neo4j enforces, tagged
 //     {app: "kgeval-console"} so that SHOW TRANSACTIONS tells it apart.
 //  5. Its rows come through the console's own connection (consoleconn.go):
-//     a pool of consoleSlots connections, and a relay that refuses a row
+//     a pool of consoleSlots connections, at most consoleOwnerSlots of
+//     them for one owner, and a relay that refuses a row
 //     over consoleMessageFactor times the response cap before the driver
 //     reads it; a row cap and the response cap bound the rest.
 //
@@ -57,8 +58,9 @@ var qConsoleMemory = statement("console_memory")
 // rows. Errors: EINVALID when the console refuses the query (the message
 // starts with "refused:"), when it ran past the time limit (the message
 // starts with "timed out:") or when Neo4j rejects it; ETOOMANY when the
-// console is running consoleSlots queries already; EUNAVAILABLE when Neo4j
-// does not answer; EINTERNAL when the plan cannot be read.
+// console is running consoleSlots queries already, or lim.Owner
+// consoleOwnerSlots; EUNAVAILABLE when Neo4j does not answer; EINTERNAL
+// when the plan cannot be read.
 func (db *DB) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
 	return db.runConsole(ctx, query, lim, true)
 }
@@ -84,7 +86,7 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 	if err != nil {
 		return nil, err
 	}
-	release, err := conn.acquire()
+	release, err := conn.acquire(lim.Owner)
 	if err != nil {
 		return nil, err
 	}

@@ -775,3 +775,54 @@ func TestDB_RunConsole_NotReachable(t *testing.T) {
 	}
 	t.Logf("Neo4j gone: %q after %v", kgeval.ErrorMessage(err), time.Since(start))
 }
+
+// TestDB_RunConsole_Fairness checks that one owner cannot hold every slot
+// of the console (issue 36): while alice runs two slow queries, a third of
+// hers is refused at once (ETOOMANY, a 429) and bob's query runs.
+func TestDB_RunConsole_Fairness(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	slow := "UNWIND range(1, 3000000000) AS x WITH x WHERE x = -1 RETURN count(x) AS n"
+	alice := kgeval.ConsoleLimits{Timeout: 3 * time.Second, Owner: "user:alice"}
+	bob := kgeval.ConsoleLimits{Timeout: 3 * time.Second, Owner: "user:bob"}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = db.RunConsole(ctx, slow, alice)
+		}()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for db.ConsoleHeld(alice.Owner) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("alice's two slow queries hold %d slots: %v", db.ConsoleHeld(alice.Owner), errs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	_, err := db.RunConsole(ctx, "RETURN 1 AS one", alice)
+	if kgeval.ErrorCode(err) != kgeval.ETOOMANY {
+		t.Fatalf("alice's third query while two of hers ran: %v, want ETOOMANY", err)
+	}
+	t.Logf("alice's third query: %q after %v", kgeval.ErrorMessage(err), time.Since(start))
+	if !strings.Contains(kgeval.ErrorMessage(err), "as many as one user may") {
+		t.Errorf("message %q", kgeval.ErrorMessage(err))
+	}
+	start = time.Now()
+	res, err := db.RunConsole(ctx, "RETURN 1 AS one", bob)
+	if err != nil || fmt.Sprint(res.Rows) != "[[1]]" {
+		t.Errorf("bob's query while alice's two ran: %v %v", res, err)
+	}
+	t.Logf("bob's query while alice's two ran: %v after %v", err, time.Since(start))
+	wg.Wait()
+	for _, e := range errs {
+		if kgeval.ErrorCode(e) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(e), "timed out:") {
+			t.Errorf("alice's slow query: %v, want a time-out", e)
+		}
+	}
+	if _, err := db.RunConsole(ctx, "RETURN 1 AS one", alice); err != nil {
+		t.Errorf("alice after hers ended: %v", err)
+	}
+}

@@ -153,7 +153,8 @@ func TestServer_Console_Issue26(t *testing.T) {
 			status1, e1.Error, status2, e2.Error, took, base>>20, peak>>20)
 	})
 	t.Run("TooMany", func(t *testing.T) {
-		// the console runs 4 queries at once; a fifth is told to wait
+		// the console runs 4 queries at once, one user 2 of them (issue
+		// 36); the rest are told to wait
 		slow := "UNWIND range(1, 3000000000) AS x WITH x WHERE x = -1 RETURN count(x)"
 		var wg sync.WaitGroup
 		statuses := make([]int, 6)
