@@ -22,7 +22,12 @@ import (
 //
 //  1. The text is checked before Neo4j sees it (checkText, consoleguard.go):
 //     its length, its tokens and how deep it nests, which Neo4j's parser
-//     cannot survive past a few hundred levels.
+//     cannot survive past a few hundred levels; then, parsed with Neo4j's
+//     own grammar (checkShape, consoleshape.go), its patterns, clauses,
+//     subqueries and variable-length bounds, which Neo4j's planner works
+//     on before anything runs and cannot be stopped in, and the lists
+//     that pattern comprehensions and COLLECT { } build outside Neo4j's
+//     memory guard.
 //  2. Neo4j plans the query (EXPLAIN, which runs nothing) and checkPlan
 //     (consoleguard.go) allows it only when the plan is read-only and built
 //     from known read operators and built-in functions: no procedure, no
@@ -91,6 +96,11 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 		return nil, err
 	}
 	defer release()
+	// Nothing of the query has reached Neo4j yet: its structure is
+	// checked first (in a slot, so that parsing too is bounded).
+	if err := checkShape(query); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout+2*time.Second)
 	defer cancel()
 	memMax := conn.memoryLimit(ctx, db)
