@@ -983,7 +983,7 @@ func TestDB_RunConsole_Issue36(t *testing.T) {
 			rise := peakRSS(func() { res, err = db.RunConsole(ctx, q, lim) })
 			switch {
 			case err == nil:
-				t.Logf("%q: %.60v after %v; resident set +%d MiB", strings.TrimPrefix(q, hub), res.Rows, time.Since(start), rise>>20)
+				t.Logf("%q: %.60s after %v; resident set +%d MiB", strings.TrimPrefix(q, hub), fmt.Sprint(res.Rows), time.Since(start), rise>>20)
 			case kgeval.ErrorCode(err) == kgeval.EINVALID:
 				t.Logf("%q: %q after %v; resident set +%d MiB", strings.TrimPrefix(q, hub), kgeval.ErrorMessage(err), time.Since(start), rise>>20)
 			default:
