@@ -87,6 +87,13 @@ func TestCheckShape(t *testing.T) {
 		{"CollectUnwind", "RETURN COLLECT { UNWIND range(1, 100000000) AS x RETURN x } AS l", "must end in RETURN ... LIMIT n"},
 		{"CollectLimited", "MATCH (a:Entity) RETURN COLLECT { MATCH (a)--(b) RETURN b.label LIMIT 100 } AS l", ""},
 		{"CountVar", "MATCH (a:Entity) RETURN COUNT { (a)-[*1..4]-() } AS n", ""},
+		// query options
+		{"Runtime", "CYPHER runtime=slotted MATCH (n) RETURN n", ""},
+		{"Version", "CYPHER 5 EXPLAIN MATCH (n) RETURN n", ""},
+		{"PlannerDP", "CYPHER planner=dp " + strings.TrimPrefix(chain("b", 8), "EXPLAIN "), "no query option but CYPHER runtime=slotted (planner=dp)"},
+		{"PlannerDPAfterExplain", "EXPLAIN CYPHER Planner=DP MATCH (n) RETURN n", "(Planner=DP)"},
+		{"Version25", "CYPHER 25 MATCH (n) RETURN n", "Cypher 5 only"},
+		{"ShortestPathExprLong", "MATCH (a), (b) RETURN shortestPath((a)-->()-->()-->()-->()-->()-->()-->()-->()-->(b)) AS p", "over 8 relationships"},
 		// what the text check cannot read is refused, never sent
 		{"Syntax", "MATCH (n RETURN n", "cannot read this query as Cypher 5"},
 		{"TwoStatements", "MATCH (n) RETURN n; CREATE (x)", "cannot read this query"},
