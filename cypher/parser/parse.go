@@ -40,29 +40,30 @@ func (e *SyntaxError) Error() string {
 // Parse parses text as one statement (with its EXPLAIN, PROFILE or
 // CYPHER options and an optional closing semicolon). It tries ANTLR's
 // fast SLL prediction first and its full LL prediction only when that
-// fails, as ANTLR recommends; both together may take at most budget, after
-// which Parse gives up with ErrBudget (the token stream stops the parser:
-// ANTLR has no other way to cancel). Errors: *SyntaxError, ErrBudget.
+// fails, as ANTLR recommends; each may take at most budget (the generated
+// tables' one-time set-up aside), after which Parse gives up with
+// ErrBudget (the token stream stops the parser: ANTLR has no other way to
+// cancel). Errors: *SyntaxError, ErrBudget.
 func Parse(text string, budget time.Duration) (IConsoleStatementContext, error) {
-	deadline := time.Now().Add(budget)
-	tree, err := parse(text, deadline, true)
+	tree, err := parse(text, budget, true)
 	if err == nil || errors.Is(err, ErrBudget) {
 		return tree, err
 	}
-	return parse(text, deadline, false)
+	return parse(text, budget, false)
 }
 
 // cancelled carries a parse out of ANTLR: a stop at the deadline, or the
 // first syntax error in SLL mode.
 type cancelled struct{ err error }
 
-func parse(text string, deadline time.Time, sll bool) (tree IConsoleStatementContext, err error) {
+func parse(text string, budget time.Duration, sll bool) (tree IConsoleStatementContext, err error) {
 	lexer := NewConsoleLexer(antlr.NewInputStream(text))
 	errs := &errorListener{}
 	lexer.RemoveErrorListeners()
 	lexer.AddErrorListener(errs)
-	tokens := &budgetStream{CommonTokenStream: antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel), deadline: deadline}
+	tokens := &budgetStream{CommonTokenStream: antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)}
 	p := NewConsoleParser(tokens)
+	tokens.deadline = time.Now().Add(budget)
 	p.RemoveErrorListeners()
 	p.AddErrorListener(errs)
 	if sll {
