@@ -38,10 +38,12 @@ import (
 //   - a query option other than CYPHER 5 and CYPHER runtime=slotted (CYPHER
 //     planner=dp took 123 s to plan 12 relationships in a row);
 //   - a pattern comprehension, or a COLLECT { } that does not end in RETURN
-//     ... LIMIT n with n a literal of at most consoleMaxValue: Neo4j's
-//     memory guard does not count the lists they build, and a pattern of
-//     a few hops around a hub makes them millions long (finding 4: 11.9
-//     million elements from a node of degree 308). COUNT { } and EXISTS
+//     ... LIMIT n with n a literal, the n of all COLLECT { } of the query at
+//     most consoleMaxValue together (a nested one counted once per element
+//     of the list around it): Neo4j's memory guard does not count the
+//     lists they build, and a pattern of a few hops around a hub makes
+//     them millions long (finding 4: 11.9 million elements from a node of
+//     degree 308). COUNT { } and EXISTS
 //     { } build no list; their rows are Neo4j's to stop at its time limit
 //     (measured: COUNT { (a)-[*1..6]-() } around a node of degree 59 stops
 //     at a 3 s limit after 4.8 s).
@@ -88,7 +90,7 @@ func checkShape(query string) error {
 	case err != nil:
 		return kgeval.Wrap(kgeval.EINTERNAL, err, "parse a console query")
 	}
-	w := &shapeWalker{}
+	w := &shapeWalker{scale: 1}
 	return w.walk(tree)
 }
 
@@ -98,6 +100,10 @@ type shapeWalker struct {
 	depth                               int  // subqueries around the current node
 	shortest                            int  // shortest-path searches around the current node
 	path                                *int // relationships of the path pattern being read; nil outside one
+	// collected bounds the elements of all COLLECT { } lists of one row
+	// together; a COLLECT { } inside another's is built once per element
+	// of the outer one, scale times.
+	collected, scale int
 }
 
 func refusef(format string, args ...any) error {
@@ -113,10 +119,7 @@ func (w *shapeWalker) walk(t antlr.Tree) error {
 	case *parser.PatternComprehensionContext:
 		return refusef("pattern comprehensions ([(a)-->(b) | ...]) are not allowed in the console: Neo4j's memory guard does not count the list they build, which a pattern of a few hops makes millions long; write COLLECT { MATCH (a)-->(b) RETURN ... LIMIT n } (n at most %d), COUNT { (a)-->(b) } for a number, or MATCH ... with collect()", consoleMaxValue)
 	case *parser.CollectExpressionContext:
-		if err := checkCollectLimit(n); err != nil {
-			return err
-		}
-		return w.subquery(n)
+		return w.collect(n)
 	case *parser.SubqueryClauseContext, *parser.ExistsExpressionContext, *parser.CountExpressionContext:
 		return w.subquery(n)
 	case *parser.ExpressionContext:
@@ -251,26 +254,34 @@ func checkCypherOptions(o *parser.CypherOptionsContext) error {
 	return nil
 }
 
-// checkCollectLimit requires every branch of a COLLECT { } to end in
-// RETURN ... LIMIT n, n an integer literal, the branches' n at most
-// consoleMaxValue together.
-func checkCollectLimit(c *parser.CollectExpressionContext) error {
-	total := 0
+// collect bounds a COLLECT { }: every branch must end in RETURN ... LIMIT
+// n, n an integer literal, and the lists of all COLLECT { } of the query
+// may hold at most consoleMaxValue elements together, a nested one
+// counted once per element of the list around it.
+func (w *shapeWalker) collect(c *parser.CollectExpressionContext) error {
+	n := 0
 	for _, q := range c.RegularQuery().AllSingleQuery() {
 		clauses := q.AllClause()
 		ret := clauses[len(clauses)-1].ReturnClause()
-		n := -1
+		limit := -1
 		if ret != nil && ret.ReturnBody().Limit() != nil {
 			if v, err := strconv.Atoi(ret.ReturnBody().Limit().Expression().GetText()); err == nil && v >= 0 {
-				n = v
+				limit = v
 			}
 		}
-		if n < 0 {
+		if limit < 0 {
 			return refusef("COLLECT { ... } must end in RETURN ... LIMIT n in the console, n a number of at most %d: Neo4j's memory guard does not count the list it builds", consoleMaxValue)
 		}
-		if total += n; total > consoleMaxValue {
-			return refusef("COLLECT { ... } may collect up to %d elements here, over the console's limit of %d: Neo4j's memory guard does not count the list it builds", total, consoleMaxValue)
+		if n += limit; n > consoleMaxValue {
+			break
 		}
 	}
-	return nil
+	if n > consoleMaxValue || n > 0 && w.scale > (consoleMaxValue-w.collected)/n {
+		return refusef("the COLLECT { ... } of this query may collect up to %s elements together, over the console's limit of %d: Neo4j's memory guard does not count the lists they build", human(float64(w.collected)+float64(w.scale)*float64(n)), consoleMaxValue)
+	}
+	w.collected += w.scale * n
+	saved := w.scale
+	w.scale *= n
+	defer func() { w.scale = saved }()
+	return w.subquery(c)
 }
