@@ -177,7 +177,9 @@ func (s *Server) cypher(c *gin.Context) (any, error) {
 	if err := c.ShouldBindJSON(&req); err != nil {
 		return nil, bodyError(err, "want a JSON body {\"query\": \"...\"}")
 	}
-	res, err := s.store.RunConsole(c.Request.Context(), req.Query, s.cfg.Console)
+	lim := s.cfg.Console
+	lim.Owner = caller(c) // one user may hold half of the console's slots
+	res, err := s.store.RunConsole(c.Request.Context(), req.Query, lim)
 	switch msg := kgeval.ErrorMessage(err); {
 	case err == nil:
 		s.metrics.console.WithLabelValues("ok").Inc()
