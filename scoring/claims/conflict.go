@@ -122,9 +122,10 @@ func sharesAnchor(a, b []string) bool {
 
 // features computes the claim's signals that need no model (see
 // kgeval.CalibrationFeatures).
-func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int, ctxTexts []*lexical.Text) {
+func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int, ctxTexts []*lexical.Text, sents []sentence) {
 	f := c.Features
-	// Word overlap: the claim's content words any context text holds.
+	// Word overlap: the claim's content words any context text holds;
+	// novel: how many none holds; sentence: the best one sentence's share.
 	words := lexical.ContentWords(cl.Text)
 	if len(words) > 0 {
 		n := 0
@@ -137,6 +138,18 @@ func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int
 			}
 		}
 		f[kgeval.FeatureOverlap] = float64(n) / float64(len(words))
+		f[kgeval.FeatureNovel] = math.Log1p(float64(len(words) - n))
+		best := 0
+		for _, s := range sents {
+			k := 0
+			for _, w := range words {
+				if s.lt.HasWord(w) {
+					k++
+				}
+			}
+			best = max(best, k)
+		}
+		f[kgeval.FeatureSentence] = float64(best) / float64(len(words))
 	}
 	// Atoms: the claim's names and values the context states.
 	atoms := lexical.Atoms(cl.Text)
