@@ -93,14 +93,14 @@ var javaVersion = regexp.MustCompile(`java\.specification\.version = (\d+)`)
 // install.
 func javaHome() (string, error) {
 	const advice = "Neo4j 5.26 needs Java 17 or 21: install it (Debian/Ubuntu: apt-get install openjdk-17-jre-headless) and set JAVA_HOME, or use a Neo4j 5.26 with GDS of your own through KGEVAL_NEO4J_URI and KGEVAL_NEO4J_PASSWORD"
-	var candidates []string
-	if h := os.Getenv("JAVA_HOME"); h != "" {
-		candidates = append(candidates, h)
-	}
-	candidates = append(candidates, "/usr/lib/jvm/java-17-openjdk-amd64", "/usr/lib/jvm/java-21-openjdk-amd64")
-	if p, err := exec.LookPath("java"); err == nil {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			candidates = append(candidates, filepath.Dir(filepath.Dir(real)))
+	// A JAVA_HOME that is set is the user's choice: it alone is tried.
+	candidates := []string{os.Getenv("JAVA_HOME")}
+	if candidates[0] == "" {
+		candidates = []string{"/usr/lib/jvm/java-17-openjdk-amd64", "/usr/lib/jvm/java-21-openjdk-amd64"}
+		if p, err := exec.LookPath("java"); err == nil {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				candidates = append(candidates, filepath.Dir(filepath.Dir(real)))
+			}
 		}
 	}
 	var found []string
@@ -122,7 +122,7 @@ func javaHome() (string, error) {
 	if len(found) > 0 {
 		return "", kgeval.Errorf(kgeval.EUNAVAILABLE, "%s (found only %v)", advice, found)
 	}
-	return "", kgeval.Errorf(kgeval.EUNAVAILABLE, "no java found: %s", advice)
+	return "", kgeval.Errorf(kgeval.EUNAVAILABLE, "no java found (looked in %v): %s", candidates, advice)
 }
 
 // needMaven checks that Maven is there when the jars are not installed
