@@ -15,7 +15,8 @@ EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 1, 2, 3
 class KgevalError(RuntimeError):
     """The binary (or a kgeval server) refused or failed: ``message`` is its
     own message, ``code`` its exit status (1 failed, 2 bad input, 3 a service
-    is unavailable) or, from a server, its error code (EINVALID, ...)."""
+    is unavailable) or, from a server, its error code (invalid, unauthorized,
+    not_found, ...: kgeval's codes, error.go)."""
 
     def __init__(self, message: str, code=None, command: Optional[Sequence[str]] = None, stderr: str = ""):
         super().__init__(message)
@@ -68,7 +69,11 @@ def run(args: Sequence[str], *, progress: bool = False, env: Optional[dict] = No
     t = threading.Thread(target=_pump, args=(proc.stderr, err, sys.stderr if progress else None), daemon=True)
     t.start()
     try:
-        out, _ = proc.communicate(stdin)
+        if stdin is not None:
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        out = proc.stdout.read()  # not communicate(): the thread alone reads stderr
+        proc.wait()
     except BaseException:
         proc.kill()
         proc.wait()

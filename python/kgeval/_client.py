@@ -40,7 +40,7 @@ class Client:
             except ValueError:
                 raise KgevalError("%s %s: HTTP %d %s" % (method, path, e.code, raw[:200].decode("utf-8", "replace")), e.code) from None
         except urllib.error.URLError as e:
-            raise KgevalError("kgeval server at %s is not reachable: %s (is `kgeval serve` running?)" % (self.url, e.reason), "EUNAVAILABLE") from None
+            raise KgevalError("kgeval server at %s is not reachable: %s (is `kgeval serve` running?)" % (self.url, e.reason), "unavailable") from None
 
     def _json(self, method: str, path: str, payload: Any = None) -> Any:
         body = None if payload is None else json.dumps(payload).encode()
@@ -78,12 +78,12 @@ class Client:
             if j.get("status") != "running":
                 break
             if deadline is not None and time.monotonic() > deadline:
-                raise KgevalError("job %s still running after %.0f s" % (run, timeout), "ETIMEOUT")
+                raise KgevalError("job %s still running after %.0f s" % (run, timeout), "timeout")
             time.sleep(poll)
         if progress:
             sys.stderr.write("\n")
         if j.get("status") != "done":
-            raise KgevalError("job %s %s: %s" % (run, j.get("status"), j.get("error") or j.get("note") or "no reason given"), "EJOB")
+            raise KgevalError("job %s %s: %s" % (run, j.get("status"), j.get("error") or j.get("note") or "no reason given"), "job_" + str(j.get("status")))
         summary = {"run": run, "samples": j.get("samples"), "rejected": up.get("rejected") or [], "calls": j.get("calls")}
         return Result(run, _ServerBackend(self), summary)
 

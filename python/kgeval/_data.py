@@ -60,8 +60,8 @@ def sample_record(rec: dict) -> dict:
         v = _plain(v)
         if v is None:
             continue
-        if name == "reference" and isinstance(v, list):  # ground_truths: a list of strings
-            v = "\n".join(str(x) for x in v)
+        if name == "reference" and isinstance(v, list):  # ground_truths: a list, its first is the reference (as the binary reads it)
+            v = str(v[0]) if v else ""
         if name == "contexts" and isinstance(v, str):
             try:
                 v = json.loads(v) if v.lstrip().startswith("[") else [v]

@@ -13,6 +13,10 @@ import kgeval
 
 pytest_plugins = ["pytester"]
 
+# pytester's inner sessions run with HOME in a temporary directory: name the
+# encoder's files where they are (scripts/fetch-minilm.sh put them).
+os.environ.setdefault("KGEVAL_EMBEDDING_MODELS_DIR", os.path.expanduser("~/.cache/kgeval/models"))
+
 REPO = pathlib.Path(os.environ.get("KGEVAL_REPO") or pathlib.Path(__file__).resolve().parents[2])
 SNAPSHOT = REPO / "testdata" / "cache" / "wikieval50.jsonl.gz"
 WIKIEVAL = REPO / "testdata" / "wikieval50.jsonl"

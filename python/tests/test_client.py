@@ -54,4 +54,4 @@ def test_client_evaluate(server, wikieval, runs):
     assert res.explain("wikieval-00-poor") == kgeval_cli("explain", "--run", run, "--sample", "wikieval-00-poor").stdout
     with pytest.raises(kgeval.KgevalError) as e:
         kgeval.Client(url, "kgv_wrong").result(run).rows()
-    assert e.value.code == "EUNAUTHORIZED"
+    assert e.value.code == "unauthorized" and "API token" in e.value.message, (e.value.code, e.value.message)

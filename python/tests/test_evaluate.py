@@ -102,12 +102,12 @@ def test_evaluate_dataset(wikieval, runs):
 
 
 def test_evaluate_records_and_rejections(wikieval, runs):
-    recs = as_columns(wikieval[:1], RAGAS) + [{"id": "no-answer", "user_input": "Why?", "retrieved_contexts": ["x"]}]
+    recs = as_columns(wikieval[:1], RAGAS) + [{"id": "no-question", "response": "Because.", "retrieved_contexts": ["x"]}]
     run = run_name("rej")
     runs.append(run)
-    with pytest.warns(UserWarning, match="no-answer"):
+    with pytest.warns(UserWarning, match="no-question"):
         res = kgeval.evaluate(recs, run=run, metrics="kg", cache_only=True, progress=False)
-    assert [r["id"] for r in res.rejected] == ["no-answer"] and res.rejected[0]["reason"]
+    assert [r["id"] for r in res.rejected] == ["no-question"] and "missing question" in res.rejected[0]["reason"], res.rejected
     assert list(res.to_pandas()["id"]) == [wikieval[0]["id"]]
 
 
