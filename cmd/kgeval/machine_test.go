@@ -29,7 +29,7 @@ func TestMachineOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := filepath.Join(t.TempDir(), "d.jsonl")
-	if err := os.WriteFile(data, append(b, []byte(`{"id": "broken", "question": "q?"}`+"\n")...), 0o644); err != nil {
+	if err := os.WriteFile(data, append(b, []byte(`{"id": "broken", "answer": "no question"}`+"\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	run := mustRunName(t, db, "machine")
