@@ -23,5 +23,5 @@ rm -rf "$venv"
 "$venv/bin/pip" check >&2
 cd python/tests
 KGEVAL_REPO=$root KGEVAL_BUILT_BINARY=$root/bin/kgeval PATH="$venv/bin:$PATH" \
-  "$venv/bin/python" -m pytest -p no:cacheprovider -q -rA "${@:-.}" \
+  "$venv/bin/python" -m pytest -p no:cacheprovider -q -rfE "${@:-.}" \
   --junitxml "$KGEVAL_STATE_DIR/python-test.xml"
