@@ -111,7 +111,7 @@ def test_evaluate_records_and_rejections(wikieval, runs):
     assert list(res.to_pandas()["id"]) == [wikieval[0]["id"]]
 
 
-def test_evaluate_errors(wikieval, monkeypatch, runs):
+def test_evaluate_errors(wikieval, runs, monkeypatch):  # runs first: its cleanup runs after monkeypatch restores the Neo4j URI
     with pytest.raises(ValueError):
         kgeval.evaluate([])
     run = run_name("dup")
