@@ -79,6 +79,9 @@ type Evaluated struct {
 	Scores []readmodel.SampleScores
 	// Refused counts the model requests --cache-only found no answer for.
 	Refused int64
+	// Rejected are the dataset's rejected records (the first of them,
+	// dataset.Options.MaxRejections).
+	Rejected []kgeval.Rejection
 }
 
 // Evaluate loads a dataset file, wires the store, the models and the
@@ -100,7 +103,11 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	if err != nil {
 		return nil, err
 	}
-	return evaluate(ctx, cfg, db, w, path, run, res, o)
+	ev, err := evaluate(ctx, cfg, db, w, path, run, res, o)
+	if ev != nil {
+		ev.Rejected = res.Rejected
+	}
+	return ev, err
 }
 
 // prepare reports the dataset res read from path, keeps its first o.Limit
