@@ -185,9 +185,12 @@ func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
 			}
 		}
 	}
+	// The model's features are each form's own: model_logit, the mean
+	// over the forms a run asked, would mean another thing under another
+	// scoring.verify_forms.
 	var model, noModel []string
 	for _, f := range kgeval.KnownFeatures {
-		if !present[f] {
+		if !present[f] || f == kgeval.FeatureModel {
 			continue
 		}
 		if slices.Contains(kgeval.ModelFeatures, f) {
