@@ -318,7 +318,7 @@ func (a *attempt) evaluator(ctx context.Context) *Evaluator {
 	}
 	e.Claims.Evidence = claims.Params{Mode: o.Settings.Evidence, Budget: o.Settings.EvidenceTokens}
 	if o.Settings.Verify == "prob" {
-		e.ClaimVerifier = models.ClaimVerifier
+		e.ClaimVerifier, e.VerifyPairs = models.ClaimVerifier, o.Settings.VerifyPairs
 	}
 	e.OnTexts = a.onTexts(ctx)
 	if a.done != nil {
