@@ -47,6 +47,8 @@ type ClaimProb struct {
 	// Contradicted is the three-way form's p(No) over its three answers:
 	// the model's probability that the evidence says something different.
 	Contradicted *float64 `json:"p_contradicted,omitempty"`
+	// NotStated is the three-way form's p(Unknown) over its three answers.
+	NotStated *float64 `json:"p_not_stated,omitempty"`
 }
 
 // ClaimVerifier asks a model, one request per claim (per evidence chunk),

@@ -139,6 +139,7 @@ type mixClaim struct {
 	features map[string]float64
 	forms    map[string]float64
 	contra   *float64
+	unknown  *float64
 }
 
 // mixData is one dataset's labelled samples and claims.
@@ -265,7 +266,7 @@ func readMixData(s MixSet) (mixData, MixDataset, error) {
 			}
 			if ch.Model != nil {
 				maps.Copy(mc.features, claims.ModelFeatures(*ch.Model))
-				mc.forms, mc.contra = ch.Model.Forms, ch.Model.Contradicted
+				mc.forms, mc.contra, mc.unknown = ch.Model.Forms, ch.Model.Contradicted, ch.Model.NotStated
 				if len(mc.forms) == 0 {
 					mc.forms = map[string]float64{"claim": ch.Model.P}
 				}
@@ -783,6 +784,12 @@ func mixContradictionRows(data []mixData) []MixRow {
 				return 0, false
 			}
 			return *c.contra, true
+		}},
+		{"P(No | not Yes): threeway, No over No + Unknown", 1, func(c mixClaim) (float64, bool) {
+			if c.contra == nil || c.unknown == nil || *c.contra+*c.unknown <= 0 {
+				return 0, false
+			}
+			return *c.contra / (*c.contra + *c.unknown), true
 		}},
 		{"1 - P(supported): claim", 1, func(c mixClaim) (float64, bool) {
 			v, ok := c.forms["claim"]
