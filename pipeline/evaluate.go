@@ -405,7 +405,7 @@ func Resumable(old, now kgeval.Run) error {
 			is = *now.Settings
 		}
 		was.Metrics, is.Metrics = nil, nil
-		was.Communities, is.Communities = communityMode(was), communityMode(is)
+		was.Communities, is.Communities = was.CommunityMode(), is.CommunityMode()
 		was.VerifyForms, is.VerifyForms = verifyForms(was), verifyForms(is)
 		a, _ := json.Marshal(was)
 		b, _ := json.Marshal(is)
@@ -414,6 +414,20 @@ func Resumable(old, now kgeval.Run) error {
 		}
 	}
 	return nil
+}
+
+// KeepCommunityMode returns settings with the community mode of the stored
+// run old: an evaluation that resumes a run, or joins it as a shard worker,
+// finishes it in the mode it started in, so that a run started before batch
+// became the default (issue 38) keeps louvain-per-graph and its scores do
+// not mix two modes.
+func KeepCommunityMode(old kgeval.Run, settings kgeval.RunSettings) kgeval.RunSettings {
+	var was kgeval.RunSettings
+	if old.Settings != nil {
+		was = *old.Settings
+	}
+	settings.Communities = was.CommunityMode()
+	return settings
 }
 
 // verifyForms is a run's claim question forms; runs recorded before the
@@ -640,13 +654,4 @@ func mismatch(run, code, format string, args ...any) error {
 func IsMismatch(err error) bool {
 	var m *MismatchError
 	return errors.As(err, &m)
-}
-
-// communityMode returns s.Communities, louvain-per-graph when unset (a run
-// recorded before the key existed).
-func communityMode(s kgeval.RunSettings) string {
-	if s.Communities == "" {
-		return kgeval.CommunitiesLouvainPerGraph
-	}
-	return s.Communities
 }
