@@ -9,18 +9,20 @@
 // weight gives its 1 to the pad edge instead. The driver, a ring of
 // $driver.nodes nodes of total weight 1, has Leiden move nodes at every
 // level, and the pad's own weight brings the total to a power of two.
-// `graphs` counts the graphs with community weight. docs/SPEC-NOTES.md §4
-// says why each graph then gets the same communities in any batch.
 // Node order (GDS numbers nodes as they first appear): $layout.before
 // isolated spacer nodes, the source, the driver, each graph's nodes in the
-// order of their nid, the pad nodes, the other spacers. Each graph's edges are
-// sorted by their ends (per graph: one ORDER BY over the batch made the
-// projection 4-5 times slower).
+// order of their nid, the pad nodes, the other spacers.
+// graphstore/gdslayout.go and docs/SPEC-NOTES.md §4 say why each graph then
+// gets the same communities in any batch.
+// Each graph's edges are sorted by their ends per graph (one ORDER BY over
+// the batch made the projection 4-5 times slower). Isolated nodes get no
+// relationship configuration: parsing one per row made the 140,000 spacer
+// rows of 500 graphs cost as much as their edges.
 CALL {
   UNWIND range($layout.spacers, $layout.spacers + $layout.before - 1) AS id
-  RETURN {src: id, dst: null, type: $commType, cost: 0.0, weight: 0.0} AS row
+  RETURN {src: id} AS row
   UNION ALL
-  RETURN {src: 0, dst: null, type: $pathType, cost: 0.0, weight: 0.0} AS row
+  RETURN {src: 0} AS row
   UNION ALL
   UNWIND range(0, $driver.nodes - 1) AS i
   RETURN {src: $driver.offset + i, dst: $driver.offset + (i + 1) % $driver.nodes, type: $commType, cost: 0.0, weight: $driver.weight} AS row
@@ -29,7 +31,7 @@ CALL {
   CALL {
     WITH g
     UNWIND range(0, g.nodes - 1) AS nid
-    RETURN {src: g.offset + nid, dst: null, type: $commType, cost: 0.0, weight: 0.0} AS row
+    RETURN {src: g.offset + nid} AS row
     UNION ALL
     WITH g
     OPTIONAL MATCH (s:Entity|Relation {graph: g.graph})-[r:REL|SIMILAR]->(t)
@@ -45,7 +47,7 @@ CALL {
     UNWIND CASE
              WHEN j < 0 THEN [{src: $pad.src, dst: $pad.dst, type: $commType, cost: 0.0, weight: 1.0}]
              WHEN m > 0 THEN [{src: edges[j].src, dst: edges[j].dst, type: $commType, cost: 0.0,
-                               weight: (q[j] + CASE j WHEN 0 THEN rest ELSE 0.0 END) / $unit, graph: g.graph},
+                               weight: (q[j] + CASE j WHEN 0 THEN rest ELSE 0.0 END) / $unit},
                               {src: edges[j].dst, dst: edges[j].src, type: $pathType, cost: edges[j].cost, weight: 0.0}]
              ELSE [{src: edges[j].dst, dst: edges[j].src, type: $pathType, cost: edges[j].cost, weight: 0.0}]
            END AS row
@@ -61,10 +63,9 @@ CALL {
   RETURN {src: $pad.src, dst: $pad.dst, type: $commType, cost: 0.0, weight: $pad.weight} AS row
   UNION ALL
   UNWIND range($layout.spacers + $layout.before, $layout.spacers + $layout.before + $layout.after - 1) AS id
-  RETURN {src: id, dst: null, type: $commType, cost: 0.0, weight: 0.0} AS row
+  RETURN {src: id} AS row
 }
 WITH gds.graph.project($name, row.src, row.dst,
-       {relationshipType: row.type, relationshipProperties: {cost: row.cost, weight: row.weight}},
-       {undirectedRelationshipTypes: $undirected, logProgress: false}) AS p,
-     count(DISTINCT row.graph) AS graphs
-RETURN p.nodeCount AS nodes, p.relationshipCount AS rels, graphs
+       CASE WHEN row.dst IS NOT NULL THEN {relationshipType: row.type, relationshipProperties: {cost: row.cost, weight: row.weight}} END,
+       {undirectedRelationshipTypes: $undirected, logProgress: false}) AS p
+RETURN p.nodeCount AS nodes, p.relationshipCount AS rels

@@ -78,10 +78,13 @@ type GDS struct {
 
 // GDSStats is the time the GDS engine spent in each step, summed over calls.
 // Louvain is the community algorithm's time, Leiden in CommunitiesBatch
-// mode; ProjectPaths is the one projection of a batch in that mode.
+// mode; ProjectPaths is the one projection of a batch in that mode, where
+// Dijkstra and Leiden run at once (their times overlap). Dijkstra and
+// Louvain include streaming their results back; Verdicts is the pattern
+// query of the triplet verdicts.
 type GDSStats struct {
-	Batches                                            int
-	ProjectPaths, Dijkstra, ProjectComm, Louvain, Drop time.Duration
+	Batches                                                      int
+	ProjectPaths, Dijkstra, ProjectComm, Louvain, Drop, Verdicts time.Duration
 }
 
 // Stats returns the time spent per step so far.
@@ -201,6 +204,7 @@ func (e *GDS) Raw(ctx context.Context, run string, graphs []*kgeval.PairGraph, p
 // verdicts asks the stored pair graphs for their triplet verdict matches
 // (cypher/kgscore_verdicts.cypher, a pattern query: no projection).
 func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGraph, out []scoring.Raw) error {
+	defer e.add(&e.stats.Verdicts, time.Now())
 	byID := make(map[string]int, len(graphs))
 	ids := make([]any, 0, len(graphs))
 	for i, g := range graphs {
@@ -345,13 +349,13 @@ func (e *GDS) scoreUnion(ctx context.Context, params []any, end int64, p kgeval.
 		"pad":    map[string]any{"src": end, "dst": end + 1, "weight": float64(total - len(params) - 1)},
 		"driver": map[string]any{"offset": end + 2, "nodes": driverNodes, "weight": 1.0 / driverNodes},
 		"layout": map[string]any{"spacers": end + 2 + driverNodes, "before": lay.before, "after": lay.after}}
-	return e.withProjection(ctx, name, qGdsProjectBatch, qparams, &e.stats.ProjectPaths, func(recs []*neo4j.Record) error {
+	return e.withProjection(ctx, name, qGdsProjectBatch, qparams, &e.stats.ProjectPaths, func([]*neo4j.Record) error {
 		// The two calls read the projection and write apart (dist and
 		// paths, comm), so they run at once: each is single-threaded
 		// in GDS (concurrency 1, for reproducible results).
 		var g errgroup.Group
 		g.Go(func() error { return dijkstra(name, []any{pathType}) })
-		g.Go(func() error { return e.leiden(ctx, name, []any{commType}, recs, total, owner, comm) })
+		g.Go(func() error { return e.leiden(ctx, name, []any{commType}, total, end, owner, comm) })
 		return g.Wait()
 	})
 }
@@ -515,21 +519,13 @@ func (e *GDS) mode() string {
 }
 
 // leiden runs the batched Leiden call on the relationships of types of the
-// projection name, whose projection query returned recs with the number of
-// graphs with community weight; total is the projection's total community
-// weight (the resolution that gives each graph its own modularity).
-func (e *GDS) leiden(ctx context.Context, name string, types []any, recs []*neo4j.Record, total int, owner func(int64) (int, int), comm [][]int) error {
-	var graphs int64
-	if len(recs) > 0 {
-		n, _ := recs[0].Get("graphs")
-		graphs = asInt(n)
-	}
-	if graphs == 0 {
-		return nil // no community weight: every node alone
-	}
+// projection name; total is the projection's total community weight (the
+// resolution that gives each graph its own modularity), end the first id
+// after the graphs' nodes.
+func (e *GDS) leiden(ctx context.Context, name string, types []any, total int, end int64, owner func(int64) (int, int), comm [][]int) error {
 	defer e.add(&e.stats.Louvain, time.Now())
 	return e.stream(ctx, qGdsLeiden, map[string]any{"name": name, "types": types, "gamma": float64(total), "theta": leidenTheta,
-		"tolerance": leidenTolerance, "maxLevels": leidenMaxLevels}, communityReader(owner, comm))
+		"tolerance": leidenTolerance, "maxLevels": leidenMaxLevels, "end": end}, communityReader(owner, comm))
 }
 
 // communityReader stores a community record's community in comm.

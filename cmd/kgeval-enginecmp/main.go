@@ -37,7 +37,7 @@ func main() {
 	seed := flag.Uint64("seed", 2510, "corpus seed")
 	batch := flag.Int("batch", 0, "GDS engine batch size (0: the engine's default)")
 	group := flag.Int("group", 0, "GDS engine community group size (0: the engine's default)")
-	communities := flag.String("communities", "", "GDS engine community mode: louvain-per-graph (default), batch or leiden-per-graph")
+	communities := flag.String("communities", "", "GDS engine community mode: batch (the default), louvain-per-graph or leiden-per-graph")
 	out := flag.String("out", "engines.json", "output JSON file")
 	flag.Parse()
 	if err := run(*n, *seed, *batch, *group, *communities, *out); err != nil {
@@ -94,8 +94,9 @@ func run(n int, seed uint64, batch, group int, communities, out string) error {
 	}
 	o.Seconds["gds"] = time.Since(t).Seconds()
 	st := engine.Stats()
-	fmt.Printf("gds steps (incl. warm-up): %d batches, project paths %v, dijkstra %v, project communities %v, louvain %v, drop %v\n",
-		st.Batches, st.ProjectPaths.Round(time.Millisecond), st.Dijkstra.Round(time.Millisecond), st.ProjectComm.Round(time.Millisecond), st.Louvain.Round(time.Millisecond), st.Drop.Round(time.Millisecond))
+	fmt.Printf("gds steps (incl. warm-up): %d batches, project %v, dijkstra %v, project communities %v, communities %v, drop %v, verdicts %v\n",
+		st.Batches, st.ProjectPaths.Round(time.Millisecond), st.Dijkstra.Round(time.Millisecond), st.ProjectComm.Round(time.Millisecond), st.Louvain.Round(time.Millisecond),
+		st.Drop.Round(time.Millisecond), st.Verdicts.Round(time.Millisecond))
 
 	t = time.Now()
 	o.Native, _ = (&scoring.Native{}).Score(ctx, run, graphs, p)
