@@ -467,11 +467,10 @@ func (writeOnly) Get(context.Context, []string) (map[string][]byte, error) {
 // and n, never on which worker starts first or how fast it goes, and
 // interleaving spreads a dataset sorted by size or difficulty evenly over
 // the workers. Every sample is scored exactly as in a run of one process
-// (the pair graphs of a sample never meet another sample's), so the
-// stored rows, and `kgeval export`, are those of a single run. The
-// exception is the opt-in batched Leiden of the GDS engine
-// (GDS.Communities = "batch"), whose communities depend slightly on which
-// graphs share a batch.
+// (the pair graphs of a sample never meet another sample's, and every
+// engine and community mode gives each graph the communities it gets
+// alone; issue 38), so the stored rows, and `kgeval export`, are those of
+// a single run.
 //
 // The run record is shared: the first worker creates it (JoinRun, a MERGE
 // on the name, so that two workers starting at once make one run), the
