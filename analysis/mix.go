@@ -94,9 +94,12 @@ type MixRow struct {
 
 // MixDataset describes one dataset of the report.
 type MixDataset struct {
-	Name      string `json:"name"`
-	Run       string `json:"run"`
-	Dataset   string `json:"dataset"`
+	Name    string `json:"name"`
+	Run     string `json:"run"`
+	Dataset string `json:"dataset"`
+	// Engine is the engine that scored the run's KG metrics and its
+	// community mode (kgeval.Run.KGEngine).
+	Engine    string `json:"engine"`
 	Samples   int    `json:"samples"`
 	Labelled  int    `json:"labelled"`
 	Positives int    `json:"positives"`
@@ -242,7 +245,7 @@ func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
 // readMixData reads one set's labelled samples and claims.
 func readMixData(s MixSet) (mixData, MixDataset, error) {
 	d := mixData{name: s.Rec.Name}
-	ds := MixDataset{Name: s.Rec.Name, Run: s.Rec.Name, Dataset: s.Rec.Dataset, Samples: len(s.Rows)}
+	ds := MixDataset{Name: s.Rec.Name, Run: s.Rec.Name, Dataset: s.Rec.Dataset, Engine: s.Rec.KGEngine(), Samples: len(s.Rows)}
 	labs, err := factcheckLabels(s.Rows)
 	if err != nil {
 		return d, ds, err

@@ -125,7 +125,19 @@ func prepare(cfg *configs.Config, path string, res *dataset.Result, o EvaluateOp
 // migrated store db with the models w: Evaluate's, or a dashboard job's
 // on the server's store and encoder.
 func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *models, path, run string, res *dataset.Result, o EvaluateOptions) (*Evaluated, error) {
-	var engine kgeval.KGEngine = &graphstore.GDS{DB: db, Communities: cfg.Scoring.Communities}
+	if o.Resume || o.Shards > 0 {
+		stored, err := db.GetRun(ctx, run)
+		if err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+			return nil, err
+		}
+		if s := pipeline.KeepCommunityMode(stored, cfg.Scoring); err == nil && s.Communities != cfg.Scoring.Communities {
+			fmt.Fprintf(o.Stderr, "evaluate: run %q was started with scoring.communities %s: it finishes in that mode\n", run, s.Communities)
+			c := *cfg
+			c.Scoring = s
+			cfg = &c
+		}
+	}
+	var engine kgeval.KGEngine = &graphstore.GDS{DB: db, Communities: cfg.Scoring.CommunityMode()}
 	if cfg.Scoring.Engine == "native" {
 		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -18,6 +19,7 @@ import (
 // the forward selections and the calibration fitted on every dataset.
 func Mix(w io.Writer, rep analysis.Mix) {
 	fmt.Fprintf(w, "training mix: %d datasets, each a run, each left out in turn (leave-one-dataset-out)\n", len(rep.Datasets))
+	fmt.Fprintf(w, "KG engine %s\n", mixEngines(rep))
 	for _, d := range rep.Datasets {
 		contra := ""
 		if d.Contradiction > 0 {
@@ -150,4 +152,23 @@ func MixCSV(w io.Writer, rep analysis.Mix) error {
 		return kgeval.Wrap(kgeval.EINTERNAL, err, "mix csv")
 	}
 	return nil
+}
+
+// mixEngines names the KG engine of the mix's runs (kgeval.Run.KGEngine),
+// each run's when they differ.
+func mixEngines(rep analysis.Mix) string {
+	var seen []string
+	for _, d := range rep.Datasets {
+		if !slices.Contains(seen, d.Engine) {
+			seen = append(seen, d.Engine)
+		}
+	}
+	if len(seen) <= 1 {
+		return strings.Join(seen, "")
+	}
+	parts := make([]string, len(rep.Datasets))
+	for i, d := range rep.Datasets {
+		parts[i] = d.Name + ": " + d.Engine
+	}
+	return strings.Join(parts, "; ")
 }
