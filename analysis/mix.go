@@ -36,6 +36,12 @@ const (
 	MixMinGain = 0.005
 )
 
+// MixLambdas are the L2 penalties the mix chooses from when none is given:
+// the one whose with-model selection has the best leave-one-dataset-out
+// macro AUROC (ties: the larger). Heavier penalties pull the coefficients
+// together, which is what carries over from one dataset to the next.
+var MixLambdas = []float64{1, 10, 100, 1000}
+
 // MixSet is one dataset of the mix: a run over it and its rows (with the
 // claims of the faithfulness pair, LoadFactcheckRows).
 type MixSet struct {
@@ -45,6 +51,7 @@ type MixSet struct {
 
 // MixOptions are the mix report's settings (zero values: the defaults).
 type MixOptions struct {
+	// Lambda is the L2 penalty; 0: chosen from MixLambdas.
 	Lambda  float64
 	MinGain float64
 	// Kgeval is the version recorded in the calibration's fitted_on.
@@ -132,8 +139,11 @@ type Mix struct {
 	SelectionWithoutModel []MixStep   `json:"selection_without_model"`
 	Calibration           Calibration `json:"calibration"`
 	Lambda                float64     `json:"lambda"`
-	MinGain               float64     `json:"min_gain"`
-	Notes                 []string    `json:"notes,omitempty"`
+	// LambdaGrid is each penalty tried (when none was given) with its
+	// with-model selection's macro AUROC.
+	LambdaGrid []MixStep `json:"lambda_grid,omitempty"`
+	MinGain    float64   `json:"min_gain"`
+	Notes      []string  `json:"notes,omitempty"`
 }
 
 // mixClaim is one stored claim of a labelled sample of one dataset.
@@ -159,9 +169,6 @@ type mixData struct {
 // datasets, for a dataset's labels (as FactcheckReport), and when a fit
 // fails.
 func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
-	if o.Lambda == 0 {
-		o.Lambda = FactcheckLambda
-	}
 	if o.MinGain == 0 {
 		o.MinGain = MixMinGain
 	}
@@ -188,6 +195,10 @@ func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
 				present[f] = true
 			}
 		}
+	}
+	if o.Lambda == 0 {
+		o.Lambda, rep.LambdaGrid = chooseLambda(data, present, o)
+		rep.Lambda = o.Lambda
 	}
 	// The model's features are each form's own: model_logit, the mean
 	// over the forms a run asked, would mean another thing under another
@@ -240,6 +251,34 @@ func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
 	}
 	rep.Rows = append(rep.Rows, mixContradictionRows(data)...)
 	return rep, nil
+}
+
+// chooseLambda is the penalty of MixLambdas whose with-model forward
+// selection reaches the best leave-one-dataset-out macro AUROC (the
+// features present), with the AUROC of each.
+func chooseLambda(data []mixData, present map[string]bool, o MixOptions) (float64, []MixStep) {
+	var cands []string
+	for _, f := range kgeval.KnownFeatures {
+		if present[f] && f != kgeval.FeatureModel {
+			cands = append(cands, f)
+		}
+	}
+	best, bestAUC := MixLambdas[0], -1.0
+	var grid []MixStep
+	for _, l := range MixLambdas {
+		lo := o
+		lo.Lambda = l
+		steps := forwardSelect(data, cands, lo)
+		auc, ba := 0.0, 0.0
+		if len(steps) > 0 {
+			auc, ba = steps[len(steps)-1].MacroAUROC, steps[len(steps)-1].MacroBA
+		}
+		grid = append(grid, MixStep{Added: fmt.Sprintf("lambda %g", l), MacroAUROC: auc, MacroBA: ba})
+		if auc >= bestAUC-1e-12 {
+			best, bestAUC = l, auc
+		}
+	}
+	return best, grid
 }
 
 // readMixData reads one set's labelled samples and claims.

@@ -31,6 +31,13 @@ func Mix(w io.Writer, rep analysis.Mix) {
 	fmt.Fprintln(w, "AUROC per dataset, and their macro mean with a 95% interval (normal, from each dataset's DeLong interval); balanced accuracy")
 	fmt.Fprintln(w, "(macro mean) at the pass mark chosen on the other datasets (the threshold with the best mean balanced accuracy there).")
 	fmt.Fprintln(w, "lodo rows: a logistic fit (lambda "+strconv.FormatFloat(rep.Lambda, 'g', -1, 64)+") on the other datasets' claims, a sample's score the mean over its claims.")
+	if len(rep.LambdaGrid) > 0 {
+		var g []string
+		for _, s := range rep.LambdaGrid {
+			g = append(g, fmt.Sprintf("%s: %.3f", s.Added, s.MacroAUROC))
+		}
+		fmt.Fprintln(w, "lambda chosen by the with-model selection's leave-one-dataset-out macro AUROC ("+strings.Join(g, ", ")+")")
+	}
 	fmt.Fprintln(w, "requests: model requests per claim the score needs ('as run': what the runs asked).")
 	for _, label := range []string{analysis.FactcheckLabel, "contradiction"} {
 		var rows []analysis.MixRow
