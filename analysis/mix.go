@@ -770,6 +770,9 @@ func mixFit(data []mixData, features []string, o MixOptions, src CalibrationSour
 	if err != nil {
 		return nil, err
 	}
+	if m, err = rescale(data, m); err != nil {
+		return nil, err
+	}
 	var ins []scored
 	claimsN := 0
 	for _, d := range data {
@@ -790,6 +793,37 @@ func mixFit(data []mixData, features []string, o MixOptions, src CalibrationSour
 	if row.Macro.BalancedAccuracy != nil {
 		out.CVBalancedAccuracy, out.CVBalancedAccuracyCI = *row.Macro.BalancedAccuracy, [2]float64{*row.Macro.BALo, *row.Macro.BAHi}
 	}
+	return out, nil
+}
+
+// rescale makes m's probabilities calibrated again after a heavy penalty
+// shrank its coefficients towards 0 (every prediction near ½): a
+// one-feature logistic fit (λ 1) of the labels on m's linear predictor,
+// folded into m's intercept and coefficients. The order of the claims, and
+// so every AUROC, is unchanged.
+func rescale(data []mixData, m stats.Logistic) (stats.Logistic, error) {
+	var x [][]float64
+	var y []int
+	for _, d := range data {
+		for _, c := range d.claims {
+			if row, ok := featureRow(c, m.Names); ok {
+				p := m.Predict(row)
+				x, y = append(x, []float64{claims.Logit(p)}), append(y, d.labs[c.sample].y)
+			}
+		}
+	}
+	s, err := stats.FitLogisticSigned(x, y, []string{"score"}, FactcheckLambda, []int{1})
+	if err != nil {
+		return m, err
+	}
+	// σ(a + b·(lp − μ)/σ) with lp = Intercept + Σ Coef·z.
+	b := s.Coef[0] / s.Scale[0]
+	out := m
+	out.Coef = make([]float64, len(m.Coef))
+	for j, c := range m.Coef {
+		out.Coef[j] = b * c
+	}
+	out.Intercept = s.Intercept + b*(m.Intercept-s.Mean[0])
 	return out, nil
 }
 
