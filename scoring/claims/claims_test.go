@@ -323,6 +323,10 @@ func TestCheck_Conflicts(t *testing.T) {
 		{"another slot", "The tower opened in 1889.", "The tower was painted in 1968.", nil},
 		// The evidence names one of the claim's two directors.
 		{"a name the claim names too", "The film was directed by Steven Spielberg with Christopher Nolan.", "The film was directed by Christopher Nolan.", nil},
+		// An abbreviation after the name it abbreviates, and a place in a
+		// list of places, are not the same slot stated otherwise.
+		{"abbreviation after a name", "The launch will take place from the Satish Dhawan Space Centre (SDSC) SHAR, located in Sriharikota, India.",
+			"It is scheduled to get launched from Satish Dhawan Space Centre, Sriharikota, Andhra Pradesh, India.", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, gp := MustInput(t, tc.claim, tc.evidence)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
@@ -53,13 +54,13 @@ func conflicts(claim string, ranked []sentence) []kgeval.ClaimConflict {
 		if stated {
 			continue
 		}
-		anchors := anchorsBefore(claim, a.Span.Start)
+		anchors := anchorsBefore(claim, a.Span.Start, a.Kind == lexical.AtomName)
 		if len(anchors) == 0 {
 			continue
 		}
 		for i, s := range ev {
 			for _, b := range lexical.Atoms(s.text) {
-				if b.Kind != a.Kind || !sharesAnchor(anchors, anchorsBefore(s.text, b.Span.Start)) {
+				if b.Kind != a.Kind || !sharesAnchor(anchors, anchorsBefore(s.text, b.Span.Start, b.Kind == lexical.AtomName)) {
 					continue
 				}
 				kind, ok := differs(a, b, claimLower)
@@ -102,11 +103,23 @@ func differs(a, b lexical.Atom, claimLower string) (kind string, ok bool) {
 }
 
 // anchorsBefore returns the content words among the anchorWords words
-// before byte offset at of s.
-func anchorsBefore(s string, at int) []string {
+// before byte offset at of s. For a name (lower), only the words in lower
+// case count: a name right after another name ("Satish Dhawan Space Centre
+// (SDSC)", "Centre, Sriharikota, Andhra Pradesh") is that name's
+// abbreviation or a place in a list, not the same slot stated otherwise.
+func anchorsBefore(s string, at int, lower bool) []string {
 	fields := strings.Fields(s[:at])
 	if len(fields) > anchorWords {
 		fields = fields[len(fields)-anchorWords:]
+	}
+	if lower {
+		kept := fields[:0:0]
+		for _, f := range fields {
+			if r := []rune(strings.TrimLeft(f, "(\"'“‘[")); len(r) > 0 && !unicode.IsUpper(r[0]) {
+				kept = append(kept, f)
+			}
+		}
+		fields = kept
 	}
 	return lexical.ContentWords(strings.Join(fields, " "))
 }
