@@ -15,7 +15,7 @@ DATASET  ?= testdata/wikieval.jsonl
 RUN_LIMIT ?= 6
 KGEVAL_FLAGS = --neo4j-uri bolt://127.0.0.1:$(KGEVAL_NEO4J_BOLT_PORT) --llm-base-url http://127.0.0.1:$(KGEVAL_LLM_PORT)/v1
 
-.PHONY: help build test bench bench-peers run deps neo4j-install neo4j-start neo4j-stop neo4j-status \
+.PHONY: help build wheel test bench bench-peers run deps neo4j-install neo4j-start neo4j-stop neo4j-status \
         models minilm llm-install llm-start llm-stop llm-status vet clean
 
 help: ## list the targets
@@ -25,9 +25,12 @@ deps: ## check the toolchain and download Go modules
 	@scripts/check-tools.sh
 	@$(GO) mod download
 
-build: ## build bin/kgeval
+build: ## build bin/kgeval (static: CGO_ENABLED=0, the binary the wheel carries)
 	@mkdir -p bin
-	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kgeval ./cmd/kgeval
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o bin/kgeval ./cmd/kgeval
+
+wheel: build ## build dist/kgeval-*.whl: bin/kgeval and the Python package (python/kgeval), docs/PYTHON.md
+	@scripts/build-wheel.py --binary bin/kgeval --version "$(VERSION)" --src python --out dist
 
 neo4j-install: ## fetch Neo4j + GDS jars from Maven Central
 	@deploy/neo4j/neo4j.sh install
@@ -80,7 +83,7 @@ vet: ## go vet
 	$(GO) vet ./...
 
 clean: ## remove build output (not the Neo4j data)
-	rm -rf bin
+	rm -rf bin dist
 
 # --- dashboard (issue 8) ---
 .PHONY: web-assets browser-test serve

@@ -47,6 +47,8 @@ type ClaimProb struct {
 	// Contradicted is the three-way form's p(No) over its three answers:
 	// the model's probability that the evidence says something different.
 	Contradicted *float64 `json:"p_contradicted,omitempty"`
+	// NotStated is the three-way form's p(Unknown) over its three answers.
+	NotStated *float64 `json:"p_not_stated,omitempty"`
 }
 
 // ClaimVerifier asks a model, one request per claim (per evidence chunk),
@@ -143,6 +145,12 @@ const (
 	// FeatureConflict is 1 when a value or name of the claim conflicts
 	// with its evidence.
 	FeatureConflict = "conflict"
+	// FeatureNovel is log(1 + n), n the claim's content words that no
+	// context text holds (overlap's complement as a count: a claim that
+	// adds much is less likely stated); FeatureSentence the largest share
+	// of the claim's content words that one context sentence holds.
+	FeatureNovel    = "novel"
+	FeatureSentence = "sentence"
 	// FeatureModelClaim, FeatureModelContext and FeatureModelThreeWay are
 	// the logits of each question form's P(supported) (scoring.verify_forms;
 	// absent for a form not asked); FeatureModelContradicted the logit of
@@ -160,7 +168,7 @@ var ModelFeatures = []string{FeatureModel, FeatureModelClaim, FeatureModelContex
 
 // KnownFeatures are every feature a claim check may have, in a fixed
 // order (the model's first).
-var KnownFeatures = append(slices.Clone(ModelFeatures), FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict)
+var KnownFeatures = append(slices.Clone(ModelFeatures), FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict, FeatureNovel, FeatureSentence)
 
 // CalibrationFeatures are the features of the calibrated score, in the
 // order of its coefficients; CalibrationFeaturesNoModel those of the
@@ -174,4 +182,4 @@ var (
 // (stats.FitLogisticSigned): more support, overlap or reach never lowers a
 // claim's score, a conflict never raises it.
 var FeatureSigns = map[string]int{FeatureModel: 1, FeatureOverlap: 1, FeatureAtoms: 1, FeatureSupport: 1, FeatureReach: 1, FeatureConflict: -1,
-	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1}
+	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1, FeatureNovel: -1, FeatureSentence: 1}

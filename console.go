@@ -6,9 +6,11 @@ import (
 )
 
 // ConsoleLimits bound a console query. Beyond them the store refuses, on
-// its own, a query whose text is too long or too deep for its parser, and
-// one whose plan could loop or grow inside a single row past what its time
-// limit and memory guard can stop (see graphstore/consolecost.go).
+// its own, a query whose text is too long or too deep for its parser, one
+// whose patterns or subqueries are past what its planner can plan in
+// seconds (see graphstore/consoleshape.go), and one whose plan could loop or
+// grow inside a single row past what its time limit and memory guard can
+// stop (see graphstore/consolecost.go).
 type ConsoleLimits struct {
 	// Timeout is the time limit of the query's transaction (default 10s).
 	Timeout time.Duration
@@ -17,6 +19,10 @@ type ConsoleLimits struct {
 	// (default 2 MiB). Rows past it are cut; a first row alone over it is
 	// refused.
 	MaxBytes int
+	// Owner names who runs the query (as jobs and uploads record their
+	// owner): one owner may hold at most half of the console's slots at
+	// once, so that one user cannot keep the others out.
+	Owner string
 }
 
 // ConsoleNode is a node in a console result.
@@ -60,7 +66,8 @@ type Console interface {
 	// refused before it runs or while its rows are read (the message
 	// starts with "refused:"), when it ran past lim.Timeout (the message
 	// starts with "timed out:") or when the store rejects it; ETOOMANY
-	// when the console is running as many queries as it allows at once;
+	// when the console is running as many queries as it allows at once, or
+	// lim.Owner as many as one owner may;
 	// EUNAVAILABLE only when the store does not answer; EINTERNAL when the
 	// plan cannot be read.
 	RunConsole(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error)

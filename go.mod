@@ -3,6 +3,7 @@ module github.com/kgeval/kgeval
 go 1.26.0
 
 require (
+	github.com/antlr4-go/antlr/v4 v4.13.1
 	github.com/gin-gonic/gin v1.12.0
 	github.com/go-viper/mapstructure/v2 v2.4.0
 	github.com/gorilla/sessions v1.4.0
@@ -80,6 +81,7 @@ require (
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/arch v0.22.0 // indirect
+	golang.org/x/exp v0.0.0-20240506185415-9bf2ced13842 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/net v0.60.0 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect

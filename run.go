@@ -55,6 +55,19 @@ type Run struct {
 	Grounding *GroundingCounts `json:"grounding,omitempty"`
 }
 
+// KGEngine says which engine scored the run's KG metrics and, for gds, how
+// it found communities: "gds, scoring.communities batch", or "native".
+func (r Run) KGEngine() string {
+	if r.Engine != "gds" {
+		return r.Engine
+	}
+	var s RunSettings
+	if r.Settings != nil {
+		s = *r.Settings
+	}
+	return "gds, scoring.communities " + s.CommunityMode()
+}
+
 // ModelOf returns the model of a run's LLM identity "endpoint#model" (the
 // endpoint differs between machines, the model does not).
 func ModelOf(llm string) string {
@@ -70,11 +83,12 @@ func ModelOf(llm string) string {
 type RunSettings struct {
 	Engine string `mapstructure:"engine"`
 	// Communities is how the GDS engine runs its community detection:
-	// louvain-per-graph (SPEC §4, one Louvain call per pair graph), batch
-	// (one Leiden call per batch of pair graphs, within the tolerance of
-	// docs/SPEC-NOTES.md §4) or leiden-per-graph (batch's oracle). Runs
-	// recorded before the key existed ran louvain-per-graph (a resume
-	// compares them so: pipeline.Resumable).
+	// batch (the default since issue 38: one Leiden call per batch of pair
+	// graphs, each graph's communities its own whatever the batch holds;
+	// docs/SPEC-NOTES.md §4), louvain-per-graph (SPEC §4, one Louvain call
+	// per pair graph: the default before) or leiden-per-graph. Runs
+	// recorded before the key existed ran louvain-per-graph: CommunityMode
+	// reads them so, and a resumed run keeps its mode.
 	Communities string   `mapstructure:"communities"`
 	Tau         float64  `mapstructure:"tau"`
 	TauRel      float64  `mapstructure:"tau_rel"`
@@ -95,6 +109,15 @@ type RunSettings struct {
 	Seed             int64    `mapstructure:"seed"`
 	Pairs            []Pair   `mapstructure:"pairs"`
 	Metrics          []string `mapstructure:"metrics"`
+}
+
+// CommunityMode returns s.Communities, louvain-per-graph when unset (a run
+// recorded before the key existed).
+func (s RunSettings) CommunityMode() string {
+	if s.Communities == "" {
+		return CommunitiesLouvainPerGraph
+	}
+	return s.Communities
 }
 
 // GraphParams returns the pair-graph and scoring parameters of s.

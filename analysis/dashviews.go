@@ -195,3 +195,31 @@ func (rd *Reader) Export(ctx context.Context, run, variant string) (*ExportView,
 	}
 	return &ExportView{Run: r.Name, Pairs: d.Pairs, Rows: rows}, nil
 }
+
+// Claims reads a run's KG scores of one scoring variant with the claim
+// checks of each pair (SPEC §4d) filled in: what a claims export writes
+// (export.ClaimRows). Not cached, as Export. Errors: ENOTFOUND for an
+// unknown run.
+func (rd *Reader) Claims(ctx context.Context, run, variant string) (*ExportView, error) {
+	r, d, err := rd.Run(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := rd.st.RunKGScores(ctx, r.Name, variant)
+	if err != nil {
+		return nil, err
+	}
+	claims, err := rd.st.RunClaims(ctx, r.Name, variant)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		for pair, cs := range claims[row.ID] {
+			if res, ok := row.Scores[pair]; ok {
+				res.Claims = cs
+				row.Scores[pair] = res
+			}
+		}
+	}
+	return &ExportView{Run: r.Name, Pairs: d.Pairs, Rows: rows}, nil
+}

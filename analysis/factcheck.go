@@ -146,6 +146,9 @@ type Factcheck struct {
 	Encoder     string `json:"encoder"`
 	Extraction  string `json:"extraction"`
 	Verify      string `json:"verify"`
+	// Engine is the engine that scored the KG metrics and its community
+	// mode (kgeval.Run.KGEngine).
+	Engine string `json:"engine"`
 	// Samples is the run's rows; Labelled those with a human
 	// faithfulness label (Positives of them 1); Groups their groups.
 	Samples   int `json:"samples"`
@@ -214,7 +217,7 @@ func factcheckLabels(rows []Row) ([]labelled, error) {
 func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOptions) (Factcheck, error) {
 	o = o.withDefaults()
 	rep := Factcheck{Run: rec.Name, Variant: variant, Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, LLM: rec.LLM, Encoder: rec.Encoder,
-		Extraction: ExtractionMethod(rec), Samples: len(rows), Folds: o.Folds, Lambda: o.Lambda, Rows: []FactcheckRow{}}
+		Extraction: ExtractionMethod(rec), Engine: rec.KGEngine(), Samples: len(rows), Folds: o.Folds, Lambda: o.Lambda, Rows: []FactcheckRow{}}
 	if rec.Settings != nil {
 		rep.Verify = rec.Settings.Verify
 	}

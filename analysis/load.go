@@ -307,7 +307,10 @@ type RunValidity struct {
 	Encoder     string `json:"encoder"`
 	// Extraction is the run's extraction.method (llm, rules or both).
 	Extraction string `json:"extraction"`
-	Samples    int    `json:"samples"`
+	// Engine is the engine that scored the KG metrics and its community
+	// mode (kgeval.Run.KGEngine).
+	Engine  string `json:"engine"`
+	Samples int    `json:"samples"`
 	// SensitivityRuns are the runs of the sensitivity experiment, by variant.
 	SensitivityRuns map[string]string `json:"sensitivity_runs,omitempty"`
 	// Empty lists the metrics without any value in the run (left out).
@@ -327,6 +330,7 @@ func LoadValidity(ctx context.Context, st Store, run, variant string, patterns [
 		return out, err
 	}
 	out.Dataset, out.Fingerprint, out.LLM, out.Encoder, out.Extraction = rec.Dataset, rec.Fingerprint, rec.LLM, rec.Encoder, ExtractionMethod(rec)
+	out.Engine = rec.KGEngine()
 	rows, err := LoadRows(ctx, st, run, variant, false)
 	if err != nil {
 		return out, err

@@ -36,6 +36,12 @@ const (
 	MixMinGain = 0.005
 )
 
+// MixLambdas are the L2 penalties the mix chooses from when none is given:
+// the one whose with-model selection has the best leave-one-dataset-out
+// macro AUROC (ties: the larger). Heavier penalties pull the coefficients
+// together, which is what carries over from one dataset to the next.
+var MixLambdas = []float64{1, 10, 100, 1000}
+
 // MixSet is one dataset of the mix: a run over it and its rows (with the
 // claims of the faithfulness pair, LoadFactcheckRows).
 type MixSet struct {
@@ -45,6 +51,7 @@ type MixSet struct {
 
 // MixOptions are the mix report's settings (zero values: the defaults).
 type MixOptions struct {
+	// Lambda is the L2 penalty; 0: chosen from MixLambdas.
 	Lambda  float64
 	MinGain float64
 	// Kgeval is the version recorded in the calibration's fitted_on.
@@ -94,9 +101,12 @@ type MixRow struct {
 
 // MixDataset describes one dataset of the report.
 type MixDataset struct {
-	Name      string `json:"name"`
-	Run       string `json:"run"`
-	Dataset   string `json:"dataset"`
+	Name    string `json:"name"`
+	Run     string `json:"run"`
+	Dataset string `json:"dataset"`
+	// Engine is the engine that scored the run's KG metrics and its
+	// community mode (kgeval.Run.KGEngine).
+	Engine    string `json:"engine"`
 	Samples   int    `json:"samples"`
 	Labelled  int    `json:"labelled"`
 	Positives int    `json:"positives"`
@@ -129,8 +139,11 @@ type Mix struct {
 	SelectionWithoutModel []MixStep   `json:"selection_without_model"`
 	Calibration           Calibration `json:"calibration"`
 	Lambda                float64     `json:"lambda"`
-	MinGain               float64     `json:"min_gain"`
-	Notes                 []string    `json:"notes,omitempty"`
+	// LambdaGrid is each penalty tried (when none was given) with its
+	// with-model selection's macro AUROC.
+	LambdaGrid []MixStep `json:"lambda_grid,omitempty"`
+	MinGain    float64   `json:"min_gain"`
+	Notes      []string  `json:"notes,omitempty"`
 }
 
 // mixClaim is one stored claim of a labelled sample of one dataset.
@@ -139,6 +152,7 @@ type mixClaim struct {
 	features map[string]float64
 	forms    map[string]float64
 	contra   *float64
+	unknown  *float64
 }
 
 // mixData is one dataset's labelled samples and claims.
@@ -155,9 +169,6 @@ type mixData struct {
 // datasets, for a dataset's labels (as FactcheckReport), and when a fit
 // fails.
 func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
-	if o.Lambda == 0 {
-		o.Lambda = FactcheckLambda
-	}
 	if o.MinGain == 0 {
 		o.MinGain = MixMinGain
 	}
@@ -185,9 +196,16 @@ func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
 			}
 		}
 	}
+	if o.Lambda == 0 {
+		o.Lambda, rep.LambdaGrid = chooseLambda(data, present, o)
+		rep.Lambda = o.Lambda
+	}
+	// The model's features are each form's own: model_logit, the mean
+	// over the forms a run asked, would mean another thing under another
+	// scoring.verify_forms.
 	var model, noModel []string
 	for _, f := range kgeval.KnownFeatures {
-		if !present[f] {
+		if !present[f] || f == kgeval.FeatureModel {
 			continue
 		}
 		if slices.Contains(kgeval.ModelFeatures, f) {
@@ -235,10 +253,38 @@ func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
 	return rep, nil
 }
 
+// chooseLambda is the penalty of MixLambdas whose with-model forward
+// selection reaches the best leave-one-dataset-out macro AUROC (the
+// features present), with the AUROC of each.
+func chooseLambda(data []mixData, present map[string]bool, o MixOptions) (float64, []MixStep) {
+	var cands []string
+	for _, f := range kgeval.KnownFeatures {
+		if present[f] && f != kgeval.FeatureModel {
+			cands = append(cands, f)
+		}
+	}
+	best, bestAUC := MixLambdas[0], -1.0
+	var grid []MixStep
+	for _, l := range MixLambdas {
+		lo := o
+		lo.Lambda = l
+		steps := forwardSelect(data, cands, lo)
+		auc, ba := 0.0, 0.0
+		if len(steps) > 0 {
+			auc, ba = steps[len(steps)-1].MacroAUROC, steps[len(steps)-1].MacroBA
+		}
+		grid = append(grid, MixStep{Added: fmt.Sprintf("lambda %g", l), MacroAUROC: auc, MacroBA: ba})
+		if auc >= bestAUC-1e-12 {
+			best, bestAUC = l, auc
+		}
+	}
+	return best, grid
+}
+
 // readMixData reads one set's labelled samples and claims.
 func readMixData(s MixSet) (mixData, MixDataset, error) {
 	d := mixData{name: s.Rec.Name}
-	ds := MixDataset{Name: s.Rec.Name, Run: s.Rec.Name, Dataset: s.Rec.Dataset, Samples: len(s.Rows)}
+	ds := MixDataset{Name: s.Rec.Name, Run: s.Rec.Name, Dataset: s.Rec.Dataset, Engine: s.Rec.KGEngine(), Samples: len(s.Rows)}
 	labs, err := factcheckLabels(s.Rows)
 	if err != nil {
 		return d, ds, err
@@ -262,7 +308,7 @@ func readMixData(s MixSet) (mixData, MixDataset, error) {
 			}
 			if ch.Model != nil {
 				maps.Copy(mc.features, claims.ModelFeatures(*ch.Model))
-				mc.forms, mc.contra = ch.Model.Forms, ch.Model.Contradicted
+				mc.forms, mc.contra, mc.unknown = ch.Model.Forms, ch.Model.Contradicted, ch.Model.NotStated
 				if len(mc.forms) == 0 {
 					mc.forms = map[string]float64{"claim": ch.Model.P}
 				}
@@ -724,6 +770,9 @@ func mixFit(data []mixData, features []string, o MixOptions, src CalibrationSour
 	if err != nil {
 		return nil, err
 	}
+	if m, err = rescale(data, m); err != nil {
+		return nil, err
+	}
 	var ins []scored
 	claimsN := 0
 	for _, d := range data {
@@ -744,6 +793,37 @@ func mixFit(data []mixData, features []string, o MixOptions, src CalibrationSour
 	if row.Macro.BalancedAccuracy != nil {
 		out.CVBalancedAccuracy, out.CVBalancedAccuracyCI = *row.Macro.BalancedAccuracy, [2]float64{*row.Macro.BALo, *row.Macro.BAHi}
 	}
+	return out, nil
+}
+
+// rescale makes m's probabilities calibrated again after a heavy penalty
+// shrank its coefficients towards 0 (every prediction near ½): a
+// one-feature logistic fit (λ 1) of the labels on m's linear predictor,
+// folded into m's intercept and coefficients. The order of the claims, and
+// so every AUROC, is unchanged.
+func rescale(data []mixData, m stats.Logistic) (stats.Logistic, error) {
+	var x [][]float64
+	var y []int
+	for _, d := range data {
+		for _, c := range d.claims {
+			if row, ok := featureRow(c, m.Names); ok {
+				p := m.Predict(row)
+				x, y = append(x, []float64{claims.Logit(p)}), append(y, d.labs[c.sample].y)
+			}
+		}
+	}
+	s, err := stats.FitLogisticSigned(x, y, []string{"score"}, FactcheckLambda, []int{1})
+	if err != nil {
+		return m, err
+	}
+	// σ(a + b·(lp − μ)/σ) with lp = Intercept + Σ Coef·z.
+	b := s.Coef[0] / s.Scale[0]
+	out := m
+	out.Coef = make([]float64, len(m.Coef))
+	for j, c := range m.Coef {
+		out.Coef[j] = b * c
+	}
+	out.Intercept = s.Intercept + b*(m.Intercept-s.Mean[0])
 	return out, nil
 }
 
@@ -780,6 +860,12 @@ func mixContradictionRows(data []mixData) []MixRow {
 				return 0, false
 			}
 			return *c.contra, true
+		}},
+		{"P(No | not Yes): threeway, No over No + Unknown", 1, func(c mixClaim) (float64, bool) {
+			if c.contra == nil || c.unknown == nil || *c.contra+*c.unknown <= 0 {
+				return 0, false
+			}
+			return *c.contra / (*c.contra + *c.unknown), true
 		}},
 		{"1 - P(supported): claim", 1, func(c mixClaim) (float64, bool) {
 			v, ok := c.forms["claim"]

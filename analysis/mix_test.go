@@ -108,4 +108,3 @@ func TestMixReport(t *testing.T) {
 		t.Errorf("one dataset: err %v, want EINVALID", err)
 	}
 }
-

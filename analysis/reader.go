@@ -29,6 +29,7 @@ type ReadStore interface {
 	ListSamples(ctx context.Context, q readmodel.SampleQuery, pairs []kgeval.Pair) (*readmodel.SamplePage, error)
 	SampleOrder(ctx context.Context, q readmodel.SampleQuery) ([]readmodel.SampleRow, error)
 	SampleScores(ctx context.Context, run, variant string, rows []readmodel.SampleRow, pairs []kgeval.Pair, metrics []string) error
+	RunClaims(ctx context.Context, run, variant string) (map[string]map[string][]kgeval.ClaimCheck, error)
 }
 
 // ReaderOptions configure a Reader.

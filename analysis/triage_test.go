@@ -22,7 +22,7 @@ func triageRows() []readmodel.SampleScores {
 	return []readmodel.SampleScores{
 		mk("a", 0, "x", f(0.9), f(0.9), f(0.8), f(0), ""),         // passes all
 		mk("b", 1, "x", f(0.3), f(0.2), f(0.6), f(0.5), ""),       // fails; multihop and contradiction fail too
-		mk("c", 2, "y", f(0.6), f(0.4), f(0.7), f(0), ""),         // passes; multihop fails (a diagnostic)
+		mk("c", 2, "y", f(0.7), f(0.4), f(0.7), f(0), ""),         // passes; multihop fails (a diagnostic)
 		mk("d", 3, "y", nil, nil, nil, nil, "no answer triplets"), // null
 		mk("e", 4, "y", f(0.1), f(0.3), f(0.1), f(0.2), ""),       // all fail
 	}
@@ -55,7 +55,7 @@ func TestTriageQuery(t *testing.T) {
 		{name: "null reason", q: TriageQuery{Reason: &reason}, want: []string{"d"}, total: 1},
 		{name: "sort asc, nulls last", q: TriageQuery{Sort: "support"}, want: []string{"e", "b", "c", "a", "d"}, total: 5, failing: 2},
 		{name: "sort desc, nulls last", q: TriageQuery{Sort: "multihop", Desc: true}, want: []string{"a", "c", "e", "b", "d"}, total: 5, failing: 2},
-		{name: "configured score threshold", thresholds: map[string]float64{"score": 0.65},
+		{name: "configured score threshold", thresholds: map[string]float64{"score": 0.75},
 			want: []string{"e", "b", "c", "a", "d"}, total: 5, failing: 3},
 		{name: "diagnostic thresholds neither fail nor rank", thresholds: map[string]float64{"multihop": 1, "support": 1, "contradiction": 0},
 			want: []string{"e", "b", "c", "a", "d"}, total: 5, failing: 2},

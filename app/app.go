@@ -79,6 +79,9 @@ type Evaluated struct {
 	Scores []readmodel.SampleScores
 	// Refused counts the model requests --cache-only found no answer for.
 	Refused int64
+	// Rejected are the dataset's rejected records (the first of them,
+	// dataset.Options.MaxRejections).
+	Rejected []kgeval.Rejection
 }
 
 // Evaluate loads a dataset file, wires the store, the models and the
@@ -100,7 +103,11 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	if err != nil {
 		return nil, err
 	}
-	return evaluate(ctx, cfg, db, w, path, run, res, o)
+	ev, err := evaluate(ctx, cfg, db, w, path, run, res, o)
+	if ev != nil {
+		ev.Rejected = res.Rejected
+	}
+	return ev, err
 }
 
 // prepare reports the dataset res read from path, keeps its first o.Limit
@@ -118,7 +125,19 @@ func prepare(cfg *configs.Config, path string, res *dataset.Result, o EvaluateOp
 // migrated store db with the models w: Evaluate's, or a dashboard job's
 // on the server's store and encoder.
 func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *models, path, run string, res *dataset.Result, o EvaluateOptions) (*Evaluated, error) {
-	var engine kgeval.KGEngine = &graphstore.GDS{DB: db, Communities: cfg.Scoring.Communities}
+	if o.Resume || o.Shards > 0 {
+		stored, err := db.GetRun(ctx, run)
+		if err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+			return nil, err
+		}
+		if s := pipeline.KeepCommunityMode(stored, cfg.Scoring); err == nil && s.Communities != cfg.Scoring.Communities {
+			fmt.Fprintf(o.Stderr, "evaluate: run %q was started with scoring.communities %s: it finishes in that mode\n", run, s.Communities)
+			c := *cfg
+			c.Scoring = s
+			cfg = &c
+		}
+	}
+	var engine kgeval.KGEngine = &graphstore.GDS{DB: db, Communities: cfg.Scoring.CommunityMode()}
 	if cfg.Scoring.Engine == "native" {
 		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
 	}

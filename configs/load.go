@@ -87,7 +87,15 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 func resolve(c *Config) error {
 	if c.Neo4j.Password == "" && c.Neo4j.PasswordFile != "" {
 		p := ProjectPath(c.Neo4j.PasswordFile)
-		if b, err := os.ReadFile(p); err == nil {
+		b, err := os.ReadFile(p)
+		if alt := filepath.Join(StateDir(), "neo4j", "password"); err != nil && c.Neo4j.PasswordFile == defaultPasswordFile {
+			// The default file is not here: the password `kgeval neo4j
+			// start` wrote into the state directory.
+			if b, err = os.ReadFile(alt); err == nil {
+				p = alt
+			}
+		}
+		if err == nil {
 			c.Neo4j.Password = strings.TrimSpace(string(b))
 		}
 		c.Neo4j.PasswordFile = p
@@ -103,6 +111,23 @@ func resolve(c *Config) error {
 	}
 	c.Embedding.ModelsDir = ExpandHome(c.Embedding.ModelsDir)
 	return nil
+}
+
+// defaultPasswordFile is neo4j.password_file in configs/kgeval.yaml.
+const defaultPasswordFile = ".kgeval/neo4j/password"
+
+// StateDir is where the bundled Neo4j keeps its jars, store and password
+// (`kgeval neo4j start`, `make neo4j-start`): KGEVAL_STATE_DIR, else .kgeval
+// under the project root, else ~/.local/share/kgeval (a binary installed
+// without the repository, e.g. by pip).
+func StateDir() string {
+	if d := os.Getenv("KGEVAL_STATE_DIR"); d != "" {
+		return d
+	}
+	if root := ProjectRoot(); root != "" {
+		return filepath.Join(root, ".kgeval")
+	}
+	return ExpandHome("~/.local/share/kgeval")
 }
 
 // ExpandHome replaces a leading ~/ with the user's home directory.

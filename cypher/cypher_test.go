@@ -84,7 +84,7 @@ func TestStrictQueries_Parameters(t *testing.T) {
 	lit := regexp.MustCompile(`'[^']*'|"[^"]*"`)
 	for _, name := range []string{"sample_page", "kgscore_by_uid", "sample_get", "kgscore_with_system", "sample_systems",
 		"metricscore_by_uid", "metricscore_sample", "metricscore_groups", "metricscore_null_reasons", "kgscore_sweep_means",
-		"kgscore_verdicts_by_uid"} {
+		"kgscore_verdicts_by_uid", "kgscore_claims_run"} {
 		var code []string
 		for _, line := range strings.Split(cypher.MustGet(name), "\n") {
 			if !strings.HasPrefix(strings.TrimSpace(line), "//") {

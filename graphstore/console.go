@@ -22,7 +22,12 @@ import (
 //
 //  1. The text is checked before Neo4j sees it (checkText, consoleguard.go):
 //     its length, its tokens and how deep it nests, which Neo4j's parser
-//     cannot survive past a few hundred levels.
+//     cannot survive past a few hundred levels; then, parsed with Neo4j's
+//     own grammar (checkShape, consoleshape.go), its patterns, clauses,
+//     subqueries and variable-length bounds, which Neo4j's planner works
+//     on before anything runs and cannot be stopped in, and the lists
+//     that pattern comprehensions and COLLECT { } build outside Neo4j's
+//     memory guard.
 //  2. Neo4j plans the query (EXPLAIN, which runs nothing) and checkPlan
 //     (consoleguard.go) allows it only when the plan is read-only and built
 //     from known read operators and built-in functions: no procedure, no
@@ -38,7 +43,8 @@ import (
 //     Neo4j refuses to write in, with a time limit Neo4j enforces, tagged
 //     {app: "kgeval-console"} so that SHOW TRANSACTIONS tells it apart.
 //  5. Its rows come through the console's own connection (consoleconn.go):
-//     a pool of consoleSlots connections, and a relay that refuses a row
+//     a pool of consoleSlots connections, at most consoleOwnerSlots of
+//     them for one owner, and a relay that refuses a row
 //     over consoleMessageFactor times the response cap before the driver
 //     reads it; a row cap and the response cap bound the rest.
 //
@@ -57,8 +63,9 @@ var qConsoleMemory = statement("console_memory")
 // rows. Errors: EINVALID when the console refuses the query (the message
 // starts with "refused:"), when it ran past the time limit (the message
 // starts with "timed out:") or when Neo4j rejects it; ETOOMANY when the
-// console is running consoleSlots queries already; EUNAVAILABLE when Neo4j
-// does not answer; EINTERNAL when the plan cannot be read.
+// console is running consoleSlots queries already, or lim.Owner
+// consoleOwnerSlots; EUNAVAILABLE when Neo4j does not answer; EINTERNAL
+// when the plan cannot be read.
 func (db *DB) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
 	return db.runConsole(ctx, query, lim, true)
 }
@@ -84,11 +91,16 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 	if err != nil {
 		return nil, err
 	}
-	release, err := conn.acquire()
+	release, err := conn.acquire(lim.Owner)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	// Nothing of the query has reached Neo4j yet: its structure is
+	// checked first (in a slot, so that parsing too is bounded).
+	if err := checkShape(query); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout+2*time.Second)
 	defer cancel()
 	memMax := conn.memoryLimit(ctx, db)

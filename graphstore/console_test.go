@@ -249,7 +249,7 @@ func TestDB_RunConsole_Attacks(t *testing.T) {
 		t.Errorf("the database changed:\nbefore %v\nafter  %v", snap0, snap1)
 	}
 	n1, r1 := graphstoretest.Counts(t)
-	t.Logf("%d attempts refused (%d by the plan check, the rest by Neo4j's parser); snapshot %v; global counts %d nodes / %d rels before, %d / %d after (other test packages write in parallel)",
+	t.Logf("%d attempts refused (%d by the console's checks of the text, structure and plan, the rest by Neo4j's parser); snapshot %v; global counts %d nodes / %d rels before, %d / %d after (other test packages write in parallel)",
 		len(corpus), refusedByPlan, snap1, n0, r0, n1, r1)
 
 	t.Run("WithoutPlanCheck", func(t *testing.T) {
@@ -307,7 +307,8 @@ func TestDB_RunConsole_Reads(t *testing.T) {
 		{fmt.Sprintf("MATCH %s WHERE exists { (n)-->() } RETURN n.name, count { (n)-->() } AS c", s), "[[alpha 1]]"},
 		{fmt.Sprintf("MATCH p = (a:WebSentinel {tag: '%s'})-[*1..2]->(b) RETURN length(p)", tag), "[[1]]"},
 		{fmt.Sprintf("MATCH p = SHORTEST 1 (a:WebSentinel {tag: '%s'})-[*]->(b:WebSentinel) RETURN length(p)", tag), "[[1]]"},
-		{fmt.Sprintf("MATCH ((a:WebSentinel {tag: '%s'})-[:WEB_SENTINEL]->(b))+ RETURN count(*) AS c", tag), "[[1]]"},
+		// a quantified path needs an upper bound (issue 36, finding 3)
+		{fmt.Sprintf("MATCH ((a:WebSentinel {tag: '%s'})-[:WEB_SENTINEL]->(b)){1,5} RETURN count(*) AS c", tag), "[[1]]"},
 		{fmt.Sprintf("MATCH %s RETURN n {.name, .score} AS m, labels(n), elementId(n) IS NOT NULL, toUpper(n.name), size(n.name) ORDER BY n.name LIMIT 1", s), "[[map[name:alpha score:1] [WebSentinel] true ALPHA 5]]"},
 		{fmt.Sprintf("MATCH %s WITH n, labels(n) AS ls RETURN [x IN ls WHERE x STARTS WITH 'Web'] AS a, all(x IN ls WHERE size(x) > 0) AS ok, reduce(m = 0, x IN ls | CASE WHEN size(x) > m THEN size(x) ELSE m END) AS longest, [x IN [1, 2, 3] | x * 2] AS doubled ORDER BY n.name", s),
 			"[[[WebSentinel] true 11 [2 4 6]] [[WebSentinel] true 11 [2 4 6]]]"},
@@ -774,4 +775,228 @@ func TestDB_RunConsole_NotReachable(t *testing.T) {
 		t.Errorf("Neo4j gone: %v, want EUNAVAILABLE %q", err, "Neo4j is not reachable")
 	}
 	t.Logf("Neo4j gone: %q after %v", kgeval.ErrorMessage(err), time.Since(start))
+}
+
+// TestDB_RunConsole_Fairness checks that one owner cannot hold every slot
+// of the console (issue 36): while alice runs two slow queries, a third of
+// hers is refused at once (ETOOMANY, a 429) and bob's query runs.
+func TestDB_RunConsole_Fairness(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	slow := "UNWIND range(1, 3000000000) AS x WITH x WHERE x = -1 RETURN count(x) AS n"
+	alice := kgeval.ConsoleLimits{Timeout: 3 * time.Second, Owner: "user:alice"}
+	bob := kgeval.ConsoleLimits{Timeout: 3 * time.Second, Owner: "user:bob"}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = db.RunConsole(ctx, slow, alice)
+		}()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for db.ConsoleHeld(alice.Owner) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("alice's two slow queries hold %d slots: %v", db.ConsoleHeld(alice.Owner), errs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	_, err := db.RunConsole(ctx, "RETURN 1 AS one", alice)
+	if kgeval.ErrorCode(err) != kgeval.ETOOMANY {
+		t.Fatalf("alice's third query while two of hers ran: %v, want ETOOMANY", err)
+	}
+	t.Logf("alice's third query: %q after %v", kgeval.ErrorMessage(err), time.Since(start))
+	if !strings.Contains(kgeval.ErrorMessage(err), "as many as one user may") {
+		t.Errorf("message %q", kgeval.ErrorMessage(err))
+	}
+	start = time.Now()
+	res, err := db.RunConsole(ctx, "RETURN 1 AS one", bob)
+	if err != nil || fmt.Sprint(res.Rows) != "[[1]]" {
+		t.Errorf("bob's query while alice's two ran: %v %v", res, err)
+	}
+	t.Logf("bob's query while alice's two ran: %v after %v", err, time.Since(start))
+	wg.Wait()
+	for _, e := range errs {
+		if kgeval.ErrorCode(e) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(e), "timed out:") {
+			t.Errorf("alice's slow query: %v, want a time-out", e)
+		}
+	}
+	if _, err := db.RunConsole(ctx, "RETURN 1 AS one", alice); err != nil {
+		t.Errorf("alice after hers ended: %v", err)
+	}
+}
+
+// spyNeo4j opens a DB through a TCP forwarder to Neo4j that keeps every
+// byte sent to Neo4j, the console's connection included, and returns it
+// with a function that says whether s was ever sent.
+func spyNeo4j(tb testing.TB) (*graphstore.DB, func(s string) bool) {
+	tb.Helper()
+	u, err := url.Parse(graphstoretest.URI())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ln.Close() })
+	var mu sync.Mutex
+	var sent []byte
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", u.Host)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			go func() {
+				defer up.Close()
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := c.Read(buf)
+					mu.Lock()
+					sent = append(sent, buf[:n]...)
+					mu.Unlock()
+					if _, werr := up.Write(buf[:n]); err != nil || werr != nil {
+						return
+					}
+				}
+			}()
+			go func() {
+				defer c.Close()
+				io.Copy(c, up)
+			}()
+		}
+	}()
+	ctx := context.Background()
+	db, err := graphstore.Open(ctx, graphstore.Config{URI: "bolt://" + ln.Addr().String(), User: "neo4j", Password: graphstoretest.Password()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close(ctx) })
+	return db, func(s string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Contains(string(sent), s)
+	}
+}
+
+// chainQuery returns EXPLAIN MATCH (v0:Entity)-[:REL]-(v1:Entity)-...-(z)
+// RETURN count(*) with hops relationships, its variables named after
+// prefix: fresh names dodge Neo4j's plan cache.
+func chainQuery(prefix string, hops int) string {
+	var b strings.Builder
+	b.WriteString("EXPLAIN MATCH ")
+	for i := range hops {
+		fmt.Fprintf(&b, "(%s%d:Entity)-[:REL]-", prefix, i)
+	}
+	b.WriteString("(z) RETURN count(*)")
+	return b.String()
+}
+
+// TestDB_RunConsole_Issue36 reproduces findings 3 and 4 of issue 36
+// against the real Neo4j, through a forwarder that keeps what is sent to
+// it: each query is refused with a clear EINVALID (a 400) well under a
+// second, nothing of it is ever sent to Neo4j, and no console transaction
+// is open after it; what the caps let through runs within them.
+func TestDB_RunConsole_Issue36(t *testing.T) {
+	db, sent := spyNeo4j(t)
+	ctx := context.Background()
+	limit := 10 * time.Second
+	lim := kgeval.ConsoleLimits{Timeout: limit, Owner: "user:mallory"}
+	refused := func(t *testing.T, q, want string) time.Duration {
+		t.Helper()
+		start := time.Now()
+		_, err := db.RunConsole(ctx, q, lim)
+		took := time.Since(start)
+		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "refused:") || !strings.Contains(kgeval.ErrorMessage(err), want) {
+			t.Errorf("%.80q: err %v, want a refusal with %q", q, err, want)
+		}
+		if took > 500*time.Millisecond {
+			t.Errorf("%.80q: refused after %v", q, took)
+		}
+		return took
+	}
+	t.Run("Finding3_Planner", func(t *testing.T) {
+		// Before: "timed out" at 12 s, and Neo4j's planner kept a Bolt
+		// worker busy until 61-75 s, beyond TERMINATE; four every 12 s
+		// saturated Neo4j.
+		marker := fmt.Sprintf("f3x%d", time.Now().UnixNano())
+		start := time.Now()
+		var most time.Duration
+		for _, variant := range []string{"b", "c", "d", "e", "f"} {
+			most = max(most, refused(t, chainQuery(marker+variant, 102), "over 8 relationships, the console's limit per pattern"))
+		}
+		// Neither may a query choose Neo4j's exhaustive planner: CYPHER
+		// planner=dp planned 12 relationships in a row in 123 s.
+		most = max(most, refused(t, "CYPHER planner=dp "+strings.TrimPrefix(chainQuery(marker+"g", 8), "EXPLAIN "), "no query option but CYPHER runtime=slotted"))
+		if sent(marker) {
+			t.Errorf("a refused query reached Neo4j")
+		}
+		t.Logf("the 102-hop EXPLAIN, 4 variants with fresh names and CYPHER planner=dp refused in at most %v each; none of them was sent to Neo4j", most)
+		assertNothingRuns(t, marker, start, limit)
+		// What the caps let through is planned in seconds at most.
+		ok := fmt.Sprintf("f3ok%d", time.Now().UnixNano())
+		start = time.Now()
+		res, err := db.RunConsole(ctx, chainQuery(ok, 8), lim)
+		if err != nil || !strings.Contains(res.Plan, "ProduceResults") || !sent(ok) {
+			t.Errorf("an 8-hop EXPLAIN: %v", err)
+		}
+		t.Logf("an 8-hop EXPLAIN (the longest pattern allowed) was planned in %v", time.Since(start))
+	})
+	t.Run("Finding4_Lists", func(t *testing.T) {
+		// Before: size([p=(a)-[*1..4]-()|1]) on a hub built 11.9 million
+		// elements that Neo4j's memory guard does not count, and COLLECT
+		// { ... LIMIT 2000000 } was counted as 2 MiB for 56 MB.
+		tag := fmt.Sprintf("f4x%d", time.Now().UnixNano())
+		graphstoretest.MustHub(t, tag, 40) // 2 million paths of 1 to 4 hops around each node
+		hub := fmt.Sprintf("MATCH (a:WebSentinel {tag: '%s', i: 0}) ", tag)
+		for _, tc := range []struct{ q, want string }{
+			{hub + "RETURN size([p=(a)-[*1..4]-()|1]) AS n", "pattern comprehensions"},
+			{hub + "RETURN [p=(a)-[*1..4]-() | p] AS ps", "pattern comprehensions"},
+			{hub + "RETURN [(a)-->(b) | b.i] AS next", "pattern comprehensions"},
+			{hub + "RETURN COLLECT { MATCH p=(a)-[*1..4]-() RETURN p } AS ps", "must end in RETURN ... LIMIT n"},
+			{hub + "RETURN COLLECT { MATCH p=(a)-[*1..4]-() RETURN p LIMIT 20000000 } AS ps", "up to 20.0 million elements"},
+			{hub + "RETURN COLLECT { MATCH p=(a)-[*1..4]-() RETURN p LIMIT 3000000 } AS x, COLLECT { MATCH p=(a)-[*1..3]-() RETURN p LIMIT 3000000 } AS y", "up to 6.0 million elements together"},
+			{hub + "RETURN COUNT { (a)-[*]-() } AS n", "needs an upper bound"},
+			{hub + "MATCH p = (a)-[*1..40]-() RETURN count(p) AS n", "upper bound 40"},
+			{hub + "MATCH ((a)--(b))+ RETURN count(*) AS n", "needs an upper bound"},
+		} {
+			rise := peakRSS(func() { refused(t, tc.q, tc.want) })
+			t.Logf("%q refused; resident set +%d MiB", strings.TrimPrefix(tc.q, hub), rise>>20)
+		}
+		if sent(tag) {
+			t.Errorf("a refused query reached Neo4j")
+		}
+		// Bounded: COUNT { } builds no list and Neo4j stops it at its
+		// time limit; COLLECT { } with a LIMIT collects at most that many.
+		for _, q := range []string{
+			hub + "RETURN COUNT { (a)-[*1..4]-() } AS n",
+			hub + "RETURN COLLECT { MATCH (a)--(b) RETURN b.i LIMIT 100 } AS next",
+			hub + "RETURN size(COLLECT { MATCH p=(a)-[*1..4]-() RETURN p LIMIT 2000000 }) AS n",
+		} {
+			var res *kgeval.ConsoleResult
+			var err error
+			start := time.Now()
+			rise := peakRSS(func() { res, err = db.RunConsole(ctx, q, lim) })
+			switch {
+			case err == nil:
+				t.Logf("%q: %.60s after %v; resident set +%d MiB", strings.TrimPrefix(q, hub), fmt.Sprint(res.Rows), time.Since(start), rise>>20)
+			case kgeval.ErrorCode(err) == kgeval.EINVALID:
+				t.Logf("%q: %q after %v; resident set +%d MiB", strings.TrimPrefix(q, hub), kgeval.ErrorMessage(err), time.Since(start), rise>>20)
+			default:
+				t.Errorf("%q: %v", strings.TrimPrefix(q, hub), err)
+			}
+			if rise > 300<<20 {
+				t.Errorf("%q: the resident set rose by %d MiB", strings.TrimPrefix(q, hub), rise>>20)
+			}
+		}
+		assertNothingRuns(t, tag, time.Now(), limit)
+	})
 }

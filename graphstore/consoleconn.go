@@ -36,6 +36,9 @@ const (
 	// consoleSlots is how many console queries run at once; more are
 	// refused (ETOOMANY) rather than queued.
 	consoleSlots = 4
+	// consoleOwnerSlots is how many of them one owner may run: one user
+	// cannot hold every slot (issue 36).
+	consoleOwnerSlots = consoleSlots / 2
 	// consoleMessageFactor sizes the relay's cap on one message from the
 	// response cap: a row's Bolt encoding can be a few times smaller than
 	// its JSON (a float is 9 bytes in Bolt, 1 to 24 in JSON).
@@ -50,6 +53,9 @@ type consoleConn struct {
 	drv   neo4j.DriverWithContext
 	relay *relay
 	slots chan struct{}
+
+	ownersMu sync.Mutex
+	owners   map[string]int // slots held, by owner
 
 	mu     sync.Mutex
 	memMax float64 // the memory guard's limit on one transaction, bytes
@@ -87,7 +93,7 @@ func (db *DB) consoleConn(maxRow int) (*consoleConn, error) {
 		r.close()
 		return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "console driver")
 	}
-	c := &consoleConn{drv: drv, relay: r, slots: make(chan struct{}, consoleSlots)}
+	c := &consoleConn{drv: drv, relay: r, slots: make(chan struct{}, consoleSlots), owners: map[string]int{}}
 	consoleConns.m[key] = c
 	runtime.AddCleanup(db, func(key weak.Pointer[DB]) {
 		consoleConns.Lock()
@@ -102,14 +108,28 @@ func (db *DB) consoleConn(maxRow int) (*consoleConn, error) {
 	return c, nil
 }
 
-// acquire takes a slot, or refuses when all are taken. Errors: ETOOMANY.
-func (c *consoleConn) acquire() (release func(), err error) {
+// acquire takes a slot for owner, or refuses when all are taken or owner
+// holds consoleOwnerSlots already. Errors: ETOOMANY.
+func (c *consoleConn) acquire(owner string) (release func(), err error) {
+	c.ownersMu.Lock()
+	defer c.ownersMu.Unlock()
+	if c.owners[owner] >= consoleOwnerSlots {
+		return nil, kgeval.Errorf(kgeval.ETOOMANY, "you are already running %d console queries, as many as one user may at once; try again when one has finished", consoleOwnerSlots)
+	}
 	select {
 	case c.slots <- struct{}{}:
-		return func() { <-c.slots }, nil
 	default:
 		return nil, kgeval.Errorf(kgeval.ETOOMANY, "the console is already running %d queries; try again when one has finished", consoleSlots)
 	}
+	c.owners[owner]++
+	return func() {
+		c.ownersMu.Lock()
+		defer c.ownersMu.Unlock()
+		if c.owners[owner]--; c.owners[owner] == 0 {
+			delete(c.owners, owner)
+		}
+		<-c.slots
+	}, nil
 }
 
 // memoryLimit returns what Neo4j's memory guard lets one transaction hold,

@@ -39,7 +39,7 @@ import (
 //     a list literal no longer than the query;
 //   - a stored value (node, relationship, path, property) is at most
 //     consoleDataSize units;
-//   - a collected list (collect(), a pattern comprehension) is at most what
+//   - a collected list (collect(), COLLECT { }) is at most what
 //     Neo4j's memory guard lets one transaction hold (db.memory.
 //     transaction.max, read from the server), at 8 bytes or more per
 //     element (measured with 256 MiB: 10 million integers fit, 12 million
@@ -514,16 +514,9 @@ func (m *costModel) pattern(x ePattern) (bound, float64) {
 	case "exists", "count":
 		return scalar, 1
 	case "collect":
+		// at most its LIMIT, a literal (consoleshape.go): under the
+		// memory guard's bound for collect()
 		return m.agg, 1
-	case "comprehension":
-		// one projection per match of the pattern: a stored list's
-		// worth at most
-		b, cp := m.eval(x.proj)
-		out := bound{n: m.data.n, e: b.s, s: m.data.n * b.s, src: b.src, list: true}
-		if !out.src {
-			out = m.built(out)
-		}
-		return out, m.data.n * (1 + cp)
 	}
 	return m.data, 1
 }

@@ -77,7 +77,6 @@ var planDetails = []string{
 	"x IS :: INTEGER AS ty, $autostring_5 STARTS WITH $autostring_6 AS sw, toString(x) + $autostring_3 AS str, x, x IN $autolist_4 AS inl, sum(y) AS s",
 	"range($autoint_1, x) AS y",
 	"count( (:Label) ) AS c",
-	"[(a)-->(b) WHERE b.x > $autoint_0 | b.name] AS l",
 	"reduce(m = $autoint_0, x IN ls | CASE WHEN size(x) > m THEN size(x) ELSE m END) AS longest",
 	"n{.*, k: $autoint_0} AS m, x IS NOT :: LIST<STRING NOT NULL> AS t, -n.x AS neg, n.x ^ $autoint_1 AS p",
 	"EXISTS { MATCH (n)-->(:Run) WHERE n.q = $autoint_0 } AS ex, COUNT { (n)--() } AS c",

@@ -65,11 +65,10 @@ type (
 		otherwise expr
 	}
 	// ePattern is a pattern or a subquery kept as text: a path, an
-	// EXISTS/COUNT/COLLECT subquery, a pattern comprehension.
+	// EXISTS/COUNT/COLLECT subquery.
 	ePattern struct {
 		text string
-		kind string // "path", "exists", "count", "collect", "comprehension"
-		proj expr   // the projection of a pattern comprehension
+		kind string // "path", "exists", "count", "collect"
 	}
 )
 
@@ -725,8 +724,10 @@ func (p *exprParser) caseExpr() expr {
 	return c
 }
 
-// bracket parses [list], [x IN list WHERE p | e] or a pattern
-// comprehension [(a)-->(b) WHERE p | e].
+// bracket parses [list] or [x IN list WHERE p | e]. A pattern
+// comprehension [(a)-->(b) | e] is not read: the console refuses it before
+// Neo4j plans it (consoleshape.go), so one in a plan fails to parse and is
+// refused.
 func (p *exprParser) bracket() expr {
 	if (p.peek(1).kind == 'w' || p.peek(1).kind == 'q') && p.isWord(2, "IN") {
 		p.i++
@@ -742,14 +743,6 @@ func (p *exprParser) bracket() expr {
 		p.want("]")
 		return c
 	}
-	if p.isOp(1, "(") || (p.peek(1).kind == 'w' || p.peek(1).kind == 'q') && p.isOp(2, "=") && p.isOp(3, "(") {
-		// try a pattern comprehension; fall back to a list
-		save := p.i
-		if pc, ok := p.tryPatternComprehension(); ok {
-			return pc
-		}
-		p.i = save
-	}
 	p.want("[")
 	var l eList
 	for !p.op("]") {
@@ -760,37 +753,6 @@ func (p *exprParser) bracket() expr {
 		}
 	}
 	return l
-}
-
-func (p *exprParser) tryPatternComprehension() (x expr, ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, isParse := r.(errParse); !isParse {
-				panic(r)
-			}
-			x, ok = nil, false
-		}
-	}()
-	start := p.peek(0).pos
-	p.want("[")
-	if p.peek(0).kind != 'o' {
-		p.i += 2 // p =
-	}
-	if _, isPath := p.parenOrPattern().(ePattern); !isPath {
-		p.fail("not a pattern")
-	}
-	var where expr
-	if p.word("WHERE") {
-		where = p.expr()
-	}
-	p.want("|")
-	proj := p.expr()
-	p.want("]")
-	text := p.src[start:p.toks[p.i-1].pos]
-	if where != nil {
-		proj = eBin{op: "AND", a: where, b: proj}
-	}
-	return ePattern{text: text, kind: "comprehension", proj: proj}, true
 }
 
 // parenOrPattern parses (expr), or a pattern: node groups joined by

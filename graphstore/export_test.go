@@ -44,3 +44,14 @@ func (db *DB) ConsolePlan(ctx context.Context, query string) ([]string, error) {
 	walk(plan)
 	return ops, nil
 }
+
+// ConsoleHeld returns how many console slots owner holds.
+func (db *DB) ConsoleHeld(owner string) int {
+	c, err := db.consoleConn(0)
+	if err != nil {
+		return 0
+	}
+	c.ownersMu.Lock()
+	defer c.ownersMu.Unlock()
+	return c.owners[owner]
+}

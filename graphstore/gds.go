@@ -27,7 +27,6 @@ var (
 	qGdsDijkstra           = statement("gds_dijkstra")
 	qGdsProjectCommunities = statement("gds_project_communities")
 	qGdsLouvain            = statement("gds_louvain")
-	qGdsProjectCommScaled  = statement("gds_project_communities_scaled")
 	qGdsLeiden             = statement("gds_leiden")
 	qGdsLeidenPerGraph     = statement("gds_leiden_per_graph")
 	qGdsProjectBatch       = statement("gds_project_batch")
@@ -40,11 +39,12 @@ const ProjectionPrefix = "kgeval-"
 // pair graphs. Graphs are scored in batches: per batch one Cypher projection
 // of reversed edges plus a virtual source feeds one Dijkstra
 // (gds.allShortestPaths.dijkstra.stream) that gives every node's least cost
-// to the context side, and one undirected projection of the batch, each
-// graph's weights divided by its total weight, feeds one Leiden call
-// (gds.leiden.stream at resolution = number of graphs, concurrency 1) that
-// gives each graph the communities it would get alone (Communities says
-// how else). Projections are dropped in all cases.
+// to the context side, and the same projection's edges undirected, each
+// graph's weights divided by its total weight, feed one Leiden call
+// (gds.leiden.stream, concurrency 1) that gives each graph the communities
+// it gets alone, whatever else the batch holds (gdslayout.go and
+// docs/SPEC-NOTES.md §4 say how; Communities says how else). Projections
+// are dropped in all cases.
 type GDS struct {
 	DB *DB
 	// BatchSize is how many pair graphs share one projection (default
@@ -52,13 +52,13 @@ type GDS struct {
 	// to 225 pair graphs/s on a noisy 2-core machine).
 	BatchSize int
 	// CommunityGroup is how many pair graphs share one community
-	// projection (default: the whole batch in CommunitiesBatch mode, 20 in
-	// the per-graph modes).
+	// projection in the per-graph modes (default 20).
 	CommunityGroup int
-	// Communities is how communities are found: CommunitiesLouvainPerGraph
-	// (the default when empty: today's scores, until the batched mode's
-	// effect on stored runs is measured), CommunitiesBatch (one Leiden call
-	// per batch, ~10x faster; issue 29) or CommunitiesLeidenPerGraph.
+	// Communities is how communities are found: CommunitiesBatch (the
+	// default when empty: one Leiden call per batch, exact per graph;
+	// issues 29 and 38), CommunitiesLouvainPerGraph (one Louvain call per
+	// graph, ~10x slower: the mode of runs recorded before issue 38) or
+	// CommunitiesLeidenPerGraph.
 	Communities string
 	// LeftoverAge is how old a kgeval projection must be to count as left
 	// behind by a crashed process (default 10 minutes; a live projection
@@ -78,10 +78,13 @@ type GDS struct {
 
 // GDSStats is the time the GDS engine spent in each step, summed over calls.
 // Louvain is the community algorithm's time, Leiden in CommunitiesBatch
-// mode; ProjectPaths is the one projection of a batch in that mode.
+// mode; ProjectPaths is the one projection of a batch in that mode, where
+// Dijkstra and Leiden run at once (their times overlap). Dijkstra and
+// Louvain include streaming their results back; Verdicts is the pattern
+// query of the triplet verdicts.
 type GDSStats struct {
-	Batches                                            int
-	ProjectPaths, Dijkstra, ProjectComm, Louvain, Drop time.Duration
+	Batches                                                      int
+	ProjectPaths, Dijkstra, ProjectComm, Louvain, Drop, Verdicts time.Duration
 }
 
 // Stats returns the time spent per step so far.
@@ -201,6 +204,7 @@ func (e *GDS) Raw(ctx context.Context, run string, graphs []*kgeval.PairGraph, p
 // verdicts asks the stored pair graphs for their triplet verdict matches
 // (cypher/kgscore_verdicts.cypher, a pattern query: no projection).
 func (e *GDS) verdicts(ctx context.Context, run string, graphs []*kgeval.PairGraph, out []scoring.Raw) error {
+	defer e.add(&e.stats.Verdicts, time.Now())
 	byID := make(map[string]int, len(graphs))
 	ids := make([]any, 0, len(graphs))
 	for i, g := range graphs {
@@ -238,13 +242,17 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 	for k, i := range idx {
 		g := graphs[i]
 		offsets[k] = next
-		params[k] = map[string]any{"graph": kgeval.GraphID(run, g.Sample, g.Pair), "offset": next}
+		params[k] = map[string]any{"graph": kgeval.GraphID(run, g.Sample, g.Pair), "offset": next, "nodes": len(g.Nodes)}
 		for _, v := range g.InputEntities() {
 			inputs = append(inputs, next+int64(v))
 		}
 		next += int64(len(g.Nodes))
 	}
+	end := next // ids from end on are the pad nodes of gds_project_batch
 	owner := func(id int64) (k int, v int) {
+		if id <= 0 || id >= end {
+			return -1, -1 // the virtual source or a pad node
+		}
 		lo, hi := 0, len(offsets)-1
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
@@ -277,11 +285,10 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 		defer e.add(&e.stats.Dijkstra, time.Now())
 		return e.stream(ctx, qGdsDijkstra, map[string]any{"name": name, "types": types, "inputs": inputs}, func(r *neo4j.Record) error {
 			m := r.AsMap()
-			node := asInt(m["node"])
-			if node == 0 {
+			k, v := owner(asInt(m["node"]))
+			if k < 0 {
 				return nil
 			}
-			k, v := owner(node)
 			dist[k][v] = asFloat(m["cost"])
 			ids, _ := m["path"].([]any)
 			// ids runs source (0), context entity, ..., node: reverse, drop the source.
@@ -294,25 +301,8 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 			return nil
 		})
 	}
-	if e.mode() == CommunitiesBatch && (e.CommunityGroup <= 0 || e.CommunityGroup >= len(idx)) {
-		// One projection of the batch for both algorithms, one relationship
-		// type each: the stored edges are read once.
-		undirected := []any{commType}
-		if !p.Directed {
-			undirected = append(undirected, pathType)
-		}
-		name := e.name("batch")
-		err := e.withProjection(ctx, name, qGdsProjectBatch, map[string]any{"graphs": params, "undirected": undirected, "pathType": pathType, "commType": commType},
-			&e.stats.ProjectPaths, func(recs []*neo4j.Record) error {
-				// The two calls read the projection and write apart (dist and
-				// paths, comm), so they run at once: each is single-threaded
-				// in GDS (concurrency 1, for reproducible results).
-				var g errgroup.Group
-				g.Go(func() error { return dijkstra(name, []any{pathType}) })
-				g.Go(func() error { return e.leiden(ctx, name, []any{commType}, recs, owner, comm) })
-				return g.Wait()
-			})
-		if err != nil {
+	if e.mode() == CommunitiesBatch {
+		if err := e.scoreUnion(ctx, params, end, p, dijkstra, owner, comm); err != nil {
 			return err
 		}
 	} else {
@@ -338,6 +328,36 @@ func (e *GDS) scoreBatch(ctx context.Context, run string, graphs []*kgeval.PairG
 		out[i].Dist, out[i].Paths, out[i].Comm = dist[k], paths[k], comm[k]
 	}
 	return nil
+}
+
+// scoreUnion scores a batch in CommunitiesBatch mode: one projection of the
+// batch (gds_project_batch) for both algorithms, one relationship type each,
+// so that the stored edges are read once; params are the batch's graphs,
+// graph ids from 1 to end-1.
+func (e *GDS) scoreUnion(ctx context.Context, params []any, end int64, p kgeval.GraphParams,
+	dijkstra func(string, []any) error, owner func(int64) (int, int), comm [][]int) error {
+	undirected := []any{commType}
+	if !p.Directed {
+		undirected = append(undirected, pathType)
+	}
+	// The real region: the source 0, the graphs' nodes, the pad nodes end
+	// and end+1, the driver's nodes.
+	total := padTotal(len(params) + 1)
+	lay := newLayout(end+2+driverNodes, leafTarget)
+	name := e.name("batch")
+	qparams := map[string]any{"graphs": params, "undirected": undirected, "pathType": pathType, "commType": commType, "unit": float64(weightUnit),
+		"pad":    map[string]any{"src": end, "dst": end + 1, "weight": float64(total - len(params) - 1)},
+		"driver": map[string]any{"offset": end + 2, "nodes": driverNodes, "weight": 1.0 / driverNodes},
+		"layout": map[string]any{"spacers": end + 2 + driverNodes, "before": lay.before, "after": lay.after}}
+	return e.withProjection(ctx, name, qGdsProjectBatch, qparams, &e.stats.ProjectPaths, func([]*neo4j.Record) error {
+		// The two calls read the projection and write apart (dist and
+		// paths, comm), so they run at once: each is single-threaded
+		// in GDS (concurrency 1, for reproducible results).
+		var g errgroup.Group
+		g.Go(func() error { return dijkstra(name, []any{pathType}) })
+		g.Go(func() error { return e.leiden(ctx, name, []any{commType}, total, end, owner, comm) })
+		return g.Wait()
+	})
 }
 
 // withProjection projects a graph, runs fn with the projection query's
@@ -382,18 +402,18 @@ func (e *GDS) stream(ctx context.Context, query cypher.Statement, params map[str
 // Community modes of the GDS engine (GDS.Communities; the configuration's
 // scoring.communities).
 const (
-	// CommunitiesBatch runs one Leiden call per group of pair graphs on
-	// their union, each graph's weights divided by its total weight and
-	// the resolution set to the number of graphs, so that each graph gets
-	// the communities it would get alone (SPEC-NOTES §4).
+	// CommunitiesBatch runs one Leiden call per batch of pair graphs on
+	// their union, each graph's weights divided by its total weight, at a
+	// resolution that makes each graph's modularity its own, laid out so
+	// that each graph gets the communities it gets alone (gdslayout.go,
+	// SPEC-NOTES §4).
 	CommunitiesBatch = kgeval.CommunitiesBatch
 	// CommunitiesLouvainPerGraph runs one gds.louvain.stream per pair
 	// graph, filtered to its label: SPEC §4's Louvain on each graph alone,
 	// at a fixed cost of tens of milliseconds per call.
 	CommunitiesLouvainPerGraph = kgeval.CommunitiesLouvainPerGraph
 	// CommunitiesLeidenPerGraph runs one gds.leiden.stream per pair graph
-	// with the settings of CommunitiesBatch: the oracle the batched call is
-	// tested against.
+	// with the settings of CommunitiesBatch on the stored weights.
 	CommunitiesLeidenPerGraph = kgeval.CommunitiesLeidenPerGraph
 )
 
@@ -405,10 +425,39 @@ var (
 	// depend on the other graphs of the batch and on their weight scale.
 	leidenTheta = 1e-300
 	// leidenTolerance is the least modularity gain between levels to go
-	// on. On the union it applies to the mean of the graphs' modularities:
-	// 0 lets every graph run until its local moves stop, as it would alone.
+	// on: 0 (the driver's gain always passes it, see driverNodes).
 	leidenTolerance = 0.0
+	// leidenMaxLevels is the number of levels of one Leiden call: 3, the
+	// most whose aggregations keep every graph's node order (gdslayout.go).
+	leidenMaxLevels = 3
 )
+
+// weightUnit is the quantum of the community weights gds_project_batch
+// projects: 2^-32 of a graph's total weight, so that sums of up to 2^20
+// graphs' weights are exact in float64 (52 bits).
+const weightUnit = 1 << 32
+
+// driverNodes is the size of the ring gds_project_batch adds to every batch
+// (total weight 1, like a pair graph): alone, Leiden moves its nodes at each
+// of 4 levels (modularity 0.49, 0.73, 0.84, 0.88), so that every call runs
+// leidenMaxLevels levels, each with a gain far above rounding, whatever the
+// pair graphs do. Without it a call stops at the first level where no node
+// of any graph moves, and refuses a level whose total modularity came out a
+// rounding error lower: either would make a graph's partition depend on its
+// batch-mates.
+const driverNodes = 256
+
+// padTotal is the total community weight of the projection of a batch of n
+// pair graphs (the driver counting as one), pad included: the least power of two that leaves the pad
+// edge a weight of 2 or more (so that its two nodes never join: the gain
+// w − k²·γ/(2M) is negative from w = 2 on, at γ = padTotal, M = padTotal).
+func padTotal(n int) int {
+	t := 1
+	for t < n+2 {
+		t *= 2
+	}
+	return t
+}
 
 // communities finds the communities of a batch of pair graphs (params as
 // built by scoreBatch) in the mode e.Communities and stores each node's
@@ -418,27 +467,12 @@ func (e *GDS) communities(ctx context.Context, params []any, owner func(int64) (
 	group := e.CommunityGroup
 	if group <= 0 {
 		group = 20
-		if mode == CommunitiesBatch {
-			group = len(params)
-		}
 	}
 	read := communityReader(owner, comm)
 	for lo := 0; lo < len(params); lo += group {
 		hi := min(lo+group, len(params))
 		name := e.name("communities")
 		switch mode {
-		case CommunitiesBatch:
-			gparams := make([]any, 0, hi-lo)
-			for k := lo; k < hi; k++ {
-				m := params[k].(map[string]any)
-				gparams = append(gparams, map[string]any{"graph": m["graph"], "offset": m["offset"]})
-			}
-			err := e.withProjection(ctx, name, qGdsProjectCommScaled, map[string]any{"graphs": gparams}, &e.stats.ProjectComm, func(recs []*neo4j.Record) error {
-				return e.leiden(ctx, name, []any{"*"}, recs, owner, comm)
-			})
-			if err != nil {
-				return err
-			}
 		case CommunitiesLouvainPerGraph, CommunitiesLeidenPerGraph:
 			// One union projection per group, each graph under its own label,
 			// and one call per graph filtered to that label, so that the
@@ -455,7 +489,7 @@ func (e *GDS) communities(ctx context.Context, params []any, owner func(int64) (
 			query, qparams := qGdsLouvain, map[string]any{"name": name, "labels": labels}
 			if mode == CommunitiesLeidenPerGraph {
 				query = qGdsLeidenPerGraph
-				qparams["theta"], qparams["tolerance"] = leidenTheta, leidenTolerance
+				qparams["theta"], qparams["tolerance"], qparams["maxLevels"] = leidenTheta, leidenTolerance, leidenMaxLevels
 			}
 			err := e.withProjection(ctx, name, qGdsProjectCommunities, map[string]any{"graphs": cparams}, &e.stats.ProjectComm, func([]*neo4j.Record) error {
 				defer e.add(&e.stats.Louvain, time.Now())
@@ -479,37 +513,29 @@ const (
 
 func (e *GDS) mode() string {
 	if e.Communities == "" {
-		return CommunitiesLouvainPerGraph
+		return CommunitiesBatch
 	}
 	return e.Communities
 }
 
 // leiden runs the batched Leiden call on the relationships of types of the
-// projection name, whose projection query returned recs with the number of
-// graphs with an edge (the resolution).
-func (e *GDS) leiden(ctx context.Context, name string, types []any, recs []*neo4j.Record, owner func(int64) (int, int), comm [][]int) error {
-	var gamma int64
-	if len(recs) > 0 {
-		n, _ := recs[0].Get("graphs")
-		gamma = asInt(n)
-	}
-	if gamma == 0 {
-		return nil // no edge: every node alone
-	}
+// projection name; total is the projection's total community weight (the
+// resolution that gives each graph its own modularity), end the first id
+// after the graphs' nodes.
+func (e *GDS) leiden(ctx context.Context, name string, types []any, total int, end int64, owner func(int64) (int, int), comm [][]int) error {
 	defer e.add(&e.stats.Louvain, time.Now())
-	return e.stream(ctx, qGdsLeiden, map[string]any{"name": name, "types": types, "gamma": float64(gamma), "theta": leidenTheta, "tolerance": leidenTolerance},
-		communityReader(owner, comm))
+	return e.stream(ctx, qGdsLeiden, map[string]any{"name": name, "types": types, "gamma": float64(total), "theta": leidenTheta,
+		"tolerance": leidenTolerance, "maxLevels": leidenMaxLevels, "end": end}, communityReader(owner, comm))
 }
 
 // communityReader stores a community record's community in comm.
 func communityReader(owner func(int64) (int, int), comm [][]int) func(*neo4j.Record) error {
 	return func(r *neo4j.Record) error {
 		m := r.AsMap()
-		node := asInt(m["node"])
-		if node == 0 {
-			return nil // the virtual source of gds_project_batch
+		k, v := owner(asInt(m["node"]))
+		if k < 0 {
+			return nil // the virtual source or a pad node of gds_project_batch
 		}
-		k, v := owner(node)
 		comm[k][v] = int(asInt(m["community"]))
 		return nil
 	}

@@ -20,6 +20,7 @@ var (
 	qKgscoreExplainEntities  = statement("kgscore_explain_entities")
 	qKgscoreExplainRelations = statement("kgscore_explain_relations")
 	qKgscoreExplainVerdicts  = statement("kgscore_explain_verdicts")
+	qKgscoreClaimsRun        = statement("kgscore_claims_run")
 )
 
 // PairScore nodes: the KG scores of each pair graph and variant.
@@ -175,6 +176,30 @@ func (db *DB) readVerdicts(ctx context.Context, uids []any, byPair map[string]*r
 		}
 	}
 	return nil
+}
+
+// RunClaims returns the claim checks of every KG score of a run's variant
+// that has them, by sample id and pair name (one scan).
+func (db *DB) RunClaims(ctx context.Context, run, variant string) (map[string]map[string][]kgeval.ClaimCheck, error) {
+	if variant == "" {
+		variant = kgeval.DefaultVariant
+	}
+	recs, err := db.read(ctx, qKgscoreClaimsRun, map[string]any{"run": run, "variant": variant})
+	if err != nil {
+		return nil, mapError(err, "read claims")
+	}
+	out := map[string]map[string][]kgeval.ClaimCheck{}
+	for _, r := range recs {
+		m := r.AsMap()
+		var cs []kgeval.ClaimCheck
+		decodeJSONText(m["claims"], &cs)
+		sample := asString(m["sample"])
+		if out[sample] == nil {
+			out[sample] = map[string][]kgeval.ClaimCheck{}
+		}
+		out[sample][asString(m["pair"])] = cs
+	}
+	return out, nil
 }
 
 // RunScoreRows returns every KG score of a run's variant with its sample's

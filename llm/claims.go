@@ -596,8 +596,8 @@ func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, 
 		res.Forms[f] = best
 		if f == FormThreeWay && !bestA.Fallback {
 			if den := bestA.Yes + bestA.No + bestA.Unknown; den > 0 {
-				pc := bestA.No / den
-				res.Contradicted = &pc
+				pc, pu := bestA.No/den, bestA.Unknown/den
+				res.Contradicted, res.NotStated = &pc, &pu
 			}
 		}
 		sum += best

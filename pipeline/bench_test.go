@@ -87,9 +87,12 @@ func BenchmarkEvaluate_1000(b *testing.B) {
 		engine kgeval.KGEngine
 	}{
 		{"native", &scoring.Native{Seed: 42}},
+		// The default scoring.communities, batch: one community call per
+		// batch, each graph's communities its own (issues 29, 38).
 		{"gds", &graphstore.GDS{DB: db}},
-		// scoring.communities: batch (issue 29): one community call per batch.
-		{"gds-batch", &graphstore.GDS{DB: db, Communities: graphstore.CommunitiesBatch}},
+		// louvain-per-graph: one Louvain call per pair graph, the default
+		// before issue 38.
+		{"gds-louvain-per-graph", &graphstore.GDS{DB: db, Communities: graphstore.CommunitiesLouvainPerGraph}},
 	} {
 		engine := e.engine
 		b.Run(e.name, func(b *testing.B) {

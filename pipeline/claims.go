@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -25,6 +26,7 @@ type ClaimOptions struct {
 // checks, the index of its first model query and its passages.
 type claimJob struct {
 	result   int
+	pair     string
 	checks   []kgeval.ClaimCheck
 	first    int
 	passages []claims.Passage
@@ -61,7 +63,7 @@ func (e *Evaluator) claimChecks(ctx context.Context, idx *sampleIndex, graphs []
 	for _, j := range jobs {
 		var answers []*kgeval.ClaimProb
 		var failed []error
-		if e.ClaimVerifier != nil {
+		if e.asks(j.pair) {
 			answers = make([]*kgeval.ClaimProb, len(j.checks))
 			failed = make([]error, len(j.checks))
 			for k := range j.checks {
@@ -126,8 +128,8 @@ func (e *Evaluator) claimJobs(ctx context.Context, idx *sampleIndex, graphs []*k
 		if err != nil {
 			return nil, nil, err
 		}
-		jobs = append(jobs, claimJob{result: i, checks: checks, first: len(queries), passages: in.Passages})
-		if e.ClaimVerifier != nil {
+		jobs = append(jobs, claimJob{result: i, pair: p.Name, checks: checks, first: len(queries), passages: in.Passages})
+		if e.asks(p.Name) {
 			for _, c := range checks {
 				queries = append(queries, kgeval.ClaimQuery{Evidence: claims.Window(c, in.Passages), Claim: c.Text,
 					Question: s.Question, Preceding: preceding(s, p, in.Text, c)})
@@ -136,6 +138,13 @@ func (e *Evaluator) claimJobs(ctx context.Context, idx *sampleIndex, graphs []*k
 		rep.Claims += len(checks)
 	}
 	return jobs, queries, nil
+}
+
+// asks says whether the ClaimVerifier is asked about the claims of pair:
+// there is one, and VerifyPairs (scoring.verify_pairs) is empty or names
+// the pair. Claims of other pairs keep the calibration without the model.
+func (e *Evaluator) asks(pair string) bool {
+	return e.ClaimVerifier != nil && (len(e.VerifyPairs) == 0 || slices.Contains(e.VerifyPairs, pair))
 }
 
 // askClaims asks the ClaimVerifier the queries and counts them in rep.

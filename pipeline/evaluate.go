@@ -318,7 +318,7 @@ func (a *attempt) evaluator(ctx context.Context) *Evaluator {
 	}
 	e.Claims.Evidence = claims.Params{Mode: o.Settings.Evidence, Budget: o.Settings.EvidenceTokens}
 	if o.Settings.Verify == "prob" {
-		e.ClaimVerifier = models.ClaimVerifier
+		e.ClaimVerifier, e.VerifyPairs = models.ClaimVerifier, o.Settings.VerifyPairs
 	}
 	e.OnTexts = a.onTexts(ctx)
 	if a.done != nil {
@@ -405,7 +405,7 @@ func Resumable(old, now kgeval.Run) error {
 			is = *now.Settings
 		}
 		was.Metrics, is.Metrics = nil, nil
-		was.Communities, is.Communities = communityMode(was), communityMode(is)
+		was.Communities, is.Communities = was.CommunityMode(), is.CommunityMode()
 		was.VerifyForms, is.VerifyForms = verifyForms(was), verifyForms(is)
 		a, _ := json.Marshal(was)
 		b, _ := json.Marshal(is)
@@ -414,6 +414,20 @@ func Resumable(old, now kgeval.Run) error {
 		}
 	}
 	return nil
+}
+
+// KeepCommunityMode returns settings with the community mode of the stored
+// run old: an evaluation that resumes a run, or joins it as a shard worker,
+// finishes it in the mode it started in, so that a run started before batch
+// became the default (issue 38) keeps louvain-per-graph and its scores do
+// not mix two modes.
+func KeepCommunityMode(old kgeval.Run, settings kgeval.RunSettings) kgeval.RunSettings {
+	var was kgeval.RunSettings
+	if old.Settings != nil {
+		was = *old.Settings
+	}
+	settings.Communities = was.CommunityMode()
+	return settings
 }
 
 // verifyForms is a run's claim question forms; runs recorded before the
@@ -453,11 +467,10 @@ func (writeOnly) Get(context.Context, []string) (map[string][]byte, error) {
 // and n, never on which worker starts first or how fast it goes, and
 // interleaving spreads a dataset sorted by size or difficulty evenly over
 // the workers. Every sample is scored exactly as in a run of one process
-// (the pair graphs of a sample never meet another sample's), so the
-// stored rows, and `kgeval export`, are those of a single run. The
-// exception is the opt-in batched Leiden of the GDS engine
-// (GDS.Communities = "batch"), whose communities depend slightly on which
-// graphs share a batch.
+// (the pair graphs of a sample never meet another sample's, and every
+// engine and community mode gives each graph the communities it gets
+// alone; issue 38), so the stored rows, and `kgeval export`, are those of
+// a single run.
 //
 // The run record is shared: the first worker creates it (JoinRun, a MERGE
 // on the name, so that two workers starting at once make one run), the
@@ -640,13 +653,4 @@ func mismatch(run, code, format string, args ...any) error {
 func IsMismatch(err error) bool {
 	var m *MismatchError
 	return errors.As(err, &m)
-}
-
-// communityMode returns s.Communities, louvain-per-graph when unset (a run
-// recorded before the key existed).
-func communityMode(s kgeval.RunSettings) string {
-	if s.Communities == "" {
-		return kgeval.CommunitiesLouvainPerGraph
-	}
-	return s.Communities
 }

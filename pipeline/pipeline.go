@@ -72,7 +72,7 @@ type Evaluator struct {
 	// Verifier, if set, checks what the graphs left open (scoring.verify:
 	// llm); its verdicts are kept beside the graph's.
 	Verifier kgeval.Verifier
-	// VerifyPairs names the pairs the Verifier checks (empty: every pair
+	// VerifyPairs names the pairs the Verifier or the ClaimVerifier checks (empty: every pair
 	// whose input is not the question).
 	VerifyPairs []string
 	// ClaimVerifier, if set, gives each claim the model's P(supported)

@@ -23,3 +23,31 @@ func TestResumable_CommunityMode(t *testing.T) {
 		t.Fatalf("unset against batch: got %v, want EINVALID naming batch", err)
 	}
 }
+
+// A resumed run keeps the community mode it started in: unset (recorded
+// before the key existed) is louvain-per-graph, whatever the configuration
+// says now (batch by default since issue 38).
+func TestKeepCommunityMode(t *testing.T) {
+	now := kgeval.RunSettings{Engine: "gds", Tau: 0.7, Communities: kgeval.CommunitiesBatch}
+	for _, tc := range []struct {
+		recorded *kgeval.RunSettings
+		want     string
+	}{
+		{nil, kgeval.CommunitiesLouvainPerGraph},
+		{&kgeval.RunSettings{Engine: "gds", Tau: 0.7}, kgeval.CommunitiesLouvainPerGraph},
+		{&kgeval.RunSettings{Engine: "gds", Tau: 0.7, Communities: kgeval.CommunitiesLouvainPerGraph}, kgeval.CommunitiesLouvainPerGraph},
+		{&kgeval.RunSettings{Engine: "gds", Tau: 0.7, Communities: kgeval.CommunitiesBatch}, kgeval.CommunitiesBatch},
+	} {
+		old := kgeval.Run{Name: "r", Config: "{}", Settings: tc.recorded}
+		got := KeepCommunityMode(old, now)
+		if got.Communities != tc.want || got.Tau != now.Tau {
+			t.Errorf("recorded %+v: settings %+v, want communities %s", tc.recorded, got, tc.want)
+		}
+		if tc.recorded == nil {
+			continue
+		}
+		if err := Resumable(old, kgeval.Run{Name: "r", Config: "{}", Settings: &got}); err != nil {
+			t.Errorf("recorded %+v: resume with the kept mode refused: %v", tc.recorded, err)
+		}
+	}
+}

@@ -77,6 +77,9 @@ type ScoreReader interface {
 	// MetricExplanations returns, per sample of a run, the stored
 	// explanations (JSON) of the named metrics.
 	MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error)
+	// RunClaims returns the claim checks of every KG score of a run's
+	// variant that has them, by sample id and pair name.
+	RunClaims(ctx context.Context, run, variant string) (map[string]map[string][]kgeval.ClaimCheck, error)
 	// RunScoreRows returns every KG score of a run's variant with its
 	// sample's system.
 	RunScoreRows(ctx context.Context, run, variant string) ([]SystemScore, error)

@@ -24,6 +24,7 @@ func Factcheck(w io.Writer, rep analysis.Factcheck) {
 	}
 	fmt.Fprintf(w, "run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s, extraction.method %s, scoring.verify %s\n",
 		rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder, rep.Extraction, verify)
+	fmt.Fprintf(w, "KG engine %s\n", rep.Engine)
 	fmt.Fprintf(w, "labels: human.%s of %d samples, %d supported (1), %d not (0); %d without a label; %s (sample id before '#')\n",
 		analysis.FactcheckLabel, rep.Labelled, rep.Positives, rep.Labelled-rep.Positives, rep.Samples-rep.Labelled, plural(rep.Groups, "group", "groups"))
 	if rep.Labelled > 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -18,6 +19,7 @@ import (
 // the forward selections and the calibration fitted on every dataset.
 func Mix(w io.Writer, rep analysis.Mix) {
 	fmt.Fprintf(w, "training mix: %d datasets, each a run, each left out in turn (leave-one-dataset-out)\n", len(rep.Datasets))
+	fmt.Fprintf(w, "KG engine %s\n", mixEngines(rep))
 	for _, d := range rep.Datasets {
 		contra := ""
 		if d.Contradiction > 0 {
@@ -29,6 +31,13 @@ func Mix(w io.Writer, rep analysis.Mix) {
 	fmt.Fprintln(w, "AUROC per dataset, and their macro mean with a 95% interval (normal, from each dataset's DeLong interval); balanced accuracy")
 	fmt.Fprintln(w, "(macro mean) at the pass mark chosen on the other datasets (the threshold with the best mean balanced accuracy there).")
 	fmt.Fprintln(w, "lodo rows: a logistic fit (lambda "+strconv.FormatFloat(rep.Lambda, 'g', -1, 64)+") on the other datasets' claims, a sample's score the mean over its claims.")
+	if len(rep.LambdaGrid) > 0 {
+		var g []string
+		for _, s := range rep.LambdaGrid {
+			g = append(g, fmt.Sprintf("%s: %.3f", s.Added, s.MacroAUROC))
+		}
+		fmt.Fprintln(w, "lambda chosen by the with-model selection's leave-one-dataset-out macro AUROC ("+strings.Join(g, ", ")+")")
+	}
 	fmt.Fprintln(w, "requests: model requests per claim the score needs ('as run': what the runs asked).")
 	for _, label := range []string{analysis.FactcheckLabel, "contradiction"} {
 		var rows []analysis.MixRow
@@ -150,4 +159,23 @@ func MixCSV(w io.Writer, rep analysis.Mix) error {
 		return kgeval.Wrap(kgeval.EINTERNAL, err, "mix csv")
 	}
 	return nil
+}
+
+// mixEngines names the KG engine of the mix's runs (kgeval.Run.KGEngine),
+// each run's when they differ.
+func mixEngines(rep analysis.Mix) string {
+	var seen []string
+	for _, d := range rep.Datasets {
+		if !slices.Contains(seen, d.Engine) {
+			seen = append(seen, d.Engine)
+		}
+	}
+	if len(seen) <= 1 {
+		return strings.Join(seen, "")
+	}
+	parts := make([]string, len(rep.Datasets))
+	for i, d := range rep.Datasets {
+		parts[i] = d.Name + ": " + d.Engine
+	}
+	return strings.Join(parts, "; ")
 }

@@ -73,6 +73,7 @@ func better(r analysis.ValidityRow) string {
 func validityPreamble(rep analysis.RunValidity) []string {
 	lines := []string{
 		fmt.Sprintf("run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s, extraction.method %s%s", rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder, rep.Extraction, extractionNote(rep.Extraction)),
+		fmt.Sprintf("KG engine %s", rep.Engine),
 		fmt.Sprintf("good system %s; questions paired with %s: %d, with %s: %d", rep.Good, rep.BadFaithfulness, rep.Questions[rep.BadFaithfulness], rep.BadRelevance, rep.Questions[rep.BadRelevance]),
 		fmt.Sprintf("win rate: share of paired questions with both values where the good answer scores better (ties ½); n: those questions; null: questions without the good / bad value; 95%% CI: percentile bootstrap over questions, %d resamples, seed %d", rep.Resamples, rep.Seed),
 	}

@@ -14,10 +14,12 @@
 # Usage: scripts/factcheck-mix.sh [replay|snapshot|calibrate]
 #
 # Environment (all optional):
-#   KGEVAL_MIX_DATASETS   name:limit pairs (default "ragtruth:0 halueval:100 expertqa:100
-#                         faithbench:100": testdata/mix_<name>.jsonl, its first <limit>
-#                         lines, 0 all; every even prefix of a mix file is balanced)
-#   KGEVAL_MIX_FORMS      scoring.verify_forms of the runs (default claim,context,threeway)
+#   KGEVAL_MIX_DATASETS   name:limit[:forms] (default "ragtruth:0 halueval:100 expertqa:100
+#                         faithbench:100:claim,threeway": testdata/mix_<name>.jsonl, its first
+#                         <limit> lines, 0 all (every even prefix of a mix file is balanced),
+#                         asked in the question forms its snapshot holds)
+#   KGEVAL_MIX_FORMS      scoring.verify_forms of a dataset that names none (default
+#                         claim,context,threeway)
 #   KGEVAL_MIX_OUT        report prefix (default docs/results/factcheck-mix: .txt, .csv, .json)
 #   KGEVAL_NEO4J_URI, KGEVAL_NEO4J_PASSWORD, KGEVAL_LLM_BASE_URL: as scripts/factcheck.sh
 set -uo pipefail
@@ -25,8 +27,8 @@ cd "$(dirname "$0")/.."
 mode=${1:-replay}
 case "$mode" in replay|snapshot|calibrate) ;; *) echo "usage: $0 [replay|snapshot|calibrate]" >&2; exit 2 ;; esac
 export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$(pwd)/.kgeval}
-datasets=${KGEVAL_MIX_DATASETS:-ragtruth:0 halueval:100 expertqa:100 faithbench:100}
-export KGEVAL_SCORING_VERIFY_FORMS=${KGEVAL_MIX_FORMS:-claim,context,threeway}
+datasets=${KGEVAL_MIX_DATASETS:-ragtruth:0 halueval:100 expertqa:100 faithbench:100:claim,threeway}
+forms=${KGEVAL_MIX_FORMS:-claim,context,threeway}
 out=${KGEVAL_MIX_OUT:-docs/results/factcheck-mix}
 bin=bin/kgeval
 t0=$SECONDS
@@ -39,17 +41,18 @@ use_neo4j || exit 1
 
 runs=()
 for d in $datasets; do
-  name=${d%%:*} limit=${d##*:}
+  IFS=: read -r name limit dforms <<< "$d"
+  limit=${limit:-0} dforms=${dforms:-$forms}
   runs+=(--run "mix-$name")
   [ "$mode" = calibrate ] && continue
   # factcheck.sh starts no Neo4j of its own (KGEVAL_NEO4J_URI is set) and
   # writes the per-dataset report beside the snapshot's run.
-  KGEVAL_FACTCHECK_DATASET=testdata/mix_$name.jsonl KGEVAL_FACTCHECK_RUN=mix-$name KGEVAL_FACTCHECK_LIMIT=$limit \
+  KGEVAL_SCORING_VERIFY_FORMS=$dforms KGEVAL_SCORING_VERIFY=prob KGEVAL_FACTCHECK_DATASET=testdata/mix_$name.jsonl KGEVAL_FACTCHECK_RUN=mix-$name KGEVAL_FACTCHECK_LIMIT=$limit \
     KGEVAL_FACTCHECK_SNAPSHOT=testdata/cache/mix-$name.jsonl.gz KGEVAL_FACTCHECK_OUT=$KGEVAL_STATE_DIR/factcheck/mix-$name \
     scripts/factcheck.sh "$mode" > "$KGEVAL_STATE_DIR/factcheck-mix-$name.log" 2>&1 || {
       echo "factcheck-mix: $name failed; its log:" >&2; tail -20 "$KGEVAL_STATE_DIR/factcheck-mix-$name.log" >&2; exit 1; }
   grep -E '^(refused|calls|models)|model call' "$KGEVAL_STATE_DIR/factcheck-mix-$name.log" | tail -2
-  echo "factcheck-mix: $name (first ${limit/#0/all} lines) evaluated as run mix-$name ($((SECONDS - t0)) s)"
+  echo "factcheck-mix: $name (first ${limit/#0/all} lines, forms $dforms) evaluated as run mix-$name ($((SECONDS - t0)) s)"
 done
 
 if [ "$mode" = calibrate ]; then

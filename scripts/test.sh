@@ -92,6 +92,14 @@ if [ "$browser_rc" != 0 ] && ! grep -q -- '^--- FAIL: browser/' "$tmp/browser.lo
   step_failed "browser test (exited $browser_rc: $(grep -m1 '^browser: ' "$tmp/browser.log" || echo 'see above'))"
 fi
 
+# The Python package (issue 39): the wheel in a fresh venv, its pytest suite.
+echo "=== python: make wheel, a fresh venv, pytest python/tests"
+if scripts/python-test.sh; then
+  steps_passed=$((steps_passed + 1))
+else
+  step_failed "python package (scripts/python-test.sh)"
+fi
+
 echo "test: took $(( $(date +%s) - t0 )) s"
 cat "$tmp/summary"
 [ -z "$failed_steps" ] || printf 'failed steps (%d):\n%s' "$steps_failed" "$failed_steps"

@@ -11,6 +11,7 @@ import (
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/export"
 	"github.com/kgeval/kgeval/readmodel"
+	"github.com/kgeval/kgeval/render"
 )
 
 func (s *Server) me(c *gin.Context) (any, error) {
@@ -128,6 +129,19 @@ func (s *Server) sampleOf(c *gin.Context) (*analysis.SampleView, error) {
 	return s.read.Sample(c.Request.Context(), c.Param("run"), c.Param("id"), variantOf(c))
 }
 
+// explainText writes what `kgeval explain` prints for a sample, as text
+// (the Python client's Result.explain).
+func (s *Server) explainText(c *gin.Context) {
+	v, err := s.sampleOf(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	var b strings.Builder
+	render.Explain(&b, c.Param("run"), v.SampleDetail, nil)
+	c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte(b.String()))
+}
+
 func (s *Server) getGraph(c *gin.Context) (any, error) {
 	return s.read.Graph(c.Request.Context(), c.Param("run"), c.Param("id"), c.Param("pair"))
 }
@@ -135,11 +149,15 @@ func (s *Server) getGraph(c *gin.Context) (any, error) {
 // export streams a run's scores as CSV or JSONL, one row per sample.
 func (s *Server) export(c *gin.Context) {
 	format := c.DefaultQuery("format", "jsonl")
-	if format != "csv" && format != "jsonl" {
-		s.writeError(c, kgeval.Errorf(kgeval.EINVALID, "format=%q: want csv or jsonl", format))
+	if format != "csv" && format != "jsonl" && format != "claims" {
+		s.writeError(c, kgeval.Errorf(kgeval.EINVALID, "format=%q: want csv, jsonl or claims", format))
 		return
 	}
-	x, err := s.read.Export(c.Request.Context(), c.Param("run"), variantOf(c))
+	read := s.read.Export
+	if format == "claims" {
+		read = s.read.Claims
+	}
+	x, err := read(c.Request.Context(), c.Param("run"), variantOf(c))
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -149,7 +167,7 @@ func (s *Server) export(c *gin.Context) {
 			return '_'
 		}
 		return r
-	}, x.Run) + "." + format
+	}, x.Run) + map[string]string{"csv": ".csv", "jsonl": ".jsonl", "claims": "-claims.jsonl"}[format]
 	c.Header("Content-Disposition", `attachment; filename="`+file+`"`)
 	if format == "csv" {
 		c.Header("Content-Type", "text/csv; charset=utf-8")
@@ -160,7 +178,13 @@ func (s *Server) export(c *gin.Context) {
 	}
 	c.Header("Content-Type", "application/x-ndjson")
 	c.Status(http.StatusOK)
-	_ = export.WriteJSONL(c.Writer, x.Rows)
+	if format == "claims" {
+		_ = export.WriteClaimsJSONL(c.Writer, x.Rows, x.Pairs)
+		return
+	}
+	// headline=1: each pair's headline and pass, as `kgeval export --headline`
+	// with the triage's thresholds.
+	_ = export.WriteJSONLWith(c.Writer, x.Rows, export.JSONLOptions{Headline: c.Query("headline") == "1", Pairs: x.Pairs, Thresholds: s.cfg.Thresholds})
 }
 
 // ConsoleRequest is the body of POST /api/cypher.
@@ -177,7 +201,9 @@ func (s *Server) cypher(c *gin.Context) (any, error) {
 	if err := c.ShouldBindJSON(&req); err != nil {
 		return nil, bodyError(err, "want a JSON body {\"query\": \"...\"}")
 	}
-	res, err := s.store.RunConsole(c.Request.Context(), req.Query, s.cfg.Console)
+	lim := s.cfg.Console
+	lim.Owner = caller(c) // one user may hold half of the console's slots
+	res, err := s.store.RunConsole(c.Request.Context(), req.Query, lim)
 	switch msg := kgeval.ErrorMessage(err); {
 	case err == nil:
 		s.metrics.console.WithLabelValues("ok").Inc()

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,7 +155,8 @@ func TestServer_Console_Issue26(t *testing.T) {
 			status1, e1.Error, status2, e2.Error, took, base>>20, peak>>20)
 	})
 	t.Run("TooMany", func(t *testing.T) {
-		// the console runs 4 queries at once; a fifth is told to wait
+		// the console runs 4 queries at once, one user 2 of them (issue
+		// 36); the rest are told to wait
 		slow := "UNWIND range(1, 3000000000) AS x WITH x WHERE x = -1 RETURN count(x)"
 		var wg sync.WaitGroup
 		statuses := make([]int, 6)
@@ -181,4 +184,115 @@ func TestServer_Console_Issue26(t *testing.T) {
 		}
 		t.Logf("6 slow queries at once: %v", statuses)
 	})
+}
+
+// TestServer_Console_Issue36 posts the reproductions of issue 36's
+// findings 3 and 4 to POST /api/cypher: each gets a clear 400 well under a
+// second, nothing of the console's is open in Neo4j after it, the server
+// stays up, and one user's queries cannot take every console slot.
+func TestServer_Console_Issue36(t *testing.T) {
+	const otherToken = "other-token-0123456789abcdef"
+	db := graphstoretest.MustOpenDB(t)
+	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: 3 * time.Second}, Auth: web.AuthConfig{
+		Tokens:     map[string]string{web.HashToken(testToken): "ci", web.HashToken(otherToken): "other"},
+		SessionKey: []byte(strings.Repeat("k", 64)),
+	}}
+	s, err := web.NewServer(cfg, &graphstore.Health{DB: db}, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	c := &client{tb: t, base: srv.URL, token: testToken}
+	other := &client{tb: t, base: srv.URL, token: otherToken}
+	refused := func(t *testing.T, q, want string) {
+		t.Helper()
+		status, e, took := c.cypher(q)
+		if status != http.StatusBadRequest || e.Code != kgeval.EINVALID || !strings.HasPrefix(e.Error, "refused:") || !strings.Contains(e.Error, want) || took > time.Second {
+			t.Errorf("%.60q: %d %+v after %v, want 400 with %q", q, status, e, took, want)
+		}
+		t.Logf("%.60q: %d after %v", q, status, took)
+	}
+	t.Run("Finding3", func(t *testing.T) {
+		// before: "timed out" at 12 s, Neo4j's planner busy until 61-75 s
+		marker := fmt.Sprintf("w3x%d", time.Now().UnixNano())
+		start := time.Now()
+		for _, variant := range []string{"b", "c", "d", "e", "f"} {
+			var b strings.Builder
+			b.WriteString("EXPLAIN MATCH ")
+			for i := range 102 {
+				fmt.Fprintf(&b, "(%s%s%d:Entity)-[:REL]-", marker, variant, i)
+			}
+			b.WriteString("(z) RETURN count(*)")
+			refused(t, b.String(), "over 8 relationships")
+		}
+		for time.Since(start) < cfg.Console.Timeout+5*time.Second {
+			for _, r := range graphstoretest.MustQuery(t, "", "test_console_transactions", map[string]any{"app": "kgeval-console"}) {
+				if q, _ := r["query"].(string); strings.Contains(q, marker) {
+					t.Fatalf("a console transaction of the refused queries is open in Neo4j: %v", r)
+				}
+			}
+			time.Sleep(time.Second)
+		}
+		t.Logf("no console transaction of theirs in Neo4j over the %v after", time.Since(start))
+	})
+	t.Run("Finding4", func(t *testing.T) {
+		// before: 11.9 million elements outside Neo4j's memory guard
+		runtime.GC()
+		base := selfRSS()
+		var peak atomic.Int64
+		done := make(chan struct{})
+		go func() {
+			for {
+				peak.Store(max(peak.Load(), selfRSS()))
+				select {
+				case <-done:
+					return
+				case <-time.After(2 * time.Millisecond):
+				}
+			}
+		}()
+		refused(t, "MATCH (a:Entity) RETURN size([p=(a)-[*1..4]-()|1]) AS n", "pattern comprehensions")
+		refused(t, "MATCH (a:Entity) RETURN [p=(a)-[*1..4]-() | p] AS ps", "pattern comprehensions")
+		refused(t, "MATCH (a:Entity) RETURN COLLECT { MATCH p=(a)-[*1..4]-() RETURN p } AS ps", "LIMIT n")
+		refused(t, "MATCH (a:Entity) RETURN COLLECT { MATCH p=(a)-[*1..4]-() RETURN p LIMIT 20000000 } AS ps", "over the console's limit")
+		close(done)
+		if rise := peak.Load() - base; rise > 300<<20 {
+			t.Errorf("the server's resident set rose by %d MiB", rise>>20)
+		}
+		t.Logf("the server's resident set: %d MiB before, at most %d MiB during", base>>20, peak.Load()>>20)
+	})
+	t.Run("FairSlots", func(t *testing.T) {
+		// one user's six slow queries take two slots; another user's
+		// query still runs beside them
+		slow := "UNWIND range(1, 3000000000) AS x WITH x WHERE x = -1 RETURN count(x)"
+		var wg sync.WaitGroup
+		statuses := make([]int, 6)
+		for i := range statuses {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses[i], _, _ = c.cypher(slow)
+			}()
+		}
+		time.Sleep(time.Second)
+		status, e, took := other.cypher("RETURN 1 AS one")
+		wg.Wait()
+		n400, n429 := 0, 0
+		for _, st := range statuses {
+			switch st {
+			case http.StatusBadRequest:
+				n400++
+			case http.StatusTooManyRequests:
+				n429++
+			}
+		}
+		if n400 != 2 || n429 != 4 || status != http.StatusOK {
+			t.Errorf("six slow queries of one user: %v (want 2 x 400, 4 x 429); another user's beside them: %d %+v", statuses, status, e)
+		}
+		t.Logf("six slow queries of one user: %v; another user's query beside them: %d after %v", statuses, status, took)
+	})
+	if status, _, _ := c.cypher("RETURN 1 AS one"); status != http.StatusOK {
+		t.Errorf("after: %d", status)
+	}
 }

@@ -165,6 +165,7 @@ func NewServer(cfg Config, h Health, store Store) (*Server, error) {
 	api.GET("/runs/:run/samples", s.api(s.listSamples))
 	api.GET("/runs/:run/triage", s.api(s.triage))
 	api.GET("/runs/:run/samples/:id", s.api(s.getSample))
+	api.GET("/runs/:run/samples/:id/explain", s.explainText)
 	api.GET("/runs/:run/samples/:id/graphs/:pair", s.api(s.getGraph))
 	api.GET("/runs/:run/export", s.export)
 	api.GET("/compare", s.api(s.compare))

@@ -426,9 +426,16 @@ func TestServer_API(t *testing.T) {
 				t.Errorf("node %d has no community", n.ID)
 			}
 		}
+		// The explain text, as `kgeval explain` prints it.
+		if resp, body := c.get(run + "/samples/s03/explain"); resp.StatusCode != 200 || !strings.HasPrefix(body, "sample s03") || !strings.Contains(body, "faithfulness (") {
+			t.Errorf("explain: %d %.300s", resp.StatusCode, body)
+		}
 		var e map[string]string
 		if code := c.getJSON(run+"/samples/nope", &e); code != 404 || e["code"] != kgeval.ENOTFOUND {
 			t.Errorf("unknown sample: %d %v", code, e)
+		}
+		if resp, _ := c.get(run + "/samples/nope/explain"); resp.StatusCode != 404 {
+			t.Errorf("explain of an unknown sample: %d", resp.StatusCode)
 		}
 		if code := c.getJSON(run+"/samples/s03/graphs/nope", &e); code != 404 {
 			t.Errorf("unknown pair: %d %v", code, e)
@@ -453,6 +460,19 @@ func TestServer_API(t *testing.T) {
 		}
 		if resp, _ := c.get(run + "/export?format=xml"); resp.StatusCode != 400 {
 			t.Errorf("xml: %d", resp.StatusCode)
+		}
+		// headline=1: the same rows with each pair's headline and the
+		// sample's pass (the Python client's to_pandas); format=claims one
+		// row per stored claim.
+		resp, body = c.get(run + "/export?format=jsonl&headline=1")
+		hl := strings.Split(strings.TrimSpace(body), "\n")
+		var h map[string]any
+		json.Unmarshal([]byte(hl[0]), &h)
+		if head, _ := h["headline"].(map[string]any); resp.StatusCode != 200 || len(hl) != 8 || h["id"] != "s00" || head["faithfulness"] == nil || h["scores"] == nil {
+			t.Errorf("headline: %d %d lines %v", resp.StatusCode, len(hl), h)
+		}
+		if resp, _ := c.get(run + "/export?format=claims"); resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/x-ndjson" {
+			t.Errorf("claims: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
 	})
 	t.Run("Compare", func(t *testing.T) {

@@ -78,7 +78,7 @@ func (m *Main) advice(err error) string {
 	case errors.As(err, &a):
 		return a.advice
 	case graphstore.NotReachable(err):
-		return " (is it running? try `make neo4j-start`)"
+		return " (is it running? start the bundled one with `kgeval neo4j start` (needs Java 17 or 21) or `make neo4j-start`, or point KGEVAL_NEO4J_URI and KGEVAL_NEO4J_PASSWORD at a Neo4j 5.26 with GDS)"
 	case graphstore.NoSuchRun(err):
 		return " (see `kgeval runs list`)"
 	case errors.As(err, new(*analysis.UnknownVariablesError)):
@@ -86,7 +86,7 @@ func (m *Main) advice(err error) string {
 	case noVariant(err) != "":
 		return fmt.Sprintf(" (see `kgeval sweep-report --run %s`)", noVariant(err))
 	case kgeval.ErrorCode(err) == kgeval.EUNAUTHORIZED && m.cfg != nil && m.cfg.Neo4j.Password == "":
-		return fmt.Sprintf(", or start the bundled server with `make neo4j-start` (it writes %s)", m.cfg.Neo4j.PasswordFile)
+		return fmt.Sprintf(", or start the bundled server with `kgeval neo4j start` or `make neo4j-start` (it writes %s)", m.cfg.Neo4j.PasswordFile)
 	}
 	return ""
 }

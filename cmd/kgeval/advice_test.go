@@ -99,7 +99,7 @@ func TestMain_Advice(t *testing.T) {
 		t.Setenv("KGEVAL_NEO4J_CONNECT_TIMEOUT", "2s")
 		m, err := run(t, "runs", "list")
 		msg := "neo4j at bolt://127.0.0.1:1 is not reachable"
-		check(t, m, err, kgeval.EUNAVAILABLE, msg, msg+" (is it running? try `make neo4j-start`): ")
+		check(t, m, err, kgeval.EUNAVAILABLE, msg, msg+" (is it running? start the bundled one with `kgeval neo4j start` (needs Java 17 or 21) or `make neo4j-start`, or point KGEVAL_NEO4J_URI and KGEVAL_NEO4J_PASSWORD at a Neo4j 5.26 with GDS): ")
 	})
 	t.Run("NoPassword", func(t *testing.T) {
 		t.Setenv("KGEVAL_NEO4J_PASSWORD", "")
@@ -107,6 +107,6 @@ func TestMain_Advice(t *testing.T) {
 		t.Setenv("KGEVAL_NEO4J_PASSWORD_FILE", file)
 		m, err := run(t, "runs", "list")
 		msg := "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD"
-		check(t, m, err, kgeval.EUNAUTHORIZED, msg, msg+", or start the bundled server with `make neo4j-start` (it writes "+file+")")
+		check(t, m, err, kgeval.EUNAUTHORIZED, msg, msg+", or start the bundled server with `kgeval neo4j start` or `make neo4j-start` (it writes "+file+")")
 	})
 }

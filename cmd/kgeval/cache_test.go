@@ -287,6 +287,8 @@ func mustNotCallModel(t *testing.T) string {
 // than the snapshot holds, that request is refused at once (still no
 // call) and only its values are null.
 func TestEvaluate_CacheOnlyReplay(t *testing.T) {
+	// The snapshot holds extraction answers alone: no claim question.
+	t.Setenv("KGEVAL_SCORING_VERIFY", "off")
 	db := graphstoretest.MustOpenDB(t)
 	args := append(dbArgs(t), "--llm-base-url", mustNotCallModel(t))
 	dir := t.TempDir()

@@ -62,6 +62,7 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	f.BoolVar(&o.Fresh, "fresh", false, "ask the model again even when its answer is cached (measures calls and tokens; new answers replace the cached ones)")
 	f.BoolVar(&o.Resume, "resume", false, "finish a stored run that was interrupted or crashed (no repeated model call, no duplicate)")
 	f.StringVar(&shard, "shard", "", "evaluate shard I/N of the dataset (records whose index mod N is I) into a run that N workers share; the run is done when every shard is (docs/SCALING.md)")
+	f.BoolVar(&o.JSON, "json", false, "print one JSON object on standard output instead of the tables (run, samples, rejected records, sample errors, model calls, headline per pair); the dataset report goes to standard error")
 	f.BoolVar(&o.All, "all", false, "print every score after the headline: each KG metric per pair and the other metric families")
 	f.String("engine", "", "gds or native (scoring.engine)")
 	f.Float64("tau", 0, "SIMILAR edge threshold (scoring.tau)")
@@ -81,6 +82,8 @@ type evaluateOptions struct {
 	app.EvaluateOptions
 	// All prints every score after the headline (render.Scores).
 	All bool
+	// JSON prints render.EvaluationJSON instead of the tables.
+	JSON bool
 }
 
 // evaluate runs app.Evaluate with the program's output streams and
@@ -88,12 +91,18 @@ type evaluateOptions struct {
 // from the scores the evaluation holds.
 func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run string, o evaluateOptions) error {
 	o.Stdout, o.Stderr, o.Scores = m.Stdout, m.Stderr, true
+	if o.JSON {
+		o.Stdout = m.Stderr
+	}
 	if o.Progress == nil {
 		o.Progress = render.Progress(m.Stderr)
 	}
 	ev, err := app.Evaluate(ctx, cfg, path, run, o.EvaluateOptions)
 	if err != nil {
 		return err
+	}
+	if o.JSON {
+		return render.EvaluationJSON(m.Stdout, ev.Report, ev.Scores, cfg.Scoring.Pairs, ev.Rejected, ev.Refused)
 	}
 	render.Evaluation(m.Stdout, ev.Report)
 	render.Scores(m.Stdout, run, ev.Scores, cfg.Scoring.Pairs, o.All)

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/export"
@@ -14,6 +15,7 @@ import (
 
 func (m *Main) exportCommand() *cobra.Command {
 	var run, format, out, variant string
+	var headline bool
 	c := &cobra.Command{
 		Use:   "export --run NAME [--format jsonl|csv] [--out FILE]",
 		Short: "Export a run's scores, one row per sample (or `export graph` for one pair graph)",
@@ -51,10 +53,11 @@ func (m *Main) exportCommand() *cobra.Command {
 				if format == "csv" {
 					return export.WriteCSV(w, rows, pairs, export.CSVOptions{})
 				}
-				return export.WriteJSONL(w, rows)
+				return export.WriteJSONLWith(w, rows, export.JSONLOptions{Headline: headline, Pairs: pairs})
 			})
 		},
 	}
+	c.Flags().BoolVar(&headline, "headline", false, "jsonl: add each pair's headline (metric, value, pass mark, pass) and the sample's pass")
 	c.Flags().StringVar(&run, "run", "", "run name")
 	c.Flags().StringVar(&format, "format", "jsonl", "jsonl or csv")
 	c.Flags().StringVar(&out, "out", "", "output file (default: standard output)")
@@ -82,7 +85,34 @@ func (m *Main) exportCommand() *cobra.Command {
 	graph.Flags().StringVar(&sample, "sample", "", "sample id")
 	graph.Flags().StringVar(&pair, "pair", "", "pair name (e.g. faithfulness)")
 	graph.Flags().StringVar(&gOut, "out", "", "output file (default: standard output)")
-	c.AddCommand(graph)
+	c.AddCommand(graph, m.exportClaimsCommand())
+	return c
+}
+
+// exportClaimsCommand writes a run's claim checks, one JSON line per claim
+// (export.ClaimRow).
+func (m *Main) exportClaimsCommand() *cobra.Command {
+	var run, out, variant string
+	c := &cobra.Command{
+		Use:   "claims --run NAME [--out FILE]",
+		Short: "Export a run's claims as JSONL, one row per claim: text, verdict, score, the model's P(supported), best evidence sentence",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if run == "" {
+				return kgeval.Errorf(kgeval.EINVALID, "--run is required")
+			}
+			return m.withStore(cmd, false, func(db *graphstore.DB) error {
+				x, err := analysis.NewReader(db, analysis.ReaderOptions{}).Claims(cmd.Context(), run, variant)
+				if err != nil {
+					return err
+				}
+				return render.WriteTo(m.Stdout, out, "--out", func(w io.Writer) error { return export.WriteClaimsJSONL(w, x.Rows, x.Pairs) })
+			})
+		},
+	}
+	c.Flags().StringVar(&run, "run", "", "run name")
+	c.Flags().StringVar(&out, "out", "", "output file (default: standard output)")
+	c.Flags().StringVar(&variant, "variant", kgeval.DefaultVariant, "scoring variant (sweeps store several)")
 	return c
 }
 

@@ -130,6 +130,8 @@ func (m *Main) rootCommand() *cobra.Command {
 		m.gateCommand(),
 		m.factcheckCommand(),
 		m.calibrateCommand(),
+		m.neo4jCommand(),
+		m.importTracesCommand(),
 	)
 	return root
 }

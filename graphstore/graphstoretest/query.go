@@ -89,6 +89,14 @@ func MustSentinel(tb testing.TB, tag string) {
 	tb.Cleanup(func() { MustQuery(tb, "", "test_sentinel_delete", map[string]any{"tag": tag}) })
 }
 
+// MustHub creates a complete graph of n nodes tagged tag, around which a
+// few hops make millions of paths, and removes it when the test ends.
+func MustHub(tb testing.TB, tag string, n int) {
+	tb.Helper()
+	MustQuery(tb, "", "test_hub_create", map[string]any{"tag": tag, "n": n})
+	tb.Cleanup(func() { MustQuery(tb, "", "test_sentinel_delete", map[string]any{"tag": tag}) })
+}
+
 // SentinelState returns everything a write attempt against the sentinels
 // of tag could have changed, as one comparable map; projection is a GDS
 // graph that must survive.

@@ -122,7 +122,7 @@ func Check(in Input, p Params) ([]kgeval.ClaimCheck, error) {
 			c.Evidence = window(ranked, p.Budget)
 		}
 		c.Conflicts = conflicts(cl.Text, ranked)
-		features(&c, in, cl, rels, ents, ctxTexts)
+		features(&c, in, cl, rels, ents, ctxTexts, sents)
 		out = append(out, c)
 	}
 	return out, nil

@@ -1,7 +1,9 @@
 package claims_test
 
 import (
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -321,6 +323,10 @@ func TestCheck_Conflicts(t *testing.T) {
 		{"another slot", "The tower opened in 1889.", "The tower was painted in 1968.", nil},
 		// The evidence names one of the claim's two directors.
 		{"a name the claim names too", "The film was directed by Steven Spielberg with Christopher Nolan.", "The film was directed by Christopher Nolan.", nil},
+		// An abbreviation after the name it abbreviates, and a place in a
+		// list of places, are not the same slot stated otherwise.
+		{"abbreviation after a name", "The launch will take place from the Satish Dhawan Space Centre (SDSC) SHAR, located in Sriharikota, India.",
+			"It is scheduled to get launched from Satish Dhawan Space Centre, Sriharikota, Andhra Pradesh, India.", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, gp := MustInput(t, tc.claim, tc.evidence)
@@ -339,8 +345,8 @@ func TestCheck_Conflicts(t *testing.T) {
 	}
 }
 
-// TestCheck_Features checks that every claim has the five features that
-// need no model, each in [0, 1], and their values on claims worked out by
+// TestCheck_Features checks that every claim has the features that need
+// no model, each in [0, 1] (novel, a log count, at least 0), and their values on claims worked out by
 // hand.
 func TestCheck_Features(t *testing.T) {
 	for _, tc := range []struct {
@@ -351,18 +357,20 @@ func TestCheck_Features(t *testing.T) {
 	}{
 		// Every word, value, triplet and entity is in the passage.
 		{"grounded", "The Eiffel Tower was completed in 1889.", paris, false,
-			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 1, kgeval.FeatureReach: 1, kgeval.FeatureConflict: 0}},
+			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 1, kgeval.FeatureReach: 1, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1}},
 		// Without a graph the graph's signals are 0.
 		{"no graph", "The Eiffel Tower was completed in 1889.", paris, true,
-			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0}},
+			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1}},
 		// tower and completed are stated, 1925 is not: (tower, was,
 		// completed) is supported, (completed, in, 1925) contradicted;
 		// 1925 reaches nothing.
 		{"another year", "The tower was completed in 1925.", []string{"The tower was completed in 1889."}, false,
-			map[string]float64{kgeval.FeatureOverlap: 2.0 / 3, kgeval.FeatureAtoms: 0, kgeval.FeatureSupport: 0.5, kgeval.FeatureReach: 2.0 / 3, kgeval.FeatureConflict: 1}},
+			map[string]float64{kgeval.FeatureOverlap: 2.0 / 3, kgeval.FeatureAtoms: 0, kgeval.FeatureSupport: 0.5, kgeval.FeatureReach: 2.0 / 3, kgeval.FeatureConflict: 1,
+				kgeval.FeatureNovel: math.Log(2), kgeval.FeatureSentence: 2.0 / 3}},
 		// Nothing of the claim in the passage.
 		{"unrelated", "The Colosseum is in Rome.", paris, false,
-			map[string]float64{kgeval.FeatureOverlap: 0, kgeval.FeatureAtoms: 0, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0}},
+			map[string]float64{kgeval.FeatureOverlap: 0, kgeval.FeatureAtoms: 0, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0,
+				kgeval.FeatureNovel: math.Log(3), kgeval.FeatureSentence: 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, gp := MustInput(t, tc.claim, tc.passages...)
@@ -374,12 +382,13 @@ func TestCheck_Features(t *testing.T) {
 				t.Fatalf("%d claims", len(cs))
 			}
 			f := cs[0].Features
-			if len(f) != len(kgeval.CalibrationFeaturesNoModel) {
-				t.Errorf("features %v, want exactly %v", f, kgeval.CalibrationFeaturesNoModel)
+			noModel := append(slices.Clone(kgeval.CalibrationFeaturesNoModel), kgeval.FeatureNovel, kgeval.FeatureSentence)
+			if len(f) != len(noModel) {
+				t.Errorf("features %v, want exactly %v", f, noModel)
 			}
-			for _, n := range kgeval.CalibrationFeaturesNoModel {
+			for _, n := range noModel {
 				v, ok := f[n]
-				if !ok || v < 0 || v > 1 {
+				if !ok || v < 0 || (v > 1 && n != kgeval.FeatureNovel) {
 					t.Errorf("feature %s = %v (present %v), want in [0, 1]", n, v, ok)
 				}
 				if w := tc.want[n]; abs(v-w) > 1e-12 {

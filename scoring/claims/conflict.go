@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
@@ -53,13 +54,13 @@ func conflicts(claim string, ranked []sentence) []kgeval.ClaimConflict {
 		if stated {
 			continue
 		}
-		anchors := anchorsBefore(claim, a.Span.Start)
+		anchors := anchorsBefore(claim, a.Span.Start, a.Kind == lexical.AtomName)
 		if len(anchors) == 0 {
 			continue
 		}
 		for i, s := range ev {
 			for _, b := range lexical.Atoms(s.text) {
-				if b.Kind != a.Kind || !sharesAnchor(anchors, anchorsBefore(s.text, b.Span.Start)) {
+				if b.Kind != a.Kind || !sharesAnchor(anchors, anchorsBefore(s.text, b.Span.Start, b.Kind == lexical.AtomName)) {
 					continue
 				}
 				kind, ok := differs(a, b, claimLower)
@@ -102,11 +103,23 @@ func differs(a, b lexical.Atom, claimLower string) (kind string, ok bool) {
 }
 
 // anchorsBefore returns the content words among the anchorWords words
-// before byte offset at of s.
-func anchorsBefore(s string, at int) []string {
+// before byte offset at of s. For a name (lower), only the words in lower
+// case count: a name right after another name ("Satish Dhawan Space Centre
+// (SDSC)", "Centre, Sriharikota, Andhra Pradesh") is that name's
+// abbreviation or a place in a list, not the same slot stated otherwise.
+func anchorsBefore(s string, at int, lower bool) []string {
 	fields := strings.Fields(s[:at])
 	if len(fields) > anchorWords {
 		fields = fields[len(fields)-anchorWords:]
+	}
+	if lower {
+		kept := fields[:0:0]
+		for _, f := range fields {
+			if r := []rune(strings.TrimLeft(f, "(\"'“‘[")); len(r) > 0 && !unicode.IsUpper(r[0]) {
+				kept = append(kept, f)
+			}
+		}
+		fields = kept
 	}
 	return lexical.ContentWords(strings.Join(fields, " "))
 }
@@ -122,9 +135,10 @@ func sharesAnchor(a, b []string) bool {
 
 // features computes the claim's signals that need no model (see
 // kgeval.CalibrationFeatures).
-func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int, ctxTexts []*lexical.Text) {
+func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int, ctxTexts []*lexical.Text, sents []sentence) {
 	f := c.Features
-	// Word overlap: the claim's content words any context text holds.
+	// Word overlap: the claim's content words any context text holds;
+	// novel: how many none holds; sentence: the best one sentence's share.
 	words := lexical.ContentWords(cl.Text)
 	if len(words) > 0 {
 		n := 0
@@ -137,6 +151,18 @@ func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int
 			}
 		}
 		f[kgeval.FeatureOverlap] = float64(n) / float64(len(words))
+		f[kgeval.FeatureNovel] = math.Log1p(float64(len(words) - n))
+		best := 0
+		for _, s := range sents {
+			k := 0
+			for _, w := range words {
+				if s.lt.HasWord(w) {
+					k++
+				}
+			}
+			best = max(best, k)
+		}
+		f[kgeval.FeatureSentence] = float64(best) / float64(len(words))
 	}
 	// Atoms: the claim's names and values the context states.
 	atoms := lexical.Atoms(cl.Text)

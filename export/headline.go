@@ -1,0 +1,85 @@
+package export
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/readmodel"
+)
+
+// Headline is one pair's headline in a Row (JSONLOptions.Headline): the
+// pair's headline metric (analysis.Headline), its value, its pass mark in
+// the run (analysis.PairPassMark) and whether the value passes it; a null
+// value has its reason and a null pass.
+type Headline struct {
+	Metric   string   `json:"metric"`
+	Value    *float64 `json:"value"`
+	PassMark float64  `json:"pass_mark"`
+	Pass     *bool    `json:"pass"`
+	Reason   string   `json:"reason,omitempty"`
+}
+
+// JSONLOptions configure WriteJSONLWith.
+type JSONLOptions struct {
+	// Headline adds to each row its pairs' headlines and Pass: false when
+	// a headline fails, true when one passes and none fails, null when no
+	// headline has a value. Pairs are the run's pairs; Thresholds the pass
+	// marks that override the calibrated and default ones (nil for none,
+	// as `kgeval evaluate` prints them; the dashboard's web.thresholds).
+	Headline   bool
+	Pairs      []kgeval.Pair
+	Thresholds map[string]float64
+}
+
+// headlineRow is a Row with its headlines.
+type headlineRow struct {
+	Row
+	Headline map[string]Headline `json:"headline"`
+	Pass     *bool               `json:"pass"`
+}
+
+// WriteJSONLWith writes the rows of WriteJSONL with what o adds.
+func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) error {
+	if !o.Headline {
+		return WriteJSONL(w, rows)
+	}
+	type mark struct {
+		pair   kgeval.Pair
+		metric string
+		mark   float64
+	}
+	marks := make([]mark, 0, len(o.Pairs))
+	for _, p := range analysis.HeadlinePairs(o.Pairs) {
+		marks = append(marks, mark{p, analysis.Headline(p), analysis.PairPassMark(rows, p, o.Thresholds)})
+	}
+	enc := json.NewEncoder(w)
+	for _, r := range rows {
+		hr := headlineRow{Row: RowOf(r), Headline: map[string]Headline{}}
+		failed, passed := false, false
+		for _, m := range marks {
+			res, ok := r.Scores[m.pair.Name]
+			if !ok {
+				continue
+			}
+			h := Headline{Metric: m.metric, Value: res.Value(m.metric), PassMark: m.mark}
+			if h.Value == nil {
+				h.Reason = res.ReasonFor(m.metric)
+			} else {
+				pass := analysis.Passes(m.metric, *h.Value, m.mark)
+				h.Pass = &pass
+				failed, passed = failed || !pass, passed || pass
+			}
+			hr.Headline[m.pair.Name] = h
+		}
+		if failed || passed {
+			pass := !failed
+			hr.Pass = &pass
+		}
+		if err := enc.Encode(hr); err != nil {
+			return err
+		}
+	}
+	return nil
+}

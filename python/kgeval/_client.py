@@ -1,0 +1,109 @@
+"""Client: the same evaluate and Result against a running ``kgeval serve``
+(its JSON API: uploads, jobs, exports; docs/API.md)."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, List, Optional, Sequence, Union
+
+from . import _data
+from ._api import new_run_name
+from ._binary import KgevalError
+from ._result import Result, _jsonl
+
+
+class Client:
+    """A kgeval server: ``Client("http://127.0.0.1:8080", token="kgv_...")``
+    (an API token, ``kgeval serve new-token NAME``)."""
+
+    def __init__(self, url: str, token: Optional[str] = None, timeout: float = 60.0):
+        self.url, self.token, self.timeout = url.rstrip("/"), token, timeout
+
+    def _request(self, method: str, path: str, body: Optional[bytes] = None, content_type: str = "application/json") -> bytes:
+        req = urllib.request.Request(self.url + path, data=body, method=method)
+        if self.token:
+            req.add_header("Authorization", "Bearer " + self.token)
+        if body is not None:
+            req.add_header("Content-Type", content_type)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                return resp.read()
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            try:
+                err = json.loads(raw)
+                raise KgevalError(err.get("error") or raw.decode(), err.get("code") or e.code) from None
+            except ValueError:
+                raise KgevalError("%s %s: HTTP %d %s" % (method, path, e.code, raw[:200].decode("utf-8", "replace")), e.code) from None
+        except urllib.error.URLError as e:
+            raise KgevalError("kgeval server at %s is not reachable: %s (is `kgeval serve` running?)" % (self.url, e.reason), "unavailable") from None
+
+    def _json(self, method: str, path: str, payload: Any = None) -> Any:
+        body = None if payload is None else json.dumps(payload).encode()
+        return json.loads(self._request(method, path, body))
+
+    def evaluate(self, data: Any, *, metrics: Optional[Union[str, Sequence[str]]] = None, run: Optional[str] = None,
+                 limit: Optional[int] = None, engine: Optional[str] = None, cache_only: bool = False,
+                 progress: bool = True, poll: float = 1.0, timeout: Optional[float] = None) -> Result:
+        """Uploads data (as kgeval.evaluate takes it), starts a job on the
+        server, waits for it and returns its Result. Raises KgevalError with
+        the server's message when the upload, the job's start or the job fails."""
+        recs = _data.records(data)
+        if recs is None:
+            recs = _data.load_samples(data)
+        body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs).encode()
+        run = run or new_run_name()
+        up = json.loads(self._request("POST", "/api/uploads?name=" + urllib.parse.quote(run + ".jsonl"), body, "application/octet-stream"))
+        job = {"upload": up["id"], "run": run, "cache_only": bool(cache_only)}
+        if metrics:
+            names = metrics.split(",") if isinstance(metrics, str) else list(metrics)
+            # The KG scores are always computed: a job names the metrics it adds.
+            job["metrics"] = [m for m in names if m != "kg"]
+        if engine:
+            job["engine"] = engine
+        if limit:
+            job["limit"] = int(limit)
+        self._json("POST", "/api/jobs", job)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        q = urllib.parse.quote(run, safe="")
+        while True:
+            j = self._json("GET", "/api/jobs/" + q)
+            if progress:
+                sys.stderr.write("\rkgeval job %s: %s %s %d/%d   " % (run, j.get("status"), j.get("stage", ""), j.get("done", 0), j.get("total", 0)))
+                sys.stderr.flush()
+            if j.get("status") != "running":
+                break
+            if deadline is not None and time.monotonic() > deadline:
+                raise KgevalError("job %s still running after %.0f s" % (run, timeout), "timeout")
+            time.sleep(poll)
+        if progress:
+            sys.stderr.write("\n")
+        if j.get("status") != "done":
+            raise KgevalError("job %s %s: %s" % (run, j.get("status"), j.get("error") or j.get("note") or "no reason given"), "job_" + str(j.get("status")))
+        summary = {"run": run, "samples": j.get("samples"), "rejected": up.get("rejected") or [], "calls": j.get("calls")}
+        return Result(run, _ServerBackend(self), summary)
+
+    def result(self, run: str) -> Result:
+        """The Result of a run stored on the server."""
+        return Result(run, _ServerBackend(self))
+
+
+class _ServerBackend:
+    def __init__(self, c: Client):
+        self.c = c
+
+    def _export(self, run: str, query: str) -> List[dict]:
+        return _jsonl(self.c._request("GET", "/api/runs/%s/export?%s" % (urllib.parse.quote(run, safe=""), query)).decode("utf-8"))
+
+    def rows(self, run: str) -> List[dict]:
+        return self._export(run, "format=jsonl&headline=1")
+
+    def claims(self, run: str) -> List[dict]:
+        return self._export(run, "format=claims")
+
+    def explain(self, run: str, sample: str) -> str:
+        return self.c._request("GET", "/api/runs/%s/samples/%s/explain" % (urllib.parse.quote(run, safe=""), urllib.parse.quote(sample, safe=""))).decode("utf-8")
