@@ -73,8 +73,13 @@ if [ "$mode" = replay ]; then
     echo "validity: no snapshot at $snapshot: make one with \`make validity-snapshot\` (hours; docs/VALIDITY.md)" >&2
     exit 1
   fi
+  # --overwrite: the snapshot's answers replace the store's own for the same
+  # keys, so the replay is a function of the snapshot and the configuration.
+  # Without it a store that had asked the model already (make run's demo
+  # extracts the first 2 WikiEval questions with the same keys) kept its own
+  # answers and moved the reports (issue 37).
   step "import $snapshot"
-  $bin cache import "$snapshot" || exit 1
+  $bin cache import --overwrite "$snapshot" || exit 1
   flags+=(--cache-only)
 else
   use_llm || exit 1
