@@ -1,9 +1,11 @@
 package kgeval_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/metricreg"
 )
 
 func TestKey(t *testing.T) {
@@ -43,4 +45,22 @@ func TestJoinKey(t *testing.T) {
 	if got := kgeval.GraphID("r", "s", "p"); got != "r\x1fs\x1fp" {
 		t.Errorf("GraphID: %q", got)
 	}
+}
+
+// TestKGResult_SetValueUnknown checks that an unknown metric name is an
+// error (a panic naming it), not a value silently dropped.
+func TestKGResult_SetValueUnknown(t *testing.T) {
+	var r kgeval.KGResult
+	r.SetValue(metricreg.MetricMultihop, kgeval.Float(0.5))
+	if v := r.Value(metricreg.MetricMultihop); v == nil || *v != 0.5 {
+		t.Fatalf("multihop %v, want 0.5", v)
+	}
+	defer func() {
+		msg, _ := recover().(string)
+		if !strings.Contains(msg, `unknown KG metric "multihopp"`) {
+			t.Fatalf("recovered %q, want a panic naming the unknown metric", msg)
+		}
+	}()
+	r.SetValue("multihopp", kgeval.Float(1))
+	t.Fatal("SetValue with an unknown metric returned")
 }

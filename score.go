@@ -120,11 +120,15 @@ func (r KGResult) Value(metric string) *float64 {
 	return nil
 }
 
-// SetValue sets the value of a KG metric; unknown names are ignored.
+// SetValue sets the value of a KG metric. Every caller names a metric of
+// metricreg.KGMetricNames; an unknown name is a programming error and
+// panics, as regexp.MustCompile does, rather than dropping the value.
 func (r *KGResult) SetValue(metric string, v *float64) {
-	if i, ok := kgIndex[metric]; ok {
-		r.values[i] = v
+	i, ok := kgIndex[metric]
+	if !ok {
+		panic(fmt.Sprintf("kgeval: KGResult.SetValue: unknown KG metric %q (metricreg.KGMetricNames)", metric))
 	}
+	r.values[i] = v
 }
 
 // With returns r with the value of a KG metric set (SetValue): a

@@ -172,7 +172,9 @@ func evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 	}
 	ev.Report = a.rep
 	if o.Grounding != kgeval.GroundingOff && len(a.rep.Kept)+len(a.rep.Dropped) > 0 && !o.Resume && a.shards == nil {
-		_ = store.UpdateRun(ctx, o.Run, kgeval.RunUpdate{Grounding: &kgeval.GroundingCounts{Mode: o.Grounding, Kept: a.rep.Kept, Dropped: a.rep.Dropped}})
+		if err := store.UpdateRun(ctx, o.Run, kgeval.RunUpdate{Grounding: &kgeval.GroundingCounts{Mode: o.Grounding, Kept: a.rep.Kept, Dropped: a.rep.Dropped}}); err != nil {
+			return ev, fmt.Errorf("recording the grounding counts of run %q: %w", o.Run, err)
+		}
 	}
 	return ev, nil
 }
@@ -355,7 +357,11 @@ func (a *attempt) onTexts(ctx context.Context) func(map[kgeval.Text]int, int) {
 		texts := kgeval.TextCounts{Question: byKind[kgeval.TextQuestion], Answer: byKind[kgeval.TextAnswer],
 			Reference: byKind[kgeval.TextReference], Contexts: byKind[kgeval.TextContexts], Total: total, Bound: bound}
 		if !keepTexts {
-			_ = a.store.UpdateRun(ctx, o.Run, kgeval.RunUpdate{Texts: &texts})
+			if err := a.store.UpdateRun(ctx, o.Run, kgeval.RunUpdate{Texts: &texts}); err != nil {
+				// The evaluation goes on: the counts are shown above and
+				// only the run record misses them.
+				fmt.Fprintf(o.Log, "evaluate: warning: the text counts were not recorded in run %q: %v\n", o.Run, err)
+			}
 		}
 	}
 }
@@ -364,15 +370,23 @@ func (a *attempt) onTexts(ctx context.Context) func(map[kgeval.Text]int, int) {
 // after every failed call too, the accounting reaches the run record.
 func (a *attempt) progress(ctx context.Context) func(string, int, int) {
 	var flushed int64
+	warned := false
 	return func(stage string, d, total int) {
 		if a.models.Calls != nil {
 			if st := a.models.Calls(); st.Calls+st.Failures != flushed {
 				flushed = st.Calls + st.Failures
 				cl := a.calls()
+				var err error
 				if a.shards != nil {
-					_ = a.shards.UpdateShard(ctx, a.o.Run, a.o.Shard, kgeval.RunUpdate{Calls: &cl})
+					err = a.shards.UpdateShard(ctx, a.o.Run, a.o.Shard, kgeval.RunUpdate{Calls: &cl})
 				} else {
-					_ = a.store.UpdateRun(ctx, a.o.Run, kgeval.RunUpdate{Calls: &cl})
+					err = a.store.UpdateRun(ctx, a.o.Run, kgeval.RunUpdate{Calls: &cl})
+				}
+				// The accounting is written again at the end of the
+				// attempt; one warning says the record lags until then.
+				if err != nil && !warned && ctx.Err() == nil {
+					warned = true
+					fmt.Fprintf(a.o.Log, "evaluate: warning: the model-call counts were not recorded in run %q (they are written again when the attempt ends): %v\n", a.o.Run, err)
 				}
 			}
 		}
