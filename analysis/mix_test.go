@@ -34,7 +34,7 @@ func mixSet(name string, n int, sep, overlapSep float64, seed uint64) analysis.M
 		ov := 0.5 + overlapSep*(float64(y)-0.5) + 0.2*r.NormFloat64()
 		ch := kgeval.ClaimCheck{Text: "c", Features: map[string]float64{kgeval.FeatureOverlap: ov, kgeval.FeatureAtoms: r.Float64()},
 			Model: &kgeval.ClaimProb{P: p, Forms: map[string]float64{"claim": p, "threeway": p}, Contradicted: &pc}}
-		res := kgeval.KGResult{Claims: []kgeval.ClaimCheck{ch}}.With(metricreg.MetricKPrecision, kgeval.Float(ov))
+		res := kgeval.KGResult{Claims: []kgeval.ClaimCheck{ch}}
 		rows = append(rows, analysis.Row{ID: fmt.Sprintf("%s-%d#0", name, i), Human: fmt.Sprintf(`{"faithfulness": %d, "contradiction": %d}`, y, contra),
 			Scores:  map[string]kgeval.KGResult{"faithfulness": res.With(metricreg.MetricClaimScore, kgeval.Float(p))},
 			Metrics: map[string]kgeval.MetricScore{metricreg.MetricKPrecision: {Value: kgeval.Float(ov)}}})
