@@ -159,12 +159,18 @@ const (
 	FeatureModelContext      = "model_context"
 	FeatureModelThreeWay     = "model_threeway"
 	FeatureModelContradicted = "model_contradicted"
+	// FeatureModelNotStated is the logit of the three-way form's
+	// P(not stated) (its Unknown); FeatureModelYesNo the logit of its Yes
+	// against its No alone, Unknown left out (how the model leans when it
+	// does not answer Unknown).
+	FeatureModelNotStated = "model_notstated"
+	FeatureModelYesNo     = "model_yesno"
 )
 
 // ModelFeatures are the features read from the model's answer; a
 // calibration's with_model fit has at least one of them, its
 // without_model fit none.
-var ModelFeatures = []string{FeatureModel, FeatureModelClaim, FeatureModelContext, FeatureModelThreeWay, FeatureModelContradicted}
+var ModelFeatures = []string{FeatureModel, FeatureModelClaim, FeatureModelContext, FeatureModelThreeWay, FeatureModelContradicted, FeatureModelNotStated, FeatureModelYesNo}
 
 // KnownFeatures are every feature a claim check may have, in a fixed
 // order (the model's first).
@@ -182,4 +188,4 @@ var (
 // (stats.FitLogisticSigned): more support, overlap or reach never lowers a
 // claim's score, a conflict never raises it.
 var FeatureSigns = map[string]int{FeatureModel: 1, FeatureOverlap: 1, FeatureAtoms: 1, FeatureSupport: 1, FeatureReach: 1, FeatureConflict: -1,
-	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1, FeatureNovel: -1, FeatureSentence: 1}
+	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1, FeatureModelNotStated: -1, FeatureModelYesNo: 1, FeatureNovel: -1, FeatureSentence: 1}

@@ -107,6 +107,12 @@ func ModelFeatures(p kgeval.ClaimProb) map[string]float64 {
 	}
 	if p.Contradicted != nil {
 		out[kgeval.FeatureModelContradicted] = Logit(*p.Contradicted)
+		if yes, ok := p.Forms["threeway"]; ok && yes+*p.Contradicted > 0 {
+			out[kgeval.FeatureModelYesNo] = Logit(yes / (yes + *p.Contradicted))
+		}
+	}
+	if p.NotStated != nil {
+		out[kgeval.FeatureModelNotStated] = Logit(*p.NotStated)
 	}
 	return out
 }

@@ -63,7 +63,7 @@ func TestParseCalibration(t *testing.T) {
 			c["without_model"]["names"] = kgeval.CalibrationFeatures
 		}), kgeval.EINVALID},
 		{"coefficient missing", edit(func(c map[string]map[string]any) {
-			c["with_model"]["coef"] = []float64{1, 2, 3}
+			c["with_model"]["coef"] = []float64{1} // fewer than its features
 		}), kgeval.EINVALID},
 		{"fit missing", edit(func(c map[string]map[string]any) { delete(c, "with_model") }), kgeval.EINVALID},
 		{"not JSON", []byte("with_model: {}"), kgeval.EINVALID},
@@ -282,5 +282,33 @@ func TestCalibration_ScoreDefault(t *testing.T) {
 	if c := results[2].Claims[0]; c.Verdict != kgeval.ClaimContradicted || len(c.Conflicts) != 1 || c.Conflicts[0].Kind != "currency" || *results[2].Value(metricreg.MetricClaimContradiction) != 1 {
 		t.Errorf("€2.5 million against $2.5 million: %s, conflicts %+v, claim_contradiction %v; want contradicted by a currency conflict, 1",
 			c.Verdict, c.Conflicts, *results[2].Value(metricreg.MetricClaimContradiction))
+	}
+}
+
+// TestModelFeatures checks the features read from one three-way answer:
+// each form's logit, P(contradicted), P(not stated), and Yes against No
+// alone.
+func TestModelFeatures(t *testing.T) {
+	yes, no, unknown := 0.2, 0.3, 0.5
+	f := claims.ModelFeatures(kgeval.ClaimProb{P: yes, Forms: map[string]float64{"threeway": yes}, Contradicted: &no, NotStated: &unknown})
+	want := map[string]float64{
+		kgeval.FeatureModel:             claims.Logit(yes),
+		kgeval.FeatureModelThreeWay:     claims.Logit(yes),
+		kgeval.FeatureModelContradicted: claims.Logit(no),
+		kgeval.FeatureModelNotStated:    0, // logit(0.5)
+		kgeval.FeatureModelYesNo:        claims.Logit(0.4),
+	}
+	if len(f) != len(want) {
+		t.Errorf("features %v, want %v", f, want)
+	}
+	for name, w := range want {
+		if got, ok := f[name]; !ok || math.Abs(got-w) > 1e-12 {
+			t.Errorf("%s = %v (present %v), want %v", name, got, ok, w)
+		}
+	}
+	// An answer recorded before the three-way form has neither.
+	f = claims.ModelFeatures(kgeval.ClaimProb{P: 0.7})
+	if _, ok := f[kgeval.FeatureModelNotStated]; ok {
+		t.Errorf("not stated without a three-way answer: %v", f)
 	}
 }
