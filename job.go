@@ -6,8 +6,7 @@ import (
 	"time"
 )
 
-// JobService starts and watches evaluations for the dashboard (issue 16
-// item 5): datasets uploaded and validated, evaluations run in the
+// JobService starts and watches evaluations for the dashboard: datasets uploaded and validated, evaluations run in the
 // background with their progress, cancelled, resumed, and runs deleted.
 // pipeline.Jobs implements it on the use case the CLI runs (package app
 // wires it).
@@ -124,7 +123,7 @@ type UploadUsage struct {
 
 // UploadOwners is implemented by a JobService that records who made each
 // upload (pipeline.Jobs does): the dashboard shows an upload's id only to
-// its owner and admins (issue 36 finding 6).
+// its owner and admins.
 type UploadOwners interface {
 	// UploadOwner tells whether dataset (an upload id, or the path a run
 	// records) is one of the service's uploads, and who made it ("" when

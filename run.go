@@ -83,7 +83,7 @@ func ModelOf(llm string) string {
 type RunSettings struct {
 	Engine string `mapstructure:"engine"`
 	// Communities is how the GDS engine runs its community detection:
-	// batch (the default since issue 38: one Leiden call per batch of pair
+	// batch (the default: one Leiden call per batch of pair
 	// graphs, each graph's communities its own whatever the batch holds;
 	// docs/SPEC-NOTES.md §4), louvain-per-graph (SPEC §4, one Louvain call
 	// per pair graph: the default before) or leiden-per-graph. Runs

@@ -11,7 +11,7 @@ import (
 )
 
 // CompareView compares run B with run A, the baseline ("did my change
-// help?", issue 16 item 3). Metrics are the means per pair and KG metric
+// help?"). Metrics are the means per pair and KG metric
 // over each run's own samples (SideBySide). Paired is the comparison
 // `kgeval compare --run B --baseline A` prints (CompareRuns over every
 // variable either run has): samples paired by id (or question), per

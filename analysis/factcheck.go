@@ -13,7 +13,7 @@ import (
 	"github.com/kgeval/kgeval/stats"
 )
 
-// The factcheck read models (issue 27): how well each faithfulness score of
+// The factcheck read models: how well each faithfulness score of
 // a run separates the samples a human judged supported (human.faithfulness
 // 1) from the others (0), on a claim-level dataset such as
 // testdata/expertqa_claims.jsonl, and the logistic calibrations of the claim

@@ -15,7 +15,7 @@ import (
 	"github.com/kgeval/kgeval/stats"
 )
 
-// The training mix (issue 37): several claim-level datasets of different
+// The training mix: several claim-level datasets of different
 // kinds, each evaluated as a run of its own (testdata/mix_*.jsonl), read
 // together. Every number is measured on a dataset that was not used to
 // choose it: a fitted row is fitted on the other datasets (leave one

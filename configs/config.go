@@ -66,12 +66,12 @@ type Config struct {
 		MaxLabelChars int  `mapstructure:"max_label_chars"`
 		Strict        bool `mapstructure:"strict"`
 		// MaxRecords and MaxDecodedBytes bound what a dataset file may
-		// expand to (issue 26): its records, and its bytes decoded (a
+		// expand to: its records, and its bytes decoded (a
 		// Parquet file's pages decompressed, its rows' values). 0: no cap.
 		MaxRecords      int   `mapstructure:"max_records"`
 		MaxDecodedBytes int64 `mapstructure:"max_decoded_bytes"`
 		// MaxDepth and MaxValues bound a record's structure, MaxFileValues
-		// the values of all a file's records (issue 36; dataset.Options).
+		// the values of all a file's records (dataset.Options).
 		// 0: no cap.
 		MaxDepth      int   `mapstructure:"max_depth"`
 		MaxValues     int   `mapstructure:"max_values"`
@@ -355,10 +355,10 @@ type WebConfig struct {
 	UploadMaxBytes int64 `mapstructure:"upload_max_bytes"`
 	// UploadMemoryBytes is the memory the uploads being read at once
 	// share: each reserves what it may hold within the dataset limits
-	// (dataset.MemoryBound) or waits for it (issue 26).
+	// (dataset.MemoryBound) or waits for it.
 	UploadMemoryBytes int64 `mapstructure:"upload_memory_bytes"`
 
-	// The upload quota and cleanup (issue 26): what one user (or token)
+	// The upload quota and cleanup: what one user (or token)
 	// may keep uploaded at once, and when an upload that no unfinished run
 	// needs is removed (checked every UploadCleanupInterval while serving).
 	UploadQuotaFiles      int           `mapstructure:"upload_quota_files"`

@@ -3,13 +3,13 @@
 // and never stops at a bad one: each rejected record is reported with its
 // 1-based record number and the reason, and the others load.
 //
-// A file is bounded by what it expands to, not only by its size (issue 26):
+// A file is bounded by what it expands to, not only by its size:
 // at most Options.MaxRecords records and Options.MaxDecodedBytes decoded
 // bytes, and a Parquet file's footer and pages are checked against those
 // limits before anything is decompressed (parquet.go). MemoryBound says what
 // a load within them may hold, for a memory budget shared by loads at once.
 //
-// A record is bounded by its structure too (issue 36): how deep it nests
+// A record is bounded by its structure too: how deep it nests
 // (Options.MaxDepth) and how many values it holds (Options.MaxValues) are
 // counted on its JSON text before it is decoded (shape.go), so that a
 // record of millions of empty objects is rejected, naming the field, for
@@ -356,12 +356,12 @@ func (v *validator) addJSON(rec int, b []byte) {
 	}
 	// A record that is valid JSON but not an object gets the decoder's
 	// reason without the decoder: a file of millions of them costs a
-	// pass over its bytes (issue 26 finding 3).
+	// pass over its bytes.
 	if kind := jsonKind(b); kind != "" && kind != "object" && json.Valid(b) {
 		v.reject(rec, "", "wrong type: a record must be a JSON object, got "+kind)
 		return
 	}
-	// Its structure is walked before anything is built (issue 36).
+	// Its structure is walked before anything is built.
 	if !v.room(rec) {
 		return
 	}

@@ -6,8 +6,7 @@ import (
 	"strings"
 )
 
-// A record's structure is bounded, not only its bytes (issue 36 finding
-// 1): a 31 MiB record of ten million empty objects cost a gigabyte once
+// A record's structure is bounded, not only its bytes: a 31 MiB record of ten million empty objects cost a gigabyte once
 // decoded. walker reads JSON text byte by byte and builds nothing: it
 // counts the values decoding it would build and how deep they nest, and
 // names the field where a cap is passed. The loader walks each record (and

@@ -24,8 +24,8 @@ import (
 
 // This file gives the console a connection of its own to Neo4j: a driver
 // with its own small pool, so that console queries cannot take the
-// connections the dashboard's other requests need (issue 26, finding 4:
-// 22 hanging console queries stalled every other request), whose
+// connections the dashboard's other requests need (a security test once
+// had 22 hanging console queries stall every other request), whose
 // connections go through an in-process relay that reads each message
 // Neo4j sends and refuses one over consoleMaxMessage before the driver
 // sees any of it (finding 5: the driver reads a whole row into memory, so
@@ -37,7 +37,7 @@ const (
 	// refused (ETOOMANY) rather than queued.
 	consoleSlots = 4
 	// consoleOwnerSlots is how many of them one owner may run: one user
-	// cannot hold every slot (issue 36).
+	// cannot hold every slot.
 	consoleOwnerSlots = consoleSlots / 2
 	// consoleMessageFactor sizes the relay's cap on one message from the
 	// response cap: a row's Bolt encoding can be a few times smaller than

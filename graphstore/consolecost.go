@@ -10,7 +10,8 @@ import (
 )
 
 // This file bounds what one row of a console query can cost Neo4j before
-// the query runs, from its plan (issue 26, findings 1 and 5).
+// the query runs, from its plan (a Cartesian product or an unbounded
+// expansion is refused before it can pin a core or Neo4j's heap).
 //
 // Neo4j stops a transaction at its time limit only between rows: an
 // expression that loops inside one row (reduce, a list comprehension, a

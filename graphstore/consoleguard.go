@@ -372,8 +372,7 @@ func excerpt(text string, i int) string {
 // Neo4j 5.26's parser recurses once per nesting level and, past a few
 // hundred levels, dies of a stack overflow without ever answering: measured
 // here, 500 nested parentheses, 300 nested lists, 400 NOTs in a row or 200
-// nested CASEs hang the connection until the client gives up (issue 26,
-// finding 4), while 200, 200, 200 and 100 parse. Long chains of binary
+// nested CASEs hang the connection until the client gives up, while 200, 200, 200 and 100 parse. Long chains of binary
 // operators (1+1+...) parse to 2,000 terms and fail at 3,000. The limits
 // below stay far under all of these.
 const (

@@ -55,9 +55,9 @@ type GDS struct {
 	// projection in the per-graph modes (default 20).
 	CommunityGroup int
 	// Communities is how communities are found: CommunitiesBatch (the
-	// default when empty: one Leiden call per batch, exact per graph;
-	// issues 29 and 38), CommunitiesLouvainPerGraph (one Louvain call per
-	// graph, ~10x slower: the mode of runs recorded before issue 38) or
+	// default when empty: one Leiden call per batch, exact per graph),
+	// CommunitiesLouvainPerGraph (one Louvain call per graph, ~10x slower:
+	// the mode of runs recorded before batch became the default) or
 	// CommunitiesLeidenPerGraph.
 	Communities string
 	// LeftoverAge is how old a kgeval projection must be to count as left

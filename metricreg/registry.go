@@ -73,7 +73,7 @@ type MetricInfo struct {
 	// JSON is a KG metric's place (1-based) among the metric values of a
 	// KGResult's JSON (KGJSONNames); 0 for the other families. The JSON
 	// keeps the order of the fields KGResult had before the registry keyed
-	// its values (issue 28): the graph scores, the claim scores, then the
+	// its values: the graph scores, the claim scores, then the
 	// verdict scores in the order they were added.
 	JSON int
 }

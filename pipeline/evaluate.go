@@ -433,7 +433,7 @@ func Resumable(old, now kgeval.Run) error {
 // KeepCommunityMode returns settings with the community mode of the stored
 // run old: an evaluation that resumes a run, or joins it as a shard worker,
 // finishes it in the mode it started in, so that a run started before batch
-// became the default (issue 38) keeps louvain-per-graph and its scores do
+// became the default keeps louvain-per-graph and its scores do
 // not mix two modes.
 func KeepCommunityMode(old kgeval.Run, settings kgeval.RunSettings) kgeval.RunSettings {
 	var was kgeval.RunSettings
@@ -483,7 +483,7 @@ func (writeOnly) Get(context.Context, []string) (map[string][]byte, error) {
 // the workers. Every sample is scored exactly as in a run of one process
 // (the pair graphs of a sample never meet another sample's, and every
 // engine and community mode gives each graph the communities it gets
-// alone; issue 38), so the stored rows, and `kgeval export`, are those of
+// alone), so the stored rows, and `kgeval export`, are those of
 // a single run.
 //
 // The run record is shared: the first worker creates it (JoinRun, a MERGE

@@ -125,7 +125,7 @@ type owners struct {
 // uploadRecord is an upload's owner ("user:NAME", "token:NAME",
 // "anonymous"; kgeval.JobRequest.User), size and time of upload. While it
 // is read (Reading), Bytes is what it reserves of the quota: its declared
-// size, or what has arrived (issue 36 finding 7). A record still reading
+// size, or what has arrived. A record still reading
 // when the server starts is of an upload a crash cut short: its file is
 // removed (removeInterrupted).
 type uploadRecord struct {
@@ -409,7 +409,7 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 	path := filepath.Join(j.Dir, id)
 	// The upload takes its place in the quota before it is read, its
 	// declared size reserved and then each byte as it arrives, so that
-	// uploads at once count each other (issue 36 finding 7).
+	// uploads at once count each other.
 	if err := j.reserveUpload(id, who, kgeval.UploadSizeFrom(ctx)); err != nil {
 		return kgeval.Upload{}, err
 	}

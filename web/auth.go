@@ -49,7 +49,7 @@ type AuthConfig struct {
 // Sign-in limits, each so many in a row, then one more per interval:
 // failed sign-ins per user name and per client address; successful ones
 // per identity (a user or a token) and per client, so that nobody can
-// churn sessions (issue 36 F5). Then how many sessions the server keeps,
+// churn sessions. Then how many sessions the server keeps,
 // in all and of one identity (sessionStore).
 const (
 	userAttempts        = 5

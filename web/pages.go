@@ -151,7 +151,7 @@ func (s *Server) loginPage(c *gin.Context) {
 // login signs a user or token in. Every attempt first passes the limits
 // per client (failed and successful sign-ins) and per user name; a good
 // password or token then the limit of its identity, so that nobody can
-// sign in often enough to crowd the session store (issue 36 F5).
+// sign in often enough to crowd the session store.
 func (s *Server) login(c *gin.Context) {
 	page := LoginPage{Next: safeNext(c.PostForm("next")), Users: len(s.auth.cfg.Users) > 0}
 	token := strings.TrimSpace(c.PostForm("token"))

@@ -19,7 +19,7 @@ import (
 // It holds at most max sessions, and at most perIdentity of one identity (a
 // user or a token). A sign-in beyond either ends the identity's own oldest
 // session; one that would need another identity's session to go is refused
-// instead, so that no flood of sign-ins (issue 36 F5) signs anybody else
+// instead, so that no flood of sign-ins signs anybody else
 // out.
 type sessionStore struct {
 	mu          sync.Mutex

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Text that cannot break the page (issue 16, item 6): ids, system names,
+// Text that cannot break the page: ids, system names,
 // labels and texts come from datasets and may hold bidi controls, which
 // reorder what is displayed ("rtl\u202Eexe.png" reads "rtlgnp.exe"), or
 // zero-width characters, which make two different ids look the same or a

@@ -15,11 +15,11 @@ import (
 )
 
 // uploadBudget is the memory the uploads being read and validated at once
-// share (web.upload_memory_bytes; issue 26): an upload reserves what
+// share (web.upload_memory_bytes): an upload reserves what
 // reading it may hold once its body is in, so that a slow upload holds
 // none while it arrives, and gives it back when Jobs.Upload returns. What
 // it may hold is what Config.UploadMeter measured of its bytes as they
-// arrived (the structure of its records too: issue 36), else
+// arrived (the structure of its records too), else
 // Config.UploadCost of its name and size. One that cannot reserve it within
 // wait gets 503 with Retry-After: N bombs at once hold N reservations,
 // never more than the budget; one that needs more than the whole budget

@@ -9,7 +9,7 @@ import (
 )
 
 // An upload's id is shown only to the user who made it and to admins
-// (issue 36 finding 6): others see whose upload a job or run evaluates,
+// (a job may evaluate only its caller's own uploads): others see whose upload a job or run evaluates,
 // not the id a job could be started on. With sign-in off there is nobody
 // to tell apart, and everyone sees it.
 

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// factcheck and calibrate (issue 27): how well each faithfulness score of
+// factcheck and calibrate: how well each faithfulness score of
 // a run over a claim-level dataset separates supported from unsupported
 // claims (analysis.LoadFactcheck), and the logistic calibration of the
 // claim features fitted on such a run (analysis.LoadCalibration).
