@@ -16,8 +16,9 @@
 // of an engine into a TripletVerdict per input triplet (support, contradiction,
 // recall, F1, slot coverage). Each answer (or reference) is also split into
 // claims (ClaimCheck): each gets an evidence window chosen by its pair graph,
-// optionally the model's P(supported) (ClaimVerifier), and a calibrated
-// probability; their mean is the pair's headline score. A Run records one
+// the model's P(supported) (ClaimVerifier, on by default), and a calibrated
+// probability fitted across datasets; their mean is the pair's headline
+// score. A Run records one
 // evaluation of a dataset: its RunSettings, Stages and Calls. docs/SPEC-NOTES.md lists every
 // interpretation of the SPEC.
 //
@@ -60,11 +61,16 @@
 //	                       calibrated claim score (calibration.json)
 //	graphstore             Neo4j: storage of every node type, the GDS engine,
 //	                       the read-only Cypher console; graphstoretest for tests
-//	cypher                 every query, one per file, values as parameters
+//	cypher                 every query, one per file, values as parameters;
+//	                       cypher/parser, the Cypher 5 parser generated from
+//	                       openCypher's grammar (ANTLR) that bounds console
+//	                       queries before Neo4j plans them
 //	llm, minilm, judge     the model adapters: OpenAI-compatible client,
 //	                       extractor and verifier; the local encoder; the judge
-//	dataset, cachefile,    file formats: datasets, cache snapshots, score
-//	export                 exports
+//	dataset, cachefile,    file formats: datasets (their size and structure
+//	export, traces         bounded while read), cache snapshots, score
+//	                       exports, OpenInference/OTLP traces turned into
+//	                       samples (kgeval import-traces)
 //	web                    the dashboard and JSON API (Gin): a handler parses,
 //	                       makes one call (analysis.Reader, a service) and
 //	                       renders
@@ -77,6 +83,9 @@
 //	                       and render, prints the tables and adds its own
 //	                       advice to errors (the lower layers' messages fit
 //	                       every caller)
+//	python                 the Python package carried by the wheel (make
+//	                       wheel): kgeval.evaluate, Result, Client, the
+//	                       pytest plugin; it drives the bundled binary
 //
 // Dependencies point inwards: the adapters import this package (and the
 // pure scoring packages), not each other, except judge, which asks its
