@@ -151,6 +151,13 @@ const (
 	// of the claim's content words that one context sentence holds.
 	FeatureNovel    = "novel"
 	FeatureSentence = "sentence"
+	// FeaturePairs is the share of the claim's neighbouring content-word
+	// pairs (lexical.WordPairs) that the context side or the question
+	// states as neighbours (1 when the claim has fewer than two content
+	// words): overlap reads words, pairs reads phrases, so a claim that
+	// recombines the context's words into something it never says scores
+	// low here while its overlap stays high.
+	FeaturePairs = "pairs"
 	// FeatureModelClaim, FeatureModelContext and FeatureModelThreeWay are
 	// the logits of each question form's P(supported) (scoring.verify_forms;
 	// absent for a form not asked); FeatureModelContradicted the logit of
@@ -174,7 +181,7 @@ var ModelFeatures = []string{FeatureModel, FeatureModelClaim, FeatureModelContex
 
 // KnownFeatures are every feature a claim check may have, in a fixed
 // order (the model's first).
-var KnownFeatures = append(slices.Clone(ModelFeatures), FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict, FeatureNovel, FeatureSentence)
+var KnownFeatures = append(slices.Clone(ModelFeatures), FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict, FeatureNovel, FeatureSentence, FeaturePairs)
 
 // CalibrationFeatures are the features of the calibrated score, in the
 // order of its coefficients; CalibrationFeaturesNoModel those of the
@@ -188,4 +195,4 @@ var (
 // (stats.FitLogisticSigned): more support, overlap or reach never lowers a
 // claim's score, a conflict never raises it.
 var FeatureSigns = map[string]int{FeatureModel: 1, FeatureOverlap: 1, FeatureAtoms: 1, FeatureSupport: 1, FeatureReach: 1, FeatureConflict: -1,
-	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1, FeatureModelNotStated: -1, FeatureModelYesNo: 1, FeatureNovel: -1, FeatureSentence: 1}
+	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1, FeatureModelNotStated: -1, FeatureModelYesNo: 1, FeatureNovel: -1, FeatureSentence: 1, FeaturePairs: 1}

@@ -32,6 +32,9 @@ type ClaimRow struct {
 	EvidenceWhy     []string               `json:"evidence_why,omitempty"`
 	Conflicts       []kgeval.ClaimConflict `json:"conflicts,omitempty"`
 	ModelError      string                 `json:"model_error,omitempty"`
+	// Features are the signals the calibrated score combines, by name
+	// (kgeval.ClaimCheck.Features), for fitting your own.
+	Features map[string]float64 `json:"features,omitempty"`
 }
 
 // ClaimRows are the claim rows of rows, in row order, each row's pairs in
@@ -46,7 +49,7 @@ func ClaimRows(rows []readmodel.SampleScores, pairs []kgeval.Pair) []ClaimRow {
 			}
 			for i, c := range res.Claims {
 				cr := ClaimRow{ID: r.ID, System: r.System, Pair: p.Name, Claim: i, Text: c.Text, Verdict: c.Verdict, Score: c.Score,
-					Conflicts: c.Conflicts, ModelError: c.ModelError}
+					Conflicts: c.Conflicts, ModelError: c.ModelError, Features: c.Features}
 				if c.Model != nil {
 					pv := c.Model.P
 					cr.PSupported, cr.PContradicted = &pv, c.Model.Contradicted

@@ -291,6 +291,40 @@ func ContentWords(s string) []string {
 	return out
 }
 
+// WordPairs returns the neighbouring pairs of s's content words: its words
+// (after NFKC and case folding, numbers included) with the English stop
+// words left out, each pair of adjacent ones in order ("the tower was
+// named after Chimnabai" gives "tower named", "named chimnabai"), repeats
+// kept. A pair is a phrase the text states; a claim that recombines a
+// context's words into pairs the context never puts together says
+// something the context does not.
+func WordPairs(s string) []string {
+	var out []string
+	prev := ""
+	for _, w := range tokensOf(s) {
+		if stopWords[w] {
+			continue
+		}
+		if prev != "" {
+			out = append(out, prev+" "+w)
+		}
+		prev = w
+	}
+	return out
+}
+
+// HasPair reports whether the text holds the word pair p (one of
+// WordPairs) as neighbouring content words.
+func (t *Text) HasPair(p string) bool {
+	t.pairsOnce.Do(func() {
+		t.pairs = map[string]bool{}
+		for _, q := range WordPairs(t.raw) {
+			t.pairs[q] = true
+		}
+	})
+	return t.pairs[p]
+}
+
 // HasWord reports whether the text holds word w (a ContentWords word), up to
 // the light inflection tolerance of the occurrence rule ("launch" and
 // "launched").

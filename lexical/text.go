@@ -29,6 +29,8 @@ type Text struct {
 	spans     []Span // the sentences
 	atoms     []Atom // Atoms of raw, read on first use (Text.Atoms)
 	atomsOnce sync.Once
+	pairs     map[string]bool // WordPairs of raw, read on first use (Text.HasPair)
+	pairsOnce sync.Once
 }
 
 // NewText prepares text for Occurs.

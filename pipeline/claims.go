@@ -116,7 +116,7 @@ func (e *Evaluator) claimJobs(ctx context.Context, idx *sampleIndex, graphs []*k
 		if !ok || p.Input == kgeval.TextQuestion {
 			continue
 		}
-		in := claims.Input{Text: scoring.InputText(s, p), Passages: scoring.Passages(s, p), Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r, Prepared: idx.prepared}
+		in := claims.Input{Text: scoring.InputText(s, p), Passages: scoring.Passages(s, p), Question: s.Question, Graph: byGraph[kgeval.JoinKey(r.Sample, r.Pair)], Result: r, Prepared: idx.prepared}
 		if !hasText(in.Passages) {
 			noClaims(r, "the context side has no text")
 			continue

@@ -36,7 +36,7 @@ func Mix(w io.Writer, rep analysis.Mix) {
 		for _, s := range rep.LambdaGrid {
 			g = append(g, fmt.Sprintf("%s: %.3f", s.Added, s.MacroAUROC))
 		}
-		fmt.Fprintln(w, "lambda chosen by the with-model selection's leave-one-dataset-out macro AUROC ("+strings.Join(g, ", ")+")")
+		fmt.Fprintln(w, "lambda: the largest whose with-model selection's leave-one-dataset-out macro AUROC is within "+strconv.FormatFloat(analysis.MixLambdaTolerance, 'g', -1, 64)+" of the best ("+strings.Join(g, ", ")+")")
 	}
 	fmt.Fprintln(w, "requests: model requests per claim the score needs ('as run': what the runs asked).")
 	for _, label := range []string{analysis.FactcheckLabel, "contradiction"} {

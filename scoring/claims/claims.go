@@ -54,6 +54,9 @@ type Passage struct {
 type Input struct {
 	Text     string
 	Passages []Passage
+	// Question is the sample's question when Text answers it ("" for
+	// none): the words and phrases it gives are not new in the answer.
+	Question string
 	Graph    *kgeval.PairGraph
 	Result   *kgeval.KGResult
 	// Prepared, when set, returns a text prepared for the lexical checks
@@ -100,6 +103,11 @@ func Check(in Input, p Params) ([]kgeval.ClaimCheck, error) {
 			ctxTexts[i] = lexical.NewText(ps.Text)
 		}
 	}
+	// The question's phrases are not new in its answer (FeaturePairs).
+	pairTexts := ctxTexts
+	if in.Question != "" {
+		pairTexts = append(slices.Clip(ctxTexts), lexical.NewText(in.Question))
+	}
 	ends := relationEnds(in.Graph)
 	var out []kgeval.ClaimCheck
 	for _, cl := range lexical.Claims(in.Text) {
@@ -123,6 +131,7 @@ func Check(in Input, p Params) ([]kgeval.ClaimCheck, error) {
 		}
 		c.Conflicts = conflicts(cl.Text, ranked)
 		features(&c, in, cl, rels, ents, ctxTexts, sents)
+		c.Features[kgeval.FeaturePairs] = pairsShare(cl.Text, pairTexts)
 		out = append(out, c)
 	}
 	return out, nil

@@ -357,20 +357,27 @@ func TestCheck_Features(t *testing.T) {
 	}{
 		// Every word, value, triplet and entity is in the passage.
 		{"grounded", "The Eiffel Tower was completed in 1889.", paris, false,
-			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 1, kgeval.FeatureReach: 1, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1}},
+			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 1, kgeval.FeatureReach: 1, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 1}},
 		// Without a graph the graph's signals are 0.
 		{"no graph", "The Eiffel Tower was completed in 1889.", paris, true,
-			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1}},
+			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 1}},
 		// tower and completed are stated, 1925 is not: (tower, was,
 		// completed) is supported, (completed, in, 1925) contradicted;
 		// 1925 reaches nothing.
 		{"another year", "The tower was completed in 1925.", []string{"The tower was completed in 1889."}, false,
 			map[string]float64{kgeval.FeatureOverlap: 2.0 / 3, kgeval.FeatureAtoms: 0, kgeval.FeatureSupport: 0.5, kgeval.FeatureReach: 2.0 / 3, kgeval.FeatureConflict: 1,
-				kgeval.FeatureNovel: math.Log(2), kgeval.FeatureSentence: 2.0 / 3}},
+				kgeval.FeatureNovel: math.Log(2), kgeval.FeatureSentence: 2.0 / 3, kgeval.FeaturePairs: 0.5}},
 		// Nothing of the claim in the passage.
 		{"unrelated", "The Colosseum is in Rome.", paris, false,
 			map[string]float64{kgeval.FeatureOverlap: 0, kgeval.FeatureAtoms: 0, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0,
-				kgeval.FeatureNovel: math.Log(3), kgeval.FeatureSentence: 0}},
+				kgeval.FeatureNovel: math.Log(3), kgeval.FeatureSentence: 0, kgeval.FeaturePairs: 0}},
+		// Every word is in the passage, but not as the claim puts them
+		// together: of "tower completed", "completed 1889", "1889
+		// world", "world fair" only the first is a pair the passage has
+		// ("fair of the world" gives "fair world").
+		{"recombined", "The tower completed 1889 the world fair.", []string{"The fair of the world opened in 1889; the tower was completed later."}, true,
+			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0,
+				kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 0.25}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, gp := MustInput(t, tc.claim, tc.passages...)
@@ -382,7 +389,7 @@ func TestCheck_Features(t *testing.T) {
 				t.Fatalf("%d claims", len(cs))
 			}
 			f := cs[0].Features
-			noModel := append(slices.Clone(kgeval.CalibrationFeaturesNoModel), kgeval.FeatureNovel, kgeval.FeatureSentence)
+			noModel := append(slices.Clone(kgeval.CalibrationFeaturesNoModel), kgeval.FeatureNovel, kgeval.FeatureSentence, kgeval.FeaturePairs)
 			if len(f) != len(noModel) {
 				t.Errorf("features %v, want exactly %v", f, noModel)
 			}
@@ -399,6 +406,29 @@ func TestCheck_Features(t *testing.T) {
 				t.Errorf("model feature set before the model was asked")
 			}
 		})
+	}
+}
+
+// TestCheck_PairsQuestion checks that the question's word pairs count as
+// stated for its answer's claims (FeaturePairs), and only for pairs.
+func TestCheck_PairsQuestion(t *testing.T) {
+	claim := "The Eiffel Tower was completed in 1889 for Gustave Eiffel."
+	in, gp := MustInput(t, claim, paris...)
+	p := claims.Params{Mode: claims.ModeGraph, Budget: 30, Delta: gp.Delta}
+	// eiffel tower, tower completed, completed 1889 are in the passage;
+	// 1889 gustave and gustave eiffel are not.
+	if got := MustCheck(t, in, p)[0].Features[kgeval.FeaturePairs]; abs(got-3.0/5) > 1e-12 {
+		t.Errorf("pairs without the question = %v, want 3/5", got)
+	}
+	in.Question = "Was the tower built in 1889 for Gustave Eiffel?"
+	f := MustCheck(t, in, p)[0].Features
+	// The question states "1889 gustave" and "gustave eiffel".
+	if got := f[kgeval.FeaturePairs]; got != 1 {
+		t.Errorf("pairs with the question = %v, want 1", got)
+	}
+	// gustave is in no passage: overlap reads the context side alone.
+	if got := f[kgeval.FeatureOverlap]; abs(got-4.0/5) > 1e-12 {
+		t.Errorf("overlap = %v, want 4/5: the question does not change it", got)
 	}
 }
 

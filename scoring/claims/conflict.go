@@ -231,3 +231,22 @@ func Logit(p float64) float64 {
 	p = math.Min(math.Max(p, 1e-4), 1-1e-4)
 	return math.Log(p / (1 - p))
 }
+
+// pairsShare is FeaturePairs: the share of claim's word pairs that one of
+// texts (the context side and the question) holds (1 when it has none).
+func pairsShare(claim string, texts []*lexical.Text) float64 {
+	pairs := lexical.WordPairs(claim)
+	if len(pairs) == 0 {
+		return 1
+	}
+	n := 0
+	for _, p := range pairs {
+		for _, t := range texts {
+			if t.HasPair(p) {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(len(pairs))
+}
