@@ -250,7 +250,9 @@ func (a *auth) require(c *gin.Context) {
 // calls need none). The token is in the session and the page; it comes back
 // as the X-CSRF-Token header or the csrf_token field of a URL-encoded form.
 // A multipart body is never parsed to look for it: without the header it
-// is refused unread.
+// is refused unread. Beside the token, the standard library's
+// http.CrossOriginProtection refuses a request the browser marks as
+// cross-site (Sec-Fetch-Site) or whose Origin is not the Host.
 func (a *auth) csrf(c *gin.Context) {
 	switch c.Request.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
@@ -259,6 +261,10 @@ func (a *auth) csrf(c *gin.Context) {
 	}
 	if c.GetString(keyVia) == "token" {
 		c.Next()
+		return
+	}
+	if err := crossOrigin.Check(c.Request); err != nil {
+		c.AbortWithStatusJSON(http.StatusForbidden, apiError{Error: "cross-origin request refused: use the dashboard's own pages", Code: kgeval.EFORBIDDEN})
 		return
 	}
 	want := a.csrfToken(c)
@@ -272,6 +278,9 @@ func (a *auth) csrf(c *gin.Context) {
 	}
 	c.Next()
 }
+
+// crossOrigin is the cross-origin check of csrf (no trusted origins).
+var crossOrigin = http.NewCrossOriginProtection()
 
 // session returns the caller's cookie session (nil for token calls).
 func session(c *gin.Context) *sessions.Session {

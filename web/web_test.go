@@ -233,8 +233,15 @@ func TestServer_Auth(t *testing.T) {
 		if resp, _ := c.do("POST", "/api/cypher", strings.NewReader(body), map[string]string{"Content-Type": "application/json", "X-CSRF-Token": "wrong"}); resp.StatusCode != 403 {
 			t.Errorf("POST with a wrong CSRF token: %d", resp.StatusCode)
 		}
-		if resp, out := c.do("POST", "/api/cypher", strings.NewReader(body), map[string]string{"Content-Type": "application/json", "X-CSRF-Token": c.csrf}); resp.StatusCode != 200 {
-			t.Errorf("POST with CSRF token: %d %s", resp.StatusCode, out)
+		// The right token from another site (http.CrossOriginProtection).
+		for _, h := range []map[string]string{{"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"}} {
+			h["Content-Type"], h["X-CSRF-Token"] = "application/json", c.csrf
+			if resp, out := c.do("POST", "/api/cypher", strings.NewReader(body), h); resp.StatusCode != 403 || !strings.Contains(out, "cross-origin") {
+				t.Errorf("POST with CSRF token and %v: %d %s, want 403", h, resp.StatusCode, out)
+			}
+		}
+		if resp, out := c.do("POST", "/api/cypher", strings.NewReader(body), map[string]string{"Content-Type": "application/json", "X-CSRF-Token": c.csrf, "Sec-Fetch-Site": "same-origin"}); resp.StatusCode != 200 {
+			t.Errorf("POST with CSRF token, same origin: %d %s", resp.StatusCode, out)
 		}
 		if resp, _ := c.postForm("/logout", url.Values{}); resp.StatusCode != 403 {
 			t.Errorf("logout without CSRF: %d", resp.StatusCode)
