@@ -844,7 +844,8 @@ func rescale(data []mixData, m stats.Logistic) (stats.Logistic, error) {
 
 // mixContradictionRows read the contradiction signals against the human
 // contradiction label, on the datasets that have it: the literal conflict,
-// the three-way form's P(contradicted), and both (a conflict counts 1).
+// recombined words (claims.Recombined), the three-way form's
+// P(contradicted), and each with the conflict (a conflict counts 1).
 func mixContradictionRows(data []mixData) []MixRow {
 	if !slices.ContainsFunc(data, func(d mixData) bool { return slices.ContainsFunc(d.contra, func(c int) bool { return c >= 0 }) }) {
 		return nil
@@ -867,7 +868,16 @@ func mixContradictionRows(data []mixData) []MixRow {
 			}
 			return *c.contra, true
 		}},
-		{"claim_contradiction (conflict, else P(contradicted))", 1, func(c mixClaim) (float64, bool) {
+		{"recombined: overlap x (1 - pairs)", 0, func(c mixClaim) (float64, bool) {
+			return claims.Recombined(c.features), true
+		}},
+		{"claim_contradiction (conflict, else recombined)", 0, func(c mixClaim) (float64, bool) {
+			if c.features[kgeval.FeatureConflict] > 0 {
+				return 1, true
+			}
+			return claims.Recombined(c.features), true
+		}},
+		{"conflict, else P(contradicted)", 1, func(c mixClaim) (float64, bool) {
 			if c.features[kgeval.FeatureConflict] > 0 {
 				return 1, true
 			}

@@ -58,8 +58,9 @@ const (
 	// probability of being supported; MetricClaimScoreMin the least of them (low
 	// when any claim fails); MetricPSupported the mean of the model's
 	// P(supported) alone (scoring.verify prob); MetricClaimContradiction the
-	// share of claims with a value or name that their evidence states
-	// otherwise.
+	// mean over claims of 1 for a value or name that their evidence states
+	// otherwise, else how much they recombine the context's words
+	// (claims.Recombined; no model needed).
 	MetricClaimScore         = "score"
 	MetricClaimScoreMin      = "score_min"
 	MetricPSupported         = "p_supported"

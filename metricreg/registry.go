@@ -106,7 +106,7 @@ var registry = func() []MetricInfo {
 		kg(MetricClaimScore, 4, "calibrated probability that the input's claims are supported, mean over its claims (headline)", HigherIsBetter, false),
 		kg(MetricClaimScoreMin, 5, "least calibrated probability over the input's claims: low when any claim is unsupported", HigherIsBetter, false),
 		kg(MetricPSupported, 6, "mean over the input's claims of the model's P(supported) on the claim's evidence (scoring.verify prob)", HigherIsBetter, false),
-		kg(MetricClaimContradiction, 7, "share of the input's claims with a date, number, amount or name that their evidence states otherwise", LowerIsBetter, false),
+		kg(MetricClaimContradiction, 7, "mean over the input's claims: 1 when their evidence states a date, number, amount or name otherwise, else how much they put the context's words together in phrases it does not use (overlap × (1 − pairs))", LowerIsBetter, false),
 		kg(MetricMultihop, 1, "share of input entities that reach a context entity by a path of cost <= delta", HigherIsBetter, true),
 		kg(MetricCommunityOverlap, 2, "share of Louvain communities that hold entities of both sides", HigherIsBetter, true),
 		kg(MetricCommunityCoverage, 3, "share of input entities whose community holds a context entity", HigherIsBetter, true),

@@ -94,6 +94,24 @@ func handFit() *claims.Calibration {
 	}
 }
 
+// TestRecombined checks claims.Recombined on hand values: overlap times
+// one minus pairs, 0 when either is missing.
+func TestRecombined(t *testing.T) {
+	for _, tc := range []struct {
+		f    map[string]float64
+		want float64
+	}{
+		{map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeaturePairs: 0.25}, 0.75},
+		{map[string]float64{kgeval.FeatureOverlap: 0.5, kgeval.FeaturePairs: 0}, 0.5},
+		{map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeaturePairs: 1}, 0},
+		{map[string]float64{kgeval.FeatureOverlap: 1}, 0},
+	} {
+		if got := claims.Recombined(tc.f); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("Recombined(%v) = %v, want %v", tc.f, got, tc.want)
+		}
+	}
+}
+
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
@@ -115,6 +133,13 @@ func TestCalibration_Score(t *testing.T) {
 		return c
 	}
 	p := func(x float64) *kgeval.ClaimProb { return &kgeval.ClaimProb{P: x, Chunks: 1} }
+	pc := func(x, contra float64) *kgeval.ClaimProb {
+		return &kgeval.ClaimProb{P: x, Contradicted: &contra, Chunks: 1}
+	}
+	withPairs := func(c kgeval.ClaimCheck, pairs float64) kgeval.ClaimCheck {
+		c.Features[kgeval.FeaturePairs] = pairs
+		return c
+	}
 	timeout := errors.New("model: timeout")
 	for _, tc := range []struct {
 		name   string
@@ -149,6 +174,17 @@ func TestCalibration_Score(t *testing.T) {
 			verdicts:      []string{kgeval.ClaimSupported, kgeval.ClaimContradicted, kgeval.ClaimSupported},
 			pSupported:    kgeval.Float(0.6),
 			contradiction: 1.0 / 3},
+		// claim_contradiction reads the conflict, else the recombined
+		// words (overlap 1, pairs 0.5: 0.5; overlap 0.5, pairs 0: 0.5),
+		// never the model's P(contradicted), which only sets a verdict.
+		{name: "recombined words in claim_contradiction",
+			checks:        []kgeval.ClaimCheck{withPairs(claim(1, nil), 0.5), withPairs(claim(0.5, nil), 0), withPairs(claim(1, conflict), 1)},
+			ps:            []*kgeval.ClaimProb{pc(0.2, 0.9), pc(0.2, 0.1), pc(0.9, 0)},
+			errs:          []error{nil, nil, nil},
+			scores:        []float64{0.2, 0.2, 0.9},
+			verdicts:      []string{kgeval.ClaimContradicted, kgeval.ClaimUnsupported, kgeval.ClaimContradicted},
+			pSupported:    kgeval.Float((0.2 + 0.2 + 0.9) / 3),
+			contradiction: (0.5 + 0.5 + 1) / 3},
 		{name: "model failed on one claim",
 			checks: []kgeval.ClaimCheck{claim(0, nil), claim(1, nil)},
 			ps:     []*kgeval.ClaimProb{p(0.9), nil},
