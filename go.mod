@@ -7,6 +7,7 @@ require (
 	github.com/gin-gonic/gin v1.12.0
 	github.com/go-viper/mapstructure/v2 v2.4.0
 	github.com/gorilla/sessions v1.4.0
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/neo4j/neo4j-go-driver/v5 v5.28.4
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/prometheus/client_golang v1.23.2
