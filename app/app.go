@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sync/atomic"
 
 	"github.com/kgeval/kgeval"
@@ -232,7 +231,7 @@ func NewEmbedder(cfg *configs.Config, client *llm.Client) (kgeval.Embedder, erro
 		}
 		return &llm.Embedder{Client: ec, Model: cfg.Embedding.Model, BatchSize: cfg.Embedding.BatchSize}, nil
 	}
-	mdl, err := minilm.Load(filepath.Join(cfg.Embedding.ModelsDir, cfg.Embedding.Model))
+	mdl, err := minilm.Load(cfg.EncoderDir())
 	if err != nil {
 		return nil, kgeval.Wrap(kgeval.EUNAVAILABLE, err, "local encoder %s", cfg.Embedding.Model)
 	}

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"net"
 	"net/url"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -94,6 +95,11 @@ type Config struct {
 
 // GraphParams returns the scoring parameters of c.
 func (c *Config) GraphParams() kgeval.GraphParams { return c.Scoring.GraphParams() }
+
+// EncoderDir is the local encoder's model directory:
+// embedding.models_dir/embedding.model (where scripts/fetch-minilm.sh puts
+// all-MiniLM-L6-v2).
+func (c *Config) EncoderDir() string { return filepath.Join(c.Embedding.ModelsDir, c.Embedding.Model) }
 
 // DatasetOptions are the dataset limits of c (text sizes, records,
 // decoded bytes, structure) that dataset.Load reads a file with.

@@ -33,7 +33,9 @@
 // own order: its vectors differ in the last bits.
 //
 // The model files are fetched by scripts/fetch-minilm.sh (make models) into
-// ${KGEVAL_MODELS_DIR:-~/.cache/kgeval/models}/all-MiniLM-L6-v2.
+// embedding.models_dir/all-MiniLM-L6-v2 (configs: ~/.cache/kgeval/models,
+// KGEVAL_EMBEDDING_MODELS_DIR); Load takes the directory, and reads no
+// configuration of its own.
 package minilm
 
 import (
@@ -55,21 +57,6 @@ import (
 
 // ModelName is the sentence-transformers name of the model.
 const ModelName = "all-MiniLM-L6-v2"
-
-// DefaultDir is where scripts/fetch-minilm.sh puts the model:
-// $KGEVAL_MODELS_DIR/all-MiniLM-L6-v2, KGEVAL_MODELS_DIR defaulting to
-// ~/.cache/kgeval/models.
-func DefaultDir() string {
-	base := os.Getenv("KGEVAL_MODELS_DIR")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			home = "."
-		}
-		base = filepath.Join(home, ".cache", "kgeval", "models")
-	}
-	return filepath.Join(base, ModelName)
-}
 
 // Options tune batching and parallelism. Zero values select the defaults.
 type Options struct {

@@ -77,7 +77,7 @@ func BenchmarkEvaluate_1000(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("KGEVAL_BENCH_SAMPLES")); err == nil && v > 0 {
 		n = v
 	}
-	m, err := minilm.Load(minilm.DefaultDir())
+	m, err := minilm.Load(encoderDir(b))
 	if err != nil {
 		b.Fatal(err)
 	}

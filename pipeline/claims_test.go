@@ -45,7 +45,7 @@ func TestEvaluate_ClaimsEnginesAgree(t *testing.T) {
 	if len(samples) != 6 {
 		t.Fatalf("%d samples, want 6", len(samples))
 	}
-	m, err := minilm.Load(minilm.DefaultDir())
+	m, err := minilm.Load(encoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func TestEvaluate_JudgeConcurrency(t *testing.T) {
 			samples = append(samples, s)
 		}
 	}
-	m, err := minilm.Load(minilm.DefaultDir())
+	m, err := minilm.Load(encoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

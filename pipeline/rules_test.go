@@ -38,7 +38,7 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 	if len(samples) != 6 {
 		t.Fatalf("%d samples, want 6", len(samples))
 	}
-	m, err := minilm.Load(minilm.DefaultDir())
+	m, err := minilm.Load(encoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 // triplets join the model's after the grounding check, so the check counts
 // the model's inventions alone, and the graphs hold both.
 func TestEvaluate_RuleFacts(t *testing.T) {
-	m, err := minilm.Load(minilm.DefaultDir())
+	m, err := minilm.Load(encoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

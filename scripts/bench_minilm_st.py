@@ -49,7 +49,7 @@ def main() -> None:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    base = os.environ.get("KGEVAL_MODELS_DIR") or os.path.join(
+    base = os.environ.get("KGEVAL_EMBEDDING_MODELS_DIR") or os.environ.get("KGEVAL_MODELS_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "kgeval", "models")
     model_dir = os.path.join(base, "all-MiniLM-L6-v2")
     if not os.path.exists(os.path.join(model_dir, "model.safetensors")):

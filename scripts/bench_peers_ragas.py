@@ -284,7 +284,7 @@ async def run(args) -> int:
                                         "openai", "sentence-transformers", "torch")}
     log("versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
 
-    models_dir = os.environ.get("KGEVAL_MODELS_DIR") or os.path.join(
+    models_dir = os.environ.get("KGEVAL_EMBEDDING_MODELS_DIR") or os.environ.get("KGEVAL_MODELS_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "kgeval", "models")
     model_dir = os.path.join(models_dir, "all-MiniLM-L6-v2")
     if not os.path.exists(os.path.join(model_dir, "model.safetensors")):

@@ -2,7 +2,8 @@
 # fetch-minilm.sh — obtain the sentence-transformers/all-MiniLM-L6-v2 model files
 # (standard Hugging Face layout) for the in-process Go encoder in ./minilm.
 #
-# Destination: ${KGEVAL_MODELS_DIR:-$HOME/.cache/kgeval/models}/all-MiniLM-L6-v2/
+# Destination: embedding.models_dir/all-MiniLM-L6-v2/: ${KGEVAL_EMBEDDING_MODELS_DIR:-$HOME/.cache/kgeval/models}
+# (the variable the configuration reads; KGEVAL_MODELS_DIR, its old name, still works here).
 #
 # Strategy (idempotent; does nothing if the files are present and verified):
 #   1. If the Hugging Face hub answers a short probe (skipped when
@@ -14,7 +15,7 @@
 set -euo pipefail
 
 MODEL_NAME="all-MiniLM-L6-v2"
-MODELS_DIR="${KGEVAL_MODELS_DIR:-$HOME/.cache/kgeval/models}"
+MODELS_DIR="${KGEVAL_EMBEDDING_MODELS_DIR:-${KGEVAL_MODELS_DIR:-$HOME/.cache/kgeval/models}}"
 DEST="$MODELS_DIR/$MODEL_NAME"
 CACHE_DIR="${KGEVAL_CACHE_DIR:-$HOME/.cache/kgeval}/wheels"
 

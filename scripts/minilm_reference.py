@@ -2,7 +2,7 @@
 """Produce minilm/testdata/reference.json with sentence-transformers.
 
 Loads all-MiniLM-L6-v2 from the directory written by scripts/fetch-minilm.sh
-(${KGEVAL_MODELS_DIR:-~/.cache/kgeval/models}/all-MiniLM-L6-v2), encodes the
+(${KGEVAL_EMBEDDING_MODELS_DIR:-~/.cache/kgeval/models}/all-MiniLM-L6-v2), encodes the
 fixed texts in minilm/testdata/texts.json and writes:
 
   * "vectors":    L2-normalised sentence embeddings (mean pooling), 6 decimals
@@ -39,7 +39,7 @@ TOKEN_EMBEDDING_INDEXES = [0, 1, 24, 29, 31, 33, 53]
 
 
 def model_dir() -> str:
-    base = os.environ.get("KGEVAL_MODELS_DIR") or os.path.join(
+    base = os.environ.get("KGEVAL_EMBEDDING_MODELS_DIR") or os.environ.get("KGEVAL_MODELS_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "kgeval", "models")
     d = os.path.join(base, "all-MiniLM-L6-v2")
     if not os.path.exists(os.path.join(d, "model.safetensors")):
