@@ -26,7 +26,20 @@ type Error struct {
 	Code    string
 	Message string
 	Err     error
+	// Kind, when set, says which case of Code it is, for a caller that
+	// counts or handles them apart (KindRefused, KindTimeout); the API
+	// shows Code only.
+	Kind string
 }
+
+// Error kinds (Error.Kind).
+const (
+	// KindRefused: a request the server would not run as it is (a console
+	// query over a limit); the user's to change.
+	KindRefused = "refused"
+	// KindTimeout: a request that ran past its time limit.
+	KindTimeout = "timeout"
+)
 
 func (e *Error) Error() string {
 	if e.Err != nil {
@@ -57,6 +70,22 @@ func ErrorCode(err error) string {
 		return e.Code
 	}
 	return EINTERNAL
+}
+
+// ErrorKind returns the Kind of the first *Error in err's chain that has
+// one, "" when none has.
+func ErrorKind(err error) string {
+	for err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			return ""
+		}
+		if e.Kind != "" {
+			return e.Kind
+		}
+		err = e.Err
+	}
+	return ""
 }
 
 // ErrorMessage returns the user-safe message of err.

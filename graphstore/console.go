@@ -194,7 +194,7 @@ func consoleRows(ctx context.Context, sess neo4j.SessionWithContext, text string
 		}
 		if size+n > lim.MaxBytes {
 			if len(r.Rows) == 0 {
-				return nil, kgeval.Errorf(kgeval.EINVALID, "refused: the first row alone is %d bytes, over the console's response limit of %d bytes; return less (e.g. LIMIT, or a slice of a list)", n, lim.MaxBytes)
+				return nil, refusedf("the first row alone is %d bytes, over the console's response limit of %d bytes; return less (e.g. LIMIT, or a slice of a list)", n, lim.MaxBytes)
 			}
 			g.forget(nodes, rels)
 			r.Truncated, r.TruncatedBy = true, "bytes"
@@ -241,16 +241,16 @@ func consoleError(ctx context.Context, err error, lim kgeval.ConsoleLimits) erro
 	if errors.As(err, &kerr) {
 		return err
 	}
-	timedOut := kgeval.Wrap(kgeval.EINVALID, err, "timed out: the query ran past the console's time limit of %s; narrow it (a label, an indexed property, LIMIT)", lim.Timeout)
+	timedOut := timedOutWrap(err, "the query ran past the console's time limit of %s; narrow it (a label, an indexed property, LIMIT)", lim.Timeout)
 	var nerr *neo4j.Neo4jError
 	if errors.As(err, &nerr) {
 		switch {
 		case nerr.Code == consoleRowTooLarge:
-			return kgeval.Wrap(kgeval.EINVALID, err, "refused: %s, more than the console reads; return less (e.g. LIMIT, a slice of a list, size())", nerr.Msg)
+			return refusedWrap(err, "%s, more than the console reads; return less (e.g. LIMIT, a slice of a list, size())", nerr.Msg)
 		case strings.Contains(nerr.Code, "TransactionTimedOut"), strings.Contains(nerr.Code, "Terminated"):
 			return timedOut
 		case strings.Contains(nerr.Code, "MemoryPoolOutOfMemoryError"), strings.Contains(nerr.Code, "TransactionMemoryLimit"), strings.Contains(nerr.Code, "OutOfMemory"):
-			return kgeval.Wrap(kgeval.EINVALID, err, "refused: the query needs more memory than Neo4j lets one transaction hold; return or collect less")
+			return refusedWrap(err, "the query needs more memory than Neo4j lets one transaction hold; return or collect less")
 		case strings.HasPrefix(nerr.Code, "Neo.ClientError.Security"):
 			return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "Neo4j refused the server's credentials")
 		case strings.HasPrefix(nerr.Code, "Neo.ClientError"):
@@ -348,4 +348,27 @@ func (g *consoleGraph) rel(r dbtype.Relationship) {
 	}
 	g.rels[r.ElementId] = true
 	g.r.Rels = append(g.r.Rels, kgeval.ConsoleRel{ID: r.ElementId, Type: r.Type, Start: r.StartElementId, End: r.EndElementId, Properties: g.props(r.Props)})
+}
+
+// refusedf is a console query refused before or while it runs: EINVALID,
+// its message after "refused: ", of kind kgeval.KindRefused.
+func refusedf(format string, args ...any) *kgeval.Error {
+	e := kgeval.Errorf(kgeval.EINVALID, "refused: "+format, args...)
+	e.Kind = kgeval.KindRefused
+	return e
+}
+
+// refusedWrap is refusedf wrapping Neo4j's error err.
+func refusedWrap(err error, format string, args ...any) *kgeval.Error {
+	e := kgeval.Wrap(kgeval.EINVALID, err, "refused: "+format, args...)
+	e.Kind = kgeval.KindRefused
+	return e
+}
+
+// timedOutWrap is a console query that ran past its time limit: EINVALID,
+// its message after "timed out: ", of kind kgeval.KindTimeout.
+func timedOutWrap(err error, format string, args ...any) *kgeval.Error {
+	e := kgeval.Wrap(kgeval.EINVALID, err, "timed out: "+format, args...)
+	e.Kind = kgeval.KindTimeout
+	return e
 }

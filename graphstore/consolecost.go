@@ -155,7 +155,7 @@ func (m *costModel) refuse(format string, args ...any) {
 	if m.where != "" {
 		msg += fmt.Sprintf(" (in %s)", excerptText(m.where, 120))
 	}
-	panic(refusal{kgeval.Errorf(kgeval.EINVALID, "refused: %s", msg)})
+	panic(refusal{refusedf("%s", msg)})
 }
 
 func excerptText(s string, n int) string {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/kgeval/kgeval"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/db"
 )
@@ -185,10 +184,10 @@ func copyPlan(p *db.Plan) planNode {
 // "refused:", naming what was refused.
 func checkPlan(statementType neo4j.StatementType, root *planNode) error {
 	if statementType != neo4j.StatementTypeReadOnly {
-		return kgeval.Errorf(kgeval.EINVALID, "refused: Neo4j plans this query as %s, and the console runs read-only queries only", statementType)
+		return refusedf("Neo4j plans this query as %s, and the console runs read-only queries only", statementType)
 	}
 	if root == nil {
-		return kgeval.Errorf(kgeval.EINVALID, "refused: Neo4j returned no plan for this query")
+		return refusedf("Neo4j returned no plan for this query")
 	}
 	if err := walkPlan(root); err != nil {
 		return err
@@ -198,7 +197,7 @@ func checkPlan(statementType neo4j.StatementType, root *planNode) error {
 	// refused.
 	table, _ := root.Args["string-representation"].(string)
 	if table == "" {
-		return kgeval.Errorf(kgeval.EINVALID, "refused: Neo4j's plan has no description to check")
+		return refusedf("Neo4j's plan has no description to check")
 	}
 	for _, op := range tableOperators(table) {
 		if err := checkOperator(op); err != nil {
@@ -212,7 +211,7 @@ func walkPlan(n *planNode) error {
 	if err := checkOperator(n.Operator); err != nil {
 		if n.Operator == "ProcedureCall" {
 			if names, _ := planCalls(fmt.Sprint(n.Args["Details"]), false); len(names) > 0 {
-				return kgeval.Errorf(kgeval.EINVALID, "refused: the console calls no procedure (%s)", names[0])
+				return refusedf("the console calls no procedure (%s)", names[0])
 			}
 		}
 		return err
@@ -250,13 +249,13 @@ func checkOperator(op string) error {
 		return nil
 	}
 	if why, ok := refusedOperators[op]; ok {
-		return kgeval.Errorf(kgeval.EINVALID, "refused: %s", why)
+		return refusedf("%s", why)
 	}
 	switch {
 	case strings.HasPrefix(op, "Show"), strings.HasPrefix(op, "Terminate"):
-		return kgeval.Errorf(kgeval.EINVALID, "refused: administration commands are not allowed in the console (%s)", op)
+		return refusedf("administration commands are not allowed in the console (%s)", op)
 	}
-	return kgeval.Errorf(kgeval.EINVALID, "refused: the plan holds %s, which is not on the console's list of read-only operators", op)
+	return refusedf("the plan holds %s, which is not on the console's list of read-only operators", op)
 }
 
 func checkFunction(name string) error {
@@ -265,9 +264,9 @@ func checkFunction(name string) error {
 		return nil
 	}
 	if ns, _, ok := strings.Cut(lower, "."); ok && refusedNamespaces[ns] {
-		return kgeval.Errorf(kgeval.EINVALID, "refused: %s: the console calls no gds.*, db.*, dbms.* or apoc.* function", name)
+		return refusedf("%s: the console calls no gds.*, db.*, dbms.* or apoc.* function", name)
 	}
-	return kgeval.Errorf(kgeval.EINVALID, "refused: %s is not on the console's list of built-in functions", name)
+	return refusedf("%s is not on the console's list of built-in functions", name)
 }
 
 // argTexts returns the strings in a plan argument.
@@ -328,7 +327,7 @@ func planCalls(text string, index bool) ([]string, error) {
 		c := text[j]
 		switch {
 		case c == '`' || c >= 0x80:
-			return nil, kgeval.Errorf(kgeval.EINVALID, "refused: the plan calls a quoted or non-ASCII name the console cannot check (%q)", excerpt(text, i))
+			return nil, refusedf("the plan calls a quoted or non-ASCII name the console cannot check (%q)", excerpt(text, i))
 		case !isNameByte(c) && c != '.':
 			continue // "(a)-(b)", "count( () )", "[x IN (list)]"
 		}
@@ -347,7 +346,7 @@ func planCalls(text string, index bool) ([]string, error) {
 		switch {
 		case chain[0] == '.' || chain[len(chain)-1] == '.' || strings.Contains(chain, ".."),
 			prev >= 0x80 || prev == '$' || prev == '\\':
-			return nil, kgeval.Errorf(kgeval.EINVALID, "refused: the plan calls a name the console cannot check (%q)", excerpt(text, i))
+			return nil, refusedf("the plan calls a name the console cannot check (%q)", excerpt(text, i))
 		case prev == ':' && index && !strings.Contains(chain, "."):
 			continue // an index's label or type: "n:Entity(run)"
 		case !strings.Contains(chain, ".") && planKeywords[strings.ToLower(chain)]:
@@ -397,7 +396,7 @@ const (
 // starting with "refused:".
 func checkText(query string) (literals int, err error) {
 	if len(query) > maxConsoleQuery {
-		return 0, kgeval.Errorf(kgeval.EINVALID, "refused: the query is %d bytes, over the console's limit of %d", len(query), maxConsoleQuery)
+		return 0, refusedf("the query is %d bytes, over the console's limit of %d", len(query), maxConsoleQuery)
 	}
 	text := decodeEscapes(query)
 	type frame struct {
@@ -440,7 +439,7 @@ func checkText(query string) (literals int, err error) {
 		}
 		tokens++
 		if tokens > maxConsoleTokens {
-			return 0, kgeval.Errorf(kgeval.EINVALID, "refused: the query has over %d tokens, the console's limit", maxConsoleTokens)
+			return 0, refusedf("the query has over %d tokens, the console's limit", maxConsoleTokens)
 		}
 		tok := ""
 		switch {
@@ -503,12 +502,12 @@ func checkText(query string) (literals int, err error) {
 			maxDepth = d
 		}
 		if maxDepth > maxConsoleDepth {
-			return 0, kgeval.Errorf(kgeval.EINVALID, "refused: the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
+			return 0, refusedf("the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
 		}
 		prev = tok
 	}
 	if depth()+extra > maxConsoleDepth { // brackets in a trailing comment
-		return 0, kgeval.Errorf(kgeval.EINVALID, "refused: the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
+		return 0, refusedf("the query nests deeper than the console's limit of %d levels (brackets, CASE and NOT count)", maxConsoleDepth)
 	}
 	return literals, nil
 }

@@ -85,9 +85,9 @@ func checkShape(query string) error {
 	var syntax *parser.SyntaxError
 	switch {
 	case errors.Is(err, parser.ErrBudget):
-		return kgeval.Errorf(kgeval.EINVALID, "refused: the console could not read this query within %s; simplify it", consoleParseBudget)
+		return refusedf("the console could not read this query within %s; simplify it", consoleParseBudget)
 	case errors.As(err, &syntax):
-		return kgeval.Errorf(kgeval.EINVALID, "refused: the console cannot read this query as Cypher 5 (%s)", syntax)
+		return refusedf("the console cannot read this query as Cypher 5 (%s)", syntax)
 	case err != nil:
 		return kgeval.Wrap(kgeval.EINTERNAL, err, "parse a console query")
 	}
@@ -108,7 +108,7 @@ type shapeWalker struct {
 }
 
 func refusef(format string, args ...any) error {
-	return kgeval.Errorf(kgeval.EINVALID, "refused: "+format, args...)
+	return refusedf(format, args...)
 }
 
 func (w *shapeWalker) walk(t antlr.Tree) error {

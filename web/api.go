@@ -193,9 +193,9 @@ type ConsoleRequest struct {
 }
 
 // cypher runs a console query. The store bounds it (length, nesting, cost,
-// time, rows, bytes) and says why it refused or stopped one: "refused:"
-// and "timed out:" are the user's to fix (400), too many console queries at
-// once is 429, a Neo4j that does not answer 503.
+// time, rows, bytes) and says why it refused or stopped one: a refusal and
+// a timeout (kgeval.KindRefused, KindTimeout) are the user's to fix (400),
+// too many console queries at once is 429, a Neo4j that does not answer 503.
 func (s *Server) cypher(c *gin.Context) (any, error) {
 	var req ConsoleRequest
 	if err := c.ShouldBindJSON(&req); err != nil {
@@ -204,12 +204,12 @@ func (s *Server) cypher(c *gin.Context) (any, error) {
 	lim := s.cfg.Console
 	lim.Owner = caller(c) // one user may hold half of the console's slots
 	res, err := s.store.RunConsole(c.Request.Context(), req.Query, lim)
-	switch msg := kgeval.ErrorMessage(err); {
+	switch kind := kgeval.ErrorKind(err); {
 	case err == nil:
 		s.metrics.console.WithLabelValues("ok").Inc()
-	case strings.HasPrefix(msg, "refused"):
+	case kind == kgeval.KindRefused:
 		s.metrics.console.WithLabelValues("refused").Inc()
-	case strings.HasPrefix(msg, "timed out"):
+	case kind == kgeval.KindTimeout:
 		s.metrics.console.WithLabelValues("timeout").Inc()
 	default:
 		s.metrics.console.WithLabelValues("error").Inc()
