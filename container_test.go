@@ -8,10 +8,10 @@ import (
 )
 
 // TestContainer_Defaults checks the container path against the bundled
-// defaults (issue 39): the compose file's default model is the one the
-// bundled model server serves (configs/kgeval.yaml, scripts/llm.sh), and
-// the image carries the MiniLM files the local encoder reads, where its
-// configuration looks for them.
+// defaults: the compose file's default model is the one the bundled model
+// server serves (configs/kgeval.yaml, scripts/llm.sh), and the image
+// carries the MiniLM files the local encoder reads, where its configuration
+// looks for them.
 func TestContainer_Defaults(t *testing.T) {
 	read := func(name string) string {
 		b, err := os.ReadFile(name)

@@ -235,11 +235,11 @@ func TestJobs(t *testing.T) {
 }
 
 // TestJobs_SharedRunner checks that the dashboard's jobs run on what the
-// server built once (issue 36, point 2): two jobs at once open no Neo4j
-// driver (and so migrate nothing), load no encoder beyond the one NewJobs
-// loaded, and read their upload once, inside the memory budget their
-// Start carried: each upload is removed as soon as its Start returns, and
-// both jobs still end done with their scores.
+// server built once: two jobs at once open no Neo4j driver (and so migrate
+// nothing), load no encoder beyond the one NewJobs loaded, and read their
+// upload once, inside the memory budget their Start carried: each upload is
+// removed as soon as its Start returns, and both jobs still end done with
+// their scores.
 func TestJobs_SharedRunner(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	cfg, err := configs.Load("", nil)

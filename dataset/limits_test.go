@@ -193,13 +193,13 @@ func writeFile(t *testing.T, name string, b []byte) string {
 	return p
 }
 
-// TestLoad_ParquetBomb is issue 26 finding 2: a 17 KB Parquet file whose
-// one question is 512 MiB of 'a' compressed with ZSTD cost 1.05 GB per
-// load, and four at once crashed a server capped at 4 GiB. Its footer, or
-// (when the headers lie) its compressed data, now refuses it before any
-// page is decompressed: ETOOLARGE, a few KiB allocated, and a child
-// process capped at 256 MiB over its idle size survives it. Without the
-// limit the same child dies, so the cap is real.
+// TestLoad_ParquetBomb loads a decompression bomb: a 17 KB Parquet file
+// whose one question is 512 MiB of 'a' compressed with ZSTD cost 1.05 GB
+// per load, and four at once crashed a server capped at 4 GiB. Its footer,
+// or (when the headers lie) its compressed data, now refuses it before any
+// page is decompressed: ETOOLARGE, a few KiB allocated, and a child process
+// capped at 256 MiB over its idle size survives it. Without the limit the
+// same child dies, so the cap is real.
 func TestLoad_ParquetBomb(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -250,7 +250,7 @@ func firstLine(s, sub string) string {
 	return tail(s, 300)
 }
 
-// TestLoad_FooterBomb is issue 26 finding 7: a 28-byte file whose footer
+// TestLoad_FooterBomb loads a footer that lies: a 28-byte file whose footer
 // length reads 0x7fffffff made the Parquet reader allocate 2 GiB before
 // comparing it with the file's size. It is refused by that comparison.
 func TestLoad_FooterBomb(t *testing.T) {
@@ -270,12 +270,12 @@ func TestLoad_FooterBomb(t *testing.T) {
 	}
 }
 
-// TestLoad_TinyBadRecords is issue 26 finding 3: 16.3 million lines "1"
-// (31 MiB, within the upload limit) kept every rejection and crashed a
-// capped server. With dataset.max_records the load stops at record
-// 100,001 with ETOOLARGE saying what it read; without it, every record is
-// counted but only the first 1,000 rejections are kept, and the memory
-// stays flat.
+// TestLoad_TinyBadRecords loads a flood of tiny bad records: 16.3 million
+// lines "1" (31 MiB, within the upload limit) kept every rejection and
+// crashed a capped server. With dataset.max_records the load stops at
+// record 100,001 with ETOOLARGE saying what it read; without it, every
+// record is counted but only the first 1,000 rejections are kept, and the
+// memory stays flat.
 func TestLoad_TinyBadRecords(t *testing.T) {
 	const n = 16_300_000
 	var b bytes.Buffer

@@ -13,12 +13,12 @@ import (
 	"github.com/kgeval/kgeval/dataset/datasettest"
 )
 
-// TestLoad_StructureBomb is issue 36 finding 1: a 31 MiB JSONL whose one
-// record holds "metadata": {"x": [{}, {}, ... 10.8 million times]} was
-// accepted and cost about a gigabyte once decoded. Its structure is
-// walked before it is decoded: the load stops at dataset.max_file_values
-// with ETOOLARGE naming the record and the field, and a child process
-// capped 256 MiB over its idle size survives it.
+// TestLoad_StructureBomb loads a JSON structure bomb: a 31 MiB JSONL whose
+// one record holds "metadata": {"x": [{}, {}, ... 10.8 million times]} was
+// accepted and cost about a gigabyte once decoded. Its structure is walked
+// before it is decoded: the load stops at dataset.max_file_values with
+// ETOOLARGE naming the record and the field, and a child process capped
+// 256 MiB over its idle size survives it.
 func TestLoad_StructureBomb(t *testing.T) {
 	var b bytes.Buffer
 	b.ReadFrom(datasettest.StructureBomb(10_800_000))

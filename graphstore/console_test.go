@@ -90,7 +90,7 @@ func escapeCorpus(tag, proj, url string) []string {
 	s := fmt.Sprintf("(n:WebSentinel {tag: '%s'})", tag)
 	g := "webattack-" + tag // a GDS graph the attempts try to create
 	q := []string{
-		// finding 1: LOAD CSV with an escape in each keyword, and in all
+		// LOAD CSV with an escape in each keyword, and in all
 		`LO\u0041D CSV FROM '` + url + `' AS r RETURN r`,
 		`LOAD C\u0053V FROM '` + url + `' AS r RETURN r`,
 		`LOAD CSV FR\u004fM '` + url + `' AS r RETURN r`,
@@ -116,7 +116,7 @@ func escapeCorpus(tag, proj, url string) []string {
 		"PROFILE LOAD CSV FROM '" + url + "' AS r RETURN r",
 		"CYPHER runtime=slotted LOAD CSV FROM '" + url + "' AS r RETURN r",
 		"WITH '" + url + "' AS u LOAD CSV FROM u AS r RETURN r",
-		// finding 2: procedures, escaped or not, GDS ones that drop or fill the catalog
+		// procedures, escaped or not, GDS ones that drop or fill the catalog
 		fmt.Sprintf(`CA\u004cL gds.graph.drop('%s')`, proj),
 		fmt.Sprintf(`C\u0041LL gds.graph.drop('%s', false) YIELD graphName RETURN graphName`, proj),
 		fmt.Sprintf(`CALL gds\u002egraph\u002edrop('%s')`, proj),
@@ -147,7 +147,7 @@ func escapeCorpus(tag, proj, url string) []string {
 		"SHOW CONSTRAINTS",
 		"sHoW uSeRs",
 		`T\u0045RMINATE TRANSACTIONS 'neo4j-transaction-1'`,
-		// finding 3: GDS functions, gds.graph.project above all (an
+		// GDS functions, gds.graph.project above all (an
 		// aggregation function: RETURN alone creates a graph)
 		fmt.Sprintf("RETURN gds.graph.project('%s', 1, 2)", g),
 		fmt.Sprintf("MATCH (s)-->(t) RETURN gds.graph.project('%s', s, t)", g),
@@ -307,7 +307,7 @@ func TestDB_RunConsole_Reads(t *testing.T) {
 		{fmt.Sprintf("MATCH %s WHERE exists { (n)-->() } RETURN n.name, count { (n)-->() } AS c", s), "[[alpha 1]]"},
 		{fmt.Sprintf("MATCH p = (a:WebSentinel {tag: '%s'})-[*1..2]->(b) RETURN length(p)", tag), "[[1]]"},
 		{fmt.Sprintf("MATCH p = SHORTEST 1 (a:WebSentinel {tag: '%s'})-[*]->(b:WebSentinel) RETURN length(p)", tag), "[[1]]"},
-		// a quantified path needs an upper bound (issue 36, finding 3)
+		// a quantified path needs an upper bound, and this one has it
 		{fmt.Sprintf("MATCH ((a:WebSentinel {tag: '%s'})-[:WEB_SENTINEL]->(b)){1,5} RETURN count(*) AS c", tag), "[[1]]"},
 		{fmt.Sprintf("MATCH %s RETURN n {.name, .score} AS m, labels(n), elementId(n) IS NOT NULL, toUpper(n.name), size(n.name) ORDER BY n.name LIMIT 1", s), "[[map[name:alpha score:1] [WebSentinel] true ALPHA 5]]"},
 		{fmt.Sprintf("MATCH %s WITH n, labels(n) AS ls RETURN [x IN ls WHERE x STARTS WITH 'Web'] AS a, all(x IN ls WHERE size(x) > 0) AS ok, reduce(m = 0, x IN ls | CASE WHEN size(x) > m THEN size(x) ELSE m END) AS longest, [x IN [1, 2, 3] | x * 2] AS doubled ORDER BY n.name", s),
@@ -386,7 +386,7 @@ func TestDB_RunConsole(t *testing.T) {
 		}
 	})
 	t.Run("ByteCap", func(t *testing.T) {
-		// finding 8: one row of a million numbers (5 MB in Bolt, 7 MB in
+		// one row of a million numbers (5 MB in Bolt, 7 MB in
 		// JSON) is refused, not sent.
 		_, err := db.RunConsole(ctx, "UNWIND range(1, 1000000) AS i WITH collect(i) AS r RETURN r", kgeval.ConsoleLimits{Timeout: 10 * time.Second})
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "refused: the first row alone") {
@@ -406,8 +406,8 @@ func TestDB_RunConsole(t *testing.T) {
 		}
 	})
 	t.Run("Timeout", func(t *testing.T) {
-		// issue 26: a timed-out query says so (EINVALID, 400), and "not
-		// reachable" is kept for a Neo4j that does not answer.
+		// A timed-out query says so (EINVALID, 400), and "not reachable"
+		// is kept for a Neo4j that does not answer.
 		start := time.Now()
 		_, err := db.RunConsole(ctx, "UNWIND range(1, 300000000) AS x WITH x WHERE x = -1 RETURN count(x)", kgeval.ConsoleLimits{Timeout: time.Second, MaxRows: 1})
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "timed out: the query ran past the console's time limit of 1s") || time.Since(start) > 8*time.Second {
@@ -523,10 +523,13 @@ func assertNothingRuns(t *testing.T, marker string, start time.Time, limit time.
 	}
 }
 
-// TestDB_RunConsole_Issue26 reproduces findings 1, 4 and 5 of issue 26
-// against the real Neo4j: each attack gets a clear refusal or time-out
-// (EINVALID, a 4xx), Neo4j keeps no console transaction open past the time
-// limit + 5 s, and the console reads no oversized row into memory.
+// TestDB_RunConsole_Issue26 reproduces three attacks on the console
+// against the real Neo4j: loops that Neo4j did not stop (Finding1), a
+// query nested deep enough to overflow Neo4j's parser (Finding4) and a
+// 64 MiB value built in one row (Finding5). Each attack gets a clear
+// refusal or time-out (EINVALID, a 4xx), Neo4j keeps no console
+// transaction open past the time limit + 5 s, and the console reads no
+// oversized row into memory.
 func TestDB_RunConsole_Issue26(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
@@ -778,8 +781,8 @@ func TestDB_RunConsole_NotReachable(t *testing.T) {
 }
 
 // TestDB_RunConsole_Fairness checks that one owner cannot hold every slot
-// of the console (issue 36): while alice runs two slow queries, a third of
-// hers is refused at once (ETOOMANY, a 429) and bob's query runs.
+// of the console: while alice runs two slow queries, a third of hers is
+// refused at once (ETOOMANY, a 429) and bob's query runs.
 func TestDB_RunConsole_Fairness(t *testing.T) {
 	db := MustOpenDB(t)
 	ctx := context.Background()
@@ -900,11 +903,14 @@ func chainQuery(prefix string, hops int) string {
 	return b.String()
 }
 
-// TestDB_RunConsole_Issue36 reproduces findings 3 and 4 of issue 36
+// TestDB_RunConsole_Issue36 reproduces two attacks on the console
 // against the real Neo4j, through a forwarder that keeps what is sent to
-// it: each query is refused with a clear EINVALID (a 400) well under a
-// second, nothing of it is ever sent to Neo4j, and no console transaction
-// is open after it; what the caps let through runs within them.
+// it: a pattern so long that Neo4j's planner stayed busy far past the time
+// limit (Finding3_Planner), and lists that Neo4j's memory guard does not
+// count (Finding4_Lists). Each query is refused with a clear EINVALID (a
+// 400) well under a second, nothing of it is ever sent to Neo4j, and no
+// console transaction is open after it; what the caps let through runs
+// within them.
 func TestDB_RunConsole_Issue36(t *testing.T) {
 	db, sent := spyNeo4j(t)
 	ctx := context.Background()

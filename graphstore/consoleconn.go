@@ -24,13 +24,12 @@ import (
 
 // This file gives the console a connection of its own to Neo4j: a driver
 // with its own small pool, so that console queries cannot take the
-// connections the dashboard's other requests need (a security test once
-// had 22 hanging console queries stall every other request), whose
-// connections go through an in-process relay that reads each message
-// Neo4j sends and refuses one over consoleMaxMessage before the driver
-// sees any of it (finding 5: the driver reads a whole row into memory, so
-// a 64 MiB value cost the server 650 MB before any limit of the console
-// could look at it).
+// connections the dashboard's other requests need (a security test once had
+// 22 hanging console queries stall every other request), whose connections
+// go through an in-process relay that reads each message Neo4j sends and
+// refuses one over consoleMaxMessage before the driver sees any of it (the
+// driver reads a whole row into memory, so a 64 MiB value cost the server
+// 650 MB before any limit of the console could look at it).
 
 const (
 	// consoleSlots is how many console queries run at once; more are

@@ -59,7 +59,8 @@ const (
 	// whole plan: about 2.6 s on one of this machine's cores, idle.
 	consoleWorkBudget = 1e8
 	// consoleMaxValue bounds a value built by the query's expressions, in
-	// characters or elements (64 MiB strings are what finding 5 built).
+	// characters or elements (an attack on the console once built 64 MiB
+	// strings).
 	consoleMaxValue = 4 << 20
 	// consoleDataSize bounds a stored value, in characters or elements:
 	// an assumption, not a limit Neo4j enforces (kgeval's largest values,

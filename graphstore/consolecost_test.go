@@ -7,10 +7,11 @@ import (
 	"github.com/kgeval/kgeval"
 )
 
-// TestCheckText checks the limits on a console query's text (issue 26,
-// finding 4): depth counts brackets, CASE and runs of prefix operators,
-// \uXXXX escapes are read as Neo4j reads them, and brackets in strings
-// and comments can only add to the count.
+// TestCheckText checks the limits on a console query's text, which keep
+// a deeply nested query from overflowing Neo4j's parser: depth counts
+// brackets, CASE and runs of prefix operators, \uXXXX escapes are read as
+// Neo4j reads them, and brackets in strings and comments can only add to
+// the count.
 func TestCheckText(t *testing.T) {
 	nest := func(open, close string, n int) string {
 		return "RETURN " + strings.Repeat(open, n) + "1" + strings.Repeat(close, n) + " AS x"

@@ -43,7 +43,7 @@ import (
 //     most consoleMaxValue together (a nested one counted once per element
 //     of the list around it): Neo4j's memory guard does not count the
 //     lists they build, and a pattern of a few hops around a hub makes
-//     them millions long (finding 4: 11.9 million elements from a node of
+//     them millions long (11.9 million elements from a node of
 //     degree 308). COUNT { } and EXISTS
 //     { } build no list; their rows are Neo4j's to stop at its time limit
 //     (measured: COUNT { (a)-[*1..6]-() } around a node of degree 59 stops

@@ -10,8 +10,8 @@ import (
 )
 
 // chain returns EXPLAIN MATCH (v0:Entity)-[:REL]-(v1:Entity)-...-(z) with
-// hops relationships, its variables named after prefix (finding 3 of
-// issue 36: fresh names dodge Neo4j's plan cache).
+// hops relationships, its variables named after prefix (fresh names dodge
+// Neo4j's plan cache).
 func chain(prefix string, hops int) string {
 	var b strings.Builder
 	b.WriteString("EXPLAIN MATCH ")
@@ -23,8 +23,10 @@ func chain(prefix string, hops int) string {
 }
 
 // TestCheckShape checks the caps on a query's structure, read from its
-// parse tree before anything is sent to Neo4j (issue 36, findings 3 and
-// 4).
+// parse tree before anything is sent to Neo4j: patterns too long for
+// Neo4j's planner to plan in time, lists that Neo4j's memory guard does not
+// count, and the caps on clauses, subqueries, path bounds and query
+// options.
 func TestCheckShape(t *testing.T) {
 	subqueries := func(n int) string {
 		var b strings.Builder
@@ -77,7 +79,7 @@ func TestCheckShape(t *testing.T) {
 		{"ShortestPath", "MATCH (a:Entity), (b:Entity) MATCH p = shortestPath((a)-[*]-(b)) RETURN p", ""},
 		{"ShortestPathExpr", "MATCH (a:Entity), (b:Entity) RETURN allShortestPaths((a)-[*]-(b)) AS p", ""},
 		{"AnyPath", "MATCH p = ANY 2 (a:Entity)-[*]->(b:Entity) RETURN p", "needs an upper bound"},
-		// finding 4: lists that Neo4j's memory guard does not count
+		// lists that Neo4j's memory guard does not count
 		{"Comprehension", "MATCH (a:Entity) RETURN [p=(a)-[*1..4]-() | p] AS ps", "pattern comprehensions"},
 		{"ComprehensionSize", "MATCH (a:Entity) RETURN size([p=(a)-[*1..4]-()|1]) AS n", "pattern comprehensions"},
 		{"ComprehensionOneHop", "MATCH (a:Entity) RETURN [(a)-->(b) | b.label] AS l", "pattern comprehensions"},

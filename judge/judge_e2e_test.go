@@ -189,7 +189,7 @@ func TestJudge_EndToEnd(t *testing.T) {
 	t.Logf("second pass: %d model calls, %d cache hits", s2.Calls-s1.Calls, s2.CacheHits-s1.CacheHits)
 
 	// A clearly wrong answer (another year, founder and country) grades
-	// below the grounded one on factual_accuracy (issue 28: 20 against 100 in
+	// below the grounded one on factual_accuracy (20 against 100 in
 	// 3 runs of this test; 20, 53 and 53 in 3 probes, the grounded one 73 in
 	// a fourth run). Nothing else is asserted of it: the
 	// model gets it wrong. Its answer_class of it is CORRECT (3 runs of 3),

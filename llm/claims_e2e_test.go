@@ -123,7 +123,7 @@ func checkEstimates(t *testing.T, xs []exchange) {
 // TestClaimVerifier_EndToEnd asks the local model about a claim its
 // document states and one it contradicts, on two documents, then again from
 // the cache. The direction is asserted: the bundled 1.5B model answers these
-// cases steadily (issue 28, 5 runs: P(supported) 0.96-0.97 for the Eiffel
+// cases steadily (5 runs: P(supported) 0.96-0.97 for the Eiffel
 // Tower's stated year, 0.19-0.21 for the contradicted one; 3 runs: 0.77-0.78
 // for PSLV-C56's stated launch date, 0.09-0.12 for another date). The
 // triplet Verifier, asked the same dates, is not that reliable (see

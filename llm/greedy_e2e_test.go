@@ -65,7 +65,7 @@ func newRawTap(t *testing.T) (*rawTap, string) {
 // says "temperature": 0, and each one-token answer is the most likely token
 // of the server's own log-probabilities. Sampling at the tiny positive
 // temperature sent before answered "Yes" where the logprobs gave No -0.08,
-// Yes -2.7 (issue 37); the claims below are chosen to be uncertain (a
+// Yes -2.7; the claims below are chosen to be uncertain (a
 // paraphrase, a partly stated claim, a near-miss number), where sampling
 // would disagree with the argmax on some of them.
 func TestGreedyDecoding_EndToEnd(t *testing.T) {

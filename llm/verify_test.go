@@ -57,7 +57,7 @@ func TestVerifier_Faults(t *testing.T) {
 // TestVerifier_EndToEnd asks the local model one real batch and checks the
 // answer's shape, that it is cached, and logs the verdicts. A plumbing test:
 // the verdicts are not asserted, because the bundled 1.5B model does not
-// get this case right. Of 4 runs (issue 28), one answered 30 July
+// get this case right. Of 4 runs, one answered 30 July
 // supported and 5 August contradicted; three answered 30 July not_found
 // and 5 August supported (with the reason "contradicted"). How well the
 // verifier judges lives in `make validity` and `make factcheck`.

@@ -316,8 +316,9 @@ func TestFloat16(t *testing.T) {
 // TestEmbed_SameBitsOnEveryMachine embeds the first reference texts with
 // every micro-kernel this CPU has and compares the vectors' bits with the
 // ones committed here: a replay recomputes its label vectors, and a last
-// bit that depends on the CPU or the architecture moved its scores
-// (issue 37, docs/VALIDITY.md).
+// bit that depends on the CPU or the architecture moved its scores, and
+// with them the win rates of the committed validity reports
+// (docs/VALIDITY.md).
 func TestEmbed_SameBitsOnEveryMachine(t *testing.T) {
 	// sha256 of the little-endian float32 bits of the first 16 reference
 	// texts' vectors. An intended change of the encoder's arithmetic changes

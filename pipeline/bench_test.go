@@ -88,10 +88,10 @@ func BenchmarkEvaluate_1000(b *testing.B) {
 	}{
 		{"native", &scoring.Native{Seed: 42}},
 		// The default scoring.communities, batch: one community call per
-		// batch, each graph's communities its own (issues 29, 38).
+		// batch, each graph's communities its own.
 		{"gds", &graphstore.GDS{DB: db}},
 		// louvain-per-graph: one Louvain call per pair graph, the default
-		// before issue 38.
+		// before the batch mode.
 		{"gds-louvain-per-graph", &graphstore.GDS{DB: db, Communities: graphstore.CommunitiesLouvainPerGraph}},
 	} {
 		engine := e.engine

@@ -21,7 +21,7 @@ func (s runsOnly) GetRun(_ context.Context, name string) (kgeval.Run, error) {
 
 // TestJobs_MayControl checks who may cancel or resume a job: its owner and
 // admins, everyone with sign-in off, only admins when no owner is
-// recorded (the dashboard's messages, issue 26).
+// recorded (the dashboard's messages).
 func TestJobs_MayControl(t *testing.T) {
 	j := &Jobs{
 		db:     runsOnly{"mine": {Name: "mine", Status: kgeval.RunInterrupted}, "cli": {Name: "cli", Status: kgeval.RunInterrupted}},

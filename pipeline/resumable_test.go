@@ -26,7 +26,8 @@ func TestResumable_CommunityMode(t *testing.T) {
 
 // A resumed run keeps the community mode it started in: unset (recorded
 // before the key existed) is louvain-per-graph, whatever the configuration
-// says now (batch by default since issue 38).
+// says now (batch, the default since the batch community mode replaced
+// louvain-per-graph).
 func TestKeepCommunityMode(t *testing.T) {
 	now := kgeval.RunSettings{Engine: "gds", Tau: 0.7, Communities: kgeval.CommunitiesBatch}
 	for _, tc := range []struct {

@@ -19,7 +19,7 @@ import (
 )
 
 // TestServer_Redirect checks that ?next= after sign-in stays on the site:
-// finding 4's tab trick and its relatives become "/".
+// the tab trick ("/\t/evil.example/") and its relatives become "/".
 func TestServer_Redirect(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, _ := MustServer(t, db, &graphstore.Health{DB: db})
@@ -143,9 +143,9 @@ func TestServer_Sessions(t *testing.T) {
 }
 
 // TestServer_Limits checks the request limits: bodies over the limit are
-// refused before anything parses them (finding 6), a multipart sign-in is
-// never parsed without a CSRF header, API answers are not cached and
-// /assets/ lists nothing (finding 9).
+// refused before anything parses them, a multipart sign-in is never parsed
+// without a CSRF header, API answers are not cached and /assets/ lists
+// nothing.
 func TestServer_Limits(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, _ := MustServer(t, db, &graphstore.Health{DB: db})
@@ -258,8 +258,7 @@ func (zeros) Read(p []byte) (int, error) {
 }
 
 // TestServer_RateLimit checks that failed sign-ins are limited per user
-// name and per client, with Retry-After, before any password is checked
-// (finding 7).
+// name and per client, with Retry-After, before any password is checked.
 func TestServer_RateLimit(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, _ := MustServer(t, db, &graphstore.Health{DB: db})

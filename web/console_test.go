@@ -67,10 +67,13 @@ func selfRSS() int64 {
 	return 0
 }
 
-// TestServer_Console_Issue26 posts the reproductions of issue 26's
-// findings 1, 4 and 5 to POST /api/cypher: each gets a 400 that says what
-// happened (refused, timed out), in words for any caller, the server stays
-// up and answers other requests, and no oversized row reaches its memory.
+// TestServer_Console_Issue26 posts the reproductions of three attacks on
+// the console to POST /api/cypher: loops that Neo4j did not stop
+// (Finding1), a query nested deep enough to overflow Neo4j's parser
+// (Finding4) and a 64 MiB string or row (Finding5). Each gets a 400 that
+// says what happened (refused, timed out), in words for any caller, the
+// server stays up and answers other requests, and no oversized row
+// reaches its memory.
 func TestServer_Console_Issue26(t *testing.T) {
 	c := consoleServer(t, 2*time.Second)
 	noCLI := func(t *testing.T, e consoleErr) {
@@ -155,8 +158,8 @@ func TestServer_Console_Issue26(t *testing.T) {
 			status1, e1.Error, status2, e2.Error, took, base>>20, peak>>20)
 	})
 	t.Run("TooMany", func(t *testing.T) {
-		// the console runs 4 queries at once, one user 2 of them (issue
-		// 36); the rest are told to wait
+		// the console runs 4 queries at once, one user 2 of them; the
+		// rest are told to wait
 		slow := "UNWIND range(1, 3000000000) AS x WITH x WHERE x = -1 RETURN count(x)"
 		var wg sync.WaitGroup
 		statuses := make([]int, 6)
@@ -186,9 +189,11 @@ func TestServer_Console_Issue26(t *testing.T) {
 	})
 }
 
-// TestServer_Console_Issue36 posts the reproductions of issue 36's
-// findings 3 and 4 to POST /api/cypher: each gets a clear 400 well under a
-// second, nothing of the console's is open in Neo4j after it, the server
+// TestServer_Console_Issue36 posts the reproductions of two attacks on
+// the console to POST /api/cypher: a pattern so long that Neo4j's planner
+// stayed busy far past the time limit (Finding3), and lists that Neo4j's
+// memory guard does not count (Finding4). Each gets a clear 400 well under
+// a second, nothing of the console's is open in Neo4j after it, the server
 // stays up, and one user's queries cannot take every console slot.
 func TestServer_Console_Issue36(t *testing.T) {
 	const otherToken = "other-token-0123456789abcdef"

@@ -58,16 +58,15 @@ func sessionCookie(t *testing.T, s *web.Server, host, proto, from string, overTL
 	return cookies[0]
 }
 
-// TestServer_SessionCookie checks the session cookie's name and flags
-// (issue 26 finding 8): __Host-kgeval_session over https (the server's
-// own TLS, or the X-Forwarded-Proto of a proxy in web.trusted_proxies) and
-// on a host that is not loopback (where a Secure cookie only works over
-// https anyway); kgeval_session over plain http on loopback, where a
-// browser may refuse a __Host- cookie. Always HttpOnly, SameSite=Strict,
-// Path=/ and no Domain. X-Forwarded-Proto from a client that is no trusted
-// proxy changes nothing (issue 36, deployment): with web.trusted_proxies
-// empty (the default) or naming another address, "https" neither renames
-// the cookie nor makes it Secure.
+// TestServer_SessionCookie checks the session cookie's name and flags:
+// __Host-kgeval_session over https (the server's own TLS, or the
+// X-Forwarded-Proto of a proxy in web.trusted_proxies) and on a host that
+// is not loopback (where a Secure cookie only works over https anyway);
+// kgeval_session over plain http on loopback, where a browser may refuse a
+// __Host- cookie. Always HttpOnly, SameSite=Strict, Path=/ and no Domain.
+// X-Forwarded-Proto from a client that is no trusted proxy changes nothing:
+// with web.trusted_proxies empty (the default) or naming another address,
+// "https" neither renames the cookie nor makes it Secure.
 func TestServer_SessionCookie(t *testing.T) {
 	secure, insecure := cookieServer(t, false, testProxy), cookieServer(t, true, testProxy)
 	open, openInsecure := cookieServer(t, false), cookieServer(t, true) // web.trusted_proxies empty

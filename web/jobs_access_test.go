@@ -124,10 +124,10 @@ func waitFor(t *testing.T, c *client, run string, what string, ok func(kgeval.Jo
 	}
 }
 
-// TestServer_JobsOwner checks who may cancel and resume a job (issue 26
-// finding 6): its starter and admins; another signed-in user gets 403 with
-// the reason, while the job runs and once it is interrupted; a job whose
-// starter is not recorded is for admins only.
+// TestServer_JobsOwner checks who may cancel and resume a job: its starter
+// and admins; another signed-in user gets 403 with the reason, while the
+// job runs and once it is interrupted; a job whose starter is not recorded
+// is for admins only.
 func TestServer_JobsOwner(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, jobs := accessServer(t, db, nil)
@@ -230,10 +230,10 @@ func uploadFiles(t *testing.T, dir string) int {
 	return n
 }
 
-// TestServer_UploadQuota checks the per-user upload quota (issue 26
-// finding 6): at the file limit 429, over the byte limit 413 (declared or
-// found while reading), each with the limit and how to free space; other
-// users are not affected, and the cleanup frees the quota.
+// TestServer_UploadQuota checks the per-user upload quota: at the file
+// limit 429, over the byte limit 413 (declared or found while reading),
+// each with the limit and how to free space; other users are not affected,
+// and the cleanup frees the quota.
 func TestServer_UploadQuota(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, jobs := accessServer(t, db, func(c *configs.Config) {
@@ -304,10 +304,9 @@ func TestServer_UploadQuota(t *testing.T) {
 }
 
 // TestServer_UploadCleanup checks the cleanup that runs while the server
-// serves (issue 26 finding 6): an upload older than
-// web.upload_cleanup_age that no run needs, and one of a done run, are
-// removed; one of an interrupted run (it may be resumed) and a new one are
-// kept.
+// serves: an upload older than web.upload_cleanup_age that no run needs,
+// and one of a done run, are removed; one of an interrupted run (it may be
+// resumed) and a new one are kept.
 func TestServer_UploadCleanup(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, jobs := accessServer(t, db, func(c *configs.Config) {
@@ -373,11 +372,11 @@ func TestServer_UploadCleanup(t *testing.T) {
 	}
 }
 
-// TestServer_UploadIDsShown is the listing half of issue 36 finding 6:
-// GET /api/jobs listed every job's upload id to every signed-in user, who
-// could start a job on it. An upload's id is shown only to its owner and
-// admins: others see whose upload a job or run evaluates, in the jobs
-// list, a job, the runs list and page, a run and a comparison of runs.
+// TestServer_UploadIDsShown checks who sees an upload's id in listings: GET
+// /api/jobs listed every job's upload id to every signed-in user, who could
+// start a job on it. An upload's id is shown only to its owner and admins:
+// others see whose upload a job or run evaluates, in the jobs list, a job,
+// the runs list and page, a run and a comparison of runs.
 func TestServer_UploadIDsShown(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, jobs := accessServer(t, db, nil)

@@ -75,14 +75,14 @@ func startAll(c *client, n int, body func(i int) string) ([]int, []string) {
 	return codes, bodies
 }
 
-// TestServer_JobsCheapChecksFirst covers issue 36 finding F2: POST
-// /api/jobs used to read the whole upload before it checked that the run
-// exists (409) or that jobs run (429), outside the memory budget; four at
-// once on a large upload crashed the server. Now those checks, and the
-// owner's (403), come before the upload is read: four requests at once on
-// a 26 MB upload get 409, 429 or 403 with the server's heap all but
-// unmoved. Of four starts that pass them, two (the job slots) read the
-// upload, once each, and two get 429.
+// TestServer_JobsCheapChecksFirst checks that a job's start makes its cheap
+// checks first: POST /api/jobs used to read the whole upload before it
+// checked that the run exists (409) or that jobs run (429), outside the
+// memory budget; four at once on a large upload crashed the server. Now
+// those checks, and the owner's (403), come before the upload is read: four
+// requests at once on a 26 MB upload get 409, 429 or 403 with the server's
+// heap all but unmoved. Of four starts that pass them, two (the job slots)
+// read the upload, once each, and two get 429.
 func TestServer_JobsCheapChecksFirst(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, jobs := accessServer(t, db, nil)
@@ -169,12 +169,13 @@ func TestServer_JobsCheapChecksFirst(t *testing.T) {
 	}
 }
 
-// TestServer_JobsUploadOwner covers issue 36 finding F6: a user could
-// start a job on another user's upload and leave an interrupted run that
-// kept it past its cleanup age. Now a job evaluates only the caller's own
-// uploads (403 otherwise, both ways between alice and bob) and an admin's
-// any; an admin's interrupted run on alice's upload does not keep it past
-// web.upload_cleanup_age, while alice's own interrupted run keeps hers.
+// TestServer_JobsUploadOwner checks whose uploads a job may evaluate: a
+// user could start a job on another user's upload and leave an interrupted
+// run that kept it past its cleanup age. Now a job evaluates only the
+// caller's own uploads (403 otherwise, both ways between alice and bob) and
+// an admin's any; an admin's interrupted run on alice's upload does not
+// keep it past web.upload_cleanup_age, while alice's own interrupted run
+// keeps hers.
 func TestServer_JobsUploadOwner(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, jobs := accessServer(t, db, func(c *configs.Config) { c.Web.UploadCleanupAge = time.Hour })

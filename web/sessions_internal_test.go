@@ -16,10 +16,11 @@ import (
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 )
 
-// TestSessionStore_Create checks where a full store makes room (issue 36
-// F5): a sign-in past the per-identity cap or into a full store ends the
-// identity's own oldest session, never another identity's; an identity
-// with no session in a store full of others' gets ETOOMANY.
+// TestSessionStore_Create checks where a full store makes room (a flood of
+// sign-ins with one token used to evict every other session): a sign-in
+// past the per-identity cap or into a full store ends the identity's own
+// oldest session, never another identity's; an identity with no session in
+// a store full of others' gets ETOOMANY.
 func TestSessionStore_Create(t *testing.T) {
 	t.Run("OwnOldestFirst", func(t *testing.T) {
 		s := newSessionStore(10000, 100)
@@ -99,10 +100,11 @@ func count(s *sessionStore, name, kind string) int {
 	return n
 }
 
-// TestServer_SignInFloodUnlimited replays issue 36 F5 with the sign-in rate
-// limits lifted, so that all 10,001 sign-ins of one non-admin token (same
-// pre-login cookie) succeed: the store's own rule still keeps the admin's
-// and another user's sessions, and the token ends with its newest 100.
+// TestServer_SignInFloodUnlimited replays the sign-in flood of
+// TestServer_SignInFlood with the sign-in rate limits lifted, so that all
+// 10,001 sign-ins of one non-admin token (same pre-login cookie) succeed:
+// the store's own rule still keeps the admin's and another user's sessions,
+// and the token ends with its newest 100.
 func TestServer_SignInFloodUnlimited(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	hash, err := HashPassword("correct horse battery")

@@ -74,12 +74,12 @@ func signInAs(c *client, ip, token string) *http.Response {
 	return resp
 }
 
-// TestServer_SignInFlood is issue 36 F5: 10,001 sign-ins with one non-admin
-// token and the same pre-login cookie used to evict every other session.
-// Now successful sign-ins are limited per identity (10 in a row, then one
-// per 30 s) and per client (30, then one per 10 s) with 429 and
-// Retry-After, and the admin's and another user's sessions still answer
-// 200 after the flood.
+// TestServer_SignInFlood checks that a flood of sign-ins evicts nobody
+// else: 10,001 sign-ins with one non-admin token and the same pre-login
+// cookie used to evict every other session. Now successful sign-ins are
+// limited per identity (10 in a row, then one per 30 s) and per client (30,
+// then one per 10 s) with 429 and Retry-After, and the admin's and another
+// user's sessions still answer 200 after the flood.
 func TestServer_SignInFlood(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	tokens := map[string]string{"flood": "kgv_flood-token-of-a-non-admin"}
@@ -182,10 +182,10 @@ func TestServer_SignInFlood(t *testing.T) {
 }
 
 // TestServer_ForwardedFor checks that X-Forwarded-For names the client for
-// the sign-in limits only when the peer is in web.trusted_proxies (issue
-// 36, deployment): from anyone else, 21 failed sign-ins under 21 made-up
-// addresses are one client and the 21st gets 429; behind a trusted proxy
-// they are 21 clients.
+// the sign-in limits only when the peer is in web.trusted_proxies: from
+// anyone else, 21 failed sign-ins under 21 made-up addresses are one
+// client and the 21st gets 429; behind a trusted proxy they are 21
+// clients.
 func TestServer_ForwardedFor(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	for _, tc := range []struct {
@@ -220,10 +220,10 @@ func TestServer_ForwardedFor(t *testing.T) {
 	}
 }
 
-// TestServer_Banner checks the banner of kgeval serve (issue 36,
-// deployment): it names kgeval.localhost, a host of the dashboard's own
-// whose cookies no other program on 127.0.0.1 gets; the server answers
-// that Host, and its session cookie is host-only (no Domain).
+// TestServer_Banner checks the banner of kgeval serve: it names
+// kgeval.localhost, a host of the dashboard's own whose cookies no other
+// program on 127.0.0.1 gets; the server answers that Host, and its session
+// cookie is host-only (no Domain).
 func TestServer_Banner(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	cfg := signInConfig(t, nil)

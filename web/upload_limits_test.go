@@ -167,15 +167,16 @@ func postUpload(base, name string, body io.Reader) uploadResult {
 	return uploadResult{name, resp.StatusCode, resp.Header.Get("Retry-After"), out, time.Since(start)}
 }
 
-// TestServer_UploadLimits is issue 26 findings 2, 3 and 7 against the
+// TestServer_UploadLimits posts three kinds of dataset bomb to the
 // dashboard as `kgeval serve` runs it, in a child process with the default
 // limits, GOMEMLIMIT at 1 GiB and its address space capped (prlimit --as)
-// 1 GiB over its size once started: 16 Parquet bombs (finding 2: about 15
-// exhausted the machine, 4 crashed a 4 GiB server), 4 files of 16.3
-// million bad records (finding 3) and 4 footer bombs (finding 7) posted at
-// once each get a 4xx with the reason, and then 6 valid 32 MiB uploads at
-// once share the 512 MiB upload memory budget. The server stays up and its
-// peak RSS grows by less than web.upload_memory_bytes.
+// 1 GiB over its size once started: 16 Parquet bombs (a small file whose
+// question decompresses to 512 MiB: about 15 exhausted the machine, 4
+// crashed a 4 GiB server), 4 files of 16.3 million bad records and 4
+// footer bombs (a 28-byte file whose footer claims 2 GiB) posted at once
+// each get a 4xx with the reason, and then 6 valid 32 MiB uploads at once
+// share the 512 MiB upload memory budget. The server stays up and its peak
+// RSS grows by less than web.upload_memory_bytes.
 func TestServer_UploadLimits(t *testing.T) {
 	child := startServeChild(t, t.TempDir(), 1<<30)
 	base, pid, idleRSS, capAS, idleAS, stderr := child.base, child.pid, child.idleRSS, child.capAS, child.idleAS, child.stderr

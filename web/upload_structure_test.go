@@ -40,18 +40,18 @@ func uploadsIn(t *testing.T, dir string) []string {
 	return out
 }
 
-// TestServer_StructureBomb is issue 36 finding 1 against the dashboard as
-// `kgeval serve` runs it, in a child process with the default limits,
-// GOMEMLIMIT at 1 GiB and its address space capped 1 GiB over its size
-// once started (stricter than the finding's 4 GiB): three 31 MiB JSONL
-// files whose one record holds {"metadata": {"x": [{}, {}, ... 10.8
-// million times]}} (each cost about 1 GB, three crashed the server) are
-// posted at once and each gets 413 naming the record, the field and the
-// cap; then one within the caps whose records hold a million small
-// objects (600 MiB once decoded, by its Meter) gets 413 before it is
-// decoded, and a dataset with human and metadata fields loads. The server
-// stays up, grows by less than 300 MB a request, and keeps no file of an
-// upload it refused.
+// TestServer_StructureBomb posts JSON structure bombs (one record that
+// holds millions of tiny objects) to the dashboard as `kgeval serve` runs
+// it, in a child process with the default limits, GOMEMLIMIT at 1 GiB and
+// its address space capped 1 GiB over its size once started (stricter than
+// the 4 GiB server the bombs first crashed): three 31 MiB JSONL files whose
+// one record holds {"metadata": {"x": [{}, {}, ... 10.8 million times]}}
+// (each cost about 1 GB, three crashed the server) are posted at once and
+// each gets 413 naming the record, the field and the cap; then one within
+// the caps whose records hold a million small objects (600 MiB once
+// decoded, by its Meter) gets 413 before it is decoded, and a dataset with
+// human and metadata fields loads. The server stays up, grows by less than
+// 300 MB a request, and keeps no file of an upload it refused.
 func TestServer_StructureBomb(t *testing.T) {
 	dir := t.TempDir()
 	child := startServeChild(t, dir, 1<<30)
@@ -115,11 +115,11 @@ func TestServer_StructureBomb(t *testing.T) {
 	t.Logf("at the end: peak RSS +%.1f MiB; uploads folder: %d file(s)", float64(child.grew())/(1<<20), len(uploadsIn(t, dir)))
 }
 
-// TestServer_UploadInterrupted is the second half of issue 36 finding 1:
-// a server that dies while it reads an upload left its file in the
-// uploads folder, counted against nobody's quota. The upload is recorded
-// (owner, reading) before its body is read, and the next start removes
-// the file and the record.
+// TestServer_UploadInterrupted checks what a crash during an upload leaves:
+// a server that dies while it reads an upload left its file in the uploads
+// folder, counted against nobody's quota. The upload is recorded (owner,
+// reading) before its body is read, and the next start removes the file and
+// the record.
 func TestServer_UploadInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	child := startServeChild(t, dir, 0)
@@ -175,13 +175,14 @@ func TestServer_UploadInterrupted(t *testing.T) {
 	}
 }
 
-// TestServer_UploadQuotaInFlight is issue 36 finding 7: 14 uploads at
-// once of 10 to 20 MB each kept 130 to 280 MB against a quota of 100 to
-// 256 MiB, because the quota counted only the uploads kept. An upload now
-// reserves its declared length before it is read, and each byte as it
-// arrives when it declares none: with a quota of 100 MiB, the uploads
-// kept hold at most 100 MiB and the others get 413 with the quota's
-// reason, whether they declared their length (half of them) or not.
+// TestServer_UploadQuotaInFlight checks that the upload quota counts the
+// uploads still being read: 14 uploads at once of 10 to 20 MB each kept 130
+// to 280 MB against a quota of 100 to 256 MiB, because the quota counted
+// only the uploads kept. An upload now reserves its declared length before
+// it is read, and each byte as it arrives when it declares none: with a
+// quota of 100 MiB, the uploads kept hold at most 100 MiB and the others
+// get 413 with the quota's reason, whether they declared their length (half
+// of them) or not.
 func TestServer_UploadQuotaInFlight(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	cfg, err := configs.Load("", nil)

@@ -37,11 +37,11 @@ func (h *holdJobs) Upload(ctx context.Context, name string, body io.Reader) (kge
 	return kgeval.Upload{Name: name, Bytes: n, Rejected: []kgeval.Rejection{}}, nil
 }
 
-// TestServer_UploadBudget checks the memory budget uploads share (issue 26
-// deliverable 2): an upload reserves its cost once its body is in; one
-// that does not fit waits, and after the wait gets 503 with Retry-After
-// and the reason; a smaller one that fits goes through meanwhile; once the
-// holder returns, the budget is free again.
+// TestServer_UploadBudget checks the memory budget uploads share: an upload
+// reserves its cost once its body is in; one that does not fit waits, and
+// after the wait gets 503 with Retry-After and the reason; a smaller one
+// that fits goes through meanwhile; once the holder returns, the budget is
+// free again.
 func TestServer_UploadBudget(t *testing.T) {
 	const token = "budget-test-token"
 	jobs := &holdJobs{held: make(chan string, 1), release: make(chan struct{})}

@@ -26,8 +26,8 @@ const replaySamples = 12
 // default extraction (both) and the model's triplets alone (llm), and
 // compares each export with the committed one in testdata/golden: a
 // replay's scores are a function of the snapshot and the configuration, on
-// any machine (issue 37: label vectors recomputed with other last bits had
-// moved win rates of the committed validity reports). After an intended
+// any machine (label vectors recomputed with other last bits had moved
+// win rates of the committed validity reports). After an intended
 // change of the scores, rewrite the goldens with
 //
 //	go test ./cmd/kgeval -run TestEvaluate_ReplayGolden -update

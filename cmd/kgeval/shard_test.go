@@ -39,7 +39,7 @@ func TestEvaluate_Shards(t *testing.T) {
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		// The default scoring.communities (batch): each graph's communities
-		// are its own whichever worker scores it (issue 38).
+		// are its own whichever worker scores it.
 		cmd.Env = append(os.Environ(), "KGEVAL_NEO4J_PASSWORD="+graphstoretest.Password(), "KGEVAL_EXTRACTION_METHOD=rules", "KGEVAL_LLM_CACHE_ONLY=true")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

@@ -76,9 +76,9 @@ func dataPage(values int32, encoding format.Encoding) format.PageHeader {
 // ParquetBomb returns a Parquet file of one row whose question is a string
 // of n bytes 'a', compressed with ZSTD into a frame of RLE blocks: about
 // n/32,768 bytes for the whole file (a 512 MiB question makes a file of
-// some 16 KiB, as finding 2's did). Its page header and footer state the
-// sizes honestly; with lie set, they claim a 100-byte page instead, so
-// that only the compressed data tells. n must be below 2 GiB.
+// some 16 KiB, like the 17 KB bomb first reported). Its page header and
+// footer state the sizes honestly; with lie set, they claim a 100-byte page
+// instead, so that only the compressed data tells. n must be below 2 GiB.
 func ParquetBomb(n int64, lie bool) []byte {
 	length := binary.LittleEndian.AppendUint32(nil, uint32(n)) // PLAIN: the length, then the bytes
 	h := dataPage(1, format.Plain)
@@ -162,9 +162,9 @@ func mustMarshal(v any) []byte {
 	return b
 }
 
-// FooterBomb returns the 28-byte file of finding 7: Parquet magic at both
-// ends and a footer length of 0x7fffffff, which the Parquet reader used to
-// allocate (2 GiB) before comparing it with the file's size.
+// FooterBomb returns a 28-byte file whose footer lies: Parquet magic at
+// both ends and a footer length of 0x7fffffff, which the Parquet reader
+// used to allocate (2 GiB) before comparing it with the file's size.
 func FooterBomb() []byte {
 	b := []byte("PAR1")
 	b = append(b, make([]byte, 16)...)
@@ -172,8 +172,8 @@ func FooterBomb() []byte {
 	return append(b, "PAR1"...)
 }
 
-// TinyBadRecords returns a reader of n lines "1" (finding 3: each one a
-// record rejected as not a JSON object), without holding them.
+// TinyBadRecords returns a reader of n lines "1" (each one a record
+// rejected as not a JSON object), without holding them.
 func TinyBadRecords(n int) io.Reader {
 	const chunk = 1 << 16
 	line := strings.Repeat("1\n", chunk)

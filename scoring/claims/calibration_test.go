@@ -285,7 +285,8 @@ func TestCalibration_ScoreDefault(t *testing.T) {
 	for _, x := range []struct{ claim, passage string }{
 		{"The Eiffel Tower was completed in 1889.", towerSentence},
 		{"The Eiffel Tower was completed in 1925.", towerSentence},
-		// Issue 37: the held-out verdicts called this one supported.
+		// Once scored supported, above the pass mark; the currency
+		// conflict ('€' against '$') makes it contradicted.
 		{"The company's revenue was €2.5 million in 2023.", "The company reported revenue of $2.5 million in 2023."},
 	} {
 		in, gp := MustInput(t, x.claim, x.passage)
