@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -237,13 +236,10 @@ func CheckLines(texts SampleTexts, pairs []kgeval.Pair, results map[string]kgeva
 }
 
 // evidenceSentence names the context text of evidence e of pair p
-// ("contexts passage 2", "reference") and cuts its span out of the sample's
+// (Where: "passage 2", "reference") and cuts its span out of the sample's
 // texts with up to ContextChars characters around it (Excerpt).
 func evidenceSentence(texts SampleTexts, p kgeval.Pair, e *kgeval.Evidence) (source, before, sentence, after string) {
-	source = string(p.Context)
-	if p.Context == kgeval.TextContexts {
-		source = fmt.Sprintf("contexts passage %d", e.Passage+1)
-	}
+	source = Where(p.Context, e.Passage)
 	before, sentence, after = Excerpt(texts.Text(p.Context, e.Passage), e.Start, e.End, ContextChars)
 	return source, before, sentence, after
 }

@@ -47,12 +47,12 @@ func TestWhyLines(t *testing.T) {
 
 	type row struct{ pair, triplet, verdict, outcome, source, sentence string }
 	want := []row{
-		{"faithfulness", "(Acme; was founded in; 2014)", "contradicted", "contradicted", "contexts passage 1", "Acme was founded in 2010 in Ohio."},
+		{"faithfulness", "(Acme; was founded in; 2014)", "contradicted", "contradicted", "passage 1", "Acme was founded in 2010 in Ohio."},
 		{"faithfulness", "(Acme; sells to; roadrunners)", "not_found", "not_found", "", ""},
 		{"factual_correctness", "(Acme; was founded in; 2014)", "contradicted (sentence)", "contradicted", "reference", "Acme was founded in 2010."},
 		{"faithfulness", "(Acme; is in; Utah)", "not_found", "not_found", "", ""},
-		{"faithfulness", "(Acme; makes; anvils)", "supported", "supported", "contexts passage 1", "Acme is a maker of anvils."},
-		{"faithfulness", "(Acme; has; 40 staff)", "supported (sentence)", "supported", "contexts passage 2", "The firm has 40 staff."},
+		{"faithfulness", "(Acme; makes; anvils)", "supported", "supported", "passage 1", "Acme is a maker of anvils."},
+		{"faithfulness", "(Acme; has; 40 staff)", "supported (sentence)", "supported", "passage 2", "The firm has 40 staff."},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d: %+v", len(lines), len(want), lines)

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -36,7 +35,7 @@ func Explain(w io.Writer, run string, d *readmodel.SampleDetail, only []string) 
 			}
 		}
 		fmt.Fprintf(w, "\n%s (%s → %s): %s\n", p.Name, p.Input, p.Context, strings.Join(parts, ", "))
-		explainClaims(w, r.Claims)
+		explainClaims(w, p.Context, r.Claims)
 		for _, l := range lines {
 			if l.Pair != p.Name {
 				continue
@@ -76,10 +75,7 @@ func Explain(w io.Writer, run string, d *readmodel.SampleDetail, only []string) 
 	var dropped []string
 	for _, g := range d.Grounding {
 		for _, t := range g.Dropped {
-			where := string(g.Text)
-			if g.Text == kgeval.TextContexts {
-				where = fmt.Sprintf("passage %d", g.Passage+1)
-			}
+			where := analysis.Where(g.Text, g.Passage)
 			dropped = append(dropped, fmt.Sprintf("  %-10s %s — %s", where, analysis.Triplet(t.Subject, t.Relation, t.Object), t.Reason))
 		}
 	}
@@ -92,39 +88,24 @@ func Explain(w io.Writer, run string, d *readmodel.SampleDetail, only []string) 
 // with its calibrated score and verdict, the model's P(supported), its
 // conflicts and its best evidence sentences with why the graph chose them;
 // the lowest scores first.
-func explainClaims(w io.Writer, cs []kgeval.ClaimCheck) {
+func explainClaims(w io.Writer, context kgeval.Text, cs []kgeval.ClaimCheck) {
 	if len(cs) == 0 {
 		return
 	}
-	order := make([]int, len(cs))
 	sup := 0
-	for i := range order {
-		order[i] = i
-		if cs[i].Verdict == kgeval.ClaimSupported {
+	for _, c := range cs {
+		if c.Verdict == kgeval.ClaimSupported {
 			sup++
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return cs[order[a]].Score < cs[order[b]].Score })
 	fmt.Fprintf(w, "  claims: %d of %d supported\n", sup, len(cs))
-	for _, i := range order {
-		c := cs[i]
+	for _, c := range analysis.NewClaimViews(context, cs) {
 		fmt.Fprintf(w, "  %-13s %.2f %q\n", strings.ToUpper(c.Verdict), c.Score, c.Text)
-		var sig []string
-		switch {
-		case c.Model != nil && c.Model.Fallback:
-			sig = append(sig, fmt.Sprintf("model answer %.0f (no logprobs)", c.Model.P))
-		case c.Model != nil:
-			sig = append(sig, fmt.Sprintf("model P(supported) %.2f", c.Model.P))
-		case c.ModelError != "":
-			sig = append(sig, "model check failed: "+c.ModelError)
+		sig := c.SignalText(", ")
+		if c.ModelText != "" {
+			sig = strings.TrimSuffix(c.ModelText+", "+sig, ", ")
 		}
-		for _, f := range []struct{ name, label string }{{kgeval.FeatureOverlap, "words"}, {kgeval.FeatureAtoms, "names and values"},
-			{kgeval.FeatureSupport, "triplets supported"}, {kgeval.FeatureReach, "entities reached"}} {
-			if v, ok := c.Features[f.name]; ok {
-				sig = append(sig, fmt.Sprintf("%s %.2f", f.label, v))
-			}
-		}
-		fmt.Fprintf(w, "  %-13s %s; evidence: %s\n", "", strings.Join(sig, ", "), c.EvidenceMode)
+		fmt.Fprintf(w, "  %-13s %s; evidence: %s\n", "", sig, c.EvidenceMode)
 		for _, x := range c.Conflicts {
 			fmt.Fprintf(w, "  %-13s conflict (%s): %q, the evidence says %q in %q\n", "", x.Kind, x.Claim, x.Evidence, x.Sentence)
 		}
@@ -132,11 +113,7 @@ func explainClaims(w io.Writer, cs []kgeval.ClaimCheck) {
 			if k == 2 {
 				break
 			}
-			where := "reference"
-			if e.Passage >= 0 {
-				where = fmt.Sprintf("passage %d", e.Passage+1)
-			}
-			fmt.Fprintf(w, "  %-13s [%s] %q (%s)\n", "", where, e.Text, strings.Join(e.Why, "; "))
+			fmt.Fprintf(w, "  %-13s [%s] %q (%s)\n", "", e.Where, e.Text, e.Why)
 		}
 	}
 }

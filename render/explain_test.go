@@ -85,7 +85,7 @@ func TestExplain(t *testing.T) {
 		// Verdict lines: the label, the triplet, its evidence and the
 		// sentence quoted (inner quotes escaped).
 		"  CONTRADICTED (CONFLICT) (PSLV-C56; launched on; 5 August 2023)\n",
-		"evidence (PSLV-C56; was launched on; 30 July 2023) [contexts passage 1]\n",
+		"evidence (PSLV-C56; was launched on; 30 July 2023) [passage 1]\n",
 		`"PSLV-C56 was launched on 30 July 2023."`,
 		`"The press called it \"a routine flight\"."`,
 		"  NOT FOUND     (PSLV-C56; carries; DS-SAR)\n",

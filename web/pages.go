@@ -344,30 +344,9 @@ type ClaimPair struct {
 	PassMark                    float64
 	WithModel                   bool
 	Supported                   int
-	Claims                      []ClaimView
+	Claims                      []analysis.ClaimView
 	Reason                      string
 }
-
-// ClaimView is a claim as the sample page draws it: the stored check, its
-// evidence sentences with where they come from, and its graph signals in
-// words.
-type ClaimView struct {
-	kgeval.ClaimCheck
-	Evidence []ClaimEvidenceView
-	Signals  string
-}
-
-// ClaimEvidenceView is one evidence sentence of a claim: Where names the
-// passage (or the other text), Why what in the pair graph chose it.
-type ClaimEvidenceView struct {
-	Where, Text, Why string
-	Weight           float64
-}
-
-// claimSignals names the graph signals of a claim (ClaimCheck.Features) as
-// `kgeval explain` prints them.
-var claimSignals = []struct{ name, label string }{{kgeval.FeatureOverlap, "words"}, {kgeval.FeatureAtoms, "names and values"},
-	{kgeval.FeatureSupport, "triplets supported"}, {kgeval.FeatureReach, "entities reached"}}
 
 // claimPairs are the claims of d's pairs whose headline is the claim score,
 // in the run's pair order, each pair's claims lowest score first
@@ -388,30 +367,14 @@ func claimPairs(d *readmodel.SampleDetail) []ClaimPair {
 			out = append(out, cp)
 			continue
 		}
-		for _, i := range analysis.ClaimsWorstFirst(r.Claims) {
-			c := r.Claims[i]
-			cv := ClaimView{ClaimCheck: c}
+		cp.Claims = analysis.NewClaimViews(pd.Pair.Context, r.Claims)
+		for _, c := range cp.Claims {
 			if c.Model != nil {
 				cp.WithModel = true
 			}
 			if c.Verdict == kgeval.ClaimSupported {
 				cp.Supported++
 			}
-			var sig []string
-			for _, f := range claimSignals {
-				if v, ok := c.Features[f.name]; ok {
-					sig = append(sig, fmt.Sprintf("%s %.2f", f.label, v))
-				}
-			}
-			cv.Signals = strings.Join(sig, " · ")
-			for _, e := range c.Evidence {
-				where := string(pd.Pair.Context)
-				if pd.Pair.Context == kgeval.TextContexts {
-					where = fmt.Sprintf("passage %d", e.Passage+1)
-				}
-				cv.Evidence = append(cv.Evidence, ClaimEvidenceView{Where: where, Text: e.Text, Why: strings.Join(e.Why, "; "), Weight: e.Weight})
-			}
-			cp.Claims = append(cp.Claims, cv)
 		}
 		cp.PassMark = analysis.PassMark(metricreg.MetricClaimScore, cp.WithModel)
 		out = append(out, cp)

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -118,7 +117,7 @@ func whyLine(l analysis.VerdictLine) WhyLine {
 }
 
 // DroppedRow is a triplet the grounding check dropped: the text it was
-// extracted from ("answer", "contexts passage 2"), the triplet and why.
+// extracted from ("answer", "passage 2"), the triplet and why.
 type DroppedRow struct {
 	Text    string
 	Triplet string
@@ -137,10 +136,7 @@ func groundingOf(gs []kgeval.Grounding) Grounding {
 	out := Grounding{Checked: len(gs) > 0}
 	for _, g := range gs {
 		out.Kept += g.Kept
-		where := string(g.Text)
-		if g.Text == kgeval.TextContexts {
-			where = fmt.Sprintf("contexts passage %d", g.Passage+1)
-		}
+		where := analysis.Where(g.Text, g.Passage)
 		for _, t := range g.Dropped {
 			out.Dropped = append(out.Dropped, DroppedRow{Text: where, Triplet: analysis.Triplet(t.Subject, t.Relation, t.Object), Reason: t.Reason})
 		}

@@ -72,7 +72,7 @@ func TestServer_Why(t *testing.T) {
 		}
 		first := v.Why[0]
 		if first.Verdict != kgeval.VerdictContradicted || first.Triplet != "(a; s; 2010)" || first.Evidence != "(a; s; 2011)" ||
-			first.Source != "contexts passage 2" || first.Sentence != "a s 2011." {
+			first.Source != "passage 2" || first.Sentence != "a s 2011." {
 			t.Errorf("first line: %+v", first)
 		}
 		if len(v.Pairs) != 2 || v.Pairs[0].Score == nil || !reflect.DeepEqual(v.Pairs[0].Score.Verdicts, r.Results[id]["faithfulness"].Verdicts) {

@@ -80,7 +80,7 @@ func TestWhyPairs_Checks(t *testing.T) {
 	for _, p := range got {
 		switch p.Pair.Name {
 		case "faithfulness":
-			if a := p.Atoms; len(a) != 2 || a[0].Item != "2010" || a[0].OK || a[1].Item != "Illinois" || !a[1].OK || a[1].Sentence != "It is based in Illinois." || a[1].Source != "contexts passage 1" {
+			if a := p.Atoms; len(a) != 2 || a[0].Item != "2010" || a[0].OK || a[1].Item != "Illinois" || !a[1].OK || a[1].Sentence != "It is based in Illinois." || a[1].Source != "passage 1" {
 				t.Errorf("atoms %+v: want 2010 not stated first, then Illinois with its sentence", a)
 			}
 		case "answer_relevancy":

@@ -113,7 +113,7 @@ func TestRuns(t *testing.T) {
 		// The grounded answer's triplet is supported, with its evidence.
 		grounded, err := cli("explain", "--run", run, "--sample", "erica-grounded-1", "--pair", "faithfulness")
 		if err != nil || !strings.Contains(grounded, "  SUPPORTED     (Erica vagans; is also called; Cornish heath)\n") ||
-			!strings.Contains(grounded, "evidence (Erica vagans; is also called; Cornish heath) [contexts passage 1]") {
+			!strings.Contains(grounded, "evidence (Erica vagans; is also called; Cornish heath) [passage 1]") {
 			t.Errorf("grounded sample (err %v):\n%s", err, grounded)
 		}
 
