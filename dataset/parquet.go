@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
@@ -11,6 +10,7 @@ import (
 	"math/bits"
 
 	"github.com/kgeval/kgeval"
+	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
@@ -133,7 +133,6 @@ const (
 	maxSchemaElements = 10000
 	maxSchemaDepth    = 32
 	maxThriftDepth    = 64
-	zstdMaxBlock      = 128 << 10 // the most a zstd block decodes to
 )
 
 func parquetInvalid(format string, args ...any) error {
@@ -261,6 +260,11 @@ func checkMetadata(f io.ReaderAt, dataEnd int64, md *format.FileMetaData, opt Op
 			thousands(unpacked), thousands(opt.MaxDecodedBytes))
 	}
 	p := pageCheck{f: f, opt: opt}
+	defer func() {
+		if p.zstdDec != nil {
+			p.zstdDec.Close()
+		}
+	}()
 	for _, rg := range md.RowGroups {
 		for j, cc := range rg.Columns {
 			m := &cc.MetaData
@@ -355,6 +359,7 @@ type pageCheck struct {
 	opt      Options
 	unpacked int64 // bytes the pages decompress to
 	values   int64
+	zstdDec  *zstd.Decoder // zstdBound's, made at the first ZSTD page
 }
 
 // chunk checks the pages of the column chunk of col at base, length bytes.
@@ -486,7 +491,7 @@ func (p *pageCheck) page(where string, col leaf, h *format.PageHeader, off int64
 	}
 	body := raw[levels:]
 	if compressed {
-		n, err := expansion(body, codec, limit-p.unpacked-levels)
+		n, err := p.expansion(body, codec, limit-p.unpacked-levels)
 		if err != nil {
 			return parquetInvalid("%s: %s data: %v", where, codec, err)
 		}
@@ -630,7 +635,7 @@ func rleRuns(src []byte, width int, values int64) error {
 // to, without holding it: a snappy block's length prefix, zstdBound, or
 // the gzip stream decompressed into nothing (up to room+1 bytes when room
 // is positive: more is over anyway).
-func expansion(data []byte, codec format.CompressionCodec, room int64) (int64, error) {
+func (p *pageCheck) expansion(data []byte, codec format.CompressionCodec, room int64) (int64, error) {
 	switch codec {
 	case format.Snappy:
 		n, k := binary.Uvarint(data)
@@ -639,7 +644,7 @@ func expansion(data []byte, codec format.CompressionCodec, room int64) (int64, e
 		}
 		return int64(min(n, 1<<53)), nil
 	case format.Zstd:
-		return zstdBound(bufio.NewReader(bytes.NewReader(data)))
+		return p.zstdBound(data, room)
 	case format.Gzip:
 		z, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
@@ -654,124 +659,65 @@ func expansion(data []byte, codec format.CompressionCodec, room int64) (int64, e
 	return int64(len(data)), nil
 }
 
-// zstdBound returns the most the zstd frames of r decode to (RFC 8878)
-// without decoding them: a frame's content size when its header states it
-// (the decoder allocates that much at once, and stops past it), or else
-// the sum of its blocks, raw and RLE blocks by their size and compressed
-// ones by the largest a block may decode to.
-func zstdBound(r *bufio.Reader) (int64, error) {
-	var total int64
-	for {
-		var magic [4]byte
-		if n, err := io.ReadFull(r, magic[:]); n == 0 && err == io.EOF {
-			return total, nil
-		} else if err != nil {
-			return 0, fmt.Errorf("truncated frame")
-		}
-		m := binary.LittleEndian.Uint32(magic[:])
-		if m&0xFFFFFFF0 == 0x184D2A50 { // a skippable frame
-			var size [4]byte
-			if _, err := io.ReadFull(r, size[:]); err != nil {
-				return 0, fmt.Errorf("truncated skippable frame")
+// zstdBound returns what the zstd frames of data decode to, or more than
+// room when that is over, with github.com/klauspost/compress/zstd (the
+// decoder the Parquet reader uses). When the first frame's header
+// (zstd.Header, after any skippable frames) states a content size over
+// room, that size is the answer, and nothing is decoded: the reader's
+// DecodeAll allocates a frame's stated size at once. Otherwise the frames
+// are decoded into nothing, at most room+1 bytes of them when
+// dataset.max_decoded_bytes is set, by p's streaming decoder (one
+// goroutine, reused from page to page). Decoding is how it steps from one
+// frame to the next (zstd.Header reads one frame's header; a frame's
+// length is in its blocks), and it checks each frame against the size its
+// header states (a frame that decodes to more or less is an error), so a
+// count without an error is what the reader's DecodeAll will allocate.
+// The decoder holds a frame's window, not its output, and its memory cap
+// (WithDecoderMaxMemory) is dataset.max_decoded_bytes: a frame whose
+// window or stated size is over it is over.
+func (p *pageCheck) zstdBound(data []byte, room int64) (int64, error) {
+	limit := p.opt.MaxDecodedBytes
+	if limit > 0 {
+		room = max(room, 0)
+		var h zstd.Header
+		for rest := data; h.Decode(rest) == nil; {
+			if !h.Skippable {
+				if h.HasFCS && h.FrameContentSize > uint64(room) {
+					return int64(min(h.FrameContentSize, 1<<53)), nil
+				}
+				break
 			}
-			if _, err := r.Discard(int(binary.LittleEndian.Uint32(size[:]))); err != nil {
-				return 0, fmt.Errorf("truncated skippable frame")
+			skip := uint64(h.HeaderSize) + uint64(h.SkippableSize)
+			if skip > uint64(len(rest)) {
+				break // the decoder reports it
 			}
-			continue
+			rest = rest[skip:]
 		}
-		if m != 0xFD2FB528 {
-			return 0, fmt.Errorf("not a zstd frame (magic %#x)", m)
+	}
+	if p.zstdDec == nil {
+		opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true)}
+		if limit > 0 {
+			opts = append(opts, zstd.WithDecoderMaxMemory(uint64(limit)))
 		}
-		n, err := zstdFrame(r)
+		d, err := zstd.NewReader(nil, opts...)
 		if err != nil {
 			return 0, err
 		}
-		total += n
+		p.zstdDec = d
 	}
-}
-
-// zstdFrame returns the bound of one frame, after its magic number.
-func zstdFrame(r *bufio.Reader) (int64, error) {
-	short := fmt.Errorf("truncated frame")
-	fhd, err := r.ReadByte()
-	if err != nil {
-		return 0, short
+	// A *bytes.Reader: Reset would DecodeAll a *bytes.Buffer into memory.
+	if err := p.zstdDec.Reset(bytes.NewReader(data)); err != nil {
+		return 0, err
 	}
-	if fhd&0x08 != 0 {
-		return 0, fmt.Errorf("reserved bit set in the frame header")
+	var r io.Reader = p.zstdDec
+	if limit > 0 {
+		r = io.LimitReader(p.zstdDec, room+1)
 	}
-	single := fhd&0x20 != 0
-	var window int64
-	if !single {
-		wd, err := r.ReadByte()
-		if err != nil {
-			return 0, short
-		}
-		base := int64(1) << (10 + wd>>3)
-		window = base + base/8*int64(wd&7)
+	n, err := io.Copy(io.Discard, r)
+	if limit > 0 && (errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded)) {
+		return room + 1, nil
 	}
-	if _, err := r.Discard([]int{0, 1, 2, 4}[fhd&3]); err != nil { // dictionary id
-		return 0, short
-	}
-	fcsLen := []int{0, 2, 4, 8}[fhd>>6]
-	if fcsLen == 0 && single {
-		fcsLen = 1
-	}
-	fcs := int64(-1)
-	if fcsLen > 0 {
-		var b [8]byte
-		if _, err := io.ReadFull(r, b[:fcsLen]); err != nil {
-			return 0, short
-		}
-		u := binary.LittleEndian.Uint64(b[:])
-		if fcsLen == 2 {
-			u += 256
-		}
-		fcs = int64(min(u, 1<<53))
-	}
-	if single {
-		window = fcs
-	}
-	blockMax := min(zstdMaxBlock, max(window, 1<<10))
-	var blocks int64
-	for {
-		var b [3]byte
-		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return 0, short
-		}
-		h := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
-		size := int(h >> 3)
-		if size > zstdMaxBlock {
-			return 0, fmt.Errorf("block of %d bytes", size)
-		}
-		skip := size
-		switch (h >> 1) & 3 {
-		case 0: // raw
-			blocks += int64(size)
-		case 1: // RLE: one byte repeated size times
-			blocks += int64(size)
-			skip = 1
-		case 2: // compressed
-			blocks += blockMax
-		default:
-			return 0, fmt.Errorf("reserved block type")
-		}
-		if _, err := r.Discard(skip); err != nil {
-			return 0, short
-		}
-		if h&1 != 0 {
-			break
-		}
-	}
-	if fhd&0x04 != 0 { // content checksum
-		if _, err := r.Discard(4); err != nil {
-			return 0, short
-		}
-	}
-	if fcs >= 0 {
-		return max(fcs, min(blocks, fcs+blockMax)), nil
-	}
-	return blocks, nil
+	return n, err
 }
 
 // errThriftShort: the bytes end inside a value, or a length says more than
