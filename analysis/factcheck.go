@@ -10,6 +10,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
+	"github.com/kgeval/kgeval/scoring/claims"
 	"github.com/kgeval/kgeval/stats"
 )
 
@@ -531,47 +532,14 @@ func factcheckCost(rec kgeval.Run, samples, claims int) FactcheckCost {
 	return c
 }
 
-// CalibrationSource says what a calibration fit was fitted on.
-type CalibrationSource struct {
-	Dataset     string `json:"dataset"`
-	Fingerprint string `json:"fingerprint"`
-	Run         string `json:"run"`
-	LLM         string `json:"llm"`
-	Encoder     string `json:"encoder"`
-	Claims      int    `json:"claims"`
-	Kgeval      string `json:"kgeval"`
-}
-
-// CalibrationFit is one logistic model of claim features with its pass
-// mark, in the JSON form of scoring/claims (claims.Fit): the model's fields
-// (names, mean, scale, coef, intercept, lambda) at the top level.
-type CalibrationFit struct {
-	stats.Logistic
-	// PassMark is stats.CVThreshold's threshold on the claims'
-	// out-of-fold predictions (chosen on all of them): a claim passes at or
-	// above it.
-	PassMark float64 `json:"pass_mark"`
-	// CVAUROC and CVBalancedAccuracy are those of the out-of-fold claim
-	// predictions, with DeLong and group-bootstrap 95% intervals.
-	CVAUROC              float64    `json:"cv_auroc"`
-	CVAUROCCI            [2]float64 `json:"cv_auroc_ci"`
-	CVBalancedAccuracy   float64    `json:"cv_balanced_accuracy"`
-	CVBalancedAccuracyCI [2]float64 `json:"cv_balanced_accuracy_ci"`
-	Folds                int        `json:"folds"`
-	// LeftOut counts the claims of labelled samples without every feature.
-	LeftOut  int               `json:"claims_left_out"`
-	FittedOn CalibrationSource `json:"fitted_on"`
-}
-
-// Calibration is the file `kgeval calibrate` writes (by default
-// scoring/claims/calibration.json, which package scoring/claims embeds):
-// the fit with the model's feature (kgeval.CalibrationFeatures, for
-// scoring.verify prob) and the fit without it
-// (kgeval.CalibrationFeaturesNoModel).
-type Calibration struct {
-	WithModel    *CalibrationFit `json:"with_model"`
-	WithoutModel *CalibrationFit `json:"without_model"`
-}
+// CalibrationSource, CalibrationFit and Calibration are the calibration
+// file's types, which package scoring/claims reads (claims.Source,
+// claims.Fit, claims.Calibration): one type for the fitter and the scorer.
+type (
+	CalibrationSource = claims.Source
+	CalibrationFit    = claims.Fit
+	Calibration       = claims.Calibration
+)
 
 // CalibrateOptions are calibrate's settings: the report's, the version of
 // kgeval recorded in the file, and Previous, the calibration the file held

@@ -348,7 +348,7 @@ func TestCalibrate(t *testing.T) {
 			x, _, _ := fcMatrix(rows, fit.Names)
 			p := make([]float64, len(x))
 			for i, v := range x {
-				p[i] = fit.Predict(v)
+				p[i] = fit.Logistic.Predict(v)
 			}
 			scores := append(append(append([]float64{}, p[:3]...), (p[3]+p[4])/2), p[5:]...)
 			ys := []int{1, 1, 1, 1, 1, 0, 0, 0, 0}

@@ -270,9 +270,9 @@ func (c *Config) validateClaimChecks(bad badValue) error {
 	}
 	for _, f := range c.Scoring.VerifyForms {
 		switch f {
-		case "claim", "context", "threeway":
+		case "claim", "context", "threeway", "claimfirst":
 		default:
-			return bad("scoring.verify_forms", f, "each must be claim, context or threeway")
+			return bad("scoring.verify_forms", f, "each must be claim, context, threeway or claimfirst")
 		}
 	}
 	switch c.Scoring.Evidence {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/kgeval/kgeval/configs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,9 +38,13 @@ func MustLocalLLM(tb testing.TB) *llm.Client {
 // MustEncoder loads the in-process all-MiniLM-L6-v2 as a kgeval.Embedder.
 func MustEncoder(tb testing.TB) kgeval.Embedder {
 	tb.Helper()
-	m, err := minilm.Load(minilm.DefaultDir())
+	cfg, err := configs.Load("", nil)
 	if err != nil {
-		tb.Fatalf("load %s: %v (run make models)", minilm.DefaultDir(), err)
+		tb.Fatal(err)
+	}
+	m, err := minilm.Load(cfg.EncoderDir())
+	if err != nil {
+		tb.Fatalf("load %s: %v (run make models)", cfg.EncoderDir(), err)
 	}
 	return m
 }

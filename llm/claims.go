@@ -44,13 +44,23 @@ const (
 	// different) or Unknown (it does not say): P(supported) is p(Yes) over
 	// the three, P(contradicted) p(No) over the three.
 	FormThreeWay = "threeway"
+	// FormClaimFirst is FormThreeWay's question with the claim before the
+	// document (the others put the evidence first, which lets a llama.cpp
+	// server reuse the cached evidence across a claim's forms): measured
+	// against threeway on the training mix's answer sentences
+	// (docs/results/factcheck-mix.txt); its P(contradicted) is not read.
+	FormClaimFirst = "claimfirst"
 )
 
 // Forms are the claim question forms, in the order a claim is asked them.
-var Forms = []string{FormClaim, FormContext, FormThreeWay}
+var Forms = []string{FormClaim, FormContext, FormThreeWay, FormClaimFirst}
 
 // formVersion is each form's prompt version, part of its cache keys.
-var formVersion = map[string]string{FormClaim: ClaimPromptVersion, FormContext: "verify_claim_context.v1", FormThreeWay: "verify_claim_3way.v1"}
+var formVersion = map[string]string{FormClaim: ClaimPromptVersion, FormContext: "verify_claim_context.v1", FormThreeWay: "verify_claim_3way.v1",
+	FormClaimFirst: "verify_claim_3way_claimfirst.v1"}
+
+// threeWayQuestion is the question of the three-way forms.
+const threeWayQuestion = "Does the document support the claim? Answer Yes if the document states everything in the claim, No if the document says something different, or Unknown if the document does not say."
 
 // ClaimVerifier asks the model, one request per claim, form and evidence
 // chunk, whether the evidence supports the claim, and reads P(supported)
@@ -130,7 +140,9 @@ func formQuestion(f string, ev []string, q kgeval.ClaimQuery) string {
 		}
 		return b.String() + claimQuestionTail
 	case FormThreeWay:
-		return doc + "Claim: " + q.Claim + "\n\nDoes the document support the claim? Answer Yes if the document states everything in the claim, No if the document says something different, or Unknown if the document does not say."
+		return doc + "Claim: " + q.Claim + "\n\n" + threeWayQuestion
+	case FormClaimFirst:
+		return "Claim: " + q.Claim + "\n\n" + doc + threeWayQuestion
 	default:
 		return ClaimQuestion(ev, q.Claim)
 	}
@@ -189,7 +201,7 @@ func (v *ClaimVerifier) formKey(f, question string) string {
 // claimP reads a one-token answer of form f: the probability masses of
 // the top tokens that read "yes", "no" and "unknown" once trimmed and
 // lower-cased ("Yes", " yes"), and P(supported) = p(Yes) / (p(Yes) +
-// p(No)), or over the three for FormThreeWay. When none of them is among
+// p(No)), or over the three for the three-way forms. When none of them is among
 // the top tokens, or the endpoint gave no log-probabilities, P is the
 // answer itself, 1 for yes and 0 otherwise, with Fallback set.
 func claimP(f string, a tokenAnswer) claimAnswer {
@@ -212,7 +224,7 @@ func claimP(f string, a tokenAnswer) claimAnswer {
 		}
 	}
 	den := out.Yes + out.No
-	if f == FormThreeWay {
+	if f == FormThreeWay || f == FormClaimFirst {
 		den += out.Unknown
 	}
 	if den > 0 {

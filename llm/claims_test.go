@@ -442,3 +442,44 @@ func TestEstimateTokens(t *testing.T) {
 		t.Errorf("EstimateRequest = %d, want 16 per message, 16 for the reply and the contents", got)
 	}
 }
+
+// TestClaimVerifier_ClaimFirst checks the claim-first three-way form: its
+// question puts the claim before the document, its P(supported) is p(Yes)
+// over Yes, No and Unknown, and P(contradicted) still comes from the
+// three-way form alone.
+func TestClaimVerifier_ClaimFirst(t *testing.T) {
+	e := math.Exp
+	rec, url := claimServer(t, func(r claimRequest) (int, string, string, []top) {
+		if strings.HasPrefix(r.user(), "Claim: ") {
+			return 0, "", "Yes", []top{{"Yes", -0.5}, {"No", -2}, {"Unknown", -1}}
+		}
+		return 0, "", "No", []top{{"No", -0.5}, {"Yes", -1}, {"Unknown", -2}}
+	})
+	v := claimVerifier(t, url, llm.Config{})
+	v.Forms = []string{llm.FormThreeWay, llm.FormClaimFirst}
+	forget(t, v, rec)
+	q := kgeval.ClaimQuery{Evidence: []string{eiffel + nonce()}, Claim: "The Eiffel Tower was completed in 1889."}
+	ps, errs, err := v.CheckClaims(context.Background(), []kgeval.ClaimQuery{q}, nil)
+	if err != nil || errs[0] != nil {
+		t.Fatalf("err %v, query err %v", err, errs[0])
+	}
+	threeway := e(-1) / (e(-0.5) + e(-1) + e(-2))
+	claimFirst := e(-0.5) / (e(-0.5) + e(-2) + e(-1))
+	p := ps[0]
+	if math.Abs(p.Forms[llm.FormThreeWay]-threeway) > 1e-9 || math.Abs(p.Forms[llm.FormClaimFirst]-claimFirst) > 1e-9 || math.Abs(p.P-(threeway+claimFirst)/2) > 1e-9 {
+		t.Errorf("forms %v, P %v; want threeway %.4f, claimfirst %.4f and their mean", p.Forms, p.P, threeway, claimFirst)
+	}
+	if p.Contradicted == nil || math.Abs(*p.Contradicted-e(-0.5)/(e(-0.5)+e(-1)+e(-2))) > 1e-9 {
+		t.Errorf("P(contradicted) %v, want the three-way form's p(No)", p.Contradicted)
+	}
+	var first string
+	for _, r := range rec.all() {
+		if strings.HasPrefix(r.user(), "Claim: ") {
+			first = r.user()
+		}
+	}
+	want := "Claim: " + q.Claim + "\n\nDocument:\n" + q.Evidence[0] + "\n\nDoes the document support the claim?"
+	if !strings.HasPrefix(first, want) {
+		t.Errorf("claim-first question %q, want it to start %q", first, want)
+	}
+}

@@ -131,7 +131,7 @@ func MissingFile(dir string) string {
 	return ""
 }
 
-// Load reads the model from dir (see DefaultDir) with default Options.
+// Load reads the model from dir (configs.Config.EncoderDir) with default Options.
 func Load(dir string) (*Model, error) { return LoadWithOptions(dir, Options{}) }
 
 // LoadWithOptions reads the model from dir.

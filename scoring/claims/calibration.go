@@ -17,14 +17,34 @@ import (
 // standardised by Mean and Scale, then σ(Intercept + Σ Coef·x)) with the
 // probability at or above which a claim passes (PassMark, chosen by
 // cross-validation on balanced accuracy).
+// It is the one calibration type: `kgeval calibrate` fits it
+// (analysis.Calibrate, analysis.Mix) and writes it, evaluate reads it.
 type Fit struct {
 	stats.Logistic
 	PassMark float64 `json:"pass_mark"`
-	// CV reports the fit's cross-validated quality on its data.
-	CVAUROC            float64 `json:"cv_auroc"`
-	CVBalancedAccuracy float64 `json:"cv_balanced_accuracy"`
+	// CVAUROC and CVBalancedAccuracy are the fit's cross-validated
+	// quality on its data (out-of-fold claim predictions, or each dataset
+	// left out in turn), with DeLong and group-bootstrap 95% intervals.
+	CVAUROC              float64    `json:"cv_auroc"`
+	CVAUROCCI            [2]float64 `json:"cv_auroc_ci"`
+	CVBalancedAccuracy   float64    `json:"cv_balanced_accuracy"`
+	CVBalancedAccuracyCI [2]float64 `json:"cv_balanced_accuracy_ci"`
+	Folds                int        `json:"folds"`
+	// LeftOut counts the claims of labelled samples without every feature.
+	LeftOut int `json:"claims_left_out"`
 	// FittedOn names the data, models and kgeval version of the fit.
-	FittedOn map[string]any `json:"fitted_on,omitempty"`
+	FittedOn Source `json:"fitted_on"`
+}
+
+// Source says what a fit was fitted on.
+type Source struct {
+	Dataset     string `json:"dataset"`
+	Fingerprint string `json:"fingerprint"`
+	Run         string `json:"run"`
+	LLM         string `json:"llm"`
+	Encoder     string `json:"encoder"`
+	Claims      int    `json:"claims"`
+	Kgeval      string `json:"kgeval"`
 }
 
 // Predict returns the fit's probability for features f (a missing feature
