@@ -46,7 +46,9 @@
 //	                       once and caches its views per finished run (overview,
 //	                       triage, sweep, compare, sample) for the CLI and the
 //	                       dashboard; run statistics, correlations, system and
-//	                       run comparisons, sensitivity, sweeps, validity, gate
+//	                       run comparisons, sensitivity, sweeps, validity, gate;
+//	                       one claim view (ClaimView) for render and web; the
+//	                       fits of claims.Calibration (factcheck, mix)
 //	stats                  the statistics (tested against SciPy)
 //	scoring                the scoring room (pure, on domain types): grounding
 //	                       and rule facts, pair-graph construction, the native

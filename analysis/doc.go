@@ -25,9 +25,14 @@
 // experiment (SensitivityView) and the comparison of two runs
 // (CompareView, with Verdict's better / worse at Significance). What it
 // derives from a finished run is cached for a few minutes, keyed by the
-// run's name, start and finish; a running run is read every time, and so
-// are the runs list, a pair graph and an export (read once, or too many
-// to keep).
+// run's name, start and finish (an expiring LRU, one computation per key
+// at a time: golang-lru's expirable and x/sync's singleflight); a running
+// run is read every time, and so are the runs list, a pair graph and an
+// export (read once, or too many to keep). A claim is shown through one
+// view (ClaimView, NewClaimViews) that `kgeval explain` and the sample page
+// both format, and a location in one set of words (Where: "passage 2").
+// The calibration it fits (Calibrate, Mix) is scoring/claims's own type
+// (claims.Calibration), which evaluate reads.
 //
 // # Variables
 //
