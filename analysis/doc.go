@@ -120,12 +120,10 @@
 //
 // # Sensitivity
 //
-// ReferenceAsAnswer and WrongAnswer derive the two variants of the paper's
-// section 5.2 experiment from samples that have a reference: answer :=
-// reference, and answer := another sample's answer by a seeded derangement
-// (Derangement) in which no sample keeps its own answer or receives an
-// answer to its own question. Pre-extracted answer triplets travel with the
-// answer they belong to. Separation reports, per metric, mean, population
+// The two variants of the paper's section 5.2 experiment (answer :=
+// reference; answer := another sample's answer by a seeded derangement) are
+// derived by the use case that evaluates them (pipeline.ReferenceAsAnswer,
+// pipeline.WrongAnswer); this package reads the runs. Separation reports, per metric, mean, population
 // standard deviation and a histogram over the metric's fixed range (Range)
 // for each variant, and AUROC and Cohen's d of reference_as_answer against
 // wrong_answer.

@@ -92,7 +92,7 @@ func Sensitivity(ctx context.Context, store Store, o SensitivityOptions) (*Sensi
 		}
 		fmt.Fprintf(log, "sensitivity: --system %s: %d of %d loaded samples\n", o.System, len(samples), len(o.Samples))
 	}
-	kept, dropped := analysis.WithReference(samples)
+	kept, dropped := WithReference(samples)
 	if o.Limit > 0 && o.Limit < len(kept) {
 		kept = kept[:o.Limit]
 	}
@@ -101,13 +101,13 @@ func Sensitivity(ctx context.Context, store Store, o SensitivityOptions) (*Sensi
 	if len(kept) < 2 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "dataset %s: %d sample(s) with a reference; the experiment needs at least 2", o.Dataset, len(kept))
 	}
-	wrong, _, err := analysis.WrongAnswer(kept, o.Seed)
+	wrong, _, err := WrongAnswer(kept, o.Seed)
 	if err != nil {
 		return nil, err
 	}
 	sets := map[string][]kgeval.Sample{
 		analysis.VariantOriginal:          kept,
-		analysis.VariantReferenceAsAnswer: analysis.ReferenceAsAnswer(kept),
+		analysis.VariantReferenceAsAnswer: ReferenceAsAnswer(kept),
 		analysis.VariantWrongAnswer:       wrong,
 	}
 	rep := &SensitivityReport{Dataset: o.Dataset, System: o.System, Seed: o.Seed, Samples: len(kept), Rejected: o.Rejected, DroppedNoReference: dropped,
