@@ -39,6 +39,10 @@ const (
 	KindRefused = "refused"
 	// KindTimeout: a request that ran past its time limit.
 	KindTimeout = "timeout"
+	// KindUnreachable: the store (Neo4j) did not answer at all.
+	KindUnreachable = "unreachable"
+	// KindNoSuchRun: the run the caller named does not exist.
+	KindNoSuchRun = "no_such_run"
 )
 
 func (e *Error) Error() string {

@@ -252,23 +252,13 @@ func mapError(err error, what string) error {
 		return kgeval.Wrap(kgeval.EINTERNAL, err, "%s", what)
 	}
 	if neo4j.IsConnectivityError(err) || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "connection refused") {
-		return kgeval.Wrap(kgeval.EUNAVAILABLE, notReachable{err}, "%s is not reachable", what)
+		e := kgeval.Wrap(kgeval.EUNAVAILABLE, err, "%s is not reachable", what)
+		e.Kind = kgeval.KindUnreachable
+		return e
 	}
 	return kgeval.Wrap(kgeval.EINTERNAL, err, "%s", what)
 }
 
-// notReachable marks a driver error as "Neo4j did not answer" without
-// changing its text (see NotReachable).
-type notReachable struct{ error }
-
-func (e notReachable) Unwrap() error { return e.error }
-
-// NotReachable reports whether err says that Neo4j did not answer, so that
-// a caller can add its own advice: the CLI suggests starting the bundled
-// server, which the dashboard's users cannot do.
-func NotReachable(err error) bool {
-	return errors.As(err, new(notReachable))
-}
 func asInt(x any) int64 {
 	switch v := x.(type) {
 	case int64:

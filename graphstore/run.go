@@ -3,7 +3,6 @@ package graphstore
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"reflect"
 	"time"
 
@@ -54,7 +53,7 @@ func (db *DB) GetRun(ctx context.Context, name string) (kgeval.Run, error) {
 		return kgeval.Run{}, mapError(err, "read run")
 	}
 	if len(recs) == 0 {
-		return kgeval.Run{}, noSuchRun{kgeval.Errorf(kgeval.ENOTFOUND, "no run %q", name)}
+		return kgeval.Run{}, errNoSuchRun(name)
 	}
 	m, _ := recs[0].Get("run")
 	return runFrom(m.(map[string]any))
@@ -276,16 +275,11 @@ func (db *DB) RunSweep(ctx context.Context, run string) ([]readmodel.VariantMean
 	return out, nil
 }
 
-// noSuchRun marks GetRun's ENOTFOUND without changing its text or code (see
-// NoSuchRun).
-type noSuchRun struct{ err *kgeval.Error }
-
-func (e noSuchRun) Error() string { return e.err.Error() }
-func (e noSuchRun) Unwrap() error { return e.err }
-
-// NoSuchRun reports whether err says that a run named by the caller does
-// not exist, so that a caller can add its own advice (the CLI points to
-// `kgeval runs list`).
-func NoSuchRun(err error) bool {
-	return errors.As(err, new(noSuchRun))
+// errNoSuchRun is GetRun's ENOTFOUND, of kind kgeval.KindNoSuchRun, so
+// that a caller can add its own advice (the CLI points to `kgeval runs
+// list`) without reading the message.
+func errNoSuchRun(name string) *kgeval.Error {
+	e := kgeval.Errorf(kgeval.ENOTFOUND, "no run %q", name)
+	e.Kind = kgeval.KindNoSuchRun
+	return e
 }

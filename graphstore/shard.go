@@ -44,7 +44,7 @@ func (db *DB) Shards(ctx context.Context, run string) ([]kgeval.ShardState, erro
 		return nil, mapError(err, "read run")
 	}
 	if len(recs) == 0 {
-		return nil, noSuchRun{kgeval.Errorf(kgeval.ENOTFOUND, "no run %q", run)}
+		return nil, errNoSuchRun(run)
 	}
 	v, _ := recs[0].Get("run")
 	m := v.(map[string]any)

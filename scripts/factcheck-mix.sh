@@ -14,7 +14,7 @@
 # Usage: scripts/factcheck-mix.sh [replay|snapshot|calibrate]
 #
 # Environment (all optional):
-#   KGEVAL_MIX_DATASETS   name:limit[:forms] (default "ragtruth:0:claim,context,threeway,claimfirst halueval:100 expertqa:100:claim,context,threeway,claimfirst
+#   KGEVAL_MIX_DATASETS   name:limit[:forms] (default "ragtruth:0 halueval:100 expertqa:100
 #                         faithbench:100:claim,threeway": testdata/mix_<name>.jsonl, its first
 #                         <limit> lines, 0 all (every even prefix of a mix file is balanced),
 #                         asked in the question forms its snapshot holds)
@@ -27,7 +27,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-replay}
 case "$mode" in replay|snapshot|calibrate) ;; *) echo "usage: $0 [replay|snapshot|calibrate]" >&2; exit 2 ;; esac
 export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$(pwd)/.kgeval}
-datasets=${KGEVAL_MIX_DATASETS:-ragtruth:0:claim,context,threeway,claimfirst halueval:100 expertqa:100:claim,context,threeway,claimfirst faithbench:100:claim,threeway}
+datasets=${KGEVAL_MIX_DATASETS:-ragtruth:0 halueval:100 expertqa:100 faithbench:100:claim,threeway}
 forms=${KGEVAL_MIX_FORMS:-claim,context,threeway}
 out=${KGEVAL_MIX_OUT:-docs/results/factcheck-mix}
 bin=bin/kgeval

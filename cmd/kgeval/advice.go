@@ -6,7 +6,6 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/graphstore"
 )
 
 // The layers below cmd say what is wrong in words that fit every caller
@@ -77,9 +76,9 @@ func (m *Main) advice(err error) string {
 	switch {
 	case errors.As(err, &a):
 		return a.advice
-	case graphstore.NotReachable(err):
+	case kgeval.ErrorKind(err) == kgeval.KindUnreachable:
 		return " (is it running? start the bundled one with `kgeval neo4j start` (needs Java 17 or 21) or `make neo4j-start`, or point KGEVAL_NEO4J_URI and KGEVAL_NEO4J_PASSWORD at a Neo4j 5.26 with GDS)"
-	case graphstore.NoSuchRun(err):
+	case kgeval.ErrorKind(err) == kgeval.KindNoSuchRun:
 		return " (see `kgeval runs list`)"
 	case errors.As(err, new(*analysis.UnknownVariablesError)):
 		return "; check --metrics"
