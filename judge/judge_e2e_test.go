@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,13 +38,10 @@ func MustLocalLLM(tb testing.TB) *llm.Client {
 // MustEncoder loads the in-process all-MiniLM-L6-v2 as a kgeval.Embedder.
 func MustEncoder(tb testing.TB) kgeval.Embedder {
 	tb.Helper()
-	cfg, err := configs.Load("", nil)
+	dir := configstest.EncoderDir(tb)
+	m, err := minilm.Load(dir)
 	if err != nil {
-		tb.Fatal(err)
-	}
-	m, err := minilm.Load(cfg.EncoderDir())
-	if err != nil {
-		tb.Fatalf("load %s: %v (run make models)", cfg.EncoderDir(), err)
+		tb.Fatalf("load %s: %v (run make models)", dir, err)
 	}
 	return m
 }

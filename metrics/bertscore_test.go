@@ -3,7 +3,7 @@ package metrics_test
 import (
 	"context"
 	"errors"
-	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"math"
 	"os"
 	"path/filepath"
@@ -94,12 +94,12 @@ var (
 	modelErr  error
 )
 
-// MustModel loads all-MiniLM-L6-v2 from encoderDir(t) once. It skips
+// MustModel loads all-MiniLM-L6-v2 from configstest.EncoderDir(t) once. It skips
 // the test only when the model files are absent; a model that is present
 // but does not load fails it.
 func MustModel(tb testing.TB) *minilm.Model {
 	tb.Helper()
-	dir := encoderDir(tb)
+	dir := configstest.EncoderDir(tb)
 	for _, f := range []string{"config.json", "model.safetensors"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); errors.Is(err, os.ErrNotExist) {
 			tb.Skipf("model files absent from %s (run scripts/fetch-minilm.sh or make models)", dir)
@@ -159,15 +159,4 @@ func TestBERTScore_MiniLM(t *testing.T) {
 		}
 		NullValue(t, "bert_score_f1", r.Score, "the answer has no tokens")
 	})
-}
-
-// encoderDir is the local encoder's directory as the configuration gives it
-// (embedding.models_dir, KGEVAL_EMBEDDING_MODELS_DIR).
-func encoderDir(tb testing.TB) string {
-	tb.Helper()
-	cfg, err := configs.Load("", nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cfg.EncoderDir()
 }

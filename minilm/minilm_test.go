@@ -7,7 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,9 +28,9 @@ var (
 
 func loadTestModel(t testing.TB) *Model {
 	t.Helper()
-	modelOnce.Do(func() { testModel, modelErr = Load(encoderDir(t)) })
+	modelOnce.Do(func() { testModel, modelErr = Load(configstest.EncoderDir(t)) })
 	if modelErr != nil {
-		t.Fatalf("loading %s failed: %v\nrun scripts/fetch-minilm.sh (or `make models`) to download the model files (embedding.models_dir, KGEVAL_EMBEDDING_MODELS_DIR, selects the directory)", encoderDir(t), modelErr)
+		t.Fatalf("loading %s failed: %v\nrun scripts/fetch-minilm.sh (or `make models`) to download the model files (embedding.models_dir, KGEVAL_EMBEDDING_MODELS_DIR, selects the directory)", configstest.EncoderDir(t), modelErr)
 	}
 	return testModel
 }
@@ -351,15 +351,4 @@ func TestEmbed_SameBitsOnEveryMachine(t *testing.T) {
 			t.Errorf("kernel %s on %s: vector bits %s, want %s", kernelISA, runtime.GOARCH, got, wantBits)
 		}
 	}
-}
-
-// encoderDir is the local encoder's directory as the configuration gives it
-// (embedding.models_dir, KGEVAL_EMBEDDING_MODELS_DIR).
-func encoderDir(tb testing.TB) string {
-	tb.Helper()
-	cfg, err := configs.Load("", nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cfg.EncoderDir()
 }

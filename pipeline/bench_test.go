@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"fmt"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -77,7 +78,7 @@ func BenchmarkEvaluate_1000(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("KGEVAL_BENCH_SAMPLES")); err == nil && v > 0 {
 		n = v
 	}
-	m, err := minilm.Load(encoderDir(b))
+	m, err := minilm.Load(configstest.EncoderDir(b))
 	if err != nil {
 		b.Fatal(err)
 	}

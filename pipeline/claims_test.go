@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,7 +46,7 @@ func TestEvaluate_ClaimsEnginesAgree(t *testing.T) {
 	if len(samples) != 6 {
 		t.Fatalf("%d samples, want 6", len(samples))
 	}
-	m, err := minilm.Load(encoderDir(t))
+	m, err := minilm.Load(configstest.EncoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

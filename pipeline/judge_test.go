@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -70,7 +71,7 @@ func TestEvaluate_JudgeConcurrency(t *testing.T) {
 			samples = append(samples, s)
 		}
 	}
-	m, err := minilm.Load(encoderDir(t))
+	m, err := minilm.Load(configstest.EncoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"fmt"
-	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"math"
 	"path/filepath"
 	"strings"
@@ -38,7 +38,7 @@ func TestEvaluate_PreExtracted(t *testing.T) {
 	if err != nil || len(res.Samples) != 3 {
 		t.Fatalf("load: %v %+v", err, res)
 	}
-	m, err := minilm.Load(encoderDir(t))
+	m, err := minilm.Load(configstest.EncoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestEvaluate_Metrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := minilm.Load(encoderDir(t))
+	m, err := minilm.Load(configstest.EncoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func (inventingExtractor) Extract(_ context.Context, texts []kgeval.ExtractReque
 // reported with their reason, per text kind and stored per sample; with
 // grounding keep they are reported and used.
 func TestEvaluate_Grounding(t *testing.T) {
-	m, err := minilm.Load(encoderDir(t))
+	m, err := minilm.Load(configstest.EncoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestEvaluate_Grounding(t *testing.T) {
 // contradicts a year the passage states otherwise; an asked fact is
 // answered by a sentence that states its known end and its relation.
 func TestTextVerdicts(t *testing.T) {
-	m, err := minilm.Load(encoderDir(t))
+	m, err := minilm.Load(configstest.EncoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,15 +344,4 @@ func TestTextVerdicts(t *testing.T) {
 	if a.Value(metricreg.MetricSlotCoverageText) == nil || *a.Value(metricreg.MetricSlotCoverageText) != 1 {
 		t.Errorf("answer_relevancy slot_coverage_text %v (verdicts %+v), want 1", a.Value(metricreg.MetricSlotCoverageText), a.Verdicts)
 	}
-}
-
-// encoderDir is the local encoder's directory as the configuration gives it
-// (embedding.models_dir, KGEVAL_EMBEDDING_MODELS_DIR).
-func encoderDir(tb testing.TB) string {
-	tb.Helper()
-	cfg, err := configs.Load("", nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cfg.EncoderDir()
 }

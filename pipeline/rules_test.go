@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"fmt"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 	if len(samples) != 6 {
 		t.Fatalf("%d samples, want 6", len(samples))
 	}
-	m, err := minilm.Load(encoderDir(t))
+	m, err := minilm.Load(configstest.EncoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 // triplets join the model's after the grounding check, so the check counts
 // the model's inventions alone, and the graphs hold both.
 func TestEvaluate_RuleFacts(t *testing.T) {
-	m, err := minilm.Load(encoderDir(t))
+	m, err := minilm.Load(configstest.EncoderDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

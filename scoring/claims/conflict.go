@@ -141,15 +141,7 @@ func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int
 	// novel: how many none holds; sentence: the best one sentence's share.
 	words := lexical.ContentWords(cl.Text)
 	if len(words) > 0 {
-		n := 0
-		for _, w := range words {
-			for _, t := range ctxTexts {
-				if t.HasWord(w) {
-					n++
-					break
-				}
-			}
-		}
+		n := held(words, ctxTexts, (*lexical.Text).HasWord)
 		f[kgeval.FeatureOverlap] = float64(n) / float64(len(words))
 		f[kgeval.FeatureNovel] = math.Log1p(float64(len(words) - n))
 		best := 0
@@ -168,15 +160,7 @@ func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int
 	atoms := lexical.Atoms(cl.Text)
 	f[kgeval.FeatureAtoms] = 1
 	if len(atoms) > 0 {
-		n := 0
-		for _, a := range atoms {
-			for _, t := range ctxTexts {
-				if t.Backs(a) {
-					n++
-					break
-				}
-			}
-		}
+		n := held(atoms, ctxTexts, (*lexical.Text).Backs)
 		f[kgeval.FeatureAtoms] = float64(n) / float64(len(atoms))
 	}
 	// Graph: the claim's triplets supported (graph or sentence verdict),
@@ -239,14 +223,16 @@ func pairsShare(claim string, texts []*lexical.Text) float64 {
 	if len(pairs) == 0 {
 		return 1
 	}
+	return float64(held(pairs, texts, (*lexical.Text).HasPair)) / float64(len(pairs))
+}
+
+// held counts the items that at least one of texts holds (has).
+func held[T any](items []T, texts []*lexical.Text, has func(*lexical.Text, T) bool) int {
 	n := 0
-	for _, p := range pairs {
-		for _, t := range texts {
-			if t.HasPair(p) {
-				n++
-				break
-			}
+	for _, x := range items {
+		if slices.ContainsFunc(texts, func(t *lexical.Text) bool { return has(t, x) }) {
+			n++
 		}
 	}
-	return float64(n) / float64(len(pairs))
+	return n
 }
