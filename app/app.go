@@ -145,7 +145,7 @@ func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *mo
 		Run: run, Dataset: path, Fingerprint: res.Fingerprint, Samples: res.Samples, Rejected: len(res.Rejected),
 		Replace: o.Replace, Resume: o.Resume, Fresh: o.Fresh, Config: string(cfgJSON), Settings: cfg.Scoring,
 		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: w.client.Endpoint(), Encoder: w.embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
-		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: w.on,
+		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: w,
 		Progress: o.Progress, Log: o.Stderr, Scores: o.Scores, Shard: o.Shard, Shards: o.Shards,
 	})
 	if err != nil {
@@ -156,7 +156,7 @@ func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *mo
 
 // models are the model clients of one evaluation: one for extraction, one
 // for the judge and one for the model check, so that each family's calls
-// and tokens are counted apart; on builds the run's adapters on them.
+// and tokens are counted apart; Models builds the run's adapters on them.
 type models struct {
 	cfg                               *configs.Config
 	client, judgeClient, verifyClient *llm.Client
@@ -182,8 +182,8 @@ func newModels(cfg *configs.Config, enc kgeval.Embedder) (*models, error) {
 	return w, nil
 }
 
-// on builds the run's adapters on its cache (pipeline.EvaluateOptions.Models).
-func (w *models) on(cache, answers kgeval.Cache) (*pipeline.Models, error) {
+// Models builds the run's adapters on its cache (pipeline.ModelFactory).
+func (w *models) Models(cache, answers kgeval.Cache) (*pipeline.Models, error) {
 	cfg := w.cfg
 	w.cached = &llm.CachedEmbedder{Next: w.embedder, Cache: cache}
 	w.judge = &judge.Judge{Client: w.judgeClient, Cache: answers, Embedder: w.cached}

@@ -47,6 +47,14 @@ type Models struct {
 	Calls func() kgeval.Calls
 }
 
+// ModelFactory builds one evaluation's model adapters on the run's cache:
+// cache for label vectors, answers for the model's answers (--fresh makes
+// it write-only). The caller that wires the clients (app) provides it; the
+// pipeline never calls back up to build them.
+type ModelFactory interface {
+	Models(cache, answers kgeval.Cache) (*Models, error)
+}
+
 // EvaluateOptions are one evaluation of a dataset as a run.
 type EvaluateOptions struct {
 	Run string
@@ -81,7 +89,7 @@ type EvaluateOptions struct {
 	// run's cache (answers: the cache the model answers go through, which
 	// --fresh makes write-only).
 	Cache  kgeval.CacheService
-	Models func(cache, answers kgeval.Cache) (*Models, error)
+	Models ModelFactory
 	// Progress, if set, is told about each stage's progress.
 	Progress func(stage string, done, total int)
 	// Log receives what the operator should know as it happens (a resume,
@@ -158,7 +166,7 @@ func evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 	}
 	ev = &Evaluation{}
 	defer func() { err = a.finish(ctx, ev, err) }()
-	if a.models, err = o.Models(cache, answers); err != nil {
+	if a.models, err = o.Models.Models(cache, answers); err != nil {
 		return ev, err
 	}
 	ev.Models = a.models
