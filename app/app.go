@@ -19,7 +19,6 @@ import (
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
-	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/render"
 	"github.com/kgeval/kgeval/scoring"
 )
@@ -61,7 +60,7 @@ type EvaluateOptions struct {
 	Replace, Resume, Fresh bool
 	// Shard of Shards: this worker's shard (--shard i/n); Shards 0: one process.
 	Shard, Shards int
-	// Scores asks for the run's score rows in Evaluated.Scores (to print
+	// Scores asks for the run's score rows in pipeline.Evaluation.Scores (to print
 	// its table; pipeline.EvaluateOptions.Scores).
 	Scores bool
 	// Progress reports each stage's progress (render.Progress draws bars).
@@ -70,22 +69,9 @@ type EvaluateOptions struct {
 	Stdout, Stderr io.Writer
 }
 
-// Evaluated is what Evaluate did, for the caller to print.
-type Evaluated struct {
-	// Report is the evaluation summary (render.Evaluation).
-	Report render.EvaluationReport
-	// Scores are the run's score rows when EvaluateOptions.Scores asked.
-	Scores []readmodel.SampleScores
-	// Refused counts the model requests --cache-only found no answer for.
-	Refused int64
-	// Rejected are the dataset's rejected records (the first of them,
-	// dataset.Options.MaxRejections).
-	Rejected []kgeval.Rejection
-}
-
 // Evaluate loads a dataset file, wires the store, the models and the
 // engine from cfg and runs pipeline.Evaluate as run.
-func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o EvaluateOptions) (*Evaluated, error) {
+func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o EvaluateOptions) (*pipeline.Evaluation, error) {
 	res, err := dataset.Load(path, cfg.DatasetOptions())
 	if err != nil {
 		return nil, err
@@ -102,11 +88,7 @@ func Evaluate(ctx context.Context, cfg *configs.Config, path, run string, o Eval
 	if err != nil {
 		return nil, err
 	}
-	ev, err := evaluate(ctx, cfg, db, w, path, run, res, o)
-	if ev != nil {
-		ev.Rejected = res.Rejected
-	}
-	return ev, err
+	return evaluate(ctx, cfg, db, w, path, run, res, o)
 }
 
 // prepare reports the dataset res read from path, keeps its first o.Limit
@@ -123,7 +105,7 @@ func prepare(cfg *configs.Config, path string, res *dataset.Result, o EvaluateOp
 // evaluate runs pipeline.Evaluate of res (read from path) as run on the
 // migrated store db with the models w: Evaluate's, or a dashboard job's
 // on the server's store and encoder.
-func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *models, path, run string, res *dataset.Result, o EvaluateOptions) (*Evaluated, error) {
+func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *models, path, run string, res *dataset.Result, o EvaluateOptions) (*pipeline.Evaluation, error) {
 	if o.Resume || o.Shards > 0 {
 		stored, err := db.GetRun(ctx, run)
 		if err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
@@ -147,11 +129,12 @@ func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *mo
 		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: w.client.Endpoint(), Encoder: w.embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
 		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: w,
 		Progress: o.Progress, Log: o.Stderr, Scores: o.Scores, Shard: o.Shard, Shards: o.Shards,
+		Rejections: res.Rejected, CacheOnly: cfg.LLM.CacheOnly,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return w.report(cfg, run, o.Resume, ev), nil
+	return ev, nil
 }
 
 // models are the model clients of one evaluation: one for extraction, one
@@ -204,20 +187,24 @@ func (w *models) Models(cache, answers kgeval.Cache) (*pipeline.Models, error) {
 	return ms, nil
 }
 
-// report is what the evaluation ev did with these models.
-func (w *models) report(cfg *configs.Config, run string, resumed bool, ev *pipeline.Evaluation) *Evaluated {
-	// Every model client of this evaluation, a separate embeddings
-	// endpoint's included.
+// Usage is what these models did (pipeline.ModelFactory): each family's
+// client, and every model client of this evaluation, a separate
+// embeddings endpoint's included.
+func (w *models) Usage() pipeline.Usage {
 	all := w.client.Stats().Add(w.judgeClient.Stats()).Add(w.verifyClient.Stats())
 	if e, ok := w.embedder.(*llm.Embedder); ok && e.Client != w.client {
 		all = all.Add(e.Client.Stats())
 	}
-	js := w.judge.Stats()
-	r := render.EvaluationReport{Run: run, Report: ev.Report, Grounding: cfg.Extraction.Grounding, Extraction: w.client.Stats(),
-		Verify: w.verifyClient.Stats(), Verified: cfg.Scoring.Verify == "llm", Judge: w.judgeClient.Stats(), JudgeCached: len(js.CacheHits),
-		EmbedMisses: w.cached.Misses, Resumed: resumed, Total: ev.Calls, CacheOnly: cfg.LLM.CacheOnly, All: all}
-	r.JudgeAsks, r.JudgeHits = js.Totals()
-	return &Evaluated{Report: r, Scores: ev.Scores, Refused: all.Refused}
+	u := pipeline.Usage{Extraction: w.client.Stats(), Verify: w.verifyClient.Stats(), Judge: w.judgeClient.Stats(), All: all}
+	if w.judge != nil {
+		js := w.judge.Stats()
+		u.JudgeCached = len(js.CacheHits)
+		u.JudgeAsks, u.JudgeHits = js.Totals()
+	}
+	if w.cached != nil {
+		u.EmbedMisses = w.cached.Misses
+	}
+	return u
 }
 
 // NewEmbedder is the configured encoder: the local MiniLM files, or an

@@ -53,6 +53,18 @@ type Models struct {
 // pipeline never calls back up to build them.
 type ModelFactory interface {
 	Models(cache, answers kgeval.Cache) (*Models, error)
+	// Usage is what the models it built did so far, per client.
+	Usage() Usage
+}
+
+// Usage is what an evaluation's model clients did: the calls of each
+// family (extraction, the model check, the judge) and of every client of
+// the process (All: with a separate embeddings endpoint's), the judge's
+// questions, and the texts embedded now.
+type Usage struct {
+	Extraction, Verify, Judge, All    kgeval.Calls
+	JudgeAsks, JudgeHits, JudgeCached int
+	EmbedMisses                       int
 }
 
 // EvaluateOptions are one evaluation of a dataset as a run.
@@ -107,18 +119,36 @@ type EvaluateOptions struct {
 	// its table): made from the scores the evaluation holds, read back
 	// only on a resume.
 	Scores bool
+	// Rejections are the dataset's rejected records (the first of them),
+	// reported with the outcome; CacheOnly says the models answer from
+	// the cache alone (llm.cache_only), which the outcome reports.
+	Rejections []kgeval.Rejection
+	CacheOnly  bool
 }
 
-// Evaluation is what an evaluation did.
+// Evaluation is what an evaluation did: the one outcome the CLI prints
+// (render.Evaluation, render.EvaluationJSON) and a dashboard job records.
 type Evaluation struct {
 	*Report
+	// Run is the run's name; Grounding extraction.grounding; Resumed says
+	// it finished a stored run; Verified that the model check
+	// (scoring.verify llm) ran; CacheOnly that the models answered from
+	// the cache alone.
+	Run                          string
+	Grounding                    string
+	Resumed, Verified, CacheOnly bool
 	// Models are the adapters it used (their counters say what they did).
 	Models *Models
 	// Calls is the run's call accounting over all its attempts.
 	Calls kgeval.Calls
+	// Usage is what this process's model clients did (ModelFactory.Usage);
+	// Usage.All.Refused the requests --cache-only found no answer for.
+	Usage Usage
 	// Scores are the run's score rows, in record order, when
 	// EvaluateOptions.Scores asked for them.
 	Scores []readmodel.SampleScores
+	// Rejected are the dataset's rejected records (EvaluateOptions.Rejections).
+	Rejected []kgeval.Rejection
 }
 
 // Evaluate runs one evaluation with its start / resume / replace policy:
@@ -164,8 +194,13 @@ func evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 	if o.Fresh {
 		answers = writeOnly{cache}
 	}
-	ev = &Evaluation{}
-	defer func() { err = a.finish(ctx, ev, err) }()
+	ev = &Evaluation{Run: o.Run, Grounding: o.Grounding, Resumed: o.Resume, Verified: o.Settings.Verify == "llm", CacheOnly: o.CacheOnly, Rejected: o.Rejections}
+	defer func() {
+		err = a.finish(ctx, ev, err)
+		if a.models != nil {
+			ev.Usage = o.Models.Usage()
+		}
+	}()
 	if a.models, err = o.Models.Models(cache, answers); err != nil {
 		return ev, err
 	}

@@ -218,36 +218,13 @@ func TopReason(reasons map[string]int) string {
 	return strings.Join(parts, "; ")
 }
 
-// EvaluationReport is what evaluate prints when a run is done: the
-// pipeline's report and what the model clients counted.
-type EvaluationReport struct {
-	Run string
-	*pipeline.Report
-	// Grounding is extraction.grounding.
-	Grounding string
-	// Extraction, Verify and Judge are the calls of each model client;
-	// Verified says the model check ran.
-	Extraction, Verify, Judge kgeval.Calls
-	Verified                  bool
-	// JudgeAsks and JudgeHits count the judge's questions to the model and
-	// from the cache; JudgeCached how many prompts had a cache hit.
-	JudgeAsks, JudgeHits, JudgeCached int
-	// EmbedMisses counts the texts embedded now.
-	EmbedMisses int
-	// Resumed prints Total, the calls of all attempts.
-	Resumed bool
-	Total   kgeval.Calls
-	// CacheOnly prints All, the calls of every client of this process.
-	CacheOnly bool
-	All       kgeval.Calls
-}
-
 // Evaluation prints the outcome of an evaluation: counts, grounding, model
 // calls per client, stages and the texts that could not be extracted.
-func Evaluation(w io.Writer, r EvaluationReport) {
-	rep, st := r.Report, r.Extraction
+func Evaluation(w io.Writer, r *pipeline.Evaluation) {
+	rep, u := r.Report, r.Usage
+	st := u.Extraction
 	fmt.Fprintf(w, "\nrun %s: %d samples, %d distinct texts (%d extracted now, %d from the cache), %d entity labels; %d texts embedded now (labels, triplets, answers; the rest cached); %d graph rows\n",
-		r.Run, rep.Samples, rep.Texts, rep.Extracted, st.CacheHits, rep.EmbedTexts, r.EmbedMisses, rep.GraphRows)
+		r.Run, rep.Samples, rep.Texts, rep.Extracted, st.CacheHits, rep.EmbedTexts, u.EmbedMisses, rep.GraphRows)
 	if rep.Resumed > 0 {
 		fmt.Fprintf(w, "resumed: %d pair graphs were scored before and kept\n", rep.Resumed)
 	}
@@ -257,19 +234,19 @@ func Evaluation(w io.Writer, r EvaluationReport) {
 	fmt.Fprintf(w, "extraction: model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
 		st.Calls, st.Retries, st.Repairs, st.Failures, st.PromptTokens, st.CompletionTokens, st.Latency.Round(time.Millisecond))
 	if r.Verified {
-		vs := r.Verify
+		vs := u.Verify
 		fmt.Fprintf(w, "verify (scoring.verify llm): %d questions (one per pair graph with open triplets; %d from the cache), %d triplets asked, %d unanswered; model calls %d (%.2f per sample), tokens %d prompt + %d completion\n",
 			rep.VerifyBatches+rep.VerifyFailed, vs.CacheHits, rep.VerifyFacts, rep.VerifyFailed, vs.Calls, float64(vs.Calls)/float64(max(rep.Samples, 1)), vs.PromptTokens, vs.CompletionTokens)
 	}
-	if js := r.Judge; js.Calls+js.Failures > 0 || r.JudgeCached > 0 {
+	if js := u.Judge; js.Calls+js.Failures > 0 || u.JudgeCached > 0 {
 		fmt.Fprintf(w, "judge: %d questions to the model (%d from the cache), model calls %d (retries %d, repairs %d, failures %d), tokens %d prompt + %d completion, model time %s\n",
-			r.JudgeAsks, r.JudgeHits, js.Calls, js.Retries, js.Repairs, js.Failures, js.PromptTokens, js.CompletionTokens, js.Latency.Round(time.Millisecond))
+			u.JudgeAsks, u.JudgeHits, js.Calls, js.Retries, js.Repairs, js.Failures, js.PromptTokens, js.CompletionTokens, js.Latency.Round(time.Millisecond))
 	}
 	if r.Resumed {
-		fmt.Fprintf(w, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", r.Total.Calls, r.Total.PromptTokens, r.Total.CompletionTokens)
+		fmt.Fprintf(w, "whole run, all attempts: model calls %d, tokens %d prompt + %d completion\n", r.Calls.Calls, r.Calls.PromptTokens, r.Calls.CompletionTokens)
 	}
 	if r.CacheOnly {
-		fmt.Fprintf(w, "cache-only: model calls %d; %d requests not in the cache (refused)\n", r.All.Calls, r.All.Refused)
+		fmt.Fprintf(w, "cache-only: model calls %d; %d requests not in the cache (refused)\n", u.All.Calls, u.All.Refused)
 	}
 	var stages []string
 	for _, s := range []string{"extract", "ground", "embed", "store", "score", "verify", "metrics"} {

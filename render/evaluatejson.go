@@ -8,7 +8,6 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/pipeline"
-	"github.com/kgeval/kgeval/readmodel"
 )
 
 // EvaluationOutput is what `kgeval evaluate --json` prints: one object,
@@ -45,8 +44,9 @@ type HeadlineOutput struct {
 }
 
 // EvaluationJSON writes the EvaluationOutput of an evaluation.
-func EvaluationJSON(w io.Writer, r EvaluationReport, rows []readmodel.SampleScores, pairs []kgeval.Pair, rejected []kgeval.Rejection, refused int64) error {
-	out := EvaluationOutput{Run: r.Run, Rejected: rejected, Calls: r.All, Refused: refused, Headline: []HeadlineOutput{}}
+func EvaluationJSON(w io.Writer, r *pipeline.Evaluation, pairs []kgeval.Pair) error {
+	rows := r.Scores
+	out := EvaluationOutput{Run: r.Run, Rejected: r.Rejected, Calls: r.Usage.All, Refused: r.Usage.All.Refused, Headline: []HeadlineOutput{}}
 	if r.Report != nil {
 		out.Samples, out.Errors = r.Samples, r.Errors
 	}

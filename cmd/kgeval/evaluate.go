@@ -102,14 +102,14 @@ func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run stri
 		return err
 	}
 	if o.JSON {
-		return render.EvaluationJSON(m.Stdout, ev.Report, ev.Scores, cfg.Scoring.Pairs, ev.Rejected, ev.Refused)
+		return render.EvaluationJSON(m.Stdout, ev, cfg.Scoring.Pairs)
 	}
-	render.Evaluation(m.Stdout, ev.Report)
+	render.Evaluation(m.Stdout, ev)
 	render.Scores(m.Stdout, run, ev.Scores, cfg.Scoring.Pairs, o.All)
-	if ev.Refused > 0 {
+	if refused := ev.Usage.All.Refused; refused > 0 {
 		// Not an error: a model that gave no valid answer when the snapshot
 		// was made left nothing to cache, and its values were null then too.
-		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", ev.Refused)
+		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", refused)
 	}
 	return nil
 }
