@@ -174,6 +174,18 @@ const (
 	FeatureModelYesNo     = "model_yesno"
 )
 
+// The question forms of the model's claim check (scoring.verify_forms),
+// in the order a claim is asked them; package llm words each.
+const (
+	FormClaim      = "claim"
+	FormContext    = "context"
+	FormThreeWay   = "threeway"
+	FormClaimFirst = "claimfirst"
+)
+
+// ClaimForms are the question forms, in the order a claim is asked them.
+var ClaimForms = []string{FormClaim, FormContext, FormThreeWay, FormClaimFirst}
+
 // ModelFeatures are the features read from the model's answer; a
 // calibration's with_model fit has at least one of them, its
 // without_model fit none.

@@ -95,7 +95,7 @@ type RunSettings struct {
 	Verify      string   `mapstructure:"verify"`
 	VerifyPairs []string `mapstructure:"verify_pairs"`
 	// VerifyForms are the question forms each claim is asked with
-	// verify prob (llm.Forms: claim, context, threeway); empty: claim.
+	// verify prob (ClaimForms: claim, context, threeway, claimfirst); empty: claim.
 	VerifyForms []string `mapstructure:"verify_forms" json:",omitempty"`
 	// Evidence is how a claim's evidence window is chosen (graph, cosine
 	// or whole; SPEC §4d) and EvidenceTokens its budget in estimated tokens.

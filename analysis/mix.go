@@ -403,7 +403,7 @@ func mixFormRows(data []mixData) []MixRow {
 			}
 		}
 	}
-	forms := slices.DeleteFunc(slices.Clone([]string{"claim", "context", "threeway", "claimfirst"}), func(f string) bool { return !asked[f] })
+	forms := slices.DeleteFunc(slices.Clone(kgeval.ClaimForms), func(f string) bool { return !asked[f] })
 	var combos [][]string
 	for _, f := range forms {
 		combos = append(combos, []string{f})

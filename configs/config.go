@@ -269,10 +269,8 @@ func (c *Config) validateClaimChecks(bad badValue) error {
 		return bad("scoring.verify", c.Scoring.Verify, "must be off, llm or prob")
 	}
 	for _, f := range c.Scoring.VerifyForms {
-		switch f {
-		case "claim", "context", "threeway", "claimfirst":
-		default:
-			return bad("scoring.verify_forms", f, "each must be claim, context, threeway or claimfirst")
+		if !slices.Contains(kgeval.ClaimForms, f) {
+			return bad("scoring.verify_forms", f, "each must be one of "+strings.Join(kgeval.ClaimForms, ", "))
 		}
 	}
 	switch c.Scoring.Evidence {

@@ -81,7 +81,7 @@ func writeCorpus(tag, proj string) []string {
 }
 
 // escapeCorpus returns the same kinds of attempt with the keywords hidden
-// from a reader of the text but not from Neo4j: \uXXXX escapes in every
+// from a reader of the text but not from Neo4j: \uHHHH escapes in every
 // keyword position, mixed case, comments and unusual separators between
 // keywords (U+2028, U+2029, no-break space, form feed, vertical tab), and
 // everything aimed at the loopback URL url (SSRF), at GDS (functions and

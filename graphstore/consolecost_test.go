@@ -9,7 +9,7 @@ import (
 
 // TestCheckText checks the limits on a console query's text, which keep
 // a deeply nested query from overflowing Neo4j's parser: depth counts
-// brackets, CASE and runs of prefix operators, \uXXXX escapes are read as
+// brackets, CASE and runs of prefix operators, \uHHHH escapes are read as
 // Neo4j reads them, and brackets in strings and comments can only add to
 // the count.
 func TestCheckText(t *testing.T) {

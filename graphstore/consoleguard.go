@@ -386,7 +386,7 @@ const (
 
 // checkText refuses a query whose text is too long, has too many tokens or
 // nests too deeply for Neo4j's parser (see maxConsoleDepth). It reads the
-// text the way Neo4j's lexer does as far as nesting goes: \uXXXX escapes
+// text the way Neo4j's lexer does as far as nesting goes: \uHHHH escapes
 // are decoded first (Neo4j decodes them everywhere, LO\u0041D is LOAD), and
 // brackets inside strings, quoted names and comments do not count, except
 // that an opening bracket there still counts as one level: a mismatch
@@ -536,7 +536,7 @@ func isOperatorToken(tok string) bool {
 	return false
 }
 
-// decodeEscapes decodes \uXXXX (and \uuXXXX, as Java allows) wherever a
+// decodeEscapes decodes \uHHHH (and \uuHHHH, as Java allows) wherever a
 // backslash starts one, that is, not after another backslash that is
 // itself not escaped; the text is otherwise unchanged.
 func decodeEscapes(s string) string {

@@ -77,7 +77,7 @@ const (
 	consoleParseBudget = 500 * time.Millisecond
 )
 
-// checkShape parses query (\uXXXX escapes decoded first, as Neo4j does)
+// checkShape parses query (\uHHHH escapes decoded first, as Neo4j does)
 // and refuses it when its structure is past the caps above. Errors:
 // EINVALID starting with "refused:".
 func checkShape(query string) error {

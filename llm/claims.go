@@ -29,31 +29,31 @@ const minEvidenceTokens = 64
 
 // Claim question forms (scoring.verify_forms). Each is one request per
 // claim (per evidence chunk); a claim asked in several forms takes the
-// mean of their P(supported). All forms share the system message and
-// start with the evidence, so a llama.cpp server answers a claim's later
-// forms from the prompt it cached for the first.
+// mean of their P(supported). All forms share the system message, and all
+// but claimfirst start with the evidence, so a llama.cpp server answers a
+// claim's later forms from the prompt it cached for the first.
 const (
 	// FormClaim asks whether the document supports the claim, Yes or No
 	// (verify_claim.v1, MiniCheck's protocol).
-	FormClaim = "claim"
+	FormClaim = kgeval.FormClaim
 	// FormContext asks the same of the claim read with the question and
 	// the answer's text before it, so that the checker sees what "it" and
 	// "this" are; a claim with neither is not asked again.
-	FormContext = "context"
+	FormContext = kgeval.FormContext
 	// FormThreeWay asks Yes (stated), No (the document says something
 	// different) or Unknown (it does not say): P(supported) is p(Yes) over
 	// the three, P(contradicted) p(No) over the three.
-	FormThreeWay = "threeway"
+	FormThreeWay = kgeval.FormThreeWay
 	// FormClaimFirst is FormThreeWay's question with the claim before the
 	// document (the others put the evidence first, which lets a llama.cpp
 	// server reuse the cached evidence across a claim's forms): measured
-	// against threeway on the training mix's answer sentences
-	// (docs/results/factcheck-mix.txt); its P(contradicted) is not read.
-	FormClaimFirst = "claimfirst"
+	// against threeway on RAGTruth's answer sentences (docs/SPEC-NOTES.md
+	// §4d'); its P(contradicted) is not read.
+	FormClaimFirst = kgeval.FormClaimFirst
 )
 
 // Forms are the claim question forms, in the order a claim is asked them.
-var Forms = []string{FormClaim, FormContext, FormThreeWay, FormClaimFirst}
+var Forms = kgeval.ClaimForms
 
 // formVersion is each form's prompt version, part of its cache keys.
 var formVersion = map[string]string{FormClaim: ClaimPromptVersion, FormContext: "verify_claim_context.v1", FormThreeWay: "verify_claim_3way.v1",

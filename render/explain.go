@@ -101,11 +101,13 @@ func explainClaims(w io.Writer, context kgeval.Text, cs []kgeval.ClaimCheck) {
 	fmt.Fprintf(w, "  claims: %d of %d supported\n", sup, len(cs))
 	for _, c := range analysis.NewClaimViews(context, cs) {
 		fmt.Fprintf(w, "  %-13s %.2f %q\n", strings.ToUpper(c.Verdict), c.Score, c.Text)
-		sig := c.SignalText(", ")
-		if c.ModelText != "" {
-			sig = strings.TrimSuffix(c.ModelText+", "+sig, ", ")
+		var sig []string
+		for _, x := range []string{c.ModelText, c.SignalText(", ")} {
+			if x != "" {
+				sig = append(sig, x)
+			}
 		}
-		fmt.Fprintf(w, "  %-13s %s; evidence: %s\n", "", sig, c.EvidenceMode)
+		fmt.Fprintf(w, "  %-13s %s; evidence: %s\n", "", strings.Join(sig, ", "), c.EvidenceMode)
 		for _, x := range c.Conflicts {
 			fmt.Fprintf(w, "  %-13s conflict (%s): %q, the evidence says %q in %q\n", "", x.Kind, x.Claim, x.Evidence, x.Sentence)
 		}
