@@ -21,7 +21,7 @@ import (
 func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) (*web.Server, *graphstore.DB, error) {
 	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL}
 	auth.Users, auth.Tokens, auth.Admins = cfg.Web.Accounts()
-	dir := configs.ProjectPath(cfg.Web.StateDir)
+	dir := cfg.Path(cfg.Web.StateDir)
 	auth, err := web.WithState(auth, dir, log)
 	if err != nil {
 		return nil, nil, err

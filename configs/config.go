@@ -24,6 +24,14 @@ import (
 
 // Config is kgeval's whole configuration. Its defaults are configs/kgeval.yaml.
 type Config struct {
+	// Root is the project's directory, found once by Load (KGEVAL_HOME, the
+	// configuration file's project, or configs/kgeval.yaml at or above the
+	// working directory; "" for none): relative paths are under it (Path).
+	Root string `mapstructure:"-" yaml:"-"`
+	// StateDir is where the bundled Neo4j keeps its jars, store and
+	// password: KGEVAL_STATE_DIR, else Root/.kgeval, else
+	// ~/.local/share/kgeval (a binary installed without the repository).
+	StateDir string `mapstructure:"-" yaml:"-"`
 	Neo4j struct {
 		URI            string        `mapstructure:"uri"`
 		User           string        `mapstructure:"user"`

@@ -73,6 +73,8 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 		mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(",")))); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "config")
 	}
+	c.Root = projectRoot(file)
+	c.StateDir = stateDir(c.Root)
 	if err := resolve(&c); err != nil {
 		return nil, err
 	}
@@ -86,9 +88,9 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 // usual OPENAI_* variables, and ~ in paths.
 func resolve(c *Config) error {
 	if c.Neo4j.Password == "" && c.Neo4j.PasswordFile != "" {
-		p := ProjectPath(c.Neo4j.PasswordFile)
+		p := c.Path(c.Neo4j.PasswordFile)
 		b, err := os.ReadFile(p)
-		if alt := filepath.Join(StateDir(), "neo4j", "password"); err != nil && c.Neo4j.PasswordFile == defaultPasswordFile {
+		if alt := filepath.Join(c.StateDir, "neo4j", "password"); err != nil && c.Neo4j.PasswordFile == defaultPasswordFile {
 			// The default file is not here: the password `kgeval neo4j
 			// start` wrote into the state directory.
 			if b, err = os.ReadFile(alt); err == nil {
@@ -116,15 +118,15 @@ func resolve(c *Config) error {
 // defaultPasswordFile is neo4j.password_file in configs/kgeval.yaml.
 const defaultPasswordFile = ".kgeval/neo4j/password"
 
-// StateDir is where the bundled Neo4j keeps its jars, store and password
+// stateDir is where the bundled Neo4j keeps its jars, store and password
 // (`kgeval neo4j start`, `make neo4j-start`): KGEVAL_STATE_DIR, else .kgeval
 // under the project root, else ~/.local/share/kgeval (a binary installed
 // without the repository, e.g. by pip).
-func StateDir() string {
+func stateDir(root string) string {
 	if d := os.Getenv("KGEVAL_STATE_DIR"); d != "" {
 		return d
 	}
-	if root := ProjectRoot(); root != "" {
+	if root != "" {
 		return filepath.Join(root, ".kgeval")
 	}
 	return ExpandHome("~/.local/share/kgeval")
@@ -140,36 +142,43 @@ func ExpandHome(p string) string {
 	return p
 }
 
-// ProjectPath is p with ~ expanded and, when relative, under ProjectRoot
-// (p as it is when there is no project root).
-func ProjectPath(p string) string {
+// Path is p with ~ expanded and, when relative, under the project root
+// (p as it is when there is none).
+func (c *Config) Path(p string) string {
 	p = ExpandHome(p)
-	if !filepath.IsAbs(p) {
-		if root := ProjectRoot(); root != "" {
-			p = filepath.Join(root, p)
-		}
+	if !filepath.IsAbs(p) && c.Root != "" {
+		p = filepath.Join(c.Root, p)
 	}
 	return p
 }
 
-// ProjectRoot is the directory holding go.mod above the working directory,
-// or the KGEVAL_HOME variable; "" when neither exists.
-func ProjectRoot() string {
+// projectRoot is found once, when the configuration loads: KGEVAL_HOME;
+// else the project of the configuration file, when it is a project's
+// configs/kgeval.yaml; else the nearest directory at or above the working
+// directory that holds configs/kgeval.yaml; "" when there is none.
+func projectRoot(file string) string {
 	if h := os.Getenv("KGEVAL_HOME"); h != "" {
 		return h
+	}
+	if file != "" {
+		if abs, err := filepath.Abs(file); err == nil && isRoot(filepath.Dir(filepath.Dir(abs))) {
+			return filepath.Dir(filepath.Dir(abs))
+		}
 	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "configs", "kgeval.yaml")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
+	for ; !isRoot(dir); dir = filepath.Dir(dir) {
+		if filepath.Dir(dir) == dir {
 			return ""
 		}
-		dir = parent
 	}
+	return dir
+}
+
+// isRoot reports whether dir is a project's root: it holds configs/kgeval.yaml.
+func isRoot(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "configs", "kgeval.yaml"))
+	return err == nil
 }

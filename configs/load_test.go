@@ -1,6 +1,8 @@
 package configs
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +107,59 @@ func TestLoad(t *testing.T) {
 				t.Errorf("want a one-line EINVALID error, got %q (%s)", err.Error(), kgeval.ErrorCode(err))
 			}
 		})
+	}
+}
+
+// TestLoad_Root: the project root and the state directory are found once,
+// when the configuration loads, and relative paths are under the root.
+func TestLoad_Root(t *testing.T) {
+	proj := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(proj, "configs", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(proj, "configs", "kgeval.yaml")
+	if err := os.WriteFile(file, []byte("log:\n  level: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KGEVAL_HOME", "")
+	t.Setenv("KGEVAL_STATE_DIR", "")
+	for _, tc := range []struct {
+		name, file, wd, root string
+	}{
+		{"the file's project", file, t.TempDir(), proj},
+		{"above the working directory", "", filepath.Join(proj, "configs", "sub"), proj},
+		{"none", "", t.TempDir(), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(tc.wd)
+			c, err := Load(tc.file, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Root != tc.root {
+				t.Fatalf("Root = %q, want %q", c.Root, tc.root)
+			}
+			if tc.root == "" {
+				if c.Path("x") != "x" || !strings.HasSuffix(c.StateDir, filepath.Join(".local", "share", "kgeval")) {
+					t.Fatalf("without a root: Path(x) = %q, StateDir = %q", c.Path("x"), c.StateDir)
+				}
+				return
+			}
+			if want := filepath.Join(proj, ".kgeval"); c.StateDir != want {
+				t.Fatalf("StateDir = %q, want %q", c.StateDir, want)
+			}
+			if want := filepath.Join(proj, ".kgeval", "web"); c.Path(c.Web.StateDir) != want {
+				t.Fatalf("Path(web.state_dir) = %q, want %q", c.Path(c.Web.StateDir), want)
+			}
+		})
+	}
+	t.Setenv("KGEVAL_HOME", "/elsewhere")
+	t.Setenv("KGEVAL_STATE_DIR", "/state")
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Root != "/elsewhere" || c.StateDir != "/state" {
+		t.Fatalf("KGEVAL_HOME, KGEVAL_STATE_DIR: Root %q, StateDir %q", c.Root, c.StateDir)
 	}
 }

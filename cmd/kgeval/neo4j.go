@@ -10,13 +10,12 @@ import (
 	"strconv"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/configs"
 	neo4jdeploy "github.com/kgeval/kgeval/deploy/neo4j"
 	"github.com/spf13/cobra"
 )
 
 // neo4jCommand runs the bundled Neo4j + GDS launcher (deploy/neo4j/neo4j.sh,
-// embedded in the binary) with the state directory of configs.StateDir, so
+// embedded in the binary) with the state directory of the configuration (configs.Config.StateDir), so
 // that a binary installed without the repository (the Python wheel) can
 // start the same Neo4j as `make neo4j-start`.
 func (m *Main) neo4jCommand() *cobra.Command {
@@ -33,7 +32,11 @@ func (m *Main) neo4jCommand() *cobra.Command {
 			default:
 				return kgeval.Errorf(kgeval.EINVALID, "neo4j %q: want install, start, stop, restart, status or password", action)
 			}
-			state := configs.StateDir()
+			cfg, err := m.readConfig(cmd)
+			if err != nil {
+				return err
+			}
+			state := cfg.StateDir
 			env := append(os.Environ(), "KGEVAL_STATE_DIR="+state)
 			if action == "install" || action == "start" || action == "restart" {
 				home, err := javaHome()
