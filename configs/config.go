@@ -32,7 +32,8 @@ type Config struct {
 	// password: KGEVAL_STATE_DIR, else Root/.kgeval, else
 	// ~/.local/share/kgeval (a binary installed without the repository).
 	StateDir string `mapstructure:"-" yaml:"-"`
-	Neo4j    struct {
+
+	Neo4j struct {
 		URI            string        `mapstructure:"uri"`
 		User           string        `mapstructure:"user"`
 		Password       string        `mapstructure:"password"`
