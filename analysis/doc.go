@@ -6,8 +6,8 @@
 // threshold-sweep curves), the validity report, the CI gate, the why of a
 // sample and two runs side by side. The read models are pure functions over
 // the rows the store returns (readmodel.SampleScores and the like); the Load*
-// functions read those rows through the domain's readers (Store,
-// StatsStore) and ExtractionMethod reads a run record's extraction method,
+// functions read those rows through the domain's readers (ScoreSource,
+// StatsSource) and ExtractionMethod reads a run record's extraction method,
 // so that `kgeval` and `kgeval serve` compute every number the
 // same way. The statistics themselves are package stats; package render
 // draws the CLI's tables and plots.

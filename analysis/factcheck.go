@@ -631,17 +631,17 @@ func calibrationFit(claims []claimRow, features []string, fo FactcheckOptions, s
 	return out, nil
 }
 
-// FactcheckStore is what LoadFactcheck reads: the rows and the stored
+// FactcheckSource is what LoadFactcheck reads: the rows and the stored
 // claims of each sample's faithfulness pair.
-type FactcheckStore interface {
-	Store
+type FactcheckSource interface {
+	ScoreSource
 	ReadKGScore(ctx context.Context, run, sample, pair, variant string) (readmodel.StoredScore, error)
 }
 
 // LoadFactcheckRows reads a run's record and the rows of a variant, each
 // with the claims stored on its faithfulness pair (one read per sample).
 // Errors: those of LoadRows.
-func LoadFactcheckRows(ctx context.Context, st FactcheckStore, run, variant string) (kgeval.Run, []Row, error) {
+func LoadFactcheckRows(ctx context.Context, st FactcheckSource, run, variant string) (kgeval.Run, []Row, error) {
 	rec, err := st.GetRun(ctx, run)
 	if err != nil {
 		return rec, nil, err
@@ -670,7 +670,7 @@ func LoadFactcheckRows(ctx context.Context, st FactcheckStore, run, variant stri
 
 // LoadFactcheck reads a run and computes its factcheck report. Errors:
 // those of LoadFactcheckRows and FactcheckReport.
-func LoadFactcheck(ctx context.Context, st FactcheckStore, run, variant string, o FactcheckOptions) (Factcheck, error) {
+func LoadFactcheck(ctx context.Context, st FactcheckSource, run, variant string, o FactcheckOptions) (Factcheck, error) {
 	rec, rows, err := LoadFactcheckRows(ctx, st, run, variant)
 	if err != nil {
 		return Factcheck{Run: run, Variant: variant}, err
@@ -680,7 +680,7 @@ func LoadFactcheck(ctx context.Context, st FactcheckStore, run, variant string, 
 
 // LoadCalibration reads a run and fits its calibration. Errors: those of
 // LoadFactcheckRows and Calibrate.
-func LoadCalibration(ctx context.Context, st FactcheckStore, run, variant string, o CalibrateOptions) (CalibrateResult, error) {
+func LoadCalibration(ctx context.Context, st FactcheckSource, run, variant string, o CalibrateOptions) (CalibrateResult, error) {
 	rec, rows, err := LoadFactcheckRows(ctx, st, run, variant)
 	if err != nil {
 		return CalibrateResult{}, err

@@ -17,8 +17,8 @@ import (
 // CLI and the dashboard alike; the read models themselves are the pure
 // functions of this package.
 
-// Store is what the loaders read: run records and a run's scores as rows.
-type Store interface {
+// ScoreSource is what the loaders read: run records and a run's scores as rows.
+type ScoreSource interface {
 	GetRun(ctx context.Context, name string) (kgeval.Run, error)
 	Variants(ctx context.Context, run string) ([]readmodel.Variant, error)
 	RunScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error)
@@ -42,7 +42,7 @@ var ExplainedMetrics = []string{metricreg.MetricFactualAccuracy, metricreg.Metri
 // LoadRows reads the samples of one scoring variant of a run as rows; with
 // explain, also the explanations of ExplainedMetrics. Errors: ENOTFOUND
 // for an unknown run or variant, EINVALID for a run without samples.
-func LoadRows(ctx context.Context, st Store, run, variant string, explain bool) ([]Row, error) {
+func LoadRows(ctx context.Context, st ScoreSource, run, variant string, explain bool) ([]Row, error) {
 	if _, err := st.GetRun(ctx, run); err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ type Sensitivity struct {
 // describes every metric any of them has (histograms of bins bins), with
 // the AUROC and Cohen's d of reference_as_answer against wrong_answer.
 // Errors: those of LoadRows.
-func LoadSensitivity(ctx context.Context, st Store, runs map[string]string, bins int) (*Sensitivity, error) {
+func LoadSensitivity(ctx context.Context, st ScoreSource, runs map[string]string, bins int) (*Sensitivity, error) {
 	out := &Sensitivity{Samples: map[string]int{}}
 	var groups []Group
 	all := Vectors{}
@@ -190,7 +190,7 @@ type SweepReport struct {
 // against when set, else the two systems named (or the first two systems in
 // alphabetical order when there are several). Errors: ENOTFOUND for an
 // unknown run, EINVALID for an unknown system or pattern.
-func LoadSweepReport(ctx context.Context, st Store, run, against string, systems, patterns []string) (SweepReport, error) {
+func LoadSweepReport(ctx context.Context, st ScoreSource, run, against string, systems, patterns []string) (SweepReport, error) {
 	rep := SweepReport{Run: run, Against: against}
 	if _, err := st.GetRun(ctx, run); err != nil {
 		return rep, err
@@ -323,7 +323,7 @@ type RunValidity struct {
 // sensitivity experiment named sensitivityRun when set. Errors: those of
 // LoadRows, ENOTFOUND for a missing sensitivity run, EINVALID for an
 // unknown pattern or system.
-func LoadValidity(ctx context.Context, st Store, run, variant string, patterns []string, sensitivityRun string, o ValidityOptions) (RunValidity, error) {
+func LoadValidity(ctx context.Context, st ScoreSource, run, variant string, patterns []string, sensitivityRun string, o ValidityOptions) (RunValidity, error) {
 	out := RunValidity{Run: run, Variant: variant}
 	rec, err := st.GetRun(ctx, run)
 	if err != nil {
@@ -371,7 +371,7 @@ type StoredRun struct {
 
 // LoadRuns reads the records and rows of one variant of the named runs, in
 // order. Errors: those of LoadRows.
-func LoadRuns(ctx context.Context, st Store, variant string, names ...string) ([]StoredRun, error) {
+func LoadRuns(ctx context.Context, st ScoreSource, variant string, names ...string) ([]StoredRun, error) {
 	out := make([]StoredRun, len(names))
 	for i, name := range names {
 		var err error
@@ -389,7 +389,7 @@ func LoadRuns(ctx context.Context, st Store, variant string, names ...string) ([
 // on the metrics patterns select in either (CompareRuns; `kgeval compare
 // --baseline`). Errors: EINVALID from CheckBaseline, for an unknown pattern
 // or when CompareRuns refuses; those of LoadRows.
-func LoadRunComparison(ctx context.Context, st Store, run, baseline, variant string, patterns []string) (RunComparison, error) {
+func LoadRunComparison(ctx context.Context, st ScoreSource, run, baseline, variant string, patterns []string) (RunComparison, error) {
 	if err := CheckBaseline(run, baseline); err != nil {
 		return RunComparison{}, err
 	}
@@ -407,7 +407,7 @@ func LoadRunComparison(ctx context.Context, st Store, run, baseline, variant str
 
 // LoadGate reads a run (and the baseline when named) and checks it (Gate)
 // with the checks of o (ParseGate). Errors: those of LoadRows and Gate.
-func LoadGate(ctx context.Context, st Store, run, baseline, variant string, o GateOptions) (GateResult, error) {
+func LoadGate(ctx context.Context, st ScoreSource, run, baseline, variant string, o GateOptions) (GateResult, error) {
 	names := []string{run}
 	if baseline != "" {
 		names = append(names, baseline)

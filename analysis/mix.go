@@ -926,7 +926,7 @@ func mixContradictionRows(data []mixData) []MixRow {
 }
 
 // LoadMix reads each run (LoadFactcheckRows) and computes the mix report.
-func LoadMix(ctx context.Context, st FactcheckStore, runs []string, variant string, o MixOptions) (Mix, error) {
+func LoadMix(ctx context.Context, st FactcheckSource, runs []string, variant string, o MixOptions) (Mix, error) {
 	var sets []MixSet
 	for _, run := range runs {
 		rec, rows, err := LoadFactcheckRows(ctx, st, run, variant)

@@ -13,12 +13,12 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// ReadStore is what a Reader reads: run records, a run's summary,
+// Source is what a Reader reads: run records, a run's summary,
 // statistics rows, sweep means, scores, samples and pair graphs
 // (graphstore implements it on Neo4j).
-type ReadStore interface {
-	Store
-	StatsStore
+type Source interface {
+	ScoreSource
+	StatsSource
 	ListRuns(ctx context.Context) ([]kgeval.Run, error)
 	RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error)
 	RunSystems(ctx context.Context, run string) ([]readmodel.SystemCount, error)
@@ -52,13 +52,13 @@ type ReaderOptions struct {
 // so that a replaced or resumed run is read anew); a run that may still
 // change is read every time.
 type Reader struct {
-	st    ReadStore
+	st    Source
 	o     ReaderOptions
 	cache *runCache
 }
 
 // NewReader returns a reader of st.
-func NewReader(st ReadStore, o ReaderOptions) *Reader {
+func NewReader(st Source, o ReaderOptions) *Reader {
 	if o.CacheTTL <= 0 {
 		o.CacheTTL = 5 * time.Minute
 	}

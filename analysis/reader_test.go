@@ -13,7 +13,7 @@ import (
 
 // countingReads counts the run-record and summary reads of a store.
 type countingReads struct {
-	analysis.ReadStore
+	analysis.Source
 	mu              sync.Mutex
 	getRun, summary int
 }
@@ -22,14 +22,14 @@ func (s *countingReads) GetRun(ctx context.Context, name string) (kgeval.Run, er
 	s.mu.Lock()
 	s.getRun++
 	s.mu.Unlock()
-	return s.ReadStore.GetRun(ctx, name)
+	return s.Source.GetRun(ctx, name)
 }
 
 func (s *countingReads) RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error) {
 	s.mu.Lock()
 	s.summary++
 	s.mu.Unlock()
-	return s.ReadStore.RunSummary(ctx, run, variant)
+	return s.Source.RunSummary(ctx, run, variant)
 }
 
 // TestReader_Overview: the overview reads the run once; a finished run's
@@ -37,7 +37,7 @@ func (s *countingReads) RunSummary(ctx context.Context, run, variant string) ([]
 func TestReader_Overview(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	r := graphstoretest.MustWebRun(t, db, 4)
-	st := &countingReads{ReadStore: db}
+	st := &countingReads{Source: db}
 	rd := analysis.NewReader(st, analysis.ReaderOptions{})
 	ctx := context.Background()
 	for range 2 {

@@ -118,9 +118,9 @@ const HistogramBins = 10
 // TopReasons is how many null reasons MetricStat keeps per metric.
 const TopReasons = 5
 
-// StatsStore is what LoadRunStats reads: a run's scores, metric values and
+// StatsSource is what LoadRunStats reads: a run's scores, metric values and
 // null reasons as rows.
-type StatsStore interface {
+type StatsSource interface {
 	RunScoreRows(ctx context.Context, run, variant string) ([]readmodel.SystemScore, error)
 	RunMetricGroups(ctx context.Context, run string) ([]readmodel.MetricGroup, error)
 	RunNullReasons(ctx context.Context, run string) ([]readmodel.ReasonCount, error)
@@ -128,7 +128,7 @@ type StatsStore interface {
 
 // LoadRunStats reads the rows of a run's variant from st and computes its
 // RunStats for the pairs and KG metrics of d.
-func LoadRunStats(ctx context.Context, st StatsStore, run, variant string, d Display) (*RunStats, error) {
+func LoadRunStats(ctx context.Context, st StatsSource, run, variant string, d Display) (*RunStats, error) {
 	scores, err := st.RunScoreRows(ctx, run, variant)
 	if err != nil {
 		return nil, err

@@ -14,9 +14,9 @@ import (
 	"github.com/kgeval/kgeval/scoring/claims"
 )
 
-// Store is what the use cases read and write: the domain's storage
+// Services is what the use cases read and write: the domain's storage
 // services and its readers (graphstore implements them on Neo4j).
-type Store interface {
+type Services interface {
 	kgeval.RunService
 	kgeval.SampleService
 	kgeval.ScoreService
@@ -160,7 +160,7 @@ type Evaluation struct {
 // done, failed, or interrupted (a cancelled ctx). Errors: ECONFLICT for a
 // stored run without Resume or Replace, EINVALID for a resume of another
 // evaluation, and those of the store and the pipeline.
-func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (*Evaluation, error) {
+func Evaluate(ctx context.Context, store Services, o EvaluateOptions) (*Evaluation, error) {
 	if o.Shards > 0 {
 		if err := checkShard(o); err != nil {
 			return nil, err
@@ -176,7 +176,7 @@ func Evaluate(ctx context.Context, store Store, o EvaluateOptions) (*Evaluation,
 	return ev, err
 }
 
-func evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluation, err error) {
+func evaluate(ctx context.Context, store Services, o EvaluateOptions) (ev *Evaluation, err error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
@@ -225,7 +225,7 @@ func evaluate(ctx context.Context, store Store, o EvaluateOptions) (ev *Evaluati
 // attempt is one Evaluate call on a run: the run record as it was, and the
 // models and report of this attempt.
 type attempt struct {
-	store Store
+	store Services
 	o     EvaluateOptions
 	// old is the stored run a resume continues (the zero Run otherwise).
 	old kgeval.Run
@@ -238,7 +238,7 @@ type attempt struct {
 	models      *Models
 	rep         *Report
 	// shards is the store of a sharded run (nil: a run of one process).
-	shards ShardStore
+	shards ShardLedger
 }
 
 // record is the run record of this evaluation as it starts.
@@ -533,13 +533,13 @@ func (writeOnly) Get(context.Context, []string) (map[string][]byte, error) {
 // on the name, so that two workers starting at once make one run), the
 // others check it against their own evaluation. Each worker records its
 // shard's status, stages and calls in the shard's own fields
-// (ShardStore.UpdateShard); the run stays running until every shard is
+// (ShardLedger.UpdateShard); the run stays running until every shard is
 // done, and the worker that sees the last shard done sets it done with the
 // sums of the shards' stages, calls and resumes.
 
-// ShardStore is what a sharded run needs of the Store beyond Store
-// (graphstore.DB implements it).
-type ShardStore interface {
+// ShardLedger is what a sharded run needs of the store beyond Services: who
+// joined and how far each shard got (graphstore.DB implements it).
+type ShardLedger interface {
 	// JoinRun creates the sharded run r or returns the stored record of
 	// the run a worker on another shard created.
 	JoinRun(ctx context.Context, r kgeval.Run) (kgeval.Run, error)
@@ -583,7 +583,7 @@ func checkShard(o EvaluateOptions) error {
 // shard: new, or resumed with --resume.
 func (a *attempt) openShard(ctx context.Context) error {
 	o, run := a.o, a.o.Run
-	ss, ok := a.store.(ShardStore)
+	ss, ok := a.store.(ShardLedger)
 	if !ok {
 		return kgeval.Errorf(kgeval.EINTERNAL, "the store does not support sharded runs")
 	}

@@ -37,7 +37,7 @@ import (
 // web.upload_cleanup_interval while the server runs.
 type Jobs struct {
 	cfg JobsConfig
-	db  JobStore
+	db  RunCatalog
 	// Dir holds the uploaded datasets.
 	Dir string
 	// base is the context jobs run under (the server's).
@@ -62,8 +62,8 @@ type Jobs struct {
 	stopOnce sync.Once
 }
 
-// JobStore is what Jobs reads and deletes of the stored runs.
-type JobStore interface {
+// RunCatalog is what Jobs reads and deletes of the stored runs.
+type RunCatalog interface {
 	ListRuns(ctx context.Context) ([]kgeval.Run, error)
 	GetRun(ctx context.Context, name string) (kgeval.Run, error)
 	DeleteRun(ctx context.Context, name string) error
@@ -148,7 +148,7 @@ type job struct {
 
 // NewJobs returns the jobs of a dashboard on db, keeping uploads in dir;
 // jobs run under ctx.
-func NewJobs(ctx context.Context, cfg JobsConfig, db JobStore, dir string) (*Jobs, error) {
+func NewJobs(ctx context.Context, cfg JobsConfig, db RunCatalog, dir string) (*Jobs, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/kgeval/kgeval"
 )
 
-// runsOnly is a JobStore that holds stored runs by name.
+// runsOnly is a RunCatalog that holds stored runs by name.
 type runsOnly map[string]kgeval.Run
 
 func (s runsOnly) ListRuns(context.Context) ([]kgeval.Run, error) { return nil, nil }

@@ -67,7 +67,7 @@ type SensitivityReport struct {
 // Errors: EINVALID for an unknown system, fewer than 2 samples with a
 // reference or an unwritable Dir; ECONFLICT (a MismatchError) for a stored
 // run of other content, found before any file is written.
-func Sensitivity(ctx context.Context, store Store, o SensitivityOptions) (*SensitivityReport, error) {
+func Sensitivity(ctx context.Context, store Services, o SensitivityOptions) (*SensitivityReport, error) {
 	log := o.Log
 	if log == nil {
 		log = io.Discard

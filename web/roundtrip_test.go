@@ -20,7 +20,7 @@ import (
 
 // countingStore counts the store round trips of the dashboard's reads.
 type countingStore struct {
-	web.Store
+	web.Services
 	mu sync.Mutex
 	n  map[string]int
 }
@@ -42,82 +42,82 @@ func (s *countingStore) take() map[string]int {
 
 func (s *countingStore) GetRun(ctx context.Context, name string) (kgeval.Run, error) {
 	s.count("GetRun")
-	return s.Store.GetRun(ctx, name)
+	return s.Services.GetRun(ctx, name)
 }
 
 func (s *countingStore) ListRuns(ctx context.Context) ([]kgeval.Run, error) {
 	s.count("ListRuns")
-	return s.Store.ListRuns(ctx)
+	return s.Services.ListRuns(ctx)
 }
 
 func (s *countingStore) RunSummary(ctx context.Context, run, variant string) ([]readmodel.PairSummary, error) {
 	s.count("RunSummary")
-	return s.Store.RunSummary(ctx, run, variant)
+	return s.Services.RunSummary(ctx, run, variant)
 }
 
 func (s *countingStore) RunSystems(ctx context.Context, run string) ([]readmodel.SystemCount, error) {
 	s.count("RunSystems")
-	return s.Store.RunSystems(ctx, run)
+	return s.Services.RunSystems(ctx, run)
 }
 
 func (s *countingStore) RunSweep(ctx context.Context, run string) ([]readmodel.VariantMeans, error) {
 	s.count("RunSweep")
-	return s.Store.RunSweep(ctx, run)
+	return s.Services.RunSweep(ctx, run)
 }
 
 func (s *countingStore) RunScoreRows(ctx context.Context, run, variant string) ([]readmodel.SystemScore, error) {
 	s.count("RunScoreRows")
-	return s.Store.RunScoreRows(ctx, run, variant)
+	return s.Services.RunScoreRows(ctx, run, variant)
 }
 
 func (s *countingStore) RunMetricGroups(ctx context.Context, run string) ([]readmodel.MetricGroup, error) {
 	s.count("RunMetricGroups")
-	return s.Store.RunMetricGroups(ctx, run)
+	return s.Services.RunMetricGroups(ctx, run)
 }
 
 func (s *countingStore) RunNullReasons(ctx context.Context, run string) ([]readmodel.ReasonCount, error) {
 	s.count("RunNullReasons")
-	return s.Store.RunNullReasons(ctx, run)
+	return s.Services.RunNullReasons(ctx, run)
 }
 
 func (s *countingStore) RunKGScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	s.count("RunKGScores")
-	return s.Store.RunKGScores(ctx, run, variant)
+	return s.Services.RunKGScores(ctx, run, variant)
 }
 
 func (s *countingStore) RunScores(ctx context.Context, run, variant string) ([]readmodel.SampleScores, error) {
 	s.count("RunScores")
-	return s.Store.RunScores(ctx, run, variant)
+	return s.Services.RunScores(ctx, run, variant)
 }
 
 func (s *countingStore) GetSample(ctx context.Context, run, id, variant string, pairs []kgeval.Pair) (*readmodel.SampleDetail, error) {
 	s.count("GetSample")
-	return s.Store.GetSample(ctx, run, id, variant, pairs)
+	return s.Services.GetSample(ctx, run, id, variant, pairs)
 }
 
 func (s *countingStore) Variants(ctx context.Context, run string) ([]readmodel.Variant, error) {
 	s.count("Variants")
-	return s.Store.Variants(ctx, run)
+	return s.Services.Variants(ctx, run)
 }
 
 func (s *countingStore) MetricExplanations(ctx context.Context, run string, metrics []string) (map[string]map[string][]byte, error) {
 	s.count("MetricExplanations")
-	return s.Store.MetricExplanations(ctx, run, metrics)
+	return s.Services.MetricExplanations(ctx, run, metrics)
 }
 
 func (s *countingStore) SampleOrder(ctx context.Context, q readmodel.SampleQuery) ([]readmodel.SampleRow, error) {
 	s.count("SampleOrder")
-	return s.Store.SampleOrder(ctx, q)
+	return s.Services.SampleOrder(ctx, q)
 }
 
 func (s *countingStore) SampleScores(ctx context.Context, run, variant string, rows []readmodel.SampleRow, pairs []kgeval.Pair, metrics []string) error {
 	s.count("SampleScores")
-	return s.Store.SampleScores(ctx, run, variant, rows, pairs, metrics)
+	return s.Services.SampleScores(ctx, run, variant, rows, pairs, metrics)
 }
 
 func (s *countingStore) ListSamples(ctx context.Context, q readmodel.SampleQuery, pairs []kgeval.Pair) (*readmodel.SamplePage, error) {
 	s.count("ListSamples")
-	return s.Store.ListSamples(ctx, q, pairs)
+	return s.Services.ListSamples(ctx, q, pairs)
 }
 
 // settled waits until the store has been quiet for a while (the run page
@@ -161,7 +161,7 @@ func describe(n map[string]int) string {
 func TestServer_RunPageRoundTrips(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	r := graphstoretest.MustWebRun(t, db, 8)
-	cs := &countingStore{Store: db, n: map[string]int{}}
+	cs := &countingStore{Services: db, n: map[string]int{}}
 	hash, err := web.HashPassword(testPassword)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@
 // are rendered with html/template and drawn in the browser by Cytoscape.js
 // and Apache ECharts, all embedded in the binary.
 //
-// The server depends on the domain's storage services (Store; graphstore
+// The server depends on the domain's storage services (Services; graphstore
 // implements them) and on package analysis only: a handler parses input,
 // makes one call to the read service (analysis.Reader, which reads a run
 // once, computes its read models and caches those of finished runs), and
@@ -38,9 +38,9 @@ type Health interface {
 	Check(ctx context.Context) (map[string]string, error)
 }
 
-// Store is what the dashboard reads: the domain's storage services and
+// Services is what the dashboard reads: the domain's storage services and
 // its readers (graphstore implements them on Neo4j).
-type Store interface {
+type Services interface {
 	kgeval.RunService
 	kgeval.SampleService
 	kgeval.ScoreService
@@ -92,7 +92,7 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	health  Health
-	store   Store
+	store   Services
 	engine  *gin.Engine
 	auth    *auth
 	metrics *metrics
@@ -107,7 +107,7 @@ var files embed.FS
 
 // NewServer returns a server with its routes. store may be nil for a server
 // that only answers /healthz and /metrics.
-func NewServer(cfg Config, h Health, store Store) (*Server, error) {
+func NewServer(cfg Config, h Health, store Services) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

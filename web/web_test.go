@@ -52,7 +52,7 @@ func MustServer(tb testing.TB, db *graphstore.DB, h web.Health) (*httptest.Serve
 		// httptest serves plain http, where clients drop Secure cookies.
 		InsecureCookies: true,
 	}}
-	var store web.Store
+	var store web.Services
 	if db != nil {
 		store = db
 	}
