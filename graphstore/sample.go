@@ -301,7 +301,7 @@ func (db *DB) GetSample(ctx context.Context, run, id, variant string, pairs []kg
 		case "":
 			pd.Stored = true
 			pd.Nodes, pd.Edges = len(g.Nodes), len(g.Edges)
-			in, cx := scoring.Triplets(g.PairGraph)
+			in, cx := scoring.GraphTriplets(g.PairGraph)
 			pd.Input, pd.Context = tripletRows(in), tripletRows(cx)
 			pd.Paths = g.EntityPaths()
 		case kgeval.ENOTFOUND:

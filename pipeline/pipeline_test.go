@@ -257,7 +257,7 @@ func TestEvaluate_Grounding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, cx := scoring.Triplets(g)
+		in, cx := scoring.GraphTriplets(g)
 		wantIn, wantCx := 1, 1
 		if mode == kgeval.GroundingKeep {
 			wantIn, wantCx = 2, 2

@@ -129,7 +129,7 @@ func TestEvaluate_RuleFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, cx := scoring.Triplets(g)
+	in, cx := scoring.GraphTriplets(g)
 	key := func(ts []kgeval.Triplet) string {
 		var s []string
 		for _, x := range ts {

@@ -127,7 +127,7 @@ func Sweep(ctx context.Context, store Services, o SweepOptions) (*SweepResult, e
 			g := graphs[kgeval.GraphID(run, row.ID, p.Name)]
 			switch {
 			case g != nil:
-				it.in, it.cx = scoring.Triplets(g)
+				it.in, it.cx = scoring.GraphTriplets(g)
 				ks := scoring.LabelKeys(it.in, it.cx)
 				if scoring.UsesPhrases(it.pair) {
 					ks = append(ks, scoring.AnswerPhraseKeys(it.cx)...)

@@ -109,132 +109,103 @@ func Build(sample string, pair kgeval.Pair, in, ctx Side, vec Vectors, p kgeval.
 	case len(ctxEnt.order) == 0:
 		g.EmptyReason = fmt.Sprintf("no triplets extracted from %s", ctx.Text)
 	}
-	if err := entityEdges(g, inEnt, ctxEnt, vec, p); err != nil {
+	c, err := measure(g, inEnt, ctxEnt, UsesPhrases(pair), vec)
+	if err != nil {
 		return nil, err
 	}
-	if err := relationEdges(g, UsesPhrases(pair), vec, p); err != nil {
-		return nil, err
-	}
+	join(g, c, p)
 	return g, nil
 }
 
-// vector returns the embedding of label key k (a what: entity, relation).
-func (vec Vectors) vector(k, what string) ([]float32, error) {
-	v, ok := vec[k]
-	if !ok {
-		return nil, kgeval.Errorf(kgeval.EINVALID, "no embedding for %s %q", what, k)
-	}
-	return v, nil
+// candidates are the node pairs Build may join, each with the cosine of
+// its labels' embeddings: every input entity with every context entity,
+// then every input relation with every context relation.
+type candidates struct {
+	entities, relations []candidate
 }
 
-// labelCache prepares each label once per key for the lexical rules.
-type labelCache map[string]lexical.Label
-
-func (c labelCache) get(k, raw string) lexical.Label {
-	l, ok := c[k]
-	if !ok {
-		l = lexical.NewLabel(raw)
-		c[k] = l
-	}
-	return l
+// candidate is one node pair and its cosine (1 for one key).
+type candidate struct {
+	from, to int
+	cos      float64
 }
 
-// entityEdges joins input to context entities (SPEC §3b): a CONFLICTS edge
-// when their literals of one kind differ, else a SIMILAR edge when they
-// match (lexical.Match: literals by value, names by cosine >= p.Tau or
-// spelling).
-func entityEdges(g *kgeval.PairGraph, inEnt, ctxEnt sideEntities, vec Vectors, p kgeval.GraphParams) error {
-	labels := labelCache{}
-	label := func(id int) lexical.Label { return labels.get(g.Nodes[id].Key, g.Nodes[id].Label) }
+// measure pairs the nodes Build may join and computes their cosines
+// (measure) before any lexical rule is read (join). An asked fact's
+// relation may name the kind of value asked ("conservation status"), which
+// an answer states with its object ("is listed as Threatened"): with
+// usePhrases its cosine is also the largest with the context triplet's
+// relation joined to its object, and to its subject (PhraseKeys;
+// SPEC-NOTES §4c). Errors: EINVALID when vec lacks a key.
+func measure(g *kgeval.PairGraph, inEnt, ctxEnt sideEntities, usePhrases bool, vec Vectors) (candidates, error) {
+	var out candidates
+	ends := EndsOf(g)
+	phrases := map[int][]string{}
+	for _, n := range g.Nodes {
+		if h, t, ok := ends.Get(n.ID); usePhrases && ok && n.Kind == kgeval.KindRelation && n.Side == kgeval.SideContext {
+			phrases[n.ID] = PhraseKeys(g.Nodes[h].Label, n.Label, g.Nodes[t].Label)
+		}
+	}
+	vector := func(k, what string) ([]float32, error) {
+		v, ok := vec[k]
+		if !ok {
+			return nil, kgeval.Errorf(kgeval.EINVALID, "no embedding for %s %q", what, k)
+		}
+		return v, nil
+	}
+	cosine := func(a, b string, va, vb []float32) float64 {
+		if a == b {
+			return 1
+		}
+		return metrics.Cosine(va, vb)
+	}
 	for _, ik := range inEnt.order {
-		vi, err := vec.vector(ik, "entity")
+		vi, err := vector(ik, "entity")
 		if err != nil {
-			return err
+			return out, err
 		}
-		a := label(inEnt.ids[ik])
 		for _, ck := range ctxEnt.order {
-			vc, err := vec.vector(ck, "entity")
+			vc, err := vector(ck, "entity")
 			if err != nil {
-				return err
+				return out, err
 			}
-			b := label(ctxEnt.ids[ck])
-			from, to := inEnt.ids[ik], ctxEnt.ids[ck]
-			if lexical.Compare(a, b) == lexical.Conflict {
-				g.Edges = append(g.Edges, kgeval.Edge{From: from, To: to, Type: kgeval.EdgeConflict, Weight: 0, Cost: 1})
-				continue
-			}
-			c := 1.0
-			if ik != ck {
-				c = metrics.Cosine(vi, vc)
-			}
-			if ok, w := lexical.Match(a, b, c, p.Tau); ok {
-				g.Edges = append(g.Edges, kgeval.Edge{From: from, To: to, Type: kgeval.EdgeSimilar, Weight: w, Cost: 1 - w})
-			}
+			out.entities = append(out.entities, candidate{from: inEnt.ids[ik], to: ctxEnt.ids[ck], cos: cosine(ik, ck, vi, vc)})
 		}
 	}
-	return nil
-}
-
-// relationEdges joins input to context relations by SIMILAR edges (SPEC
-// §4b): relation text only, by cosine >= p.TauRel, the literal-aware rule
-// or a shared word; with usePhrases an asked fact's relation is also
-// compared with the context triplets' phrases (PhraseKeys).
-func relationEdges(g *kgeval.PairGraph, usePhrases bool, vec Vectors, p kgeval.GraphParams) error {
 	inRel, ctxRel := g.Relations(kgeval.SideInput), g.Relations(kgeval.SideContext)
 	if len(inRel) == 0 || len(ctxRel) == 0 {
-		return nil
+		return out, nil
 	}
-	rlabels := labelCache{}
-	ends := EndsOf(g)
 	asked := func(r int) bool {
 		h, t, _ := ends.Get(r)
 		return g.Nodes[h].Kind == kgeval.KindSlot || g.Nodes[t].Kind == kgeval.KindSlot
 	}
 	for _, i := range inRel {
 		ni := g.Nodes[i]
-		vi, err := vec.vector(ni.Key, "relation")
+		vi, err := vector(ni.Key, "relation")
 		if err != nil {
-			return err
+			return out, err
 		}
-		a := rlabels.get(ni.Key, ni.Label)
 		for _, j := range ctxRel {
 			nj := g.Nodes[j]
-			vj, err := vec.vector(nj.Key, "relation")
+			vj, err := vector(nj.Key, "relation")
 			if err != nil {
-				return err
+				return out, err
 			}
-			c := 1.0
-			if ni.Key != nj.Key {
-				c = metrics.Cosine(vi, vj)
-			}
-			// An asked fact's relation may name the kind of value
-			// asked ("conservation status"), which an answer states
-			// with its object ("is listed as Threatened"): it is also
-			// compared with the context triplet's relation joined to
-			// its object, and to its subject (SPEC-NOTES §4c).
-			if usePhrases && asked(i) && c < 1 {
-				h, t, _ := ends.Get(j)
-				for _, k := range PhraseKeys(g.Nodes[h].Label, nj.Label, g.Nodes[t].Label) {
-					vk, err := vec.vector(k, "relation phrase")
+			c := cosine(ni.Key, nj.Key, vi, vj)
+			if c < 1 && asked(i) {
+				for _, k := range phrases[j] {
+					vk, err := vector(k, "relation phrase")
 					if err != nil {
-						return err
+						return out, err
 					}
 					c = max(c, metrics.Cosine(vi, vk))
 				}
 			}
-			b := rlabels.get(nj.Key, nj.Label)
-			ok, w := lexical.Match(a, b, c, p.TauRel)
-			if !ok && lexical.Compare(a, b) != lexical.Conflict && lexical.SharesWord(a, b) {
-				// One predicate in other words ("completion" /
-				// "was completed in"): a match at the threshold.
-				ok, w = true, max(c, p.TauRel)
-			}
-			if ok {
-				g.Edges = append(g.Edges, kgeval.Edge{From: i, To: j, Type: kgeval.EdgeSimilar, Weight: w, Cost: 1 - w})
-			}
+			out.relations = append(out.relations, candidate{from: i, to: j, cos: c})
 		}
 	}
-	return nil
+	return out, nil
 }
 
 type sideEntities struct {
@@ -329,13 +300,13 @@ func (x TripletEnds) Get(r int) (head, tail int, ok bool) {
 	return h, t, okh && okt
 }
 
-// Triplets recovers the triplets of both sides of g: one per relation node,
+// GraphTriplets recovers the triplets of both sides of g: one per relation node,
 // its subject the node with an edge into it and its object the node it
 // points to, with the stored labels, passage (-1 on the input side), span
 // and source. Build on the recovered sides gives the same nodes again, so
 // sweeps rebuild stored graphs under other parameters without the original
 // extraction.
-func Triplets(g *kgeval.PairGraph) (in, ctx []kgeval.Triplet) {
+func GraphTriplets(g *kgeval.PairGraph) (in, ctx []kgeval.Triplet) {
 	ends := EndsOf(g)
 	for _, n := range g.Nodes {
 		if n.Kind != kgeval.KindRelation {
