@@ -47,8 +47,10 @@
 //	                       triage, sweep, compare, sample) for the CLI and the
 //	                       dashboard; run statistics, correlations, system and
 //	                       run comparisons, sensitivity, sweeps, validity, gate;
-//	                       one claim view (ClaimView) for render and web; the
-//	                       fits of claims.Calibration (factcheck, mix)
+//	                       one claim view (ClaimView) for render and web
+//	analysis/fit           the claim verdicts measured on labelled data
+//	                       (factcheck, the training mix left out one dataset
+//	                       at a time) and the fits of claims.Calibration
 //	stats                  the statistics (tested against SciPy)
 //	scoring                the scoring room (pure, on domain types): grounding
 //	                       and rule facts, pair-graph construction, the native

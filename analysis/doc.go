@@ -31,8 +31,8 @@
 // export (read once, or too many to keep). A claim is shown through one
 // view (ClaimView, NewClaimViews) that `kgeval explain` and the sample page
 // both format, and a location in one set of words (Where: "passage 2").
-// The calibration it fits (Calibrate, Mix) is scoring/claims's own type
-// (claims.Calibration), which evaluate reads.
+// Measuring the claim verdicts on labelled data and fitting their
+// calibration is package analysis/fit, which reads the rows of this one.
 //
 // # Variables
 //

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/kgeval/kgeval/scoring/claims"
 	"io"
 	"slices"
 	"strconv"
@@ -10,14 +11,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/fit"
 	"github.com/kgeval/kgeval/stats"
 )
 
 // Factcheck prints the factcheck report: the run, the labels and claims,
 // one line per score (n, AUROC with its interval, cross-validated balanced
 // accuracy with its interval, pass mark) and the cost of the claims.
-func Factcheck(w io.Writer, rep analysis.Factcheck) {
+func Factcheck(w io.Writer, rep fit.Factcheck) {
 	verify := rep.Verify
 	if verify == "" {
 		verify = "-"
@@ -26,14 +27,14 @@ func Factcheck(w io.Writer, rep analysis.Factcheck) {
 		rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder, rep.Extraction, verify)
 	fmt.Fprintf(w, "KG engine %s\n", rep.Engine)
 	fmt.Fprintf(w, "labels: human.%s of %d samples, %d supported (1), %d not (0); %d without a label; %s (sample id before '#')\n",
-		analysis.FactcheckLabel, rep.Labelled, rep.Positives, rep.Labelled-rep.Positives, rep.Samples-rep.Labelled, plural(rep.Groups, "group", "groups"))
+		fit.FactcheckLabel, rep.Labelled, rep.Positives, rep.Labelled-rep.Positives, rep.Samples-rep.Labelled, plural(rep.Groups, "group", "groups"))
 	if rep.Labelled > 0 {
 		failed := ""
 		if rep.ModelFailed > 0 {
 			failed = fmt.Sprintf(", %d whose model question failed", rep.ModelFailed)
 		}
 		fmt.Fprintf(w, "claims: %d claim checks stored on the %s pair of the labelled samples (%.2f per sample), %d with the model's P(supported)%s\n",
-			rep.Claims, analysis.FactcheckPair, float64(rep.Claims)/float64(rep.Labelled), rep.WithModel, failed)
+			rep.Claims, fit.FactcheckPair, float64(rep.Claims)/float64(rep.Labelled), rep.WithModel, failed)
 	}
 	fmt.Fprintf(w, "AUROC: 95%% DeLong interval (a lower-is-better score negated, so that above 0.5 is right); balanced accuracy: at the threshold chosen on\n"+
 		"the other folds (%d folds by sha256(group)), pooled over the held-out samples, 95%% bootstrap over groups (%d resamples, seed %d);\n"+
@@ -53,9 +54,9 @@ func Factcheck(w io.Writer, rep analysis.Factcheck) {
 		note := r.Reason
 		switch {
 		case r.Reason != "":
-		case r.Kind == analysis.FactcheckCV:
+		case r.Kind == fit.FactcheckCV:
 			note = fmt.Sprintf("%d claims; %s", r.Claims, strings.Join(r.Features, ", "))
-		case r.Kind == analysis.FactcheckFixed:
+		case r.Kind == fit.FactcheckFixed:
 			note = fmt.Sprintf("%d claims; %s; nothing fitted on this run, balanced accuracy at the file's pass mark", r.Claims, strings.Join(r.Features, ", "))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.N, optf(r.AUROC, "%.3f"), interval(r.AUROCLo, r.AUROCHi),
@@ -71,7 +72,7 @@ func Factcheck(w io.Writer, rep analysis.Factcheck) {
 		c.Calls, c.CacheHits, c.PromptTokens, stages)
 	for _, s := range []struct {
 		what  string
-		share *analysis.CostShare
+		share *fit.CostShare
 	}{{"claim", c.PerClaim}, {"sample", c.PerSample}} {
 		if s.share != nil {
 			fmt.Fprintf(w, "  per %s: %.2f calls, %.0f prompt tokens, %.3f s\n", s.what, s.share.Calls, s.share.PromptTokens, s.share.Seconds)
@@ -86,7 +87,7 @@ func interval(lo, hi *float64) string {
 	return fmt.Sprintf("[%.3f, %.3f]", *lo, *hi)
 }
 
-func passMark(r analysis.FactcheckRow) string {
+func passMark(r fit.FactcheckRow) string {
 	if r.Threshold == nil {
 		return "-"
 	}
@@ -97,7 +98,7 @@ func passMark(r analysis.FactcheckRow) string {
 }
 
 // FactcheckCSV writes the report's rows, one per score.
-func FactcheckCSV(w io.Writer, rep analysis.Factcheck) error {
+func FactcheckCSV(w io.Writer, rep fit.Factcheck) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"score", "kind", "features", "lower_is_better", "n", "positives", "claims", "auroc", "auroc_lo", "auroc_hi",
 		"balanced_accuracy", "balanced_accuracy_lo", "balanced_accuracy_hi", "pass_mark", "reason"})
@@ -111,10 +112,10 @@ func FactcheckCSV(w io.Writer, rep analysis.Factcheck) error {
 }
 
 // Calibrated prints what `kgeval calibrate` fitted and wrote.
-func Calibrated(w io.Writer, c analysis.CalibrateResult, path string) {
+func Calibrated(w io.Writer, c fit.CalibrateResult, path string) {
 	for _, f := range []struct {
 		name string
-		fit  *analysis.CalibrationFit
+		fit  *claims.Fit
 	}{{"with_model", c.WithModel}, {"without_model", c.WithoutModel}} {
 		if slices.Contains(c.Kept, f.name) {
 			fmt.Fprintf(w, "%s: kept from %s (no claim of the run has the model's feature), fitted on run %s\n\n", f.name, path, f.fit.FittedOn.Run)

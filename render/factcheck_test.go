@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/fit"
 	"github.com/kgeval/kgeval/render"
 )
 
@@ -14,19 +14,19 @@ func fp(x float64) *float64 { return &x }
 // TestFactcheck renders a hand-made report: the pass mark's direction, a
 // row without numbers, the cv note, the cost lines and the CSV.
 func TestFactcheck(t *testing.T) {
-	rep := analysis.Factcheck{Run: "r", Variant: "default", Dataset: "d.jsonl", Fingerprint: "0123456789abcdef", LLM: "u#m", Samples: 4,
+	rep := fit.Factcheck{Run: "r", Variant: "default", Dataset: "d.jsonl", Fingerprint: "0123456789abcdef", LLM: "u#m", Samples: 4,
 		Labelled: 4, Positives: 2, Groups: 3, Claims: 5, WithModel: 5, Folds: 5, Lambda: 1,
-		Rows: []analysis.FactcheckRow{
-			{Name: "faithfulness.score", Kind: analysis.FactcheckMetric, N: 4, Positives: 2, AUROC: fp(0.75), AUROCLo: fp(0.5), AUROCHi: fp(1),
+		Rows: []fit.FactcheckRow{
+			{Name: "faithfulness.score", Kind: fit.FactcheckMetric, N: 4, Positives: 2, AUROC: fp(0.75), AUROCLo: fp(0.5), AUROCHi: fp(1),
 				BalancedAccuracy: fp(0.5), BALo: fp(0.25), BAHi: fp(0.75), Threshold: fp(0.6)},
-			{Name: "faithfulness.claim_contradiction", Kind: analysis.FactcheckMetric, LowerIsBetter: true, N: 4, AUROC: fp(0.6), AUROCLo: fp(0.2),
+			{Name: "faithfulness.claim_contradiction", Kind: fit.FactcheckMetric, LowerIsBetter: true, N: 4, AUROC: fp(0.6), AUROCLo: fp(0.2),
 				AUROCHi: fp(1), BalancedAccuracy: fp(0.5), BALo: fp(0.5), BAHi: fp(0.5), Threshold: fp(0.25)},
-			{Name: "combination (cv)", Kind: analysis.FactcheckCV, Features: []string{"model_logit", "overlap"}, N: 4, Claims: 5, AUROC: fp(0.8),
+			{Name: "combination (cv)", Kind: fit.FactcheckCV, Features: []string{"model_logit", "overlap"}, N: 4, Claims: 5, AUROC: fp(0.8),
 				AUROCLo: fp(0.6), AUROCHi: fp(1)},
-			{Name: "P(supported) alone (cv)", Kind: analysis.FactcheckCV, Reason: "no stored claim has model_logit"},
+			{Name: "P(supported) alone (cv)", Kind: fit.FactcheckCV, Reason: "no stored claim has model_logit"},
 		},
-		Cost: analysis.FactcheckCost{Calls: 5, PromptTokens: 500, Seconds: 2.5, Stages: []string{"claims"},
-			PerClaim: &analysis.CostShare{Calls: 1, PromptTokens: 100, Seconds: 0.5}},
+		Cost: fit.FactcheckCost{Calls: 5, PromptTokens: 500, Seconds: 2.5, Stages: []string{"claims"},
+			PerClaim: &fit.CostShare{Calls: 1, PromptTokens: 100, Seconds: 0.5}},
 	}
 	var b bytes.Buffer
 	render.Factcheck(&b, rep)

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/kgeval/kgeval/scoring/claims"
 	"io"
 	"slices"
 	"strconv"
@@ -10,14 +11,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/fit"
 )
 
 // Mix prints the mix report: the datasets, then one line per score with
 // each dataset's AUROC, the macro AUROC with its interval and the macro
 // balanced accuracy at the pass marks chosen on the other datasets; then
 // the forward selections and the calibration fitted on every dataset.
-func Mix(w io.Writer, rep analysis.Mix) {
+func Mix(w io.Writer, rep fit.Mix) {
 	fmt.Fprintf(w, "training mix: %d datasets, each a run, each left out in turn (leave-one-dataset-out)\n", len(rep.Datasets))
 	fmt.Fprintf(w, "KG engine %s\n", mixEngines(rep))
 	for _, d := range rep.Datasets {
@@ -36,11 +37,11 @@ func Mix(w io.Writer, rep analysis.Mix) {
 		for _, s := range rep.LambdaGrid {
 			g = append(g, fmt.Sprintf("%s: %.3f", s.Added, s.MacroAUROC))
 		}
-		fmt.Fprintln(w, "lambda: the largest whose with-model selection's leave-one-dataset-out macro AUROC is within "+strconv.FormatFloat(analysis.MixLambdaTolerance, 'g', -1, 64)+" of the best ("+strings.Join(g, ", ")+")")
+		fmt.Fprintln(w, "lambda: the largest whose with-model selection's leave-one-dataset-out macro AUROC is within "+strconv.FormatFloat(fit.MixLambdaTolerance, 'g', -1, 64)+" of the best ("+strings.Join(g, ", ")+")")
 	}
 	fmt.Fprintln(w, "requests: model requests per claim the score needs ('as run': what the runs asked).")
-	for _, label := range []string{analysis.FactcheckLabel, "contradiction"} {
-		var rows []analysis.MixRow
+	for _, label := range []string{fit.FactcheckLabel, "contradiction"} {
+		var rows []fit.MixRow
 		for _, r := range rep.Rows {
 			if r.Label == label {
 				rows = append(rows, r)
@@ -51,7 +52,7 @@ func Mix(w io.Writer, rep analysis.Mix) {
 		}
 		fmt.Fprintln(w)
 		names := datasetNames(rep, rows[0])
-		if label == analysis.FactcheckLabel {
+		if label == fit.FactcheckLabel {
 			fmt.Fprintln(w, "against human.faithfulness (1 supported):")
 		} else {
 			fmt.Fprintln(w, "against human.contradiction (1 contradicted; every other labelled claim 0), on "+strings.Join(names, ", ")+":")
@@ -82,8 +83,8 @@ func Mix(w io.Writer, rep analysis.Mix) {
 	}
 	for _, s := range []struct {
 		name  string
-		steps []analysis.MixStep
-		fit   *analysis.CalibrationFit
+		steps []fit.MixStep
+		fit   *claims.Fit
 	}{{"with the model", rep.SelectionWithModel, rep.Calibration.WithModel}, {"without the model", rep.SelectionWithoutModel, rep.Calibration.WithoutModel}} {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "forward selection %s (a feature is added while it raises the leave-one-dataset-out macro AUROC by %g or more):\n", s.name, rep.MinGain)
@@ -107,7 +108,7 @@ func Mix(w io.Writer, rep analysis.Mix) {
 }
 
 // datasetNames are the names of a row's cells.
-func datasetNames(rep analysis.Mix, r analysis.MixRow) []string {
+func datasetNames(rep fit.Mix, r fit.MixRow) []string {
 	if len(r.On) > 0 {
 		return r.On
 	}
@@ -129,7 +130,7 @@ func num3(v *float64) string {
 // MixCSV writes one line per row and dataset (and "macro"): label, score,
 // kind, requests, dataset, n, positives, AUROC with its interval, balanced
 // accuracy with its interval, pass mark.
-func MixCSV(w io.Writer, rep analysis.Mix) error {
+func MixCSV(w io.Writer, rep fit.Mix) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"label", "score", "kind", "requests", "dataset", "n", "positives", "auroc", "auroc_lo", "auroc_hi", "balanced_accuracy", "ba_lo", "ba_hi", "pass_mark", "features"})
 	f := func(v *float64) string {
@@ -144,7 +145,7 @@ func MixCSV(w io.Writer, rep analysis.Mix) error {
 		if r.Requests != nil {
 			req = strconv.FormatFloat(*r.Requests, 'f', 4, 64)
 		}
-		cells := append(append([]analysis.MixCell(nil), r.Cells...), r.Macro)
+		cells := append(append([]fit.MixCell(nil), r.Cells...), r.Macro)
 		for i, c := range cells {
 			name := "macro"
 			if i < len(names) {
@@ -163,7 +164,7 @@ func MixCSV(w io.Writer, rep analysis.Mix) error {
 
 // mixEngines names the KG engine of the mix's runs (kgeval.Run.KGEngine),
 // each run's when they differ.
-func mixEngines(rep analysis.Mix) string {
+func mixEngines(rep fit.Mix) string {
 	var seen []string
 	for _, d := range rep.Datasets {
 		if !slices.Contains(seen, d.Engine) {

@@ -3,12 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kgeval/kgeval/scoring/claims"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/fit"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
@@ -16,8 +17,8 @@ import (
 
 // factcheck and calibrate: how well each faithfulness score of
 // a run over a claim-level dataset separates supported from unsupported
-// claims (analysis.LoadFactcheck), and the logistic calibration of the
-// claim features fitted on such a run (analysis.LoadCalibration).
+// claims (fit.LoadFactcheck), and the logistic calibration of the
+// claim features fitted on such a run (fit.LoadCalibration).
 
 // DefaultCalibrationFile is where calibrate writes: the file package
 // scoring/claims embeds.
@@ -37,8 +38,8 @@ func (o *factcheckOpts) flags(c *cobra.Command) {
 	f.StringArrayVar(&o.runs, "run", nil, "run name (a claim-level dataset with human faithfulness 0/1, e.g. testdata/expertqa_claims_balanced.jsonl); "+
 		"repeat it for a training mix, one run per dataset: each is left out in turn (leave-one-dataset-out)")
 	f.StringVar(&o.variant, "variant", kgeval.DefaultVariant, "scoring variant of the KG scores")
-	f.IntVar(&o.folds, "folds", analysis.FactcheckFolds, "cross-validation folds (samples of one group, the id before '#', share a fold)")
-	f.Float64Var(&o.lambda, "lambda", analysis.FactcheckLambda, "L2 penalty of the logistic regression (1/C in scikit-learn); with several --run, unset: chosen from 1, 10, 100, 1000 leaving each dataset out")
+	f.IntVar(&o.folds, "folds", fit.FactcheckFolds, "cross-validation folds (samples of one group, the id before '#', share a fold)")
+	f.Float64Var(&o.lambda, "lambda", fit.FactcheckLambda, "L2 penalty of the logistic regression (1/C in scikit-learn); with several --run, unset: chosen from 1, 10, 100, 1000 leaving each dataset out")
 }
 
 func (o *factcheckOpts) check() error {
@@ -55,8 +56,8 @@ func (o *factcheckOpts) check() error {
 	return nil
 }
 
-func (o factcheckOpts) options() analysis.FactcheckOptions {
-	return analysis.FactcheckOptions{Folds: o.folds, Lambda: o.lambda}
+func (o factcheckOpts) options() fit.FactcheckOptions {
+	return fit.FactcheckOptions{Folds: o.folds, Lambda: o.lambda}
 }
 
 func (m *Main) factcheckCommand() *cobra.Command {
@@ -83,7 +84,7 @@ func (m *Main) factcheckCommand() *cobra.Command {
 				fo.Calibration, fo.CalibrationName = &cal, o.out
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
-				rep, err := analysis.LoadFactcheck(cmd.Context(), db, o.run, o.variant, fo)
+				rep, err := fit.LoadFactcheck(cmd.Context(), db, o.run, o.variant, fo)
 				if err != nil {
 					return err
 				}
@@ -102,8 +103,8 @@ func (m *Main) factcheckCommand() *cobra.Command {
 
 // readCalibration reads a calibration file written by calibrate. Errors:
 // EINVALID for a file that cannot be read or is not one.
-func readCalibration(path string) (analysis.Calibration, error) {
-	var cal analysis.Calibration
+func readCalibration(path string) (claims.Calibration, error) {
+	var cal claims.Calibration
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return cal, kgeval.Wrap(kgeval.EINVALID, err, "%s", path)
@@ -111,7 +112,7 @@ func readCalibration(path string) (analysis.Calibration, error) {
 	if err := json.Unmarshal(b, &cal); err != nil {
 		return cal, kgeval.Wrap(kgeval.EINVALID, err, "%s", path)
 	}
-	named := func(f *analysis.CalibrationFit) bool { return f != nil && len(f.Names) > 0 }
+	named := func(f *claims.Fit) bool { return f != nil && len(f.Names) > 0 }
 	if !named(cal.WithModel) && !named(cal.WithoutModel) {
 		return cal, kgeval.Errorf(kgeval.EINVALID, "--calibration %s: no model.names: not a file of `kgeval calibrate`", path)
 	}
@@ -141,7 +142,7 @@ func (m *Main) calibrateCommand() *cobra.Command {
 					return kgeval.Errorf(kgeval.EINVALID, "--out %s: no directory %s (run from the repository root for the default)", o.out, dir)
 				}
 			}
-			co := analysis.CalibrateOptions{FactcheckOptions: o.options(), Kgeval: version + " (commit " + commit + ")"}
+			co := fit.CalibrateOptions{FactcheckOptions: o.options(), Kgeval: version + " (commit " + commit + ")"}
 			if _, err := os.Stat(o.out); err == nil {
 				prev, err := readCalibration(o.out)
 				if err != nil {
@@ -150,7 +151,7 @@ func (m *Main) calibrateCommand() *cobra.Command {
 				co.Previous = &prev
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
-				cal, err := analysis.LoadCalibration(cmd.Context(), db, o.run, o.variant, co)
+				cal, err := fit.LoadCalibration(cmd.Context(), db, o.run, o.variant, co)
 				if err != nil {
 					return err
 				}
@@ -168,15 +169,15 @@ func (m *Main) calibrateCommand() *cobra.Command {
 }
 
 // factcheckMix reads several runs, one per dataset, as the training mix
-// (analysis.LoadMix), prints the report and writes its files; with out,
+// (fit.LoadMix), prints the report and writes its files; with out,
 // calibrate writes the calibration fitted on every dataset there.
 func (m *Main) factcheckMix(cmd *cobra.Command, o factcheckOpts, out string) error {
 	return m.withStore(cmd, false, func(db *graphstore.DB) error {
-		mo := analysis.MixOptions{Kgeval: version + " (commit " + commit + ")"}
+		mo := fit.MixOptions{Kgeval: version + " (commit " + commit + ")"}
 		if cmd.Flags().Changed("lambda") {
 			mo.Lambda = o.lambda // else chosen leaving each dataset out
 		}
-		rep, err := analysis.LoadMix(cmd.Context(), db, o.runs, o.variant, mo)
+		rep, err := fit.LoadMix(cmd.Context(), db, o.runs, o.variant, mo)
 		if err != nil {
 			return err
 		}

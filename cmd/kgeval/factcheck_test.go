@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/fit"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/metricreg"
@@ -101,9 +101,9 @@ func TestFactcheck(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	var rep analysis.Factcheck
+	var rep fit.Factcheck
 	readJSON(t, jsonOut, &rep)
-	var score, comb *analysis.FactcheckRow
+	var score, comb *fit.FactcheckRow
 	for i, r := range rep.Rows {
 		switch r.Name {
 		case "faithfulness.score":
@@ -137,7 +137,7 @@ func TestFactcheck(t *testing.T) {
 		!strings.Contains(out, "wrote "+calFile) {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}
-	var cal analysis.Calibration
+	var cal claims.Calibration
 	readJSON(t, calFile, &cal)
 	if cal.WithModel == nil || cal.WithoutModel == nil || !slices.Equal(cal.WithModel.Names, kgeval.CalibrationFeatures) ||
 		!slices.Equal(cal.WithoutModel.Names, kgeval.CalibrationFeaturesNoModel) || cal.WithModel.FittedOn.Run != run ||
@@ -181,7 +181,7 @@ func TestFactcheck(t *testing.T) {
 	if err != nil || !strings.Contains(out, "with_model: kept from "+calFile) {
 		t.Fatalf("calibrate without the model: %v\n%s", err, out)
 	}
-	var kept analysis.Calibration
+	var kept claims.Calibration
 	readJSON(t, calFile, &kept)
 	if !slices.Equal(kept.WithModel.Coef, cal.WithModel.Coef) || kept.WithModel.FittedOn.Run != run || kept.WithoutModel.FittedOn.Run != noModel {
 		t.Errorf("kept %+v, refitted %+v", kept.WithModel, kept.WithoutModel)

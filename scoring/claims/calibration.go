@@ -18,7 +18,7 @@ import (
 // probability at or above which a claim passes (PassMark, chosen by
 // cross-validation on balanced accuracy).
 // It is the one calibration type: `kgeval calibrate` fits it
-// (analysis.Calibrate, analysis.Mix) and writes it, evaluate reads it.
+// (analysis/fit: Calibrate, Mix) and writes it, evaluate reads it.
 type Fit struct {
 	stats.Logistic
 	PassMark float64 `json:"pass_mark"`

@@ -1,13 +1,15 @@
-package analysis
+package fit
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring/claims"
@@ -53,7 +55,7 @@ const FactcheckLabel = "faithfulness"
 type FactcheckOptions struct {
 	Folds           int
 	Lambda          float64
-	Calibration     *Calibration
+	Calibration     *claims.Calibration
 	CalibrationName string
 }
 
@@ -191,10 +193,10 @@ type labelled struct {
 
 // factcheckLabels returns the rows with a human faithfulness label.
 // Errors: EINVALID for a label other than 0 or 1 or unreadable labels.
-func factcheckLabels(rows []Row) ([]labelled, error) {
+func factcheckLabels(rows []analysis.Row) ([]labelled, error) {
 	var out []labelled
 	for i, r := range rows {
-		h, err := HumanLabels(r.Human)
+		h, err := analysis.HumanLabels(r.Human)
 		if err != nil {
 			return nil, kgeval.Wrap(kgeval.EINVALID, err, "sample %s", r.ID)
 		}
@@ -215,10 +217,10 @@ func factcheckLabels(rows []Row) ([]labelled, error) {
 // the factcheck report. Errors: EINVALID when no sample has a human
 // faithfulness label, when one is not 0 or 1, or when the labels hold a
 // single class.
-func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOptions) (Factcheck, error) {
+func FactcheckReport(rows []analysis.Row, rec kgeval.Run, variant string, o FactcheckOptions) (Factcheck, error) {
 	o = o.withDefaults()
 	rep := Factcheck{Run: rec.Name, Variant: variant, Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, LLM: rec.LLM, Encoder: rec.Encoder,
-		Extraction: ExtractionMethod(rec), Engine: rec.KGEngine(), Samples: len(rows), Folds: o.Folds, Lambda: o.Lambda, Rows: []FactcheckRow{}}
+		Extraction: analysis.ExtractionMethod(rec), Engine: rec.KGEngine(), Samples: len(rows), Folds: o.Folds, Lambda: o.Lambda, Rows: []FactcheckRow{}}
 	if rec.Settings != nil {
 		rep.Verify = rec.Settings.Verify
 	}
@@ -240,10 +242,10 @@ func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOpti
 		return rep, kgeval.Errorf(kgeval.EINVALID, "run %q: every labelled sample has human %s %d: need both 0 and 1", rec.Name, FactcheckLabel, labs[0].y)
 	}
 
-	v := MetricVectors(rows)
+	v := analysis.MetricVectors(rows)
 	var names []string
 	for _, m := range metricreg.KGMetricNames {
-		if name := KGName(FactcheckPair, m); v[name] != nil {
+		if name := analysis.KGName(FactcheckPair, m); v[name] != nil {
 			names = append(names, name)
 		}
 	}
@@ -264,10 +266,10 @@ func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOpti
 		rep.Rows = append(rep.Rows, classify(row, scores, ys, gs, o.Folds))
 	}
 
-	claims := factcheckClaims(rows, labs)
-	rep.Claims = len(claims)
+	crows := factcheckClaims(rows, labs)
+	rep.Claims = len(crows)
 	present := map[string]bool{}
-	for _, c := range claims {
+	for _, c := range crows {
 		for k := range c.features {
 			present[k] = true
 		}
@@ -290,21 +292,21 @@ func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOpti
 		fs := slices.DeleteFunc(slices.Clone(c.features), func(f string) bool { return !present[f] })
 		row := FactcheckRow{Name: c.name, Kind: FactcheckCV, Features: fs}
 		switch {
-		case len(claims) == 0:
+		case len(crows) == 0:
 			row.Features = c.features
 			row.Reason = fmt.Sprintf("no claim checks stored on the %s pair (a run without the claims stage)", FactcheckPair)
 		case len(fs) == 0:
 			row.Features = c.features
 			row.Reason = fmt.Sprintf("no stored claim has %s", strings.Join(c.features, " or "))
 		default:
-			row = combine(row, claims, o)
+			row = combine(row, crows, o)
 		}
 		rep.Rows = append(rep.Rows, row)
 	}
 	if cal := o.Calibration; cal != nil {
 		for _, f := range []struct {
 			name string
-			fit  *CalibrationFit
+			fit  *claims.Fit
 		}{{"with_model", cal.WithModel}, {"without_model", cal.WithoutModel}} {
 			row := FactcheckRow{Name: fmt.Sprintf("calibration %s %s", o.CalibrationName, f.name), Kind: FactcheckFixed}
 			if f.fit == nil {
@@ -313,14 +315,14 @@ func FactcheckReport(rows []Row, rec kgeval.Run, variant string, o FactcheckOpti
 				continue
 			}
 			row.Features = f.fit.Names
-			rep.Rows = append(rep.Rows, fixedCalibration(row, claims, *f.fit))
+			rep.Rows = append(rep.Rows, fixedCalibration(row, crows, *f.fit))
 		}
 	}
 	switch {
-	case present[kgeval.FeatureModel] || len(claims) == 0:
+	case present[kgeval.FeatureModel] || len(crows) == 0:
 	case rep.Verify == "prob":
 		rep.Notes = append(rep.Notes, fmt.Sprintf("no claim has %s although scoring.verify is prob (%d of %d claims record a failed model question; a cache-only replay refuses the questions its snapshot lacks): the combination is the graph's alone",
-			kgeval.FeatureModel, rep.ModelFailed, len(claims)))
+			kgeval.FeatureModel, rep.ModelFailed, len(crows)))
 	default:
 		rep.Notes = append(rep.Notes, fmt.Sprintf("no claim has %s (the run's scoring.verify is %q, not prob): the combination is the graph's alone", kgeval.FeatureModel, rep.Verify))
 	}
@@ -371,11 +373,11 @@ func classify(row FactcheckRow, scores []float64, y []int, groups []string, fold
 
 // sampleMeans averages the per-claim predictions p of the claims claims[idx[k]]
 // per sample, in sample order, with each sample's label and group.
-func sampleMeans(claims []claimRow, idx []int, p []float64) (scores []float64, y []int, groups []string) {
+func sampleMeans(crows []claimRow, idx []int, p []float64) (scores []float64, y []int, groups []string) {
 	sum, cnt := map[int]float64{}, map[int]int{}
 	var order []int
 	for k, i := range idx {
-		s := claims[i].sample
+		s := crows[i].sample
 		if cnt[s] == 0 {
 			order = append(order, s)
 		}
@@ -384,7 +386,7 @@ func sampleMeans(claims []claimRow, idx []int, p []float64) (scores []float64, y
 	}
 	sort.Ints(order)
 	label, group := map[int]int{}, map[int]string{}
-	for _, c := range claims {
+	for _, c := range crows {
 		label[c.sample], group[c.sample] = c.y, c.group
 	}
 	scores, y, groups = make([]float64, len(order)), make([]int, len(order)), make([]string, len(order))
@@ -396,13 +398,13 @@ func sampleMeans(claims []claimRow, idx []int, p []float64) (scores []float64, y
 
 // fixedCalibration fills a fixed row: fit's model applied to the claims
 // that have its features, averaged per sample, read at fit's pass mark.
-func fixedCalibration(row FactcheckRow, claims []claimRow, fit CalibrationFit) FactcheckRow {
+func fixedCalibration(row FactcheckRow, crows []claimRow, fit claims.Fit) FactcheckRow {
 	m := fit.Logistic
 	if len(m.Names) == 0 || len(m.Coef) != len(m.Names) || len(m.Mean) != len(m.Names) || len(m.Scale) != len(m.Names) {
 		row.Reason = fmt.Sprintf("the calibration's model has %d names, %d coefficients, %d means and %d scales", len(m.Names), len(m.Coef), len(m.Mean), len(m.Scale))
 		return row
 	}
-	x, _, _, idx := claimMatrix(claims, m.Names)
+	x, _, _, idx := claimMatrix(crows, m.Names)
 	row.Claims = len(x)
 	if len(x) == 0 {
 		row.Reason = "no claim has every feature of the calibration"
@@ -412,7 +414,7 @@ func fixedCalibration(row FactcheckRow, claims []claimRow, fit CalibrationFit) F
 	for i, v := range x {
 		p[i] = m.Predict(v)
 	}
-	scores, y, groups := sampleMeans(claims, idx, p)
+	scores, y, groups := sampleMeans(crows, idx, p)
 	row.N = len(scores)
 	var pos, neg []float64
 	for i, s := range scores {
@@ -449,7 +451,7 @@ type claimRow struct {
 }
 
 // factcheckClaims returns the stored claims of the labelled samples.
-func factcheckClaims(rows []Row, labs []labelled) []claimRow {
+func factcheckClaims(rows []analysis.Row, labs []labelled) []claimRow {
 	var out []claimRow
 	for k, l := range labs {
 		for _, c := range rows[l.row].Scores[FactcheckPair].Claims {
@@ -459,7 +461,7 @@ func factcheckClaims(rows []Row, labs []labelled) []claimRow {
 	return out
 }
 
-func factcheckAllClaims(rows []Row) int {
+func factcheckAllClaims(rows []analysis.Row) int {
 	n := 0
 	for _, r := range rows {
 		n += len(r.Scores[FactcheckPair].Claims)
@@ -469,8 +471,8 @@ func factcheckAllClaims(rows []Row) int {
 
 // claimMatrix returns the feature vectors (in the order of features) of the
 // claims that have every one of them, finite, with their indexes.
-func claimMatrix(claims []claimRow, features []string) (x [][]float64, y []int, groups []string, idx []int) {
-	for i, c := range claims {
+func claimMatrix(crows []claimRow, features []string) (x [][]float64, y []int, groups []string, idx []int) {
+	for i, c := range crows {
 		row := make([]float64, len(features))
 		ok := true
 		for j, f := range features {
@@ -490,8 +492,8 @@ func claimMatrix(claims []claimRow, features []string) (x [][]float64, y []int, 
 
 // combine fills a cv row: the out-of-fold logistic predictions of the
 // claims that have row.Features, averaged per sample, read as a score.
-func combine(row FactcheckRow, claims []claimRow, o FactcheckOptions) FactcheckRow {
-	x, y, groups, idx := claimMatrix(claims, row.Features)
+func combine(row FactcheckRow, crows []claimRow, o FactcheckOptions) FactcheckRow {
+	x, y, groups, idx := claimMatrix(crows, row.Features)
 	row.Claims = len(x)
 	if len(x) == 0 {
 		row.Reason = "no claim has every feature"
@@ -502,14 +504,14 @@ func combine(row FactcheckRow, claims []claimRow, o FactcheckOptions) FactcheckR
 		row.Reason = err.Error()
 		return row
 	}
-	scores, ys, gs := sampleMeans(claims, idx, oof)
+	scores, ys, gs := sampleMeans(crows, idx, oof)
 	return classify(row, scores, ys, gs, o.Folds)
 }
 
 // FactcheckStages are the stages whose seconds the claims cost.
 var FactcheckStages = []string{"claims", "verify"}
 
-func factcheckCost(rec kgeval.Run, samples, claims int) FactcheckCost {
+func factcheckCost(rec kgeval.Run, samples, crows int) FactcheckCost {
 	var c FactcheckCost
 	if rec.Calls != nil {
 		c.Calls, c.CacheHits, c.PromptTokens = rec.Calls.Calls, rec.Calls.CacheHits, rec.Calls.PromptTokens
@@ -528,18 +530,9 @@ func factcheckCost(rec kgeval.Run, samples, claims int) FactcheckCost {
 		d := float64(n)
 		return &CostShare{Calls: float64(c.Calls) / d, PromptTokens: float64(c.PromptTokens) / d, Seconds: c.Seconds / d}
 	}
-	c.PerClaim, c.PerSample = share(claims), share(samples)
+	c.PerClaim, c.PerSample = share(crows), share(samples)
 	return c
 }
-
-// CalibrationSource, CalibrationFit and Calibration are the calibration
-// file's types, which package scoring/claims reads (claims.Source,
-// claims.Fit, claims.Calibration): one type for the fitter and the scorer.
-type (
-	CalibrationSource = claims.Source
-	CalibrationFit    = claims.Fit
-	Calibration       = claims.Calibration
-)
 
 // CalibrateOptions are calibrate's settings: the report's, the version of
 // kgeval recorded in the file, and Previous, the calibration the file held
@@ -548,13 +541,13 @@ type (
 type CalibrateOptions struct {
 	FactcheckOptions
 	Kgeval   string
-	Previous *Calibration
+	Previous *claims.Calibration
 }
 
 // CalibrateResult is a new calibration and which of its fits were kept
 // from Previous rather than fitted.
 type CalibrateResult struct {
-	Calibration
+	claims.Calibration
 	Kept []string `json:"kept,omitempty"`
 }
 
@@ -568,19 +561,19 @@ type CalibrateResult struct {
 // Errors: EINVALID for the labels (as FactcheckReport), for a fit without
 // claims that have its features (with_model: and no Previous to keep), and
 // when a fit fails.
-func Calibrate(rows []Row, rec kgeval.Run, o CalibrateOptions) (CalibrateResult, error) {
+func Calibrate(rows []analysis.Row, rec kgeval.Run, o CalibrateOptions) (CalibrateResult, error) {
 	fo := o.FactcheckOptions.withDefaults()
 	var out CalibrateResult
 	labs, err := factcheckLabels(rows)
 	if err != nil {
 		return out, err
 	}
-	claims := factcheckClaims(rows, labs)
-	src := CalibrationSource{Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, Run: rec.Name, LLM: rec.LLM, Encoder: rec.Encoder, Kgeval: o.Kgeval}
-	if out.WithoutModel, err = calibrationFit(claims, kgeval.CalibrationFeaturesNoModel, fo, src); err != nil {
+	crows := factcheckClaims(rows, labs)
+	src := claims.Source{Dataset: rec.Dataset, Fingerprint: rec.Fingerprint, Run: rec.Name, LLM: rec.LLM, Encoder: rec.Encoder, Kgeval: o.Kgeval}
+	if out.WithoutModel, err = calibrationFit(crows, kgeval.CalibrationFeaturesNoModel, fo, src); err != nil {
 		return out, err
 	}
-	if !slices.ContainsFunc(claims, func(c claimRow) bool { _, ok := c.features[kgeval.FeatureModel]; return ok }) {
+	if !slices.ContainsFunc(crows, func(c claimRow) bool { _, ok := c.features[kgeval.FeatureModel]; return ok }) {
 		if o.Previous == nil || o.Previous.WithModel == nil {
 			return out, kgeval.Errorf(kgeval.EINVALID, "run %q: no claim has %s (the run's scoring.verify is not prob) and there is no earlier with_model fit to keep",
 				rec.Name, kgeval.FeatureModel)
@@ -588,18 +581,18 @@ func Calibrate(rows []Row, rec kgeval.Run, o CalibrateOptions) (CalibrateResult,
 		out.WithModel, out.Kept = o.Previous.WithModel, []string{"with_model"}
 		return out, nil
 	}
-	out.WithModel, err = calibrationFit(claims, kgeval.CalibrationFeatures, fo, src)
+	out.WithModel, err = calibrationFit(crows, kgeval.CalibrationFeatures, fo, src)
 	return out, err
 }
 
 // calibrationFit fits one model on the claims that have features.
-func calibrationFit(claims []claimRow, features []string, fo FactcheckOptions, src CalibrationSource) (*CalibrationFit, error) {
-	x, y, groups, _ := claimMatrix(claims, features)
-	out := &CalibrationFit{Folds: fo.Folds, LeftOut: len(claims) - len(x), FittedOn: src}
+func calibrationFit(crows []claimRow, features []string, fo FactcheckOptions, src claims.Source) (*claims.Fit, error) {
+	x, y, groups, _ := claimMatrix(crows, features)
+	out := &claims.Fit{Folds: fo.Folds, LeftOut: len(crows) - len(x), FittedOn: src}
 	out.FittedOn.Claims = len(x)
 	if len(x) == 0 {
 		return out, kgeval.Errorf(kgeval.EINVALID, "run %q: no claim of a labelled sample has every feature (%s): %d claims stored",
-			src.Run, strings.Join(features, ", "), len(claims))
+			src.Run, strings.Join(features, ", "), len(crows))
 	}
 	var err error
 	if out.Logistic, err = stats.FitLogisticSigned(x, y, features, fo.Lambda, signsOf(features)); err != nil {
@@ -634,19 +627,19 @@ func calibrationFit(claims []claimRow, features []string, fo FactcheckOptions, s
 // FactcheckSource is what LoadFactcheck reads: the rows and the stored
 // claims of each sample's faithfulness pair.
 type FactcheckSource interface {
-	ScoreSource
+	analysis.ScoreSource
 	ReadKGScore(ctx context.Context, run, sample, pair, variant string) (readmodel.StoredScore, error)
 }
 
 // LoadFactcheckRows reads a run's record and the rows of a variant, each
 // with the claims stored on its faithfulness pair (one read per sample).
 // Errors: those of LoadRows.
-func LoadFactcheckRows(ctx context.Context, st FactcheckSource, run, variant string) (kgeval.Run, []Row, error) {
+func LoadFactcheckRows(ctx context.Context, st FactcheckSource, run, variant string) (kgeval.Run, []analysis.Row, error) {
 	rec, err := st.GetRun(ctx, run)
 	if err != nil {
 		return rec, nil, err
 	}
-	rows, err := LoadRows(ctx, st, run, variant, false)
+	rows, err := analysis.LoadRows(ctx, st, run, variant, false)
 	if err != nil {
 		return rec, nil, err
 	}
@@ -696,3 +689,7 @@ func signsOf(features []string) []int {
 	}
 	return out
 }
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func ptr(x float64) *float64 { return &x }

@@ -1,4 +1,4 @@
-package analysis_test
+package fit_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/fit"
 	"github.com/kgeval/kgeval/metricreg"
 )
 
@@ -19,7 +20,7 @@ import (
 // atoms feature is noise; contradicted marks every other unsupported
 // sample as contradicted (human.contradiction), with a three-way
 // P(contradicted) that tells them apart.
-func mixSet(name string, n int, sep, overlapSep float64, seed uint64) analysis.MixSet {
+func mixSet(name string, n int, sep, overlapSep float64, seed uint64) fit.MixSet {
 	r := rand.New(rand.NewPCG(seed, 1))
 	var rows []analysis.Row
 	for i := range 2 * n {
@@ -39,10 +40,10 @@ func mixSet(name string, n int, sep, overlapSep float64, seed uint64) analysis.M
 			Scores:  map[string]kgeval.KGResult{"faithfulness": res.With(metricreg.MetricClaimScore, kgeval.Float(p))},
 			Metrics: map[string]kgeval.MetricScore{metricreg.MetricKPrecision: {Value: kgeval.Float(ov)}}})
 	}
-	return analysis.MixSet{Rec: kgeval.Run{Name: name, Dataset: name + ".jsonl"}, Rows: rows}
+	return fit.MixSet{Rec: kgeval.Run{Name: name, Dataset: name + ".jsonl"}, Rows: rows}
 }
 
-func mixRow(t *testing.T, rep analysis.Mix, name string) analysis.MixRow {
+func mixRow(t *testing.T, rep fit.Mix, name string) fit.MixRow {
 	t.Helper()
 	for _, r := range rep.Rows {
 		if r.Name == name {
@@ -50,7 +51,7 @@ func mixRow(t *testing.T, rep analysis.Mix, name string) analysis.MixRow {
 		}
 	}
 	t.Fatalf("no row %q", name)
-	return analysis.MixRow{}
+	return fit.MixRow{}
 }
 
 // TestMixReport checks the leave-one-dataset-out report on synthetic
@@ -60,8 +61,8 @@ func mixRow(t *testing.T, rep analysis.Mix, name string) analysis.MixRow {
 // from the other datasets, and the contradiction rows read the three-way
 // answer against human.contradiction.
 func TestMixReport(t *testing.T) {
-	sets := []analysis.MixSet{mixSet("a", 60, 3, 0.6, 1), mixSet("b", 60, 3, 0.6, 2), mixSet("c", 60, 3, -0.6, 3)}
-	rep, err := analysis.MixReport(sets, analysis.MixOptions{})
+	sets := []fit.MixSet{mixSet("a", 60, 3, 0.6, 1), mixSet("b", 60, 3, 0.6, 2), mixSet("c", 60, 3, -0.6, 3)}
+	rep, err := fit.MixReport(sets, fit.MixOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestMixReport(t *testing.T) {
 		rep.Calibration.WithModel.CVAUROC != *with.Macro.AUROC {
 		t.Errorf("calibration %+v", rep.Calibration)
 	}
-	if _, err := analysis.MixReport(sets[:1], analysis.MixOptions{}); kgeval.ErrorCode(err) != kgeval.EINVALID {
+	if _, err := fit.MixReport(sets[:1], fit.MixOptions{}); kgeval.ErrorCode(err) != kgeval.EINVALID {
 		t.Errorf("one dataset: err %v, want EINVALID", err)
 	}
 }

@@ -1,12 +1,14 @@
-package analysis_test
+package fit_test
 
 import (
+	"github.com/kgeval/kgeval/scoring/claims"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/fit"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/stats"
 )
@@ -57,7 +59,7 @@ func fcRows() []analysis.Row {
 	}
 }
 
-func fcFind(t *testing.T, rep analysis.Factcheck, name string) analysis.FactcheckRow {
+func fcFind(t *testing.T, rep fit.Factcheck, name string) fit.FactcheckRow {
 	t.Helper()
 	for _, r := range rep.Rows {
 		if r.Name == name {
@@ -65,7 +67,7 @@ func fcFind(t *testing.T, rep analysis.Factcheck, name string) analysis.Factchec
 		}
 	}
 	t.Fatalf("no row %q in %+v", name, rep.Rows)
-	return analysis.FactcheckRow{}
+	return fit.FactcheckRow{}
 }
 
 // TestFactcheckReport runs the read model on the hand-made rows: which
@@ -78,12 +80,12 @@ func TestFactcheckReport(t *testing.T) {
 		Calls:  &kgeval.Calls{Calls: 22, CacheHits: 3, PromptTokens: 1100},
 		Stages: kgeval.Stages{"claims": 5.5, "extract": 100}}
 	rows := fcRows()
-	rep, err := analysis.FactcheckReport(rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+	rep, err := fit.FactcheckReport(rows, rec, kgeval.DefaultVariant, fit.FactcheckOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Samples != 11 || rep.Labelled != 10 || rep.Positives != 5 || rep.Groups != 9 || rep.Claims != 10 || rep.WithModel != 10 ||
-		rep.Folds != analysis.FactcheckFolds || rep.Lambda != analysis.FactcheckLambda || rep.Verify != "prob" {
+		rep.Folds != fit.FactcheckFolds || rep.Lambda != fit.FactcheckLambda || rep.Verify != "prob" {
 		t.Errorf("header %+v", rep)
 	}
 
@@ -91,7 +93,7 @@ func TestFactcheckReport(t *testing.T) {
 	// 5 × 4 pairs only 0.4 < 0.5 is wrong: 19/20. Pass mark: at 0.55 every
 	// negative and 4 of 5 positives are right, (0.8 + 1)/2 = 0.9.
 	score := fcFind(t, rep, "faithfulness.score")
-	if score.N != 9 || score.Positives != 5 || score.Kind != analysis.FactcheckMetric || score.LowerIsBetter {
+	if score.N != 9 || score.Positives != 5 || score.Kind != fit.FactcheckMetric || score.LowerIsBetter {
 		t.Errorf("score row %+v", score)
 	}
 	near(t, "score AUROC", score.AUROC, 0.95)
@@ -103,7 +105,7 @@ func TestFactcheckReport(t *testing.T) {
 	scores := []float64{0.9, 0.8, 0.7, 0.6, 0.4, 0.5, 0.3, 0.2, 0.1}
 	ys := []int{1, 1, 1, 1, 1, 0, 0, 0, 0}
 	groups := []string{"r01", "r02", "r03", "r04", "r04", "r05", "r06", "r07", "r09"}
-	cv, err := stats.CVThreshold(scores, ys, groups, analysis.FactcheckFolds)
+	cv, err := stats.CVThreshold(scores, ys, groups, fit.FactcheckFolds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestFactcheckReport(t *testing.T) {
 	// The combination: out-of-fold logistic on the 10 claims of labelled
 	// samples, r04#0's two claims averaged.
 	comb := fcFind(t, rep, "combination (cv)")
-	if !slices.Equal(comb.Features, kgeval.CalibrationFeatures) || comb.Claims != 10 || comb.N != 9 || comb.Kind != analysis.FactcheckCV {
+	if !slices.Equal(comb.Features, kgeval.CalibrationFeatures) || comb.Claims != 10 || comb.N != 9 || comb.Kind != fit.FactcheckCV {
 		t.Errorf("combination %+v", comb)
 	}
 	var x [][]float64
@@ -152,11 +154,11 @@ func TestFactcheckReport(t *testing.T) {
 			for j, name := range kgeval.CalibrationFeatures {
 				v[j] = c.Features[name]
 			}
-			x, cg = append(x, v), append(cg, analysis.FactcheckGroup(r.ID))
+			x, cg = append(x, v), append(cg, fit.FactcheckGroup(r.ID))
 			cy = append(cy, map[string]int{yes: 1, no: 0}[r.Human])
 		}
 	}
-	oof, err := stats.CrossValidate(x, cy, cg, analysis.FactcheckFolds, analysis.FactcheckLambda)
+	oof, err := stats.CrossValidate(x, cy, cg, fit.FactcheckFolds, fit.FactcheckLambda)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,8 +189,8 @@ func TestFactcheckReport(t *testing.T) {
 	// claim stage) over 11 stored claims and 11 samples.
 	c := rep.Cost
 	if c.Calls != 22 || c.CacheHits != 3 || c.PromptTokens != 1100 || c.Seconds != 5.5 || !slices.Equal(c.Stages, []string{"claims"}) ||
-		c.PerClaim == nil || *c.PerClaim != (analysis.CostShare{Calls: 2, PromptTokens: 100, Seconds: 0.5}) ||
-		c.PerSample == nil || *c.PerSample != (analysis.CostShare{Calls: 2, PromptTokens: 100, Seconds: 0.5}) {
+		c.PerClaim == nil || *c.PerClaim != (fit.CostShare{Calls: 2, PromptTokens: 100, Seconds: 0.5}) ||
+		c.PerSample == nil || *c.PerSample != (fit.CostShare{Calls: 2, PromptTokens: 100, Seconds: 0.5}) {
 		t.Errorf("cost %+v per claim %+v per sample %+v", c, c.PerClaim, c.PerSample)
 	}
 }
@@ -206,7 +208,7 @@ func TestFactcheckReport_Errors(t *testing.T) {
 		{"NotJSON", []analysis.Row{fcRow("a#0", `[1]`, f(1), nil, nil)}, "sample a#0"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := analysis.FactcheckReport(tt.rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+			_, err := fit.FactcheckReport(tt.rows, rec, kgeval.DefaultVariant, fit.FactcheckOptions{})
 			if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want EINVALID with %q", err, tt.want)
 			}
@@ -221,7 +223,7 @@ func TestFactcheckReport_Errors(t *testing.T) {
 			r.Scores["faithfulness"] = kgeval.KGResult{}.With(metricreg.MetricClaimScore, r.Scores["faithfulness"].Value(metricreg.MetricClaimScore))
 			rows = append(rows, r)
 		}
-		rep, err := analysis.FactcheckReport(rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+		rep, err := fit.FactcheckReport(rows, rec, kgeval.DefaultVariant, fit.FactcheckOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +251,7 @@ func TestFactcheckReport_Errors(t *testing.T) {
 			r.Scores["faithfulness"] = s
 			rows = append(rows, r)
 		}
-		rep, err := analysis.FactcheckReport(rows, rec, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+		rep, err := fit.FactcheckReport(rows, rec, kgeval.DefaultVariant, fit.FactcheckOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +272,7 @@ func TestFactcheckReport_Errors(t *testing.T) {
 				s.Claims[i].ModelError = "cache-only: refused"
 			}
 		}
-		rep, err = analysis.FactcheckReport(rows, kgeval.Run{Name: "fc", Settings: &kgeval.RunSettings{Verify: "prob"}}, kgeval.DefaultVariant, analysis.FactcheckOptions{})
+		rep, err = fit.FactcheckReport(rows, kgeval.Run{Name: "fc", Settings: &kgeval.RunSettings{Verify: "prob"}}, kgeval.DefaultVariant, fit.FactcheckOptions{})
 		if err != nil || rep.ModelFailed != 10 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "10 of 10 claims record a failed model question") {
 			t.Errorf("%v: failed %d, notes %v", err, rep.ModelFailed, rep.Notes)
 		}
@@ -289,7 +291,7 @@ func fcMatrix(rows []analysis.Row, features []string) (x [][]float64, y []int, g
 			for j, name := range features {
 				v[j] = c.Features[name]
 			}
-			x, g = append(x, v), append(g, analysis.FactcheckGroup(r.ID))
+			x, g = append(x, v), append(g, fit.FactcheckGroup(r.ID))
 			y = append(y, map[string]int{yes: 1, no: 0}[r.Human])
 		}
 	}
@@ -303,7 +305,7 @@ func fcMatrix(rows []analysis.Row, features []string) (x [][]float64, y []int, g
 func TestCalibrate(t *testing.T) {
 	rec := kgeval.Run{Name: "fc", Dataset: "claims.jsonl", Fingerprint: "abc", LLM: "http://x/v1#m", Encoder: "minilm"}
 	rows := fcRows()
-	cal, err := analysis.Calibrate(rows, rec, analysis.CalibrateOptions{Kgeval: "v1"})
+	cal, err := fit.Calibrate(rows, rec, fit.CalibrateOptions{Kgeval: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,26 +313,26 @@ func TestCalibrate(t *testing.T) {
 		t.Fatalf("calibration %+v", cal)
 	}
 	for _, c := range []struct {
-		fit      *analysis.CalibrationFit
+		fit      *claims.Fit
 		features []string
 	}{{cal.WithModel, kgeval.CalibrationFeatures}, {cal.WithoutModel, kgeval.CalibrationFeaturesNoModel}} {
-		fit := c.fit
-		if !slices.Equal(fit.Names, c.features) || fit.FittedOn != (analysis.CalibrationSource{Dataset: "claims.jsonl", Fingerprint: "abc", Run: "fc",
-			LLM: "http://x/v1#m", Encoder: "minilm", Claims: 10, Kgeval: "v1"}) || fit.LeftOut != 0 || fit.Folds != 5 {
-			t.Errorf("fit %+v", fit)
+		fc := c.fit
+		if !slices.Equal(fc.Names, c.features) || fc.FittedOn != (claims.Source{Dataset: "claims.jsonl", Fingerprint: "abc", Run: "fc",
+			LLM: "http://x/v1#m", Encoder: "minilm", Claims: 10, Kgeval: "v1"}) || fc.LeftOut != 0 || fc.Folds != 5 {
+			t.Errorf("fit %+v", fc)
 		}
 		x, y, g := fcMatrix(rows, c.features)
-		m, err := stats.FitLogistic(x, y, c.features, analysis.FactcheckLambda)
+		m, err := stats.FitLogistic(x, y, c.features, fit.FactcheckLambda)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(m.Coef, fit.Coef) || m.Intercept != fit.Intercept {
-			t.Errorf("model %+v, want %+v", fit.Logistic, m)
+		if !slices.Equal(m.Coef, fc.Coef) || m.Intercept != fc.Intercept {
+			t.Errorf("model %+v, want %+v", fc.Logistic, m)
 		}
-		oof, _ := stats.CrossValidate(x, y, g, 5, analysis.FactcheckLambda)
+		oof, _ := stats.CrossValidate(x, y, g, 5, fit.FactcheckLambda)
 		cv, _ := stats.CVThreshold(oof, y, g, 5)
-		if fit.PassMark != cv.Threshold || fit.CVBalancedAccuracy != cv.BalancedAccuracy || !(fit.CVAUROCCI[0] <= fit.CVAUROC && fit.CVAUROC <= fit.CVAUROCCI[1]) {
-			t.Errorf("pass mark %v, balanced accuracy %v, AUROC %v %v; want %v, %v", fit.PassMark, fit.CVBalancedAccuracy, fit.CVAUROC, fit.CVAUROCCI,
+		if fc.PassMark != cv.Threshold || fc.CVBalancedAccuracy != cv.BalancedAccuracy || !(fc.CVAUROCCI[0] <= fc.CVAUROC && fc.CVAUROC <= fc.CVAUROCCI[1]) {
+			t.Errorf("pass mark %v, balanced accuracy %v, AUROC %v %v; want %v, %v", fc.PassMark, fc.CVBalancedAccuracy, fc.CVAUROC, fc.CVAUROCCI,
 				cv.Threshold, cv.BalancedAccuracy)
 		}
 	}
@@ -339,16 +341,16 @@ func TestCalibrate(t *testing.T) {
 		// The fitted calibration judged on the same run (factcheck
 		// --calibration): each fit on each claim, r04#0's two averaged, read
 		// at its pass mark.
-		rep, err := analysis.FactcheckReport(fcRows(), rec, kgeval.DefaultVariant, analysis.FactcheckOptions{Calibration: &cal.Calibration, CalibrationName: "cal.json"})
+		rep, err := fit.FactcheckReport(fcRows(), rec, kgeval.DefaultVariant, fit.FactcheckOptions{Calibration: &cal.Calibration, CalibrationName: "cal.json"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, fit := range map[string]*analysis.CalibrationFit{"with_model": cal.WithModel, "without_model": cal.WithoutModel} {
+		for name, fc := range map[string]*claims.Fit{"with_model": cal.WithModel, "without_model": cal.WithoutModel} {
 			r := fcFind(t, rep, "calibration cal.json "+name)
-			x, _, _ := fcMatrix(rows, fit.Names)
+			x, _, _ := fcMatrix(rows, fc.Names)
 			p := make([]float64, len(x))
 			for i, v := range x {
-				p[i] = fit.Logistic.Predict(v)
+				p[i] = fc.Logistic.Predict(v)
 			}
 			scores := append(append(append([]float64{}, p[:3]...), (p[3]+p[4])/2), p[5:]...)
 			ys := []int{1, 1, 1, 1, 1, 0, 0, 0, 0}
@@ -361,8 +363,8 @@ func TestCalibrate(t *testing.T) {
 				}
 			}
 			auc, _ := stats.AUROC(pos, neg)
-			ba, _ := stats.BalancedAccuracy(scores, ys, fit.PassMark)
-			if r.Kind != analysis.FactcheckFixed || r.N != 9 || r.Claims != 10 || r.Threshold == nil || *r.Threshold != fit.PassMark {
+			ba, _ := stats.BalancedAccuracy(scores, ys, fc.PassMark)
+			if r.Kind != fit.FactcheckFixed || r.N != 9 || r.Claims != 10 || r.Threshold == nil || *r.Threshold != fc.PassMark {
 				t.Errorf("%s row %+v", name, r)
 			}
 			near(t, name+" fixed AUROC", r.AUROC, auc)
@@ -380,13 +382,13 @@ func TestCalibrate(t *testing.T) {
 		return rows
 	}
 	t.Run("NoModel", func(t *testing.T) {
-		_, err := analysis.Calibrate(noModel(), rec, analysis.CalibrateOptions{})
+		_, err := fit.Calibrate(noModel(), rec, fit.CalibrateOptions{})
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), "no earlier with_model fit to keep") {
 			t.Errorf("err = %v", err)
 		}
 	})
 	t.Run("NoModelKeep", func(t *testing.T) {
-		got, err := analysis.Calibrate(noModel(), rec, analysis.CalibrateOptions{Previous: &cal.Calibration})
+		got, err := fit.Calibrate(noModel(), rec, fit.CalibrateOptions{Previous: &cal.Calibration})
 		if err != nil || got.WithModel != cal.WithModel || !slices.Equal(got.Kept, []string{"with_model"}) ||
 			got.WithoutModel.Coef[0] != cal.WithoutModel.Coef[0] {
 			t.Errorf("%v: %+v", err, got)
@@ -394,7 +396,7 @@ func TestCalibrate(t *testing.T) {
 	})
 	t.Run("NoClaims", func(t *testing.T) {
 		rows := []analysis.Row{fcRow("a#0", yes, f(1), nil, nil), fcRow("b#0", no, f(0), nil, nil)}
-		if _, err := analysis.Calibrate(rows, rec, analysis.CalibrateOptions{}); kgeval.ErrorCode(err) != kgeval.EINVALID ||
+		if _, err := fit.Calibrate(rows, rec, fit.CalibrateOptions{}); kgeval.ErrorCode(err) != kgeval.EINVALID ||
 			!strings.Contains(err.Error(), "no claim of a labelled sample has every feature") {
 			t.Errorf("err = %v", err)
 		}

@@ -1,4 +1,4 @@
-package analysis
+package fit
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/scoring/claims"
 	"github.com/kgeval/kgeval/stats"
@@ -54,7 +55,7 @@ const MixLambdaTolerance = 0.01
 // claims of the faithfulness pair, LoadFactcheckRows).
 type MixSet struct {
 	Rec  kgeval.Run
-	Rows []Row
+	Rows []analysis.Row
 }
 
 // MixOptions are the mix report's settings (zero values: the defaults).
@@ -143,10 +144,10 @@ type Mix struct {
 	Rows     []MixRow     `json:"rows"`
 	// SelectionWithModel and SelectionWithoutModel trace the forward
 	// selection of each fit's features.
-	SelectionWithModel    []MixStep   `json:"selection_with_model"`
-	SelectionWithoutModel []MixStep   `json:"selection_without_model"`
-	Calibration           Calibration `json:"calibration"`
-	Lambda                float64     `json:"lambda"`
+	SelectionWithModel    []MixStep          `json:"selection_with_model"`
+	SelectionWithoutModel []MixStep          `json:"selection_without_model"`
+	Calibration           claims.Calibration `json:"calibration"`
+	Lambda                float64            `json:"lambda"`
 	// LambdaGrid is each penalty tried (when none was given) with its
 	// with-model selection's macro AUROC.
 	LambdaGrid []MixStep `json:"lambda_grid,omitempty"`
@@ -231,7 +232,7 @@ func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
 	rep.SelectionWithoutModel = noSel
 	rep.Rows = append(rep.Rows, lodoRow("headline without the model (lodo fit)", data, stepFeatures(noSel), o))
 	rep.Rows = append(rep.Rows, lodoRow("all graph features (lodo fit)", data, noModel, o))
-	var src CalibrationSource
+	var src claims.Source
 	src.Kgeval = o.Kgeval
 	for _, s := range sets {
 		src.Run = strings.TrimPrefix(src.Run+","+s.Rec.Name, ",")
@@ -308,7 +309,7 @@ func readMixData(s MixSet) (mixData, MixDataset, error) {
 	ds.Labelled = len(labs)
 	for k, l := range labs {
 		ds.Positives += l.y
-		h, _ := HumanLabels(s.Rows[l.row].Human)
+		h, _ := analysis.HumanLabels(s.Rows[l.row].Human)
 		c := -1
 		if v, ok := h["contradiction"]; ok && (v == 0 || v == 1) {
 			c = int(v)
@@ -353,16 +354,16 @@ type scored struct {
 // a value on every dataset, and k_precision.
 func mixMetricRows(sets []MixSet, data []mixData) []MixRow {
 	var names []string
-	vecs := make([]Vectors, len(sets))
+	vecs := make([]analysis.Vectors, len(sets))
 	for i, s := range sets {
-		vecs[i] = MetricVectors(s.Rows)
+		vecs[i] = analysis.MetricVectors(s.Rows)
 	}
 	for _, m := range append(slices.Clone(metricreg.KGMetricNames), metricreg.MetricKPrecision) {
-		name := KGName(FactcheckPair, m)
+		name := analysis.KGName(FactcheckPair, m)
 		if m == metricreg.MetricKPrecision {
 			name = m
 		}
-		if slices.ContainsFunc(vecs, func(v Vectors) bool { return v[name] == nil }) {
+		if slices.ContainsFunc(vecs, func(v analysis.Vectors) bool { return v[name] == nil }) {
 			continue
 		}
 		names = append(names, name)
@@ -777,7 +778,7 @@ func stepFeatures(steps []MixStep) []string {
 // maximises the mean balanced accuracy over them, and records the
 // leave-one-dataset-out macro AUROC and balanced accuracy as its
 // cross-validated ones (Folds: the datasets).
-func mixFit(data []mixData, features []string, o MixOptions, src CalibrationSource) (*CalibrationFit, error) {
+func mixFit(data []mixData, features []string, o MixOptions, src claims.Source) (*claims.Fit, error) {
 	if len(features) == 0 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "the forward selection chose no feature: no feature helps on a dataset it was not fitted on")
 	}
@@ -799,7 +800,7 @@ func mixFit(data []mixData, features []string, o MixOptions, src CalibrationSour
 		}
 	}
 	mark, _ := macroThreshold(ins)
-	out := &CalibrationFit{Logistic: m, PassMark: mark, Folds: len(data), FittedOn: src}
+	out := &claims.Fit{Logistic: m, PassMark: mark, Folds: len(data), FittedOn: src}
 	out.FittedOn.Claims = claimsN
 	row := lodoRow("", data, features, o)
 	if row.Macro.AUROC != nil {
