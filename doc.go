@@ -46,8 +46,10 @@
 //	                       once and caches its views per finished run (overview,
 //	                       triage, sweep, compare, sample) for the CLI and the
 //	                       dashboard; run statistics, correlations, system and
-//	                       run comparisons, sensitivity, sweeps, validity, gate;
+//	                       run comparisons, sensitivity, sweeps;
 //	                       one claim view (ClaimView) for render and web
+//	analysis/check         the checks a run is held to: the validity report
+//	                       (win rates with intervals) and the CI gate
 //	analysis/fit           the claim verdicts measured on labelled data
 //	                       (factcheck, the training mix left out one dataset
 //	                       at a time) and the fits of claims.Calibration

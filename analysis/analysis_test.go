@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"errors"
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"math"
 	"reflect"
 	"slices"
@@ -14,17 +15,11 @@ import (
 	"github.com/kgeval/kgeval/stats"
 )
 
-func f(x float64) *float64 { return &x }
+var f = analysistest.Ptr
 
 func near(t *testing.T, what string, got *float64, want float64) {
 	t.Helper()
-	if got == nil {
-		t.Errorf("%s = null, want %.12g", what, want)
-		return
-	}
-	if math.Abs(*got-want) > 1e-12 {
-		t.Errorf("%s = %.15g, want %.15g", what, *got, want)
-	}
+	analysistest.Near(t, what, got, want)
 }
 
 // kgRow is a sample with one KG pair (faithfulness) and optional metrics.

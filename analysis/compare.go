@@ -90,7 +90,7 @@ func Compare(rows []Row, v Vectors, names []string) Comparison {
 	bySystem := map[string][]int{}
 	var systems []string
 	for i, r := range rows {
-		s := systemOf(r)
+		s := SystemOf(r)
 		if bySystem[s] == nil {
 			systems = append(systems, s)
 		}
@@ -111,7 +111,7 @@ func Compare(rows []Row, v Vectors, names []string) Comparison {
 	return c
 }
 
-func systemOf(r Row) string {
+func SystemOf(r Row) string {
 	if r.System == "" {
 		return NoSystem
 	}
@@ -189,7 +189,7 @@ func class(r Row) (string, bool) {
 // Differ compares systems a and b (their rows ia and ib) on one variable x.
 func Differ(metric, a, b string, rows []Row, ia, ib []int, x []*float64) Difference {
 	d := Difference{Metric: metric, A: a, B: b, Reasons: map[string]string{}}
-	qa, qb := byQuestion(rows, ia), byQuestion(rows, ib)
+	qa, qb := ByQuestion(rows, ia), ByQuestion(rows, ib)
 	// Questions answered once by each system, in a fixed order.
 	var shared []string
 	for q, is := range qa {
@@ -238,7 +238,7 @@ func Differ(metric, a, b string, rows []Row, ia, ib []int, x []*float64) Differe
 			d.Reasons["paired_t"] = pairedReason(pa, pb, false)
 		}
 	default:
-		va, vb := values(pick(x, ia)), values(pick(x, ib))
+		va, vb := Present(pick(x, ia)), Present(pick(x, ib))
 		d.N = len(va) + len(vb)
 		d.MeanA, d.MeanB = mean(va), mean(vb)
 		if t, ok := stats.WelchT(va, vb); ok {
@@ -272,7 +272,7 @@ func pairedReason(a, b []float64, wilcoxon bool) string {
 	return fmt.Sprintf("the %d differences are all %.4g: t is not defined", len(d), d[0])
 }
 
-func byQuestion(rows []Row, idx []int) map[string][]int {
+func ByQuestion(rows []Row, idx []int) map[string][]int {
 	m := map[string][]int{}
 	for _, i := range idx {
 		m[rows[i].Question] = append(m[rows[i].Question], i)

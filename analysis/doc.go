@@ -3,8 +3,7 @@
 // RunStats), the comparisons of SPEC §8 (correlations between metrics and
 // against human labels, per-system summaries with pairwise significance and
 // win rates, a run against a baseline, the sensitivity experiment,
-// threshold-sweep curves), the validity report, the CI gate, the why of a
-// sample and two runs side by side. The read models are pure functions over
+// threshold-sweep curves), the why of a sample and two runs side by side. The read models are pure functions over
 // the rows the store returns (readmodel.SampleScores and the like); the Load*
 // functions read those rows through the domain's readers (ScoreSource,
 // StatsSource) and ExtractionMethod reads a run record's extraction method,
@@ -31,8 +30,10 @@
 // export (read once, or too many to keep). A claim is shown through one
 // view (ClaimView, NewClaimViews) that `kgeval explain` and the sample page
 // both format, and a location in one set of words (Where: "passage 2").
-// Measuring the claim verdicts on labelled data and fitting their
-// calibration is package analysis/fit, which reads the rows of this one.
+// Two jobs that read these rows have packages of their own: the checks a
+// run is held to (the validity report and the CI gate) are analysis/check,
+// and measuring the claim verdicts on labelled data and fitting their
+// calibration is analysis/fit.
 //
 // # Variables
 //

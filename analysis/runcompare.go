@@ -204,7 +204,7 @@ func pairRuns(a, b []Row) ([][2]int, string) {
 		return pairs, PairedByID
 	}
 	pairs, ra, rb := pairUnique(a, b, all(a), all(b), func(r Row) string { return r.Question })
-	more, _, _ := pairUnique(a, b, ra, rb, func(r Row) string { return kgeval.JoinKey(systemOf(r), r.Question) })
+	more, _, _ := pairUnique(a, b, ra, rb, func(r Row) string { return kgeval.JoinKey(SystemOf(r), r.Question) })
 	pairs = append(pairs, more...)
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i][0] < pairs[j][0] })
 	return pairs, PairedByQuestion

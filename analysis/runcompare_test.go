@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"math"
 	"reflect"
 	"strings"
@@ -11,13 +12,7 @@ import (
 )
 
 // mrow is a sample with other-metric values only (nil: null).
-func mrow(id, system, question string, m map[string]*float64) analysis.Row {
-	r := analysis.Row{ID: id, System: system, Question: question, Metrics: map[string]kgeval.MetricScore{}}
-	for name, v := range m {
-		r.Metrics[name] = kgeval.MetricScore{Metric: name, Value: v}
-	}
-	return r
-}
+var mrow = analysistest.MetricRow
 
 func metricOf(t *testing.T, c analysis.RunComparison, name string) analysis.RunMetric {
 	t.Helper()

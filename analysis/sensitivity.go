@@ -45,7 +45,7 @@ type Group struct {
 // Describe returns the statistics of x as variant name: count, nulls,
 // mean, population std and a histogram of bins bins over [lo, hi].
 func Describe(name string, x []*float64, lo, hi float64, bins int) VariantStats {
-	vals := values(x)
+	vals := Present(x)
 	s := VariantStats{Variant: name, N: len(vals), Null: len(x) - len(vals), Hist: stats.Histogram(vals, lo, hi, bins)}
 	if len(vals) > 0 {
 		m, sd := stats.MeanStd(vals)
@@ -65,9 +65,9 @@ func Separate(metric string, groups []Group, pos, neg string, bins int) Separati
 		s.Variants = append(s.Variants, Describe(g.Name, g.V[metric], lo, hi, bins))
 		switch g.Name {
 		case pos:
-			p = values(g.V[metric])
+			p = Present(g.V[metric])
 		case neg:
-			n = values(g.V[metric])
+			n = Present(g.V[metric])
 		}
 	}
 	s.AUROC, s.CohensD, s.Reason = separation(pos, neg, p, n)

@@ -29,10 +29,10 @@ type Point struct {
 func SweepPoint(variant string, tau, delta float64, all Vectors, a, b *Group, names []string) Point {
 	pt := Point{Variant: variant, Tau: tau, Delta: delta, Metrics: []SweepMetric{}}
 	for _, name := range names {
-		vals := values(all[name])
+		vals := Present(all[name])
 		sm := SweepMetric{Metric: name, N: len(vals), Mean: mean(vals)}
 		if a != nil && b != nil {
-			pa, pb := values(a.V[name]), values(b.V[name])
+			pa, pb := Present(a.V[name]), Present(b.V[name])
 			sm.MeanA, sm.MeanB = mean(pa), mean(pb)
 			sm.AUROC, sm.CohensD, sm.Reason = separation(a.Name, b.Name, pa, pb)
 		}

@@ -235,8 +235,8 @@ func Range(name string) (lo, hi float64) {
 	return metricreg.MetricRange(name)
 }
 
-// values returns the present, finite values of x.
-func values(x []*float64) []float64 {
+// Present returns the present, finite Present of x.
+func Present(x []*float64) []float64 {
 	out := make([]float64, 0, len(x))
 	for _, p := range x {
 		if p != nil && isFinite(*p) {

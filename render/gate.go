@@ -7,17 +7,17 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/check"
 )
 
-func gateTitle(res analysis.GateResult) string {
+func gateTitle(res check.GateResult) string {
 	if res.Pass {
 		return fmt.Sprintf("passed, %s", plural(len(res.Checks), "check", "checks"))
 	}
 	return fmt.Sprintf("FAILED, %d of %d checks failed", res.Failed, len(res.Checks))
 }
 
-func gateSubject(res analysis.GateResult, variant string) string {
+func gateSubject(res check.GateResult, variant string) string {
 	s := "run " + res.Run
 	if res.Baseline != "" {
 		s += " against baseline " + res.Baseline
@@ -26,11 +26,11 @@ func gateSubject(res analysis.GateResult, variant string) string {
 }
 
 // gateValue renders a check's value: the mean, or how much worse.
-func gateValue(c analysis.GateCheck) string {
+func gateValue(c check.GateCheck) string {
 	switch {
 	case c.Value == nil:
 		return "no values"
-	case c.Kind == analysis.CheckRegression:
+	case c.Kind == check.CheckRegression:
 		return fmt.Sprintf("%.4g worse (n=%d pairs)", *c.Value, c.N)
 	}
 	return fmt.Sprintf("%.4g (n=%d)", *c.Value, c.N)
@@ -43,7 +43,7 @@ func passFail(ok bool) string {
 	return "FAIL"
 }
 
-func Gate(w io.Writer, res analysis.GateResult, variant string) {
+func Gate(w io.Writer, res check.GateResult, variant string) {
 	fmt.Fprintf(w, "gate on %s: %s\n", gateSubject(res, variant), gateTitle(res))
 	printWarnings(w, res.Warnings)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -56,7 +56,7 @@ func Gate(w io.Writer, res analysis.GateResult, variant string) {
 
 // GateMarkdown writes the result as a Markdown summary: a heading, a
 // table of the checks, the failures' reasons and the warnings.
-func GateMarkdown(w io.Writer, res analysis.GateResult, variant string) error {
+func GateMarkdown(w io.Writer, res check.GateResult, variant string) error {
 	cell := func(s string) string {
 		return strings.NewReplacer("|", `\|`, "\r", " ", "\n", " ").Replace(s)
 	}
@@ -134,7 +134,7 @@ const junitSuiteName = "kgeval gate"
 // GateJUnit writes the result as JUnit XML: one test suite "kgeval
 // gate", one test case per check, a <failure> with the reason for each
 // failed check, the warnings as the suite's output.
-func GateJUnit(w io.Writer, res analysis.GateResult, variant string) error {
+func GateJUnit(w io.Writer, res check.GateResult, variant string) error {
 	s := junitSuite{Name: junitSuiteName, Tests: len(res.Checks), Failures: res.Failed,
 		Properties: []junitProperty{{"run", res.Run}, {"variant", variant}}}
 	if res.Baseline != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/check"
 	"github.com/kgeval/kgeval/metricreg"
 )
 
@@ -19,7 +20,7 @@ type validitySection struct {
 	vs bool
 }
 
-func validitySections(rep analysis.RunValidity) []validitySection {
+func validitySections(rep check.RunValidity) []validitySection {
 	return []validitySection{
 		{fmt.Sprintf("Faithfulness-type metrics: %s over %s", rep.Good, rep.BadFaithfulness), []string{metricreg.TypeFaithfulness}, false},
 		{fmt.Sprintf("Relevance-type metrics: %s over %s", rep.Good, rep.BadRelevance), []string{metricreg.TypeRelevance}, false},
@@ -31,8 +32,8 @@ func validitySections(rep analysis.RunValidity) []validitySection {
 	}
 }
 
-func (s validitySection) rows(rep analysis.RunValidity) []analysis.ValidityRow {
-	var out []analysis.ValidityRow
+func (s validitySection) rows(rep check.RunValidity) []check.ValidityRow {
+	var out []check.ValidityRow
 	for _, r := range rep.Rows {
 		for _, t := range s.types {
 			if r.Type == t {
@@ -45,7 +46,7 @@ func (s validitySection) rows(rep analysis.RunValidity) []analysis.ValidityRow {
 
 // validityCells renders a row's numbers: win rate, interval, w/t/l, n,
 // nulls (good/bad), AUROC, d.
-func validityCells(r analysis.ValidityRow) []string {
+func validityCells(r check.ValidityRow) []string {
 	ci := "-"
 	if r.Lo != nil {
 		ci = fmt.Sprintf("[%.3f, %.3f]", *r.Lo, *r.Hi)
@@ -56,21 +57,21 @@ func validityCells(r analysis.ValidityRow) []string {
 
 // noteReason is the note column: the metric's note, and why a win rate is
 // missing.
-func noteReason(r analysis.ValidityRow) string {
+func noteReason(r check.ValidityRow) string {
 	if r.Note != "" && r.Reason != "" {
 		return r.Note + "; " + r.Reason
 	}
 	return r.Note + r.Reason
 }
 
-func better(r analysis.ValidityRow) string {
+func better(r check.ValidityRow) string {
 	if r.Direction == metricreg.LowerIsBetter.String() {
 		return "lower"
 	}
 	return "higher"
 }
 
-func validityPreamble(rep analysis.RunValidity) []string {
+func validityPreamble(rep check.RunValidity) []string {
 	lines := []string{
 		fmt.Sprintf("run %s (variant %s): %d samples of %s (sha256 %.12s), model %s, encoder %s, extraction.method %s%s", rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder, rep.Extraction, extractionNote(rep.Extraction)),
 		fmt.Sprintf("KG engine %s", rep.Engine),
@@ -87,7 +88,7 @@ func validityPreamble(rep analysis.RunValidity) []string {
 	return lines
 }
 
-func Validity(w io.Writer, rep analysis.RunValidity) {
+func Validity(w io.Writer, rep check.RunValidity) {
 	for _, l := range validityPreamble(rep) {
 		fmt.Fprintln(w, l)
 	}
@@ -118,7 +119,7 @@ func Validity(w io.Writer, rep analysis.RunValidity) {
 // ValidityMarkdown writes the report as a Markdown page: nothing in it
 // changes between two runs over the same data, so a committed copy diffs
 // clean.
-func ValidityMarkdown(w io.Writer, rep analysis.RunValidity) error {
+func ValidityMarkdown(w io.Writer, rep check.RunValidity) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Validity: run %s\n\n", rep.Run)
 	fmt.Fprintf(&b, "Written by `kgeval validity` (protocol and metric types: [docs/VALIDITY.md](../VALIDITY.md)).\n\n")

@@ -304,7 +304,7 @@ func pooledBalanced(y []int, pred []bool, groups []string) (ba, lo, hi float64, 
 }
 
 // percentileInterval returns the 2.5% and 97.5% points of xs (sorted in
-// place) as analysis.Bootstrap takes them: x_k for k = ceil(0.025·B) and
+// place) as analysis/check.Bootstrap takes them: x_k for k = ceil(0.025·B) and
 // ceil(0.975·B), 1-based; NaN for no value.
 func percentileInterval(xs []float64) (lo, hi float64) {
 	b := len(xs)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/check"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/render"
 	"github.com/spf13/cobra"
@@ -30,8 +31,8 @@ func (m *Main) validityCommand() *cobra.Command {
 				return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
-				rep, err := analysis.LoadValidity(cmd.Context(), db, o.run, o.variant, o.patterns, o.sensRun,
-					analysis.ValidityOptions{Good: o.good, BadFaithfulness: o.badFaith, BadRelevance: o.badRel})
+				rep, err := check.LoadValidity(cmd.Context(), db, o.run, o.variant, o.patterns, o.sensRun,
+					check.ValidityOptions{Good: o.good, BadFaithfulness: o.badFaith, BadRelevance: o.badRel})
 				if err != nil {
 					return err
 				}
@@ -54,9 +55,9 @@ func (m *Main) validityCommand() *cobra.Command {
 	return c
 }
 
-// gate: a CI check on a stored run (analysis.Gate), rendered as a table,
+// gate: a CI check on a stored run (check.Gate), rendered as a table,
 // Markdown and JUnit XML by package render; a failed gate is an
-// *analysis.GateError (exit status 1).
+// *check.GateError (exit status 1).
 
 func (m *Main) gateCommand() *cobra.Command {
 	var run, baseline, variant, mdOut, junitOut, jsonOut string
@@ -69,12 +70,12 @@ func (m *Main) gateCommand() *cobra.Command {
     --baseline main --max-regression 'faithfulness.support=0.05' --markdown gate.md --junit gate.xml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o, err := analysis.ParseGate(run, baseline, require, maxRegression)
+			o, err := check.ParseGate(run, baseline, require, maxRegression)
 			if err != nil {
 				return optionAdvice(err)
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
-				res, err := analysis.LoadGate(cmd.Context(), db, run, baseline, variant, o)
+				res, err := check.LoadGate(cmd.Context(), db, run, baseline, variant, o)
 				if err != nil {
 					return err
 				}
@@ -85,7 +86,7 @@ func (m *Main) gateCommand() *cobra.Command {
 					return err
 				}
 				if !res.Pass {
-					return &analysis.GateError{Result: res}
+					return &check.GateError{Result: res}
 				}
 				return nil
 			})

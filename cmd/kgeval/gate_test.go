@@ -13,6 +13,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/check"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/metricreg"
@@ -296,7 +297,7 @@ func TestGate(t *testing.T) {
 
 	t.Run("Threshold", func(t *testing.T) {
 		out, err, junit, md := gate(t, "--require", "faithfulness.support>=0.8", "--require", "faithfulness.contradiction<=0.1", "--require", "ragas_score>=50")
-		var gf *analysis.GateError
+		var gf *check.GateError
 		if !errors.As(err, &gf) || exitCode(err) != 1 {
 			t.Fatalf("err = %v (exit %d), want a gate failure, exit 1\n%s", err, exitCode(err), out)
 		}
@@ -352,7 +353,7 @@ func TestGate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err, junit, _ := gate(t, tc.flags...)
-			var gf *analysis.GateError
+			var gf *check.GateError
 			if kgeval.ErrorCode(err) != tc.code || exitCode(err) != tc.exit || errors.As(err, &gf) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v (%s, exit %d), want %s exit %d containing %q", err, kgeval.ErrorCode(err), exitCode(err), tc.code, tc.exit, tc.want)
 			}
@@ -368,9 +369,9 @@ func TestGate(t *testing.T) {
 // (the control character replaced).
 func TestGate_JUnitEscaping(t *testing.T) {
 	msg := `mean <0.5> & "low" 'quoted'` + "\nsecond line\x01"
-	res := analysis.GateResult{Run: `r<&>"`, Failed: 1, Checks: []analysis.GateCheck{
-		{Check: `a&b < 1`, Kind: analysis.CheckThreshold, Bound: "< 1", Message: msg},
-		{Check: `ok`, Kind: analysis.CheckThreshold, Pass: true, Message: "fine"},
+	res := check.GateResult{Run: `r<&>"`, Failed: 1, Checks: []check.GateCheck{
+		{Check: `a&b < 1`, Kind: check.CheckThreshold, Bound: "< 1", Message: msg},
+		{Check: `ok`, Kind: check.CheckThreshold, Pass: true, Message: "fine"},
 	}, Warnings: []analysis.RunWarning{{Kind: "status", Message: "</system-out>"}}}
 	var buf bytes.Buffer
 	if err := render.GateJUnit(&buf, res, "default"); err != nil {

@@ -17,7 +17,7 @@ import (
 	"syscall"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/check"
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
@@ -51,7 +51,7 @@ var errReported = errors.New("reported")
 // (EINVALID, flag errors); 3 when a service is unavailable or refuses the
 // credentials.
 func exitCode(err error) int {
-	var gate *analysis.GateError
+	var gate *check.GateError
 	if errors.As(err, &gate) {
 		return 1
 	}

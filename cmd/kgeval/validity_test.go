@@ -11,6 +11,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/check"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
@@ -101,9 +102,9 @@ func TestValidity(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	var rep analysis.RunValidity
+	var rep check.RunValidity
 	readJSON(t, jsonOut, &rep)
-	find := func(metric, against string) analysis.ValidityRow {
+	find := func(metric, against string) check.ValidityRow {
 		t.Helper()
 		for _, r := range rep.Rows {
 			if r.Metric == metric && r.Against == against {
@@ -111,7 +112,7 @@ func TestValidity(t *testing.T) {
 			}
 		}
 		t.Fatalf("no row %s vs %s", metric, against)
-		return analysis.ValidityRow{}
+		return check.ValidityRow{}
 	}
 	if r := find("faithfulness_validation", "ungrounded"); r.N != 3 || r.Wins != 1 || r.Ties != 1 || r.Losses != 1 || r.NullBad != 1 || *r.Rate != 0.5 ||
 		*r.Lo > 0.5 || *r.Hi < 0.5 || r.Type != "faithfulness" {

@@ -1,8 +1,8 @@
-package analysis
+package check
 
 import (
-	"errors"
 	"fmt"
+	"github.com/kgeval/kgeval/analysis"
 	"math"
 	"strconv"
 	"strings"
@@ -159,11 +159,11 @@ type GateOptions struct {
 	Require       []Requirement
 	MaxRegression []MaxRegression
 	// Baseline holds the baseline run's rows; MaxRegression needs them.
-	Baseline []Row
+	Baseline []analysis.Row
 	// Compare names the runs (Compare.Run is the gated run, Compare.Baseline
 	// the baseline) and configures the comparison MaxRegression uses; its
 	// Metrics are set by Gate.
-	Compare RunCompareOptions
+	Compare analysis.RunCompareOptions
 }
 
 // GateCheck is one check of a gate with its outcome.
@@ -188,15 +188,15 @@ type GateCheck struct {
 
 // GateResult is the outcome of a gate.
 type GateResult struct {
-	Run      string       `json:"run"`
-	Baseline string       `json:"baseline,omitempty"`
-	Pass     bool         `json:"pass"`
-	Failed   int          `json:"failed"`
-	Checks   []GateCheck  `json:"checks"`
-	Warnings []RunWarning `json:"warnings"`
+	Run      string                `json:"run"`
+	Baseline string                `json:"baseline,omitempty"`
+	Pass     bool                  `json:"pass"`
+	Failed   int                   `json:"failed"`
+	Checks   []GateCheck           `json:"checks"`
+	Warnings []analysis.RunWarning `json:"warnings"`
 	// Comparison is the run against the baseline on the variables of the
 	// regression bounds; nil without any.
-	Comparison *RunComparison `json:"comparison,omitempty"`
+	Comparison *analysis.RunComparison `json:"comparison,omitempty"`
 }
 
 // GateError is the error of a gate whose checks did not all pass; its
@@ -215,15 +215,15 @@ func (e *GateError) Error() string {
 
 // Gate checks the rows of a run: each requirement on the run's mean of its
 // variable over all samples (a variable without any value fails with "no
-// values"; a mean within Unchanged of the bound counts as equal to it), and
+// values"; a mean within analysis.Unchanged of the bound counts as equal to it), and
 // each regression bound on the direction-adjusted mean difference against
 // the baseline over paired samples (CompareRuns): the check fails when the
 // mean got worse by more than the bound, or when no pair has both values.
 // Warnings are the comparison's (RunWarnings), or without a baseline that
 // the run is not finished. Errors: EINVALID when there is no check, when a
 // regression bound has no baseline rows, or when CompareRuns refuses.
-func Gate(rows []Row, o GateOptions) (GateResult, error) {
-	res := GateResult{Run: o.Compare.Run.Name, Checks: []GateCheck{}, Warnings: []RunWarning{}}
+func Gate(rows []analysis.Row, o GateOptions) (GateResult, error) {
+	res := GateResult{Run: o.Compare.Run.Name, Checks: []GateCheck{}, Warnings: []analysis.RunWarning{}}
 	if len(o.Require) == 0 && len(o.MaxRegression) == 0 {
 		return res, kgeval.Errorf(kgeval.EINVALID, "a gate needs at least one requirement or regression bound")
 	}
@@ -233,7 +233,7 @@ func Gate(rows []Row, o GateOptions) (GateResult, error) {
 	if o.Baseline != nil {
 		res.Baseline = o.Compare.Baseline.Name
 	}
-	v := MetricVectors(rows)
+	v := analysis.MetricVectors(rows)
 	for _, r := range o.Require {
 		res.Checks = append(res.Checks, threshold(r, v, len(rows)))
 	}
@@ -247,13 +247,13 @@ func Gate(rows []Row, o GateOptions) (GateResult, error) {
 				co.Metrics = append(co.Metrics, m.Metric)
 			}
 		}
-		c, err := CompareRuns(o.Baseline, rows, co)
+		c, err := analysis.CompareRuns(o.Baseline, rows, co)
 		if err != nil {
 			return res, err
 		}
 		res.Comparison = &c
 		res.Warnings = append(res.Warnings, c.Warnings...)
-		byName := map[string]RunMetric{}
+		byName := map[string]analysis.RunMetric{}
 		for _, m := range c.Metrics {
 			byName[m.Metric] = m
 		}
@@ -261,8 +261,8 @@ func Gate(rows []Row, o GateOptions) (GateResult, error) {
 			res.Checks = append(res.Checks, regression(m, byName[m.Metric], c.Pairs))
 		}
 	} else if o.Baseline != nil {
-		res.Warnings = append(res.Warnings, RunWarnings(o.Compare.Baseline, o.Compare.Run)...)
-	} else if w := StatusWarning("run", o.Compare.Run); w != nil {
+		res.Warnings = append(res.Warnings, analysis.RunWarnings(o.Compare.Baseline, o.Compare.Run)...)
+	} else if w := analysis.StatusWarning("run", o.Compare.Run); w != nil {
 		res.Warnings = append(res.Warnings, *w)
 	}
 	for _, c := range res.Checks {
@@ -274,10 +274,10 @@ func Gate(rows []Row, o GateOptions) (GateResult, error) {
 	return res, nil
 }
 
-func threshold(r Requirement, v Vectors, samples int) GateCheck {
+func threshold(r Requirement, v analysis.Vectors, samples int) GateCheck {
 	c := GateCheck{Check: r.String(), Kind: CheckThreshold, Metric: r.Metric, Bound: fmt.Sprintf("%s %g", r.Op, r.Bound)}
 	x, ok := v[r.Metric]
-	vals := values(x)
+	vals := analysis.Present(x)
 	c.N = len(vals)
 	if c.N == 0 {
 		c.Message = fmt.Sprintf("no values: none of the %s has %s", plural(samples, "sample", "samples"), r.Metric)
@@ -288,7 +288,7 @@ func threshold(r Requirement, v Vectors, samples int) GateCheck {
 	}
 	m := mean(vals)
 	c.Value = m
-	eq := math.Abs(*m-r.Bound) <= Unchanged
+	eq := math.Abs(*m-r.Bound) <= analysis.Unchanged
 	switch r.Op {
 	case ">=":
 		c.Pass = eq || *m > r.Bound
@@ -308,7 +308,7 @@ func threshold(r Requirement, v Vectors, samples int) GateCheck {
 	return c
 }
 
-func regression(b MaxRegression, m RunMetric, pairs int) GateCheck {
+func regression(b MaxRegression, m analysis.RunMetric, pairs int) GateCheck {
 	c := GateCheck{Check: fmt.Sprintf("%s: at most %g worse than the baseline", b.Metric, b.Max), Kind: CheckRegression, Metric: b.Metric,
 		Bound: fmt.Sprintf("<= %g", b.Max), N: m.N}
 	if m.N == 0 || m.Gain == nil {
@@ -324,14 +324,14 @@ func regression(b MaxRegression, m RunMetric, pairs int) GateCheck {
 		worse = 0 // no "-0"
 	}
 	c.Value = &worse
-	c.Pass = worse <= b.Max+Unchanged
+	c.Pass = worse <= b.Max+analysis.Unchanged
 	change := fmt.Sprintf("mean %.4g → %.4g over %s, %s", *m.MeanBaseline, *m.MeanRun, plural(m.N, "pair", "pairs"), m.Direction)
 	switch {
 	case !c.Pass:
 		c.Message = fmt.Sprintf("got worse by %.4g (%s), more than %g", worse, change, b.Max)
-	case worse > Unchanged:
+	case worse > analysis.Unchanged:
 		c.Message = fmt.Sprintf("got worse by %.4g (%s)", worse, change)
-	case worse < -Unchanged:
+	case worse < -analysis.Unchanged:
 		c.Message = fmt.Sprintf("improved by %.4g (%s)", -worse, change)
 	default:
 		c.Message = fmt.Sprintf("unchanged (%s)", change)
@@ -345,88 +345,30 @@ func regression(b MaxRegression, m RunMetric, pairs int) GateCheck {
 func ParseGate(run, baseline string, require, maxRegression []string) (GateOptions, error) {
 	var o GateOptions
 	if run == "" {
-		return o, noRun()
+		return o, analysis.OptionErrorf(analysis.ProblemNoRun, "the run is required")
 	}
 	if len(require) == 0 && len(maxRegression) == 0 {
-		return o, optionErrorf(ProblemNoCheck, "nothing to check: give a requirement or a regression bound")
+		return o, analysis.OptionErrorf(analysis.ProblemNoCheck, "nothing to check: give a requirement or a regression bound")
 	}
 	for _, s := range require {
 		r, err := ParseRequirement(s)
 		if err != nil {
-			return o, optionError{problem: ProblemRequire, err: err}
+			return o, analysis.WithProblem(analysis.ProblemRequire, err)
 		}
 		o.Require = append(o.Require, r)
 	}
 	for _, s := range maxRegression {
 		r, err := ParseMaxRegression(s)
 		if err != nil {
-			return o, optionError{problem: ProblemMaxRegression, err: err}
+			return o, analysis.WithProblem(analysis.ProblemMaxRegression, err)
 		}
 		o.MaxRegression = append(o.MaxRegression, r)
 	}
 	if len(o.MaxRegression) > 0 && baseline == "" {
-		return o, optionErrorf(ProblemNoBaseline, "a regression bound needs a baseline run")
+		return o, analysis.OptionErrorf(analysis.ProblemNoBaseline, "a regression bound needs a baseline run")
 	}
 	if baseline != "" {
-		return o, CheckBaseline(run, baseline)
+		return o, analysis.CheckBaseline(run, baseline)
 	}
 	return o, nil
-}
-
-// CheckBaseline checks the run and the baseline of a comparison of two
-// runs. Errors: EINVALID, with the problem (OptionProblem).
-func CheckBaseline(run, baseline string) error {
-	switch {
-	case run == "":
-		return noRun()
-	case baseline == run:
-		return optionErrorf(ProblemSameRun, "the baseline %s is the run itself: compare two different runs", baseline)
-	}
-	return nil
-}
-
-// Problems of ParseGate and CheckBaseline with the options they are given
-// (OptionProblem).
-const (
-	// ProblemNoRun: no run is named.
-	ProblemNoRun = "no-run"
-	// ProblemNoCheck: neither a requirement nor a regression bound.
-	ProblemNoCheck = "no-check"
-	// ProblemRequire: a requirement does not parse (ParseRequirement).
-	ProblemRequire = "require"
-	// ProblemMaxRegression: a regression bound does not parse
-	// (ParseMaxRegression).
-	ProblemMaxRegression = "max-regression"
-	// ProblemNoBaseline: a regression bound without a baseline run.
-	ProblemNoBaseline = "no-baseline"
-	// ProblemSameRun: the baseline is the run itself.
-	ProblemSameRun = "same-run"
-)
-
-// optionError is an EINVALID error of ParseGate or CheckBaseline and its
-// problem. Its message names what is wrong in words that fit every caller.
-type optionError struct {
-	problem string
-	err     error
-}
-
-func (e optionError) Error() string { return e.err.Error() }
-func (e optionError) Unwrap() error { return e.err }
-
-func optionErrorf(problem, format string, args ...any) error {
-	return optionError{problem: problem, err: kgeval.Errorf(kgeval.EINVALID, format, args...)}
-}
-
-func noRun() error { return optionErrorf(ProblemNoRun, "the run is required") }
-
-// OptionProblem returns the problem (ProblemNoRun, ...) err has with the
-// options of ParseGate or CheckBaseline, "" when it is not such an error,
-// so that a caller can say how to fix it its own way (the CLI names its
-// flags).
-func OptionProblem(err error) string {
-	var e optionError
-	if errors.As(err, &e) {
-		return e.problem
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package analysis_test
+package check_test
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/check"
 	"github.com/kgeval/kgeval/metricreg"
 )
 
@@ -47,7 +48,7 @@ func TestPairedWinRate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			w := analysis.PairedWinRate(c.good, c.bad, c.dir, analysis.BootstrapResamples, analysis.BootstrapSeed)
+			w := check.PairedWinRate(c.good, c.bad, c.dir, check.BootstrapResamples, check.BootstrapSeed)
 			if w.N != c.n || w.Wins != c.w || w.Ties != c.ti || w.Losses != c.l || w.NullGood != c.ng || w.NullBad != c.nb {
 				t.Errorf("n %d w/t/l %d/%d/%d nulls %d/%d; want n %d %d/%d/%d nulls %d/%d", w.N, w.Wins, w.Ties, w.Losses, w.NullGood, w.NullBad,
 					c.n, c.w, c.ti, c.l, c.ng, c.nb)
@@ -74,20 +75,20 @@ func TestBootstrap(t *testing.T) {
 	for i := range 30 {
 		outcomes[i] = 1
 	}
-	lo, hi := analysis.Bootstrap(outcomes, 10000, 1)
-	lo2, hi2 := analysis.Bootstrap(outcomes, 10000, 1)
+	lo, hi := check.Bootstrap(outcomes, 10000, 1)
+	lo2, hi2 := check.Bootstrap(outcomes, 10000, 1)
 	if lo != lo2 || hi != hi2 {
 		t.Errorf("two runs: [%v, %v] and [%v, %v]", lo, hi, lo2, hi2)
 	}
 	if !(lo < 0.6 && 0.6 < hi) || math.Abs(lo-0.464) > 0.03 || math.Abs(hi-0.736) > 0.03 {
 		t.Errorf("interval [%v, %v], want about [0.464, 0.736] around 0.6", lo, hi)
 	}
-	if lo3, hi3 := analysis.Bootstrap(outcomes, 10000, 2); lo3 < 0.4 || hi3 > 0.8 {
+	if lo3, hi3 := check.Bootstrap(outcomes, 10000, 2); lo3 < 0.4 || hi3 > 0.8 {
 		t.Errorf("another seed: [%v, %v]", lo3, hi3)
 	}
 	// Three wins and a loss: the resampled mean is k/4 with k ~ Binomial(4,
 	// 3/4): P(0) = 1/256 < 2.5% <= P(<= 1/4) = 13/256, so lo = 1/4, hi = 1.
-	if lo, hi := analysis.Bootstrap([]float64{1, 1, 1, 0}, 10000, 1); lo != 0.25 || hi != 1 {
+	if lo, hi := check.Bootstrap([]float64{1, 1, 1, 0}, 10000, 1); lo != 0.25 || hi != 1 {
 		t.Errorf("3 wins 1 loss: [%v, %v], want [0.25, 1]", lo, hi)
 	}
 }
@@ -121,7 +122,7 @@ func TestValidity(t *testing.T) {
 	}
 	v := analysis.MetricVectors(rows)
 	sens := []analysis.Separation{{Metric: "ts_groundedness_avg", AUROC: f(0.8), CohensD: f(1.5)}, {Metric: "faithfulness.contradiction", AUROC: f(0.3), CohensD: f(-0.7)}}
-	rep, err := analysis.Validity(rows, v, v.Names(), analysis.ValidityOptions{Good: "good", BadFaithfulness: "ungrounded", BadRelevance: "poor", Sensitivity: sens})
+	rep, err := check.Validity(rows, v, v.Names(), check.ValidityOptions{Good: "good", BadFaithfulness: "ungrounded", BadRelevance: "poor", Sensitivity: sens})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestValidity(t *testing.T) {
 		t.Errorf("context_relevancy.multihop row %+v", r)
 	}
 
-	_, err = analysis.Validity(rows, v, v.Names(), analysis.ValidityOptions{Good: "good", BadFaithfulness: "bad", BadRelevance: "poor"})
+	_, err = check.Validity(rows, v, v.Names(), check.ValidityOptions{Good: "good", BadFaithfulness: "bad", BadRelevance: "poor"})
 	if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), `no system "bad" (it has: good, poor, ungrounded)`) {
 		t.Errorf("missing system: %v", err)
 	}

@@ -1,4 +1,4 @@
-package analysis_test
+package check_test
 
 import (
 	"strings"
@@ -6,24 +6,25 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/check"
 )
 
 func TestParseRequirement(t *testing.T) {
 	good := []struct {
 		in   string
-		want analysis.Requirement
+		want check.Requirement
 	}{
-		{"faithfulness.support>=0.8", analysis.Requirement{Metric: "faithfulness.support", Op: ">=", Bound: 0.8}},
-		{"faithfulness.contradiction<=0.1", analysis.Requirement{Metric: "faithfulness.contradiction", Op: "<=", Bound: 0.1}},
-		{"  ts_groundedness_avg >  -0.5 ", analysis.Requirement{Metric: "ts_groundedness_avg", Op: ">", Bound: -0.5}},
-		{"ragas_score<70", analysis.Requirement{Metric: "ragas_score", Op: "<", Bound: 70}},
-		{"answer_class==1", analysis.Requirement{Metric: "answer_class", Op: "==", Bound: 1}},
-		{"x-y.z>=1e-2", analysis.Requirement{Metric: "x-y.z", Op: ">=", Bound: 0.01}},
-		{"a\t>=\t+.5", analysis.Requirement{Metric: "a", Op: ">=", Bound: 0.5}},
+		{"faithfulness.support>=0.8", check.Requirement{Metric: "faithfulness.support", Op: ">=", Bound: 0.8}},
+		{"faithfulness.contradiction<=0.1", check.Requirement{Metric: "faithfulness.contradiction", Op: "<=", Bound: 0.1}},
+		{"  ts_groundedness_avg >  -0.5 ", check.Requirement{Metric: "ts_groundedness_avg", Op: ">", Bound: -0.5}},
+		{"ragas_score<70", check.Requirement{Metric: "ragas_score", Op: "<", Bound: 70}},
+		{"answer_class==1", check.Requirement{Metric: "answer_class", Op: "==", Bound: 1}},
+		{"x-y.z>=1e-2", check.Requirement{Metric: "x-y.z", Op: ">=", Bound: 0.01}},
+		{"a\t>=\t+.5", check.Requirement{Metric: "a", Op: ">=", Bound: 0.5}},
 	}
 	for _, tc := range good {
 		t.Run(tc.in, func(t *testing.T) {
-			got, err := analysis.ParseRequirement(tc.in)
+			got, err := check.ParseRequirement(tc.in)
 			if err != nil || got != tc.want {
 				t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
 			}
@@ -47,7 +48,7 @@ func TestParseRequirement(t *testing.T) {
 	}
 	for _, tc := range bad {
 		t.Run("Bad"+tc.in, func(t *testing.T) {
-			_, err := analysis.ParseRequirement(tc.in)
+			_, err := check.ParseRequirement(tc.in)
 			if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want EINVALID containing %q", err, tc.want)
 			}
@@ -58,12 +59,12 @@ func TestParseRequirement(t *testing.T) {
 func TestParseMaxRegression(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want analysis.MaxRegression
+		want check.MaxRegression
 	}{
-		{"faithfulness.support=0.05", analysis.MaxRegression{Metric: "faithfulness.support", Max: 0.05}},
-		{" faithfulness.contradiction = 0 ", analysis.MaxRegression{Metric: "faithfulness.contradiction", Max: 0}},
+		{"faithfulness.support=0.05", check.MaxRegression{Metric: "faithfulness.support", Max: 0.05}},
+		{" faithfulness.contradiction = 0 ", check.MaxRegression{Metric: "faithfulness.contradiction", Max: 0}},
 	} {
-		got, err := analysis.ParseMaxRegression(tc.in)
+		got, err := check.ParseMaxRegression(tc.in)
 		if err != nil || got != tc.want {
 			t.Errorf("%q: got %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
@@ -77,7 +78,7 @@ func TestParseMaxRegression(t *testing.T) {
 		{"faithfulness.support=-0.1", `at column 22: want a number >= 0`},
 		{"faithfulness.support=5%", `at column 22: "5%" is not a number`},
 	} {
-		_, err := analysis.ParseMaxRegression(tc.in)
+		_, err := check.ParseMaxRegression(tc.in)
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want EINVALID containing %q", tc.in, err, tc.want)
 		}
@@ -91,7 +92,7 @@ func TestParseMaxRegression(t *testing.T) {
 func TestParseGate(t *testing.T) {
 	req := []string{"faithfulness.support>=0.8"}
 	reg := []string{"faithfulness.support=0.05"}
-	if o, err := analysis.ParseGate("pr", "main", req, reg); err != nil || len(o.Require) != 1 || len(o.MaxRegression) != 1 {
+	if o, err := check.ParseGate("pr", "main", req, reg); err != nil || len(o.Require) != 1 || len(o.MaxRegression) != 1 {
 		t.Errorf("good gate: %+v, %v", o, err)
 	}
 	if err := analysis.CheckBaseline("pr", "main"); err != nil {
@@ -103,14 +104,14 @@ func TestParseGate(t *testing.T) {
 		problem string
 		msg     string
 	}{
-		{"NoRun", gateErr(analysis.ParseGate("", "", req, nil)), analysis.ProblemNoRun, "the run is required"},
-		{"NoCheck", gateErr(analysis.ParseGate("pr", "", nil, nil)), analysis.ProblemNoCheck, "nothing to check: give a requirement or a regression bound"},
-		{"Require", gateErr(analysis.ParseGate("pr", "", []string{"x=>1"}, nil)), analysis.ProblemRequire,
+		{"NoRun", gateErr(check.ParseGate("", "", req, nil)), analysis.ProblemNoRun, "the run is required"},
+		{"NoCheck", gateErr(check.ParseGate("pr", "", nil, nil)), analysis.ProblemNoCheck, "nothing to check: give a requirement or a regression bound"},
+		{"Require", gateErr(check.ParseGate("pr", "", []string{"x=>1"}, nil)), analysis.ProblemRequire,
 			`requirement "x=>1" at column 2: want an operator (>=, <=, ==, > or <), found "=" (write <variable><op><number>, e.g. faithfulness.support>=0.8)`},
-		{"MaxRegression", gateErr(analysis.ParseGate("pr", "main", nil, []string{"x=-1"})), analysis.ProblemMaxRegression,
+		{"MaxRegression", gateErr(check.ParseGate("pr", "main", nil, []string{"x=-1"})), analysis.ProblemMaxRegression,
 			`regression bound "x=-1" at column 3: want a number >= 0, the largest worsening allowed (write <variable>=<number>, e.g. faithfulness.support=0.05)`},
-		{"NoBaseline", gateErr(analysis.ParseGate("pr", "", req, reg)), analysis.ProblemNoBaseline, "a regression bound needs a baseline run"},
-		{"GateSameRun", gateErr(analysis.ParseGate("pr", "pr", req, nil)), analysis.ProblemSameRun, "the baseline pr is the run itself: compare two different runs"},
+		{"NoBaseline", gateErr(check.ParseGate("pr", "", req, reg)), analysis.ProblemNoBaseline, "a regression bound needs a baseline run"},
+		{"GateSameRun", gateErr(check.ParseGate("pr", "pr", req, nil)), analysis.ProblemSameRun, "the baseline pr is the run itself: compare two different runs"},
 		{"CompareNoRun", analysis.CheckBaseline("", "main"), analysis.ProblemNoRun, "the run is required"},
 		{"CompareSameRun", analysis.CheckBaseline("pr", "pr"), analysis.ProblemSameRun, "the baseline pr is the run itself: compare two different runs"},
 	} {
@@ -126,13 +127,13 @@ func TestParseGate(t *testing.T) {
 	}
 }
 
-func gateErr(_ analysis.GateOptions, err error) error { return err }
+func gateErr(_ check.GateOptions, err error) error { return err }
 
-func mustRequire(t *testing.T, exprs ...string) []analysis.Requirement {
+func mustRequire(t *testing.T, exprs ...string) []check.Requirement {
 	t.Helper()
-	var out []analysis.Requirement
+	var out []check.Requirement
 	for _, e := range exprs {
-		r, err := analysis.ParseRequirement(e)
+		r, err := check.ParseRequirement(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,14 +160,14 @@ func TestGate(t *testing.T) {
 		mrow("3", "", "q3", v(f(1), f(0))),
 	}
 	names := analysis.RunCompareOptions{Baseline: kgeval.Run{Name: "A", Status: kgeval.RunDone}, Run: kgeval.Run{Name: "B", Status: kgeval.RunDone}}
-	mustMax := func(s string) analysis.MaxRegression {
-		m, err := analysis.ParseMaxRegression(s)
+	mustMax := func(s string) check.MaxRegression {
+		m, err := check.ParseMaxRegression(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return m
 	}
-	type check struct {
+	type wantCheck struct {
 		pass    bool
 		value   float64 // −1: null
 		message string
@@ -175,33 +176,33 @@ func TestGate(t *testing.T) {
 		name    string
 		require []string
 		maxReg  []string
-		want    []check
+		want    []wantCheck
 	}{
 		{"Pass", []string{"faithfulness.support>=0.7", "faithfulness.contradiction<=0.2", "faithfulness.support==0.7", "faithfulness.support>0.69"}, nil,
-			[]check{{true, 0.7, "mean 0.7 over 2 samples"}, {true, 0.2, "mean 0.2 over 2 samples"}, {true, 0.7, "mean 0.7 over 2 samples"}, {true, 0.7, "mean 0.7 over 2 samples"}}},
+			[]wantCheck{{true, 0.7, "mean 0.7 over 2 samples"}, {true, 0.2, "mean 0.2 over 2 samples"}, {true, 0.7, "mean 0.7 over 2 samples"}, {true, 0.7, "mean 0.7 over 2 samples"}}},
 		{"Threshold", []string{"faithfulness.support>=0.8", "faithfulness.contradiction<0.2", "faithfulness.support<0.7"}, nil,
-			[]check{{false, 0.7, "mean 0.7 over 2 samples, want >= 0.8"}, {false, 0.2, "mean 0.2 over 2 samples, want < 0.2"}, {false, 0.7, "mean 0.7 over 2 samples, want < 0.7"}}},
+			[]wantCheck{{false, 0.7, "mean 0.7 over 2 samples, want >= 0.8"}, {false, 0.2, "mean 0.2 over 2 samples, want < 0.2"}, {false, 0.7, "mean 0.7 over 2 samples, want < 0.7"}}},
 		{"NoValues", []string{"ragas_score>=50", "faithfulness.suport>=0.5"}, nil,
-			[]check{{false, -1, "no values: none of the 4 samples has ragas_score"}, {false, -1, "no values: the run has no variable faithfulness.suport"}}},
+			[]wantCheck{{false, -1, "no values: none of the 4 samples has ragas_score"}, {false, -1, "no values: the run has no variable faithfulness.suport"}}},
 		// Support got worse by 0.1, contradiction by 0.1 (0.1 → 0.2 over the
 		// two pairs with values).
 		{"RegressionPass", nil, []string{"faithfulness.support=0.1", "faithfulness.contradiction=0.15"},
-			[]check{{true, 0.1, "got worse by 0.1 (mean 0.8 → 0.7 over 2 pairs, higher is better)"}, {true, 0.1, "got worse by 0.1 (mean 0.1 → 0.2 over 2 pairs, lower is better)"}}},
+			[]wantCheck{{true, 0.1, "got worse by 0.1 (mean 0.8 → 0.7 over 2 pairs, higher is better)"}, {true, 0.1, "got worse by 0.1 (mean 0.1 → 0.2 over 2 pairs, lower is better)"}}},
 		{"Regression", []string{"faithfulness.support>=0.5"}, []string{"faithfulness.support=0.05", "faithfulness.contradiction=0.05", "ragas_score=1"},
-			[]check{{true, 0.7, "mean 0.7 over 2 samples"},
+			[]wantCheck{{true, 0.7, "mean 0.7 over 2 samples"},
 				{false, 0.1, "got worse by 0.1 (mean 0.8 → 0.7 over 2 pairs, higher is better), more than 0.05"},
 				{false, 0.1, "got worse by 0.1 (mean 0.1 → 0.2 over 2 pairs, lower is better), more than 0.05"},
 				{false, -1, "no values: the baseline has no such variable (3 samples paired)"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := analysis.GateOptions{Require: mustRequire(t, tc.require...), Compare: names}
+			o := check.GateOptions{Require: mustRequire(t, tc.require...), Compare: names}
 			for _, s := range tc.maxReg {
 				o.MaxRegression = append(o.MaxRegression, mustMax(s))
 			}
 			if o.MaxRegression != nil {
 				o.Baseline = base
 			}
-			res, err := analysis.Gate(run, o)
+			res, err := check.Gate(run, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,19 +230,19 @@ func TestGate(t *testing.T) {
 		})
 	}
 	t.Run("Checks", func(t *testing.T) {
-		res, err := analysis.Gate(run, analysis.GateOptions{Require: mustRequire(t, "faithfulness.support>=0.5"), MaxRegression: []analysis.MaxRegression{mustMax("faithfulness.support=0.05")}, Baseline: base, Compare: names})
+		res, err := check.Gate(run, check.GateOptions{Require: mustRequire(t, "faithfulness.support>=0.5"), MaxRegression: []check.MaxRegression{mustMax("faithfulness.support=0.05")}, Baseline: base, Compare: names})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := res.Checks[0]; c.Check != "faithfulness.support >= 0.5" || c.Kind != analysis.CheckThreshold || c.Bound != ">= 0.5" || c.N != 2 {
+		if c := res.Checks[0]; c.Check != "faithfulness.support >= 0.5" || c.Kind != check.CheckThreshold || c.Bound != ">= 0.5" || c.N != 2 {
 			t.Errorf("threshold %+v", c)
 		}
-		if c := res.Checks[1]; c.Check != "faithfulness.support: at most 0.05 worse than the baseline" || c.Kind != analysis.CheckRegression || c.Bound != "<= 0.05" || c.N != 2 {
+		if c := res.Checks[1]; c.Check != "faithfulness.support: at most 0.05 worse than the baseline" || c.Kind != check.CheckRegression || c.Bound != "<= 0.05" || c.N != 2 {
 			t.Errorf("regression %+v", c)
 		}
 	})
 	t.Run("Improved", func(t *testing.T) {
-		res, err := analysis.Gate(base, analysis.GateOptions{MaxRegression: []analysis.MaxRegression{mustMax("faithfulness.support=0")}, Baseline: run, Compare: names})
+		res, err := check.Gate(base, check.GateOptions{MaxRegression: []check.MaxRegression{mustMax("faithfulness.support=0")}, Baseline: run, Compare: names})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,24 +251,24 @@ func TestGate(t *testing.T) {
 		}
 	})
 	t.Run("StatusWarning", func(t *testing.T) {
-		o := analysis.GateOptions{Require: mustRequire(t, "faithfulness.support>=0.5"), Compare: analysis.RunCompareOptions{Run: kgeval.Run{Name: "B", Status: kgeval.RunRunning}}}
-		res, err := analysis.Gate(run, o)
+		o := check.GateOptions{Require: mustRequire(t, "faithfulness.support>=0.5"), Compare: analysis.RunCompareOptions{Run: kgeval.Run{Name: "B", Status: kgeval.RunRunning}}}
+		res, err := check.Gate(run, o)
 		if err != nil || len(res.Warnings) != 1 || res.Warnings[0].Kind != "status" || !res.Pass {
 			t.Errorf("%+v %v", res, err)
 		}
 	})
 	for _, tc := range []struct {
 		name string
-		o    analysis.GateOptions
+		o    check.GateOptions
 		want string
 	}{
-		{"NoCheck", analysis.GateOptions{}, "a gate needs at least one requirement or regression bound"},
-		{"NoBaseline", analysis.GateOptions{MaxRegression: []analysis.MaxRegression{mustMax("faithfulness.support=0.05")}}, "a regression bound (faithfulness.support=0.05) needs a baseline run"},
-		{"NoOverlap", analysis.GateOptions{MaxRegression: []analysis.MaxRegression{mustMax("faithfulness.support=0.05")}, Compare: names,
+		{"NoCheck", check.GateOptions{}, "a gate needs at least one requirement or regression bound"},
+		{"NoBaseline", check.GateOptions{MaxRegression: []check.MaxRegression{mustMax("faithfulness.support=0.05")}}, "a regression bound (faithfulness.support=0.05) needs a baseline run"},
+		{"NoOverlap", check.GateOptions{MaxRegression: []check.MaxRegression{mustMax("faithfulness.support=0.05")}, Compare: names,
 			Baseline: []analysis.Row{mrow("9", "", "q9", nil)}}, "share no sample id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := analysis.Gate(run, tc.o)
+			_, err := check.Gate(run, tc.o)
 			if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want EINVALID containing %q", err, tc.want)
 			}

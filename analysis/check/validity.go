@@ -1,7 +1,8 @@
-package analysis
+package check
 
 import (
 	"fmt"
+	"github.com/kgeval/kgeval/analysis"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -115,7 +116,7 @@ type ValidityOptions struct {
 	Good, BadFaithfulness, BadRelevance string
 	Resamples                           int
 	Seed                                uint64
-	Sensitivity                         []Separation
+	Sensitivity                         []analysis.Separation
 }
 
 // ValidityRow is one metric compared against one bad system.
@@ -161,7 +162,7 @@ var validityOrder = []string{metricreg.TypeFaithfulness, metricreg.TypeRelevance
 // Good system with the bad system(s) its type calls for (ValidityOf),
 // paired by question: the questions each system answered exactly once.
 // Errors: EINVALID when a system is missing from rows.
-func Validity(rows []Row, v Vectors, names []string, o ValidityOptions) (ValidityReport, error) {
+func Validity(rows []analysis.Row, v analysis.Vectors, names []string, o ValidityOptions) (ValidityReport, error) {
 	if o.Resamples <= 0 {
 		o.Resamples = BootstrapResamples
 	}
@@ -172,7 +173,7 @@ func Validity(rows []Row, v Vectors, names []string, o ValidityOptions) (Validit
 		Questions: map[string]int{}, Resamples: o.Resamples, Seed: o.Seed, Rows: []ValidityRow{}}
 	bySystem := map[string][]int{}
 	for i, r := range rows {
-		bySystem[systemOf(r)] = append(bySystem[systemOf(r)], i)
+		bySystem[analysis.SystemOf(r)] = append(bySystem[analysis.SystemOf(r)], i)
 	}
 	for _, s := range []string{o.Good, o.BadFaithfulness, o.BadRelevance} {
 		if bySystem[s] == nil {
@@ -181,10 +182,10 @@ func Validity(rows []Row, v Vectors, names []string, o ValidityOptions) (Validit
 	}
 	// paired[bad] lists, per question both answered once, the row of Good
 	// and the row of bad.
-	good := byQuestion(rows, bySystem[o.Good])
+	good := analysis.ByQuestion(rows, bySystem[o.Good])
 	paired := map[string][][2]int{}
 	for _, bad := range []string{o.BadFaithfulness, o.BadRelevance} {
-		qb := byQuestion(rows, bySystem[bad])
+		qb := analysis.ByQuestion(rows, bySystem[bad])
 		var qs []string
 		for q, is := range good {
 			if len(is) == 1 && len(qb[q]) == 1 {
@@ -197,7 +198,7 @@ func Validity(rows []Row, v Vectors, names []string, o ValidityOptions) (Validit
 		}
 		rep.Questions[bad] = len(qs)
 	}
-	sens := map[string]Separation{}
+	sens := map[string]analysis.Separation{}
 	for _, s := range o.Sensitivity {
 		sens[s.Metric] = s
 	}
