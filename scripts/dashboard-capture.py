@@ -8,7 +8,7 @@ Neo4j of KGEVAL_NEO4J_URI/KGEVAL_NEO4J_PASSWORD, GETs some 60 pages and API
 responses of the stored runs wikieval-demo, validity-wikieval50(-sens) and
 mix-ragtruth, and writes each status and body to OUTDIR (tokens and request
 timings masked). `diff -r` of two OUTDIRs is the comparison: make a refactor's
-"byte-identical dashboard" claim with it (docs/DEVELOPING.md).
+"byte-identical dashboard" claim with it (docs/DASHBOARD.md, Tests and load).
 """
 import json
 import os
