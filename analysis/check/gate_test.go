@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"strings"
 	"testing"
 
@@ -218,7 +219,7 @@ func TestGate(t *testing.T) {
 				if c.Pass != w.pass || c.Message != w.message || (w.value < 0) != (c.Value == nil) {
 					t.Errorf("check %d %q: pass %v value %v %q; want %v %v %q", i, c.Check, c.Pass, c.Value, c.Message, w.pass, w.value, w.message)
 				} else if w.value >= 0 {
-					near(t, c.Check, c.Value, w.value)
+					analysistest.Near(t, c.Check, c.Value, w.value)
 				}
 			}
 			if res.Pass != (failed == 0) || res.Failed != failed || res.Run != "B" {

@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"math"
 	"strings"
 	"testing"
@@ -59,9 +60,9 @@ func TestPairedWinRate(t *testing.T) {
 				}
 				return
 			}
-			near(t, "rate", w.Rate, c.rate)
-			near(t, "lo", w.Lo, c.lo)
-			near(t, "hi", w.Hi, c.hi)
+			analysistest.Near(t, "rate", w.Rate, c.rate)
+			analysistest.Near(t, "lo", w.Lo, c.lo)
+			analysistest.Near(t, "hi", w.Hi, c.hi)
 		})
 	}
 }
@@ -146,9 +147,9 @@ func TestValidity(t *testing.T) {
 		t.Fatalf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	r := rep.Rows[0]
-	near(t, "contradiction rate", r.Rate, 5.0/6)
-	near(t, "contradiction AUROC (turned round)", r.AUROC, 0.7)
-	near(t, "contradiction d (turned round)", r.CohensD, 0.7)
+	analysistest.Near(t, "contradiction rate", r.Rate, 5.0/6)
+	analysistest.Near(t, "contradiction AUROC (turned round)", r.AUROC, 0.7)
+	analysistest.Near(t, "contradiction d (turned round)", r.CohensD, 0.7)
 	if r.Direction != "lower is better" || r.Type != metricreg.TypeFaithfulness {
 		t.Errorf("contradiction row %+v", r)
 	}

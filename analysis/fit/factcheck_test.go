@@ -1,6 +1,7 @@
 package fit_test
 
 import (
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"github.com/kgeval/kgeval/scoring/claims"
 	"slices"
 	"strings"
@@ -96,8 +97,8 @@ func TestFactcheckReport(t *testing.T) {
 	if score.N != 9 || score.Positives != 5 || score.Kind != fit.FactcheckMetric || score.LowerIsBetter {
 		t.Errorf("score row %+v", score)
 	}
-	near(t, "score AUROC", score.AUROC, 0.95)
-	near(t, "score threshold", score.Threshold, 0.55)
+	analysistest.Near(t, "score AUROC", score.AUROC, 0.95)
+	analysistest.Near(t, "score threshold", score.Threshold, 0.55)
 	if *score.AUROCLo > 0.95 || *score.AUROCHi < 0.95 || *score.BALo > *score.BalancedAccuracy || *score.BAHi < *score.BalancedAccuracy {
 		t.Errorf("intervals %+v", score)
 	}
@@ -109,7 +110,7 @@ func TestFactcheckReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	near(t, "score balanced accuracy", score.BalancedAccuracy, cv.BalancedAccuracy)
+	analysistest.Near(t, "score balanced accuracy", score.BalancedAccuracy, cv.BalancedAccuracy)
 
 	// claim_contradiction is lower-is-better: AUROC of the negated values,
 	// 13.5/20 (ties ½); its pass mark is an upper bound.
@@ -117,7 +118,7 @@ func TestFactcheckReport(t *testing.T) {
 	if !contra.LowerIsBetter || contra.N != 9 {
 		t.Errorf("contradiction row %+v", contra)
 	}
-	near(t, "contradiction AUROC", contra.AUROC, 0.675)
+	analysistest.Near(t, "contradiction AUROC", contra.AUROC, 0.675)
 	if contra.Threshold == nil || *contra.Threshold < 0 || *contra.Threshold > 1 {
 		t.Errorf("contradiction threshold %v", contra.Threshold)
 	}
@@ -127,7 +128,7 @@ func TestFactcheckReport(t *testing.T) {
 	if kp.N != 10 {
 		t.Errorf("k_precision n %d", kp.N)
 	}
-	near(t, "k_precision AUROC", kp.AUROC, 0.9)
+	analysistest.Near(t, "k_precision AUROC", kp.AUROC, 0.9)
 
 	// A graph metric without any value is listed apart, not as a row.
 	if !slices.Contains(rep.Empty, "faithfulness.multihop") {
@@ -173,7 +174,7 @@ func TestFactcheckReport(t *testing.T) {
 		}
 	}
 	auc, _ := stats.AUROC(pos, neg)
-	near(t, "combination AUROC", comb.AUROC, auc)
+	analysistest.Near(t, "combination AUROC", comb.AUROC, auc)
 
 	if r := fcFind(t, rep, "P(supported) alone (cv)"); !slices.Equal(r.Features, []string{kgeval.FeatureModel}) || r.AUROC == nil {
 		t.Errorf("P(supported) alone %+v", r)
@@ -367,8 +368,8 @@ func TestCalibrate(t *testing.T) {
 			if r.Kind != fit.FactcheckFixed || r.N != 9 || r.Claims != 10 || r.Threshold == nil || *r.Threshold != fc.PassMark {
 				t.Errorf("%s row %+v", name, r)
 			}
-			near(t, name+" fixed AUROC", r.AUROC, auc)
-			near(t, name+" fixed balanced accuracy", r.BalancedAccuracy, ba)
+			analysistest.Near(t, name+" fixed AUROC", r.AUROC, auc)
+			analysistest.Near(t, name+" fixed balanced accuracy", r.BalancedAccuracy, ba)
 		}
 	})
 	noModel := func() []analysis.Row {
