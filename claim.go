@@ -36,6 +36,10 @@ type ClaimProb struct {
 	// that fit the endpoint's context); Best is the chunk with the highest P.
 	Chunks int `json:"chunks"`
 	Best   int `json:"best,omitempty"`
+	// ChunkP is each chunk's P(supported) (the mean over the forms), in
+	// chunk order, when the evidence took more than one; P reads them by
+	// scoring.evidence_aggregate.
+	ChunkP []float64 `json:"chunk_p,omitempty"`
 	// Tokens is the prompt tokens the endpoint counted over all chunks (0
 	// for an answer read from the cache).
 	Tokens int `json:"tokens,omitempty"`

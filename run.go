@@ -99,16 +99,20 @@ type RunSettings struct {
 	VerifyForms []string `mapstructure:"verify_forms" json:",omitempty"`
 	// Evidence is how a claim's evidence window is chosen (graph, cosine
 	// or whole; SPEC §4d) and EvidenceTokens its budget in estimated tokens.
-	Evidence         string   `mapstructure:"evidence"`
-	EvidenceTokens   int      `mapstructure:"evidence_tokens"`
-	Delta            float64  `mapstructure:"delta"`
-	StructuralWeight float64  `mapstructure:"structural_weight"`
-	StructuralCost   float64  `mapstructure:"structural_cost"`
-	Directed         bool     `mapstructure:"directed"`
-	EmptyAsZero      bool     `mapstructure:"empty_as_zero"`
-	Seed             int64    `mapstructure:"seed"`
-	Pairs            []Pair   `mapstructure:"pairs"`
-	Metrics          []string `mapstructure:"metrics"`
+	Evidence       string `mapstructure:"evidence"`
+	EvidenceTokens int    `mapstructure:"evidence_tokens"`
+	// EvidenceAggregate is how a claim's P(supported) is read from the
+	// chunks its evidence took (EvidenceAggregates: max, the best chunk's;
+	// mean; top2, the mean of the two best); empty: max.
+	EvidenceAggregate string   `mapstructure:"evidence_aggregate" json:",omitempty"`
+	Delta             float64  `mapstructure:"delta"`
+	StructuralWeight  float64  `mapstructure:"structural_weight"`
+	StructuralCost    float64  `mapstructure:"structural_cost"`
+	Directed          bool     `mapstructure:"directed"`
+	EmptyAsZero       bool     `mapstructure:"empty_as_zero"`
+	Seed              int64    `mapstructure:"seed"`
+	Pairs             []Pair   `mapstructure:"pairs"`
+	Metrics           []string `mapstructure:"metrics"`
 }
 
 // CommunityMode returns s.Communities, louvain-per-graph when unset (a run
@@ -125,6 +129,10 @@ func (s RunSettings) GraphParams() GraphParams {
 	return GraphParams{Tau: s.Tau, Delta: s.Delta, StructuralWeight: s.StructuralWeight, StructuralCost: s.StructuralCost,
 		Directed: s.Directed, EmptyAsZero: s.EmptyAsZero, TauRel: s.TauRel}
 }
+
+// EvidenceAggregates are the values of scoring.evidence_aggregate
+// (RunSettings.EvidenceAggregate).
+var EvidenceAggregates = []string{"max", "mean", "top2"}
 
 // Community modes of the GDS engine (RunSettings.Communities).
 const (

@@ -287,6 +287,9 @@ func (c *Config) validateClaimChecks(bad badValue) error {
 	default:
 		return bad("scoring.evidence", c.Scoring.Evidence, "must be graph, cosine or whole")
 	}
+	if a := c.Scoring.EvidenceAggregate; a != "" && !slices.Contains(kgeval.EvidenceAggregates, a) {
+		return bad("scoring.evidence_aggregate", a, "must be one of "+strings.Join(kgeval.EvidenceAggregates, ", "))
+	}
 	if c.Scoring.EvidenceTokens < 64 {
 		return bad("scoring.evidence_tokens", c.Scoring.EvidenceTokens, "must be >= 64 (estimated tokens)")
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -77,6 +78,9 @@ type ClaimVerifier struct {
 	Cache  kgeval.Cache
 	// Forms are the question forms each claim is asked (nil: FormClaim).
 	Forms []string
+	// Aggregate is how a form's P is read from its chunks' (max, mean or
+	// top2: kgeval.EvidenceAggregates; "": max).
+	Aggregate string
 }
 
 var _ kgeval.ClaimVerifier = (*ClaimVerifier)(nil)
@@ -549,6 +553,44 @@ type claimCall struct {
 	cacheErr error
 }
 
+// chunkMeans is each chunk's P(supported), the mean over the forms it
+// was asked (ClaimProb.ChunkP).
+func chunkMeans(as [][]claimAnswer, p *claimPlan, forms []string) []float64 {
+	out := make([]float64, len(p.chunks))
+	for j := range p.chunks {
+		n := 0
+		for k, f := range forms {
+			if p.keys[f][j] != "" {
+				out[j] += as[j][k].P
+				n++
+			}
+		}
+		if n > 0 {
+			out[j] /= float64(n)
+		}
+	}
+	return out
+}
+
+// aggregate reads one form's P from its chunks' ps by how (max, mean or
+// top2; "": max).
+func aggregate(ps []float64, how string) float64 {
+	s := slices.Sorted(slices.Values(ps))
+	slices.Reverse(s)
+	switch how {
+	case "mean":
+	case "top2":
+		s = s[:min(2, len(s))]
+	default:
+		return s[0]
+	}
+	sum := 0.0
+	for _, p := range s {
+		sum += p
+	}
+	return sum / float64(len(s))
+}
+
 // query answers the chunks of p concurrently, each chunk's forms in turn,
 // and returns the query's probability (CheckClaims), or the first error.
 func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, error) {
@@ -580,16 +622,21 @@ func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, 
 		}
 	}
 	res := kgeval.ClaimProb{Chunks: len(p.chunks), Cached: true, Forms: map[string]float64{}}
+	if len(p.chunks) > 1 {
+		res.ChunkP = chunkMeans(as, p, forms)
+	}
 	sum, n := 0.0, 0
 	for k, f := range forms {
 		best, bestJ, asked := -1.0, 0, false
 		var bestA claimAnswer
+		var ps []float64
 		for j := range p.chunks {
 			if p.keys[f][j] == "" {
 				continue
 			}
 			a := as[j][k]
 			asked = true
+			ps = append(ps, a.P)
 			if a.P > best {
 				best, bestJ, bestA = a.P, j, a
 			}
@@ -605,6 +652,7 @@ func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, 
 		if k == 0 {
 			res.Best = bestJ
 		}
+		best = aggregate(ps, c.v.Aggregate)
 		res.Forms[f] = best
 		if f == FormThreeWay && !bestA.Fallback {
 			if den := bestA.Yes + bestA.No + bestA.Unknown; den > 0 {

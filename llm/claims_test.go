@@ -234,6 +234,24 @@ func TestClaimVerifier_Chunks(t *testing.T) {
 		t.Errorf("tokens %d, want the prompt tokens of every chunk", ps[0].Tokens)
 	}
 	t.Logf("%d bytes of evidence in %d chunks of a %d-token context", len(strings.Join(evidence, "")), ps[0].Chunks, ctxTokens)
+	// ChunkP holds each chunk's P; mean and top2 read them, from the cache.
+	k := ps[0].Chunks
+	for j, p := range ps[0].ChunkP {
+		if want := map[bool]float64{true: 0.9, false: 0.2}[j == k-1]; math.Abs(p-want) > 1e-9 {
+			t.Errorf("ChunkP %v: chunk %d has %v, want %v", ps[0].ChunkP, j, p, want)
+		}
+	}
+	if len(ps[0].ChunkP) != k {
+		t.Errorf("ChunkP %v, want %d chunks", ps[0].ChunkP, k)
+	}
+	for how, want := range map[string]float64{"max": 0.9, "mean": (0.9 + 0.2*float64(k-1)) / float64(k), "top2": (0.9 + 0.2) / 2} {
+		v.Aggregate = how
+		got, errs, err := v.CheckClaims(context.Background(), []kgeval.ClaimQuery{{Evidence: evidence, Claim: claim}}, nil)
+		if err != nil || errs[0] != nil || math.Abs(got[0].P-want) > 1e-9 || !got[0].Cached || len(rec.all()) != len(reqs) {
+			t.Errorf("aggregate %s: P %v (err %v, %v; cached %v; %d requests), want %v from the cache", how, got[0].P, err, errs[0], got[0].Cached, len(rec.all()), want)
+		}
+	}
+	v.Aggregate = ""
 
 	// The claim alone leaves no room for evidence: the query's error.
 	_, errs, err = v.CheckClaims(context.Background(), []kgeval.ClaimQuery{{Evidence: evidence, Claim: strings.Repeat("1889 ", 100)}}, nil)
