@@ -24,6 +24,9 @@ type ClaimRow struct {
 	// form's P(contradicted).
 	PSupported    *float64 `json:"p_supported"`
 	PContradicted *float64 `json:"p_contradicted,omitempty"`
+	// ChunkP is each evidence chunk's P(supported) when the evidence took
+	// more than one request (scoring.evidence_aggregate reads them).
+	ChunkP []float64 `json:"chunk_p,omitempty"`
 	// Evidence is the best evidence sentence ("" when the window is
 	// empty), EvidencePassage its 1-based passage (0: the reference or
 	// answer side), EvidenceWhy what reached it in the graph.
@@ -52,7 +55,7 @@ func ClaimRows(rows []readmodel.SampleScores, pairs []kgeval.Pair) []ClaimRow {
 					Conflicts: c.Conflicts, ModelError: c.ModelError, Features: c.Features}
 				if c.Model != nil {
 					pv := c.Model.P
-					cr.PSupported, cr.PContradicted = &pv, c.Model.Contradicted
+					cr.PSupported, cr.PContradicted, cr.ChunkP = &pv, c.Model.Contradicted, c.Model.ChunkP
 				}
 				if len(c.Evidence) > 0 {
 					e := c.Evidence[0]
