@@ -40,6 +40,11 @@ type ClaimProb struct {
 	// chunk order, when the evidence took more than one; P reads them by
 	// scoring.evidence_aggregate.
 	ChunkP []float64 `json:"chunk_p,omitempty"`
+	// Atoms are the atomic facts the claim was split into
+	// (scoring.atomic_words), AtomP each one's P(supported); P is their
+	// minimum. Empty when the claim was asked as it is.
+	Atoms []string  `json:"atoms,omitempty"`
+	AtomP []float64 `json:"atom_p,omitempty"`
 	// Tokens is the prompt tokens the endpoint counted over all chunks (0
 	// for an answer read from the cache).
 	Tokens int `json:"tokens,omitempty"`

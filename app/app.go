@@ -176,7 +176,11 @@ func (w *models) Models(cache, answers kgeval.Cache) (*pipeline.Models, error) {
 		Calls: func() kgeval.Calls { return w.client.Stats().Add(w.judgeClient.Stats()).Add(w.verifyClient.Stats()) },
 	}
 	if cfg.Scoring.Verify == "prob" {
-		ms.ClaimVerifier = &llm.ClaimVerifier{Client: w.verifyClient, Cache: answers, Forms: cfg.Scoring.VerifyForms, Aggregate: cfg.Scoring.EvidenceAggregate}
+		cv := &llm.ClaimVerifier{Client: w.verifyClient, Cache: answers, Forms: cfg.Scoring.VerifyForms, Aggregate: cfg.Scoring.EvidenceAggregate}
+		ms.ClaimVerifier = cv
+		if cfg.Scoring.AtomicWords > 0 {
+			ms.ClaimVerifier = &llm.AtomicVerifier{Inner: cv, Words: cfg.Scoring.AtomicWords}
+		}
 	}
 	if cfg.Extraction.Method == "rules" {
 		ms.Extractor = pipeline.RuleExtractor{}

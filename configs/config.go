@@ -290,6 +290,9 @@ func (c *Config) validateClaimChecks(bad badValue) error {
 	if a := c.Scoring.EvidenceAggregate; a != "" && !slices.Contains(kgeval.EvidenceAggregates, a) {
 		return bad("scoring.evidence_aggregate", a, "must be one of "+strings.Join(kgeval.EvidenceAggregates, ", "))
 	}
+	if c.Scoring.AtomicWords < 0 {
+		return bad("scoring.atomic_words", c.Scoring.AtomicWords, "must be >= 0 (0: claims are not split)")
+	}
 	if c.Scoring.EvidenceTokens < 64 {
 		return bad("scoring.evidence_tokens", c.Scoring.EvidenceTokens, "must be >= 64 (estimated tokens)")
 	}

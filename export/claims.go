@@ -27,6 +27,10 @@ type ClaimRow struct {
 	// ChunkP is each evidence chunk's P(supported) when the evidence took
 	// more than one request (scoring.evidence_aggregate reads them).
 	ChunkP []float64 `json:"chunk_p,omitempty"`
+	// Atoms and AtomP are the atomic facts the claim was split into and
+	// each one's P(supported) (scoring.atomic_words).
+	Atoms []string  `json:"atoms,omitempty"`
+	AtomP []float64 `json:"atom_p,omitempty"`
 	// Evidence is the best evidence sentence ("" when the window is
 	// empty), EvidencePassage its 1-based passage (0: the reference or
 	// answer side), EvidenceWhy what reached it in the graph.
@@ -56,6 +60,7 @@ func ClaimRows(rows []readmodel.SampleScores, pairs []kgeval.Pair) []ClaimRow {
 				if c.Model != nil {
 					pv := c.Model.P
 					cr.PSupported, cr.PContradicted, cr.ChunkP = &pv, c.Model.Contradicted, c.Model.ChunkP
+					cr.Atoms, cr.AtomP = c.Model.Atoms, c.Model.AtomP
 				}
 				if len(c.Evidence) > 0 {
 					e := c.Evidence[0]
