@@ -63,13 +63,23 @@ type atomAnswer struct {
 
 // CheckClaims implements kgeval.ClaimVerifier.
 func (v *AtomicVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery, progress func(done, total int)) ([]kgeval.ClaimProb, []error, error) {
-	atoms, serrs, err := v.split(ctx, qs)
+	// Progress counts the split requests, then every fact's question.
+	asked := 0
+	atoms, serrs, err := v.split(ctx, qs, func(n int) {
+		asked = n
+		if progress != nil {
+			progress(n, n+len(qs))
+		}
+	})
 	if err != nil {
 		return nil, nil, err
 	}
 	var flat []kgeval.ClaimQuery
 	owner := []int{}
 	for i, q := range qs {
+		if serrs[i] != nil {
+			continue
+		}
 		for _, a := range atoms[i] {
 			aq := q
 			aq.Claim = a
@@ -79,7 +89,7 @@ func (v *AtomicVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery
 	}
 	fps, ferrs, err := v.Inner.CheckClaims(ctx, flat, func(done, total int) {
 		if progress != nil {
-			progress(done*len(qs)/max(total, 1), len(qs))
+			progress(asked+done, asked+total)
 		}
 	})
 	ps := make([]kgeval.ClaimProb, len(qs))
@@ -141,8 +151,9 @@ func leastSupported(parts []kgeval.ClaimProb, atoms []string) kgeval.ClaimProb {
 // split returns each query's atomic facts (the claim itself when it is not
 // split), asking the model once per distinct claim not in the cache. A
 // claim the model gave no valid answer for is asked as it is (and cached
-// so); one the endpoint failed for gets the error in errs[i].
-func (v *AtomicVerifier) split(ctx context.Context, qs []kgeval.ClaimQuery) ([][]string, []error, error) {
+// so); one the endpoint failed for gets the error in errs[i]. tick is
+// called with the number of split requests answered so far.
+func (v *AtomicVerifier) split(ctx context.Context, qs []kgeval.ClaimQuery, tick func(asked int)) ([][]string, []error, error) {
 	out := make([][]string, len(qs))
 	errs := make([]error, len(qs))
 	keys := map[string]string{}
@@ -172,6 +183,7 @@ func (v *AtomicVerifier) split(ctx context.Context, qs []kgeval.ClaimQuery) ([][
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var cacheErr error
+	answered := 0
 	for claim, key := range keys {
 		if b, ok := cached[key]; ok {
 			var a atomAnswer
@@ -194,6 +206,8 @@ func (v *AtomicVerifier) split(ctx context.Context, qs []kgeval.ClaimQuery) ([][
 				})
 			mu.Lock()
 			defer mu.Unlock()
+			answered++
+			tick(answered)
 			if err != nil && kgeval.ErrorCode(err) != kgeval.EINVALID {
 				ferr[claim] = err
 				return

@@ -46,7 +46,7 @@ func TestAtomicVerifier(t *testing.T) {
 	cv := claimVerifier(t, url, llm.Config{MaxRepairs: 1})
 	cv.Forms = []string{llm.FormThreeWay}
 	forget(t, cv, rec)
-	v := &llm.AtomicVerifier{Inner: cv, Words: 8}
+	v := &llm.AtomicVerifier{Inner: cv, Words: 10}
 	doc := []string{"The bridge opened in 1937 and spans 1280 metres." + n}
 	long := "The bridge, which opened in 1937, spans 2500 metres across the strait" + n
 	qs := []kgeval.ClaimQuery{
@@ -57,9 +57,14 @@ func TestAtomicVerifier(t *testing.T) {
 		{Evidence: doc, Claim: "The model returns garbage for this long sentence here" + n},
 		{Evidence: doc, Claim: "The endpoint is overloaded for this long sentence here" + n},
 	}
-	ps, errs, err := v.CheckClaims(context.Background(), qs, nil)
+	var last [2]int
+	ps, errs, err := v.CheckClaims(context.Background(), qs, func(done, total int) { last = [2]int{done, total} })
 	if err != nil {
 		t.Fatal(err)
+	}
+	// 5 splits, then 6 questions: the long claim's 2 facts and 4 claims.
+	if last != [2]int{11, 11} {
+		t.Errorf("last progress %v; want [11 11] (5 splits, 6 questions)", last)
 	}
 	if errs[0] != nil || len(ps[0].Atoms) != 2 || len(ps[0].AtomP) != 2 {
 		t.Fatalf("long claim: err %v, %+v; want 2 distinct facts", errs[0], ps[0])
