@@ -2,7 +2,6 @@ package analysis_test
 
 import (
 	"errors"
-	"github.com/kgeval/kgeval/analysis/analysistest"
 	"math"
 	"reflect"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/stats"
 )

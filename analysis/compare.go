@@ -125,7 +125,7 @@ func summarise(system string, rows []Row, idx []int, v Vectors, names []string) 
 		var vals []float64
 		for _, i := range idx {
 			x := v[name][i]
-			if x == nil || !isFinite(*x) {
+			if x == nil || !stats.Finite(*x) {
 				ms.Null++
 				continue
 			}
@@ -139,7 +139,7 @@ func summarise(system string, rows []Row, idx []int, v Vectors, names []string) 
 		}
 		ms.N = len(vals)
 		if ms.N > 0 {
-			ms.Mean = ptr(stats.Mean(vals))
+			ms.Mean = stats.Ptr(stats.Mean(vals))
 		}
 		s.Metrics = append(s.Metrics, ms)
 	}
@@ -202,7 +202,7 @@ func Differ(metric, a, b string, rows []Row, ia, ib []int, x []*float64) Differe
 	var pa, pb []float64
 	for _, q := range shared {
 		va, vb := x[qa[q][0]], x[qb[q][0]]
-		if va == nil || vb == nil || !isFinite(*va) || !isFinite(*vb) {
+		if va == nil || vb == nil || !stats.Finite(*va) || !stats.Finite(*vb) {
 			continue
 		}
 		pa, pb = append(pa, *va), append(pb, *vb)
@@ -217,7 +217,7 @@ func Differ(metric, a, b string, rows []Row, ia, ib []int, x []*float64) Differe
 	}
 	d.Shared = len(pa)
 	if d.Shared > 0 {
-		d.WinRate = ptr((float64(d.Wins) + float64(d.Ties)/2) / float64(d.Shared))
+		d.WinRate = stats.Ptr((float64(d.Wins) + float64(d.Ties)/2) / float64(d.Shared))
 	} else {
 		d.Reasons["win_rate"] = "no question answered once by both systems with both values present"
 	}
@@ -226,7 +226,7 @@ func Differ(metric, a, b string, rows []Row, ia, ib []int, x []*float64) Differe
 		d.Reasons = map[string]string{"paired": "no question with both values present"}
 	case d.Paired:
 		d.N = len(pa)
-		d.MeanA, d.MeanB = mean(pa), mean(pb)
+		d.MeanA, d.MeanB = stats.MeanPtr(pa), stats.MeanPtr(pb)
 		if t, ok := stats.WilcoxonSignedRank(pa, pb); ok {
 			d.Wilcoxon = fromStats(t)
 		} else {
@@ -240,11 +240,11 @@ func Differ(metric, a, b string, rows []Row, ia, ib []int, x []*float64) Differe
 	default:
 		va, vb := Present(pick(x, ia)), Present(pick(x, ib))
 		d.N = len(va) + len(vb)
-		d.MeanA, d.MeanB = mean(va), mean(vb)
+		d.MeanA, d.MeanB = stats.MeanPtr(va), stats.MeanPtr(vb)
 		if t, ok := stats.WelchT(va, vb); ok {
 			d.Welch = fromStats(t)
 		} else if len(va) < 2 || len(vb) < 2 {
-			d.Reasons["welch"] = fmt.Sprintf("%s has %s and %s has %s, need 2 each", a, plural(len(va), "value", "values"), b, plural(len(vb), "value", "values"))
+			d.Reasons["welch"] = fmt.Sprintf("%s has %s and %s has %s, need 2 each", a, Plural(len(va), "value", "values"), b, Plural(len(vb), "value", "values"))
 		} else {
 			d.Reasons["welch"] = "both systems are constant"
 		}
@@ -260,10 +260,10 @@ func pairedReason(a, b []float64, wilcoxon bool) string {
 		if len(a) == 0 {
 			return "no pair with both values present"
 		}
-		return fmt.Sprintf("all %s have a zero difference", plural(len(a), "pair", "pairs"))
+		return fmt.Sprintf("all %s have a zero difference", Plural(len(a), "pair", "pairs"))
 	}
 	if len(a) < 2 {
-		return fmt.Sprintf("%s with both values present, need 2", plural(len(a), "pair", "pairs"))
+		return fmt.Sprintf("%s with both values present, need 2", Plural(len(a), "pair", "pairs"))
 	}
 	d := make([]float64, len(a))
 	for i := range a {
@@ -286,13 +286,6 @@ func pick(x []*float64, idx []int) []*float64 {
 		out[k] = x[i]
 	}
 	return out
-}
-
-func mean(x []float64) *float64 {
-	if len(x) == 0 {
-		return nil
-	}
-	return ptr(stats.Mean(x))
 }
 
 func fromStats(t stats.Test) *Test { return &Test{Stat: t.Stat, P: t.P, DF: t.DF, N: t.N} }

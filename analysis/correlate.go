@@ -48,10 +48,10 @@ func correlate(xn, yn string, x, y []*float64) Corr {
 	p, okP := stats.Pearson(xs, ys)
 	s, okS := stats.Spearman(xs, ys)
 	if okP {
-		c.Pearson, c.PearsonP = ptr(p.R), ptr(p.P)
+		c.Pearson, c.PearsonP = stats.Ptr(p.R), stats.Ptr(p.P)
 	}
 	if okS {
-		c.Spearman, c.SpearmanP = ptr(s.R), ptr(s.P)
+		c.Spearman, c.SpearmanP = stats.Ptr(s.R), stats.Ptr(s.P)
 	}
 	if !okP || !okS {
 		c.Reason = corrReason(xn, yn, xs, ys)
@@ -63,7 +63,7 @@ func corrReason(xn, yn string, xs, ys []float64) string {
 	n := len(xs)
 	switch cx, cy := constant(xs), constant(ys); {
 	case n < 3:
-		return fmt.Sprintf("%s pairwise-complete, need at least 3", plural(n, "sample", "samples"))
+		return fmt.Sprintf("%s pairwise-complete, need at least 3", Plural(n, "sample", "samples"))
 	case cx && cy:
 		return fmt.Sprintf("both are constant over the %d pairwise-complete samples", n)
 	case cx:
@@ -83,7 +83,7 @@ func (m Matrix) Get(x, y string) (Corr, bool) {
 		return Corr{}, false
 	}
 	if ix == iy {
-		return Corr{X: x, Y: y, Pearson: ptr(1), Spearman: ptr(1)}, true
+		return Corr{X: x, Y: y, Pearson: stats.Ptr(1), Spearman: stats.Ptr(1)}, true
 	}
 	if ix > iy {
 		ix, iy = iy, ix

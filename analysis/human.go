@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/kgeval/kgeval/stats"
 )
 
 // Ordinal scales of human labels (see the package documentation). A scale
@@ -69,7 +71,7 @@ func HumanLabels(raw string) (map[string]float64, error) {
 func numbers(name string, x any, out map[string]float64) {
 	switch t := x.(type) {
 	case float64:
-		if isFinite(t) {
+		if stats.Finite(t) {
 			out[name] = t
 		}
 	case bool:
@@ -127,7 +129,7 @@ func HumanVectors(rows []Row) (Vectors, error) {
 			if v[name] == nil {
 				v[name] = make([]*float64, len(rows))
 			}
-			v[name][i] = ptr(labels[k])
+			v[name][i] = stats.Ptr(labels[k])
 		}
 	}
 	return v, nil

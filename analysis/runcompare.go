@@ -144,14 +144,14 @@ func CompareRuns(baseline, run []Row, o RunCompareOptions) (RunComparison, error
 	}
 	if len(baseline) == 0 || len(run) == 0 {
 		return c, kgeval.Errorf(kgeval.EINVALID, "cannot compare runs: baseline %s has %s, run %s has %s",
-			orUnnamed(a), plural(len(baseline), "sample", "samples"), orUnnamed(b), plural(len(run), "sample", "samples"))
+			orUnnamed(a), Plural(len(baseline), "sample", "samples"), orUnnamed(b), Plural(len(run), "sample", "samples"))
 	}
 	pairs, by := pairRuns(baseline, run)
 	c.PairedBy, c.Pairs = by, len(pairs)
 	c.UnpairedBaseline, c.UnpairedRun = len(baseline)-len(pairs), len(run)-len(pairs)
 	if len(pairs) == 0 {
 		return c, kgeval.Errorf(kgeval.EINVALID, "cannot compare runs: baseline %s (%s) and run %s (%s) share no sample id and no question asked once in each (or by one system)",
-			orUnnamed(a), plural(len(baseline), "sample", "samples"), orUnnamed(b), plural(len(run), "sample", "samples"))
+			orUnnamed(a), Plural(len(baseline), "sample", "samples"), orUnnamed(b), Plural(len(run), "sample", "samples"))
 	}
 	c.Warnings = append(c.Warnings, RunWarnings(o.Baseline, o.Run)...)
 	if by == PairedByID {
@@ -242,7 +242,7 @@ func compareMetric(name string, baseline, run []Row, pairs [][2]int, xa, xb []*f
 	dir := metricreg.ValidityOf(name).Direction
 	m := RunMetric{Metric: name, Direction: dir.String(), Reasons: map[string]string{}, TopRegressions: []SampleChange{}}
 	at := func(x []*float64, i int) (float64, bool) {
-		if x == nil || x[i] == nil || !isFinite(*x[i]) {
+		if x == nil || x[i] == nil || !stats.Finite(*x[i]) {
 			return 0, false
 		}
 		return *x[i], true
@@ -290,10 +290,10 @@ func compareMetric(name string, baseline, run []Row, pairs [][2]int, xa, xb []*f
 			m.Reasons["values"] = "no pair with both values present"
 		}
 	} else {
-		m.MeanBaseline, m.MeanRun, m.Diff = mean(pa), mean(pb), mean(d)
-		m.Gain = ptr(float64(dir) * *m.Diff)
+		m.MeanBaseline, m.MeanRun, m.Diff = stats.MeanPtr(pa), stats.MeanPtr(pb), stats.MeanPtr(d)
+		m.Gain = stats.Ptr(float64(dir) * *m.Diff)
 		if lo, hi, ok := stats.MeanCI(d, 0.95); ok {
-			m.CILo, m.CIHi = ptr(lo), ptr(hi)
+			m.CILo, m.CIHi = stats.Ptr(lo), stats.Ptr(hi)
 		} else {
 			m.Reasons["interval"] = "1 pair with both values present, need 2"
 		}

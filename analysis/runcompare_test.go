@@ -1,7 +1,6 @@
 package analysis_test
 
 import (
-	"github.com/kgeval/kgeval/analysis/analysistest"
 	"math"
 	"reflect"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/analysistest"
 )
 
 // mrow is a sample with other-metric values only (nil: null).

@@ -49,7 +49,7 @@ func Describe(name string, x []*float64, lo, hi float64, bins int) VariantStats 
 	s := VariantStats{Variant: name, N: len(vals), Null: len(x) - len(vals), Hist: stats.Histogram(vals, lo, hi, bins)}
 	if len(vals) > 0 {
 		m, sd := stats.MeanStd(vals)
-		s.Mean, s.Std = ptr(m), ptr(sd)
+		s.Mean, s.Std = stats.Ptr(m), stats.Ptr(sd)
 	}
 	return s
 }
@@ -76,14 +76,14 @@ func Separate(metric string, groups []Group, pos, neg string, bins int) Separati
 
 func separation(pos, neg string, p, n []float64) (auc, d *float64, reason string) {
 	if a, ok := stats.AUROC(p, n); ok {
-		auc = ptr(a)
+		auc = stats.Ptr(a)
 	}
 	if x, ok := stats.CohensD(p, n); ok {
-		d = ptr(x)
+		d = stats.Ptr(x)
 	}
 	switch {
 	case auc == nil:
-		reason = fmt.Sprintf("%s has %s and %s has %s", pos, plural(len(p), "value", "values"), neg, plural(len(n), "value", "values"))
+		reason = fmt.Sprintf("%s has %s and %s has %s", pos, Plural(len(p), "value", "values"), neg, Plural(len(n), "value", "values"))
 	case d == nil && (len(p) < 2 || len(n) < 2):
 		reason = fmt.Sprintf("Cohen's d needs 2 values on each side (%s %d, %s %d)", pos, len(p), neg, len(n))
 	case d == nil:

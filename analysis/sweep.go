@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/kgeval/kgeval/stats"
+
 // SweepMetric is one metric at one grid point of a sweep.
 type SweepMetric struct {
 	Metric string `json:"metric"`
@@ -30,10 +32,10 @@ func SweepPoint(variant string, tau, delta float64, all Vectors, a, b *Group, na
 	pt := Point{Variant: variant, Tau: tau, Delta: delta, Metrics: []SweepMetric{}}
 	for _, name := range names {
 		vals := Present(all[name])
-		sm := SweepMetric{Metric: name, N: len(vals), Mean: mean(vals)}
+		sm := SweepMetric{Metric: name, N: len(vals), Mean: stats.MeanPtr(vals)}
 		if a != nil && b != nil {
 			pa, pb := Present(a.V[name]), Present(b.V[name])
-			sm.MeanA, sm.MeanB = mean(pa), mean(pb)
+			sm.MeanA, sm.MeanB = stats.MeanPtr(pa), stats.MeanPtr(pb)
 			sm.AUROC, sm.CohensD, sm.Reason = separation(a.Name, b.Name, pa, pb)
 		}
 		pt.Metrics = append(pt.Metrics, sm)

@@ -2,13 +2,13 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metricreg"
+	"github.com/kgeval/kgeval/stats"
 )
 
 // Row is one sample of a run with its scores, as the graph store exports it.
@@ -134,7 +134,7 @@ func (v Vectors) Present(names []string) (present, empty []string) {
 	for _, n := range names {
 		has := false
 		for _, x := range v[n] {
-			if x != nil && isFinite(*x) {
+			if x != nil && stats.Finite(*x) {
 				has = true
 				break
 			}
@@ -239,18 +239,15 @@ func Range(name string) (lo, hi float64) {
 func Present(x []*float64) []float64 {
 	out := make([]float64, 0, len(x))
 	for _, p := range x {
-		if p != nil && isFinite(*p) {
+		if p != nil && stats.Finite(*p) {
 			out = append(out, *p)
 		}
 	}
 	return out
 }
 
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func ptr(x float64) *float64 { return &x }
-
-func plural(n int, one, many string) string {
+// Plural is "1 sample" or "n samples": n with one or many.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}

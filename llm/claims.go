@@ -575,14 +575,13 @@ func chunkMeans(as [][]claimAnswer, p *claimPlan, forms []string) []float64 {
 // aggregate reads one form's P from its chunks' ps by how (max, mean or
 // top2; "": max).
 func aggregate(ps []float64, how string) float64 {
+	if how != "mean" && how != "top2" {
+		return slices.Max(ps)
+	}
 	s := slices.Sorted(slices.Values(ps))
 	slices.Reverse(s)
-	switch how {
-	case "mean":
-	case "top2":
+	if how == "top2" {
 		s = s[:min(2, len(s))]
-	default:
-		return s[0]
 	}
 	sum := 0.0
 	for _, p := range s {

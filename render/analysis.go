@@ -169,7 +169,7 @@ func RunComparison(w io.Writer, rep RunComparisonReport) {
 		if len(m.TopRegressions) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s: the %s that regressed most (%s), worst first\n", m.Metric, plural(len(m.TopRegressions), "sample", "samples"), m.Direction)
+		fmt.Fprintf(w, "\n%s: the %s that regressed most (%s), worst first\n", m.Metric, analysis.Plural(len(m.TopRegressions), "sample", "samples"), m.Direction)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  id\tbaseline\trun\tdiff")
 		for _, s := range m.TopRegressions {

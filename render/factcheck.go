@@ -3,12 +3,14 @@ package render
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/kgeval/kgeval/scoring/claims"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/scoring/claims"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis/fit"
@@ -27,7 +29,7 @@ func Factcheck(w io.Writer, rep fit.Factcheck) {
 		rep.Run, rep.Variant, rep.Samples, rep.Dataset, rep.Fingerprint, kgeval.ModelOf(rep.LLM), rep.Encoder, rep.Extraction, verify)
 	fmt.Fprintf(w, "KG engine %s\n", rep.Engine)
 	fmt.Fprintf(w, "labels: human.%s of %d samples, %d supported (1), %d not (0); %d without a label; %s (sample id before '#')\n",
-		fit.FactcheckLabel, rep.Labelled, rep.Positives, rep.Labelled-rep.Positives, rep.Samples-rep.Labelled, plural(rep.Groups, "group", "groups"))
+		fit.FactcheckLabel, rep.Labelled, rep.Positives, rep.Labelled-rep.Positives, rep.Samples-rep.Labelled, analysis.Plural(rep.Groups, "group", "groups"))
 	if rep.Labelled > 0 {
 		failed := ""
 		if rep.ModelFailed > 0 {

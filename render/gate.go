@@ -7,12 +7,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/analysis/check"
 )
 
 func gateTitle(res check.GateResult) string {
 	if res.Pass {
-		return fmt.Sprintf("passed, %s", plural(len(res.Checks), "check", "checks"))
+		return fmt.Sprintf("passed, %s", analysis.Plural(len(res.Checks), "check", "checks"))
 	}
 	return fmt.Sprintf("FAILED, %d of %d checks failed", res.Failed, len(res.Checks))
 }

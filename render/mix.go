@@ -3,12 +3,13 @@ package render
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/kgeval/kgeval/scoring/claims"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/kgeval/kgeval/scoring/claims"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis/fit"

@@ -15,7 +15,7 @@ import (
 func Pairwise(x, y []*float64) (xs, ys []float64) {
 	mustSameLen("Pairwise", len(x), len(y))
 	for i := range x {
-		if x[i] == nil || y[i] == nil || !isFinite(*x[i]) || !isFinite(*y[i]) {
+		if x[i] == nil || y[i] == nil || !Finite(*x[i]) || !Finite(*y[i]) {
 			continue
 		}
 		xs = append(xs, *x[i])
@@ -107,7 +107,7 @@ type Hist struct {
 // range=(lo, hi)). It panics unless bins ≥ 1 and lo < hi are finite, since
 // callers pass a metric's fixed range, never one taken from the data.
 func Histogram(x []float64, lo, hi float64, bins int) Hist {
-	if bins < 1 || !isFinite(lo) || !isFinite(hi) || !(lo < hi) {
+	if bins < 1 || !Finite(lo) || !Finite(hi) || !(lo < hi) {
 		panic(fmt.Sprintf("stats: Histogram needs bins >= 1 and finite lo < hi, got bins=%d lo=%v hi=%v", bins, lo, hi))
 	}
 	h := Hist{Lo: lo, Hi: hi, Counts: make([]int, bins)}
@@ -166,13 +166,25 @@ func sampleVar(x []float64, mean float64) float64 {
 	return sumSq(x, mean) / float64(len(x)-1)
 }
 
-func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// Finite reports whether v is neither NaN nor infinite.
+func Finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// Ptr returns a pointer to v (for the optional numbers of reports).
+func Ptr(v float64) *float64 { return &v }
+
+// MeanPtr is the mean of x, nil when x is empty.
+func MeanPtr(x []float64) *float64 {
+	if len(x) == 0 {
+		return nil
+	}
+	return Ptr(Mean(x))
+}
 
 // allFinite reports whether every value of every slice is finite.
 func allFinite(xs ...[]float64) bool {
 	for _, x := range xs {
 		for _, v := range x {
-			if !isFinite(v) {
+			if !Finite(v) {
 				return false
 			}
 		}

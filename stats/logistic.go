@@ -125,7 +125,7 @@ func checkLogisticData(x [][]float64, y []int, names []string, lambda float64) (
 	if names != nil && len(names) != p {
 		return 0, fmt.Errorf("logistic fit: %d names for %d features", len(names), p)
 	}
-	if lambda < 0 || !isFinite(lambda) {
+	if lambda < 0 || !Finite(lambda) {
 		return 0, fmt.Errorf("logistic fit: lambda %v: want a finite value >= 0", lambda)
 	}
 	for i, row := range x {
@@ -289,7 +289,7 @@ func cholSolve(a, b []float64, k int) (x []float64, ok bool) {
 				s -= l[i*k+t] * l[j*k+t]
 			}
 			if i == j {
-				if s <= 1e-300 || !isFinite(s) {
+				if s <= 1e-300 || !Finite(s) {
 					return nil, false
 				}
 				l[i*k+i] = math.Sqrt(s)

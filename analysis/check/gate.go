@@ -2,10 +2,12 @@ package check
 
 import (
 	"fmt"
-	"github.com/kgeval/kgeval/analysis"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/stats"
 
 	"github.com/kgeval/kgeval"
 )
@@ -280,13 +282,13 @@ func threshold(r Requirement, v analysis.Vectors, samples int) GateCheck {
 	vals := analysis.Present(x)
 	c.N = len(vals)
 	if c.N == 0 {
-		c.Message = fmt.Sprintf("no values: none of the %s has %s", plural(samples, "sample", "samples"), r.Metric)
+		c.Message = fmt.Sprintf("no values: none of the %s has %s", analysis.Plural(samples, "sample", "samples"), r.Metric)
 		if !ok {
 			c.Message = fmt.Sprintf("no values: the run has no variable %s", r.Metric)
 		}
 		return c
 	}
-	m := mean(vals)
+	m := stats.MeanPtr(vals)
 	c.Value = m
 	eq := math.Abs(*m-r.Bound) <= analysis.Unchanged
 	switch r.Op {
@@ -301,7 +303,7 @@ func threshold(r Requirement, v analysis.Vectors, samples int) GateCheck {
 	case "==":
 		c.Pass = eq
 	}
-	c.Message = fmt.Sprintf("mean %.4g over %s", *m, plural(c.N, "sample", "samples"))
+	c.Message = fmt.Sprintf("mean %.4g over %s", *m, analysis.Plural(c.N, "sample", "samples"))
 	if !c.Pass {
 		c.Message += fmt.Sprintf(", want %s %g", r.Op, r.Bound)
 	}
@@ -316,7 +318,7 @@ func regression(b MaxRegression, m analysis.RunMetric, pairs int) GateCheck {
 		if r := m.Reasons["values"]; r != "" {
 			why = r
 		}
-		c.Message = fmt.Sprintf("no values: %s (%s paired)", why, plural(pairs, "sample", "samples"))
+		c.Message = fmt.Sprintf("no values: %s (%s paired)", why, analysis.Plural(pairs, "sample", "samples"))
 		return c
 	}
 	worse := -*m.Gain
@@ -325,7 +327,7 @@ func regression(b MaxRegression, m analysis.RunMetric, pairs int) GateCheck {
 	}
 	c.Value = &worse
 	c.Pass = worse <= b.Max+analysis.Unchanged
-	change := fmt.Sprintf("mean %.4g → %.4g over %s, %s", *m.MeanBaseline, *m.MeanRun, plural(m.N, "pair", "pairs"), m.Direction)
+	change := fmt.Sprintf("mean %.4g → %.4g over %s, %s", *m.MeanBaseline, *m.MeanRun, analysis.Plural(m.N, "pair", "pairs"), m.Direction)
 	switch {
 	case !c.Pass:
 		c.Message = fmt.Sprintf("got worse by %.4g (%s), more than %g", worse, change, b.Max)

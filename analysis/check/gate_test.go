@@ -1,12 +1,12 @@
 package check_test
 
 import (
-	"github.com/kgeval/kgeval/analysis/analysistest"
 	"strings"
 	"testing"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"github.com/kgeval/kgeval/analysis/check"
 )
 

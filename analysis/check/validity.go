@@ -2,10 +2,12 @@ package check
 
 import (
 	"fmt"
-	"github.com/kgeval/kgeval/analysis"
 	"math/rand/v2"
 	"sort"
 	"strings"
+
+	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/stats"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metricreg"
@@ -44,7 +46,7 @@ func PairedWinRate(good, bad []*float64, dir metricreg.Direction, resamples int,
 	var outcomes []float64
 	for i := range good {
 		g, b := good[i], bad[i]
-		gok, bok := g != nil && isFinite(*g), b != nil && isFinite(*b)
+		gok, bok := g != nil && stats.Finite(*g), b != nil && stats.Finite(*b)
 		if !gok {
 			w.NullGood++
 		}
@@ -74,9 +76,9 @@ func PairedWinRate(good, bad []*float64, dir metricreg.Direction, resamples int,
 	if w.N == 0 {
 		return w
 	}
-	w.Rate = ptr((float64(w.Wins) + float64(w.Ties)/2) / float64(w.N))
+	w.Rate = stats.Ptr((float64(w.Wins) + float64(w.Ties)/2) / float64(w.N))
 	lo, hi := Bootstrap(outcomes, resamples, seed)
-	w.Lo, w.Hi = ptr(lo), ptr(hi)
+	w.Lo, w.Hi = stats.Ptr(lo), stats.Ptr(hi)
 	return w
 }
 
@@ -226,10 +228,10 @@ func Validity(rows []analysis.Row, v analysis.Vectors, names []string, o Validit
 				r.AUROC, r.CohensD = s.AUROC, s.CohensD
 				if c.Direction == metricreg.LowerIsBetter {
 					if r.AUROC != nil {
-						r.AUROC = ptr(1 - *r.AUROC)
+						r.AUROC = stats.Ptr(1 - *r.AUROC)
 					}
 					if r.CohensD != nil {
-						r.CohensD = ptr(-*r.CohensD)
+						r.CohensD = stats.Ptr(-*r.CohensD)
 					}
 				}
 			}

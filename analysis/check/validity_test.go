@@ -1,13 +1,13 @@
 package check_test
 
 import (
-	"github.com/kgeval/kgeval/analysis/analysistest"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"github.com/kgeval/kgeval/analysis/check"
 	"github.com/kgeval/kgeval/metricreg"
 )

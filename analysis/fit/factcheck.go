@@ -3,7 +3,6 @@ package fit
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -259,7 +258,7 @@ func FactcheckReport(rows []analysis.Row, rec kgeval.Run, variant string, o Fact
 		var ys []int
 		var gs []string
 		for _, l := range labs {
-			if x := v[name][l.row]; x != nil && isFinite(*x) {
+			if x := v[name][l.row]; x != nil && stats.Finite(*x) {
 				scores, ys, gs = append(scores, *x), append(ys, l.y), append(gs, l.group)
 			}
 		}
@@ -353,7 +352,7 @@ func classify(row FactcheckRow, scores []float64, y []int, groups []string, fold
 		}
 	}
 	if auc, lo, hi, ok := stats.AUROCInterval(pos, neg, 0.95); ok {
-		row.AUROC, row.AUROCLo, row.AUROCHi = ptr(auc), ptr(lo), ptr(hi)
+		row.AUROC, row.AUROCLo, row.AUROCHi = stats.Ptr(auc), stats.Ptr(lo), stats.Ptr(hi)
 	} else {
 		row.Reason = fmt.Sprintf("%d supported and %d unsupported samples with a value: need 2 of each", len(pos), len(neg))
 		return row
@@ -367,7 +366,7 @@ func classify(row FactcheckRow, scores []float64, y []int, groups []string, fold
 	if row.LowerIsBetter {
 		t = -t
 	}
-	row.BalancedAccuracy, row.BALo, row.BAHi, row.Threshold = ptr(cv.BalancedAccuracy), ptr(cv.Lo), ptr(cv.Hi), ptr(t)
+	row.BalancedAccuracy, row.BALo, row.BAHi, row.Threshold = stats.Ptr(cv.BalancedAccuracy), stats.Ptr(cv.Lo), stats.Ptr(cv.Hi), stats.Ptr(t)
 	return row
 }
 
@@ -430,13 +429,13 @@ func fixedCalibration(row FactcheckRow, crows []claimRow, fit claims.Fit) Factch
 		row.Reason = fmt.Sprintf("%d supported and %d unsupported samples with a value: need 2 of each", len(pos), len(neg))
 		return row
 	}
-	row.AUROC, row.AUROCLo, row.AUROCHi = ptr(auc), ptr(lo), ptr(hi)
+	row.AUROC, row.AUROCLo, row.AUROCHi = stats.Ptr(auc), stats.Ptr(lo), stats.Ptr(hi)
 	fixed, err := stats.FixedThreshold(scores, y, groups, fit.PassMark)
 	if err != nil {
 		row.Reason = err.Error()
 		return row
 	}
-	row.BalancedAccuracy, row.BALo, row.BAHi, row.Threshold = ptr(fixed.BalancedAccuracy), ptr(fixed.Lo), ptr(fixed.Hi), ptr(fit.PassMark)
+	row.BalancedAccuracy, row.BALo, row.BAHi, row.Threshold = stats.Ptr(fixed.BalancedAccuracy), stats.Ptr(fixed.Lo), stats.Ptr(fixed.Hi), stats.Ptr(fit.PassMark)
 	return row
 }
 
@@ -477,7 +476,7 @@ func claimMatrix(crows []claimRow, features []string) (x [][]float64, y []int, g
 		ok := true
 		for j, f := range features {
 			v, has := c.features[f]
-			if !has || !isFinite(v) {
+			if !has || !stats.Finite(v) {
 				ok = false
 				break
 			}
@@ -689,7 +688,3 @@ func signsOf(features []string) []int {
 	}
 	return out
 }
-
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func ptr(x float64) *float64 { return &x }

@@ -1,16 +1,16 @@
 package fit_test
 
 import (
-	"github.com/kgeval/kgeval/analysis/analysistest"
-	"github.com/kgeval/kgeval/scoring/claims"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/analysis/analysistest"
 	"github.com/kgeval/kgeval/analysis/fit"
 	"github.com/kgeval/kgeval/metricreg"
+	"github.com/kgeval/kgeval/scoring/claims"
 	"github.com/kgeval/kgeval/stats"
 )
 

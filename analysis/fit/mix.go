@@ -374,7 +374,7 @@ func mixMetricRows(sets []MixSet, data []mixData) []MixRow {
 		per := make([]scored, len(data))
 		for i, d := range data {
 			for _, l := range d.labs {
-				if x := vecs[i][name][l.row]; x != nil && isFinite(*x) {
+				if x := vecs[i][name][l.row]; x != nil && stats.Finite(*x) {
 					v := *x
 					if lower {
 						v = -v
@@ -383,7 +383,7 @@ func mixMetricRows(sets []MixSet, data []mixData) []MixRow {
 				}
 			}
 		}
-		row := MixRow{Name: name, Kind: MixMetric, Label: FactcheckLabel, LowerIsBetter: lower, Requests: ptr(0)}
+		row := MixRow{Name: name, Kind: MixMetric, Label: FactcheckLabel, LowerIsBetter: lower, Requests: stats.Ptr(0)}
 		if strings.HasSuffix(name, "."+metricreg.MetricPSupported) || strings.HasSuffix(name, ".score") || strings.HasSuffix(name, ".score_min") ||
 			strings.HasSuffix(name, "."+metricreg.MetricClaimContradiction) {
 			row.Requests = nil // as the runs asked
@@ -448,7 +448,7 @@ func mixFormRows(data []mixData) []MixRow {
 		}
 		row := MixRow{Name: "P(supported): " + strings.Join(combo, " + "), Kind: MixForm, Label: FactcheckLabel}
 		if claimsN > 0 {
-			row.Requests = ptr(requests / float64(claimsN))
+			row.Requests = stats.Ptr(requests / float64(claimsN))
 		}
 		out = append(out, readRow(row, per))
 	}
@@ -461,7 +461,7 @@ func sampleScores(d mixData, value func(mixClaim) (float64, bool)) scored {
 	sum := make([]float64, len(d.labs))
 	cnt := make([]int, len(d.labs))
 	for _, c := range d.claims {
-		if v, ok := value(c); ok && isFinite(v) {
+		if v, ok := value(c); ok && stats.Finite(v) {
 			sum[c.sample] += v
 			cnt[c.sample]++
 		}
@@ -512,7 +512,7 @@ func readCell(s scored, pass float64, ok, lower bool) MixCell {
 		c.Reason = fmt.Sprintf("%d positive and %d negative samples with a value: need 2 of each", len(pos), len(neg))
 		return c
 	}
-	c.AUROC, c.AUROCLo, c.AUROCHi = ptr(auc), ptr(lo), ptr(hi)
+	c.AUROC, c.AUROCLo, c.AUROCHi = stats.Ptr(auc), stats.Ptr(lo), stats.Ptr(hi)
 	if !ok {
 		return c
 	}
@@ -525,7 +525,7 @@ func readCell(s scored, pass float64, ok, lower bool) MixCell {
 	if lower {
 		mark = -pass
 	}
-	c.BalancedAccuracy, c.BALo, c.BAHi, c.PassMark = ptr(fixed.BalancedAccuracy), ptr(fixed.Lo), ptr(fixed.Hi), ptr(mark)
+	c.BalancedAccuracy, c.BALo, c.BAHi, c.PassMark = stats.Ptr(fixed.BalancedAccuracy), stats.Ptr(fixed.Lo), stats.Ptr(fixed.Hi), stats.Ptr(mark)
 	return c
 }
 
@@ -590,9 +590,9 @@ func macroCell(cells []MixCell) MixCell {
 		if n == 0 {
 			return nil, nil, nil
 		}
-		mean = ptr(sum / float64(n))
+		mean = stats.Ptr(sum / float64(n))
 		half := 1.96 * math.Sqrt(varSum) / float64(n)
-		return mean, ptr(*mean - half), ptr(*mean + half)
+		return mean, stats.Ptr(*mean - half), stats.Ptr(*mean + half)
 	}
 	for _, c := range cells {
 		m.N += c.N
@@ -653,7 +653,7 @@ func featureRow(c mixClaim, features []string) ([]float64, bool) {
 	row := make([]float64, len(features))
 	for j, f := range features {
 		v, ok := c.features[f]
-		if !ok || !isFinite(v) {
+		if !ok || !stats.Finite(v) {
 			return nil, false
 		}
 		row[j] = v
@@ -675,7 +675,7 @@ func predictSamples(d mixData, m stats.Logistic) scored {
 
 // lodoRow is the row of a leave-one-dataset-out fit of features.
 func lodoRow(name string, data []mixData, features []string, o MixOptions) MixRow {
-	row := MixRow{Name: name, Kind: MixLODO, Features: features, Label: FactcheckLabel, Requests: ptr(0)}
+	row := MixRow{Name: name, Kind: MixLODO, Features: features, Label: FactcheckLabel, Requests: stats.Ptr(0)}
 	for _, f := range features {
 		if slices.Contains(kgeval.ModelFeatures, f) {
 			row.Requests = nil
@@ -917,7 +917,7 @@ func mixContradictionRows(data []mixData) []MixRow {
 			}
 			per[i] = f
 		}
-		row := MixRow{Name: sig.name, Kind: MixMetric, Label: "contradiction", Requests: ptr(sig.requests)}
+		row := MixRow{Name: sig.name, Kind: MixMetric, Label: "contradiction", Requests: stats.Ptr(sig.requests)}
 		for _, d := range keep {
 			row.On = append(row.On, d.name)
 		}
