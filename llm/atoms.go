@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,6 +17,18 @@ import (
 // SplitPromptVersion is the version of the question that splits a claim
 // into atomic facts (scoring.atomic_words); it is part of every cache key.
 const SplitPromptVersion = "split_claim.v1"
+
+// ClaimPromptVersions are the versions of the claim questions: each
+// form's, then the split's (a cache snapshot's header lists them).
+func ClaimPromptVersions() []string {
+	var out []string
+	for _, f := range Forms {
+		if v := formVersion[f]; !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return append(out, SplitPromptVersion)
+}
 
 // maxAtoms bounds the atomic facts of one claim (grammar-enforced on
 // llama.cpp, so the answer stays short).

@@ -131,7 +131,7 @@ func (m *Main) cacheStatsCommand() *cobra.Command {
 // prompts lists this kgeval's prompt versions, by package: a snapshot's
 // header records them and an import warns when they differ.
 func prompts() map[string][]string {
-	return map[string][]string{"extraction": llm.PromptVersions(), "judge": judge.Prompts(), "verify": {llm.VerifyPromptVersion, llm.ClaimPromptVersion}}
+	return map[string][]string{"extraction": llm.PromptVersions(), "judge": judge.Prompts(), "verify": append([]string{llm.VerifyPromptVersion}, llm.ClaimPromptVersions()...)}
 }
 
 // importCacheFile adds the entries of a snapshot file to the cache of cfg's
