@@ -72,6 +72,9 @@ func progressBars(w io.Writer) func(stage string, done, total int) {
 				progressbar.OptionSetWidth(30), progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
 			bars[stage] = b
 		}
+		if b.GetMax() != total { // a stage that learns its work as it goes (atomic claims)
+			b.ChangeMax(total)
+		}
 		b.Set(done)
 	}
 }
