@@ -70,6 +70,7 @@ func TestLoad(t *testing.T) {
 		{"Engine", "KGEVAL_SCORING_ENGINE", "spark", "", "config: scoring.engine = spark: want gds or native"},
 		{"Communities", "KGEVAL_SCORING_COMMUNITIES", "louvain", "", "config: scoring.communities = louvain: want louvain-per-graph, batch or leiden-per-graph"},
 		{"EvidenceAggregate", "KGEVAL_SCORING_EVIDENCE_AGGREGATE", "median", "", "config: scoring.evidence_aggregate = median: must be one of max, mean, top2"},
+		{"AtomicWords", "KGEVAL_SCORING_ATOMIC_WORDS", "-1", "", "config: scoring.atomic_words = -1: must be >= 0 (0: claims are not split)"},
 		{"URI", "KGEVAL_NEO4J_URI", "http://x", "", "config: neo4j.uri = http://x"},
 		{"Timeout", "KGEVAL_NEO4J_QUERY_TIMEOUT", "soon", "", "config: neo4j.query_timeout = soon: not a valid duration"},
 		{"Concurrency", "KGEVAL_LLM_CONCURRENCY", "0", "", "config: llm.concurrency = 0: must be at least 1"},
