@@ -104,19 +104,19 @@ type RunSettings struct {
 	// EvidenceAggregate is how a claim's P(supported) is read from the
 	// chunks its evidence took (EvidenceAggregates: max, the best chunk's;
 	// mean; top2, the mean of the two best); empty: max.
-	EvidenceAggregate string   `mapstructure:"evidence_aggregate" json:",omitempty"`
+	EvidenceAggregate string `mapstructure:"evidence_aggregate" json:",omitempty"`
 	// AtomicWords, when > 0, splits each claim of at least that many words
 	// into atomic facts (one more request per claim), asked one by one; the
 	// claim's P(supported) is its least supported fact's. 0: off.
-	AtomicWords int `mapstructure:"atomic_words" json:",omitempty"`
-	Delta             float64  `mapstructure:"delta"`
-	StructuralWeight  float64  `mapstructure:"structural_weight"`
-	StructuralCost    float64  `mapstructure:"structural_cost"`
-	Directed          bool     `mapstructure:"directed"`
-	EmptyAsZero       bool     `mapstructure:"empty_as_zero"`
-	Seed              int64    `mapstructure:"seed"`
-	Pairs             []Pair   `mapstructure:"pairs"`
-	Metrics           []string `mapstructure:"metrics"`
+	AtomicWords      int      `mapstructure:"atomic_words" json:",omitempty"`
+	Delta            float64  `mapstructure:"delta"`
+	StructuralWeight float64  `mapstructure:"structural_weight"`
+	StructuralCost   float64  `mapstructure:"structural_cost"`
+	Directed         bool     `mapstructure:"directed"`
+	EmptyAsZero      bool     `mapstructure:"empty_as_zero"`
+	Seed             int64    `mapstructure:"seed"`
+	Pairs            []Pair   `mapstructure:"pairs"`
+	Metrics          []string `mapstructure:"metrics"`
 }
 
 // CommunityMode returns s.Communities, louvain-per-graph when unset (a run
