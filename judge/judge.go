@@ -56,8 +56,6 @@ package judge
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -278,12 +276,7 @@ func failed(what string, err error) metrics.Value {
 // key is the cache key of one model question.
 func (j *Judge) key(p prompt, schema map[string]any, user string) string {
 	sb, _ := json.Marshal(schema)
-	h := sha256.New()
-	for _, s := range []string{j.Client.Model(), p.name, string(sb), user} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return "judge:" + hex.EncodeToString(h.Sum(nil))
+	return llm.CacheKey("judge:", j.Client.Model(), p.name, string(sb), user)
 }
 
 // ask puts one question to the model, or takes its answer from the cache.

@@ -2,8 +2,6 @@ package llm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"math"
@@ -194,12 +192,7 @@ func (v *ClaimVerifier) Key(question string) string { return v.formKey(FormClaim
 
 // formKey returns the cache key of one question of form f.
 func (v *ClaimVerifier) formKey(f, question string) string {
-	h := sha256.New()
-	for _, s := range []string{v.Client.Model(), formVersion[f], question} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return "claim:" + hex.EncodeToString(h.Sum(nil))
+	return CacheKey("claim:", v.Client.Model(), formVersion[f], question)
 }
 
 // claimP reads a one-token answer of form f: the probability masses of

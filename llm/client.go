@@ -5,7 +5,9 @@
 // a bounded number of times, retries timeouts, 429 (honouring Retry-After)
 // and 5xx with jittered backoff, bounds concurrency, and counts every call.
 // It also asks one-token Yes/No questions with the answer's
-// log-probabilities (ClaimVerifier), and sends no chat request whose
+// log-probabilities (ClaimVerifier), optionally split into atomic facts
+// first (AtomicVerifier), keys every cached answer by CacheKey (model,
+// prompt version, question), and sends no chat request whose
 // estimate (EstimateRequest) does not fit the endpoint's context
 // (Config.ContextTokens).
 package llm

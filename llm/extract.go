@@ -2,9 +2,7 @@ package llm
 
 import (
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,16 +72,11 @@ func (e *Extractor) Key(item ExtractItem) string {
 	if item.Asked {
 		version = AskedPromptVersion
 	}
-	h := sha256.New()
 	parts := []string{e.Client.Model(), version, item.Question, item.Text}
 	if item.Preceding != "" {
 		parts = append(parts, item.Preceding)
 	}
-	for _, s := range parts {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return "extract:" + hex.EncodeToString(h.Sum(nil))
+	return CacheKey("extract:", parts...)
 }
 
 // presencePenalty is sent with every extraction request: with greedy

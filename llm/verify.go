@@ -2,8 +2,6 @@ package llm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -74,12 +72,7 @@ func verifyQuestion(facts []kgeval.FactCheck) string {
 
 // Key returns the cache key of one batch.
 func (v *Verifier) Key(facts []kgeval.FactCheck) string {
-	h := sha256.New()
-	for _, s := range []string{v.Client.Model(), VerifyPromptVersion, verifyQuestion(facts)} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return "verify:" + hex.EncodeToString(h.Sum(nil))
+	return CacheKey("verify:", v.Client.Model(), VerifyPromptVersion, verifyQuestion(facts))
 }
 
 // Verify implements kgeval.Verifier. Batches are asked concurrently (the
