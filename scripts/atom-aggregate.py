@@ -14,17 +14,9 @@ seed 1), the paired difference of each against the sentence, and the
 requests per claim (a split claim: one to split, one per fact).
 """
 import json
-import random
 import sys
 
-
-def auroc(scores, labels):
-    pos = [s for s, y in zip(scores, labels) if y == 1]
-    neg = [s for s, y in zip(scores, labels) if y == 0]
-    if not pos or not neg:
-        return float("nan")
-    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
-    return wins / (len(pos) * len(neg))
+from _auc import auroc, interval, read_labels, resamples, sample_means
 
 
 def faith(lines):
@@ -32,12 +24,7 @@ def faith(lines):
             if c["pair"] == "faithfulness" and c.get("p_supported") is not None}
 
 
-labels = {}
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    h = (r.get("human") or {}).get("faithfulness")
-    if h is not None:
-        labels[r["id"]] = int(h)
+labels = read_labels(sys.argv[1])
 atomic = faith(sys.stdin)
 sentence = faith(open(sys.argv[2]))
 keys = sorted(k for k in atomic if k in sentence and k[0] in labels)
@@ -54,18 +41,8 @@ reads = {
     "facts mean": {k: (sum(atomic[k]["atom_p"]) / len(atomic[k]["atom_p"]) if atomic[k].get("atom_p") else atomic[k]["p_supported"]) for k in keys},
 }
 ids = sorted({k[0] for k in keys})
-rng = random.Random(1)
-boot = [[rng.choice(ids) for _ in ids] for _ in range(2000)]
-
-
-def sample_scores(read):
-    per = {}
-    for k, p in read.items():
-        per.setdefault(k[0], []).append(p)
-    return {i: sum(v) / len(v) for i, v in per.items()}
-
-
-scores = {name: sample_scores(r) for name, r in reads.items()}
+boot = resamples(ids)
+scores = {name: sample_means((k[0], p) for k, p in r.items()) for name, r in reads.items()}
 base = scores["sentence"]
 print(f"{'read':11} {'AUROC':>6}  95% interval     minus sentence, 95% interval")
 for name, s in scores.items():
@@ -77,8 +54,7 @@ for name, s in scores.items():
         if x == x:
             bs.append(x)
             ds.append(x - auroc([base[i] for i in b], y))
-    bs.sort()
-    ds.sort()
-    lo, hi = int(0.025 * len(bs)), int(0.975 * len(bs)) - 1
-    diff = "" if name == "sentence" else f"{a - auroc([base[i] for i in ids], [labels[i] for i in ids]):+.3f} [{ds[lo]:+.3f}, {ds[hi]:+.3f}]"
-    print(f"{name:11} {a:6.3f}  [{bs[lo]:.3f}, {bs[hi]:.3f}]   {diff}")
+    lo, hi = interval(bs)
+    dlo, dhi = interval(ds)
+    diff = "" if name == "sentence" else f"{a - auroc([base[i] for i in ids], [labels[i] for i in ids]):+.3f} [{dlo:+.3f}, {dhi:+.3f}]"
+    print(f"{name:11} {a:6.3f}  [{lo:.3f}, {hi:.3f}]   {diff}")
