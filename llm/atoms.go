@@ -2,8 +2,6 @@ package llm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/lexical"
 )
 
 // SplitPromptVersion is the version of the question that splits a claim
@@ -62,12 +61,7 @@ var _ kgeval.ClaimVerifier = (*AtomicVerifier)(nil)
 
 // splitKey is the cache key of the split of claim.
 func (v *AtomicVerifier) splitKey(claim string) string {
-	h := sha256.New()
-	for _, s := range []string{v.Inner.Client.Model(), SplitPromptVersion, claim} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return "claim:" + hex.EncodeToString(h.Sum(nil))
+	return CacheKey("claim:", v.Inner.Client.Model(), SplitPromptVersion, claim)
 }
 
 type atomAnswer struct {
@@ -132,17 +126,10 @@ func leastSupported(parts []kgeval.ClaimProb, atoms []string) kgeval.ClaimProb {
 	if len(parts) == 1 {
 		return parts[0]
 	}
-	out := parts[0]
-	out.Forms = map[string]float64{}
-	for f, p := range parts[0].Forms {
-		out.Forms[f] = p
-	}
-	out.Atoms = atoms
-	out.AtomP = []float64{parts[0].P}
-	out.ChunkP = nil
-	for _, p := range parts[1:] {
+	out := kgeval.ClaimProb{Atoms: atoms, Forms: map[string]float64{}, Cached: true}
+	for i, p := range parts {
 		out.AtomP = append(out.AtomP, p.P)
-		if p.P < out.P {
+		if i == 0 || p.P < out.P {
 			out.P, out.Best, out.NotStated = p.P, p.Best, p.NotStated
 		}
 		for f, fp := range p.Forms {
@@ -193,10 +180,7 @@ func (v *AtomicVerifier) split(ctx context.Context, qs []kgeval.ClaimQuery, tick
 	}
 	facts := map[string][]string{}
 	ferr := map[string]error{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	var cacheErr error
-	answered := 0
+	var pending []string
 	for claim, key := range keys {
 		if b, ok := cached[key]; ok {
 			var a atomAnswer
@@ -206,34 +190,53 @@ func (v *AtomicVerifier) split(ctx context.Context, qs []kgeval.ClaimQuery, tick
 				continue
 			}
 		}
+		pending = append(pending, claim)
+	}
+	var mu sync.Mutex
+	var cacheErr error
+	answered := 0
+	ask := func(claim string) {
+		var a atomAnswer
+		err := v.Inner.Client.JSON(ctx, Request{System: strings.TrimSpace(system), User: "Sentence: " + claim, SchemaName: "facts", Schema: atomSchema},
+			&a, func() error {
+				if a.Facts == nil {
+					return errors.New(`missing "facts" list`)
+				}
+				return nil
+			})
+		mu.Lock()
+		defer mu.Unlock()
+		answered++
+		tick(answered)
+		if err != nil && kgeval.ErrorCode(err) != kgeval.EINVALID {
+			ferr[claim] = err
+			return
+		}
+		// A claim the model could not split is cached as no facts, so a
+		// replay asks it as it is too.
+		facts[claim] = a.Facts
+		b, _ := json.Marshal(a)
+		if perr := v.Inner.Cache.Put(ctx, map[string][]byte{keys[claim]: b}); perr != nil {
+			cacheErr = perr
+		}
+	}
+	// As many workers as the client has requests in flight (CheckClaims'
+	// shape).
+	todo := make(chan string)
+	var wg sync.WaitGroup
+	for range min(len(pending), v.Inner.Client.cfg.Concurrency) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var a atomAnswer
-			err := v.Inner.Client.JSON(ctx, Request{System: strings.TrimSpace(system), User: "Sentence: " + claim, SchemaName: "facts", Schema: atomSchema},
-				&a, func() error {
-					if a.Facts == nil {
-						return errors.New(`missing "facts" list`)
-					}
-					return nil
-				})
-			mu.Lock()
-			defer mu.Unlock()
-			answered++
-			tick(answered)
-			if err != nil && kgeval.ErrorCode(err) != kgeval.EINVALID {
-				ferr[claim] = err
-				return
-			}
-			// A claim the model could not split is cached as no facts, so
-			// a replay asks it as it is too.
-			facts[claim] = a.Facts
-			b, _ := json.Marshal(a)
-			if perr := v.Inner.Cache.Put(ctx, map[string][]byte{key: b}); perr != nil {
-				cacheErr = perr
+			for claim := range todo {
+				ask(claim)
 			}
 		}()
 	}
+	for _, claim := range pending {
+		todo <- claim
+	}
+	close(todo)
 	wg.Wait()
 	if cacheErr != nil {
 		return nil, nil, cacheErr
@@ -251,11 +254,12 @@ func (v *AtomicVerifier) split(ctx context.Context, qs []kgeval.ClaimQuery, tick
 }
 
 // keepAtoms returns the facts of claim worth asking: non-empty, distinct,
-// and with at least half of their content words (longer than three letters)
-// found in the claim.
+// and with at least half of their distinct content words
+// (lexical.ContentWords: no stop words, numbers included) found in the
+// claim.
 func keepAtoms(claim string, facts []string) []string {
 	own := map[string]bool{}
-	for _, w := range contentWords(claim) {
+	for _, w := range lexical.ContentWords(claim) {
 		own[w] = true
 	}
 	seen := map[string]bool{}
@@ -265,7 +269,7 @@ func keepAtoms(claim string, facts []string) []string {
 		if f == "" || seen[f] {
 			continue
 		}
-		ws := contentWords(f)
+		ws := lexical.ContentWords(f)
 		in := 0
 		for _, w := range ws {
 			if own[w] {
@@ -275,19 +279,6 @@ func keepAtoms(claim string, facts []string) []string {
 		if 2*in >= len(ws) {
 			seen[f] = true
 			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// contentWords is s's lower-cased words longer than three letters.
-func contentWords(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
-	}) {
-		if len([]rune(w)) > 3 {
-			out = append(out, w)
 		}
 	}
 	return out
