@@ -208,10 +208,14 @@ func TestServer_UploadQuotaInFlight(t *testing.T) {
 
 	files := make([][]byte, 14)
 	for i := range files {
-		size := 10e6 + i*10e6/13 // 10 to 20 MB
+		// 10 to 20 MB, in records of about 224 bytes: the largest holds
+		// 89,000, under dataset.max_records (100,000), so an upload read
+		// while the quota still has room is kept, not refused for its
+		// records (at 197 bytes the largest held 101,500 and was).
+		size := 10e6 + i*10e6/13
 		var b bytes.Buffer
 		for n := 0; b.Len() < size; n++ {
-			fmt.Fprintf(&b, `{"id": "%d-%d", "question": "What does plant %d grow in?", "contexts": ["Plant %d grows in region %d, on moors and heaths where the soil is poor and acid."], "answer": "Region %d."}`+"\n", i, n, n, n, n, n)
+			fmt.Fprintf(&b, `{"id": "%d-%d", "question": "What does plant %d grow in?", "contexts": ["Plant %d grows in region %d, on moors and heaths where the soil is poor and acid. It flowers in late summer."], "answer": "Region %d."}`+"\n", i, n, n, n, n, n)
 		}
 		files[i] = b.Bytes()
 	}
