@@ -222,21 +222,21 @@ func (v *AtomicVerifier) split(ctx context.Context, qs []kgeval.ClaimQuery, tick
 	}
 	// As many workers as the client has requests in flight (CheckClaims'
 	// shape).
-	todo := make(chan string)
+	work := make(chan string)
 	var wg sync.WaitGroup
 	for range min(len(pending), v.Inner.Client.cfg.Concurrency) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for claim := range todo {
+			for claim := range work {
 				ask(claim)
 			}
 		}()
 	}
 	for _, claim := range pending {
-		todo <- claim
+		work <- claim
 	}
-	close(todo)
+	close(work)
 	wg.Wait()
 	if cacheErr != nil {
 		return nil, nil, cacheErr

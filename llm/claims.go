@@ -452,13 +452,13 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 	// answer frees a server slot, which still holds the evidence's prompt
 	// (with a goroutine per query, the next form queued behind every
 	// other query's first and found its slot's cache overwritten).
-	todo := make(chan *claimPlan)
+	work := make(chan *claimPlan)
 	var wg sync.WaitGroup
 	for range min(len(plans), v.Client.cfg.Concurrency) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for p := range todo {
+			for p := range work {
 				res, qerr := c.query(qs[p.idx[0]], p)
 				c.mu.Lock()
 				for _, i := range p.idx {
@@ -470,9 +470,9 @@ func (v *ClaimVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery,
 		}()
 	}
 	for _, p := range plans {
-		todo <- p
+		work <- p
 	}
-	close(todo)
+	close(work)
 	wg.Wait()
 	if c.cacheErr != nil {
 		return ps, errs, c.cacheErr
