@@ -139,6 +139,10 @@ func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-9 }
 // and PNG are written.
 func TestCorrelate(t *testing.T) {
 	noLLM(t)
+	// No claim check: with the default scoring.verify prob a store whose
+	// model cache already holds P(supported) for these claims (another
+	// run asked the model) added faithfulness.p_supported to the variables.
+	t.Setenv("KGEVAL_SCORING_VERIFY", "off")
 	db := graphstoretest.MustOpenDB(t)
 	args := dbArgs(t)
 	usefulness := map[string]string{"grounded": "Useful", "ungrounded": "Not useful at all", "poor": "Partially useful"}
@@ -471,6 +475,7 @@ func TestSensitivity(t *testing.T) {
 // variants.
 func TestSweepReport(t *testing.T) {
 	noLLM(t)
+	t.Setenv("KGEVAL_SCORING_VERIFY", "off") // as TestCorrelate: no cached P(supported) in the metrics
 	db := graphstoretest.MustOpenDB(t)
 	args := dbArgs(t)
 	run := mustRunName(t, db, "sweeprep")
