@@ -48,6 +48,12 @@ type ClaimProb struct {
 	// Tokens is the prompt tokens the endpoint counted over all chunks (0
 	// for an answer read from the cache).
 	Tokens int `json:"tokens,omitempty"`
+	// CachedTokens is the prompt tokens the answers read from the cache
+	// cost when they were asked: what a cold run pays for them.
+	CachedTokens int `json:"cached_tokens,omitempty"`
+	// FormTokens is each question form's prompt tokens, asked now or read
+	// from the cache (what the form costs cold).
+	FormTokens map[string]int `json:"form_tokens,omitempty"`
 	// Cached is true when every chunk's answer came from the cache.
 	Cached bool `json:"cached,omitempty"`
 	// Forms is each question form's P(supported) (scoring.verify_forms); P

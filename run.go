@@ -47,6 +47,8 @@ type Run struct {
 	// all attempts; nil until recorded.
 	Stages Stages `json:"stages,omitempty"`
 	Calls  *Calls `json:"calls,omitempty"`
+	// Ledger is the model's cost per stage and pair (every attempt's).
+	Ledger Ledger `json:"ledger,omitempty"`
 	// Texts counts the distinct texts sent to extraction by kind, with the
 	// bound of 4 per sample + 1 per distinct passage; nil until recorded.
 	Texts *TextCounts `json:"texts,omitempty"`
@@ -134,6 +136,18 @@ func (s RunSettings) GraphParams() GraphParams {
 		Directed: s.Directed, EmptyAsZero: s.EmptyAsZero, TauRel: s.TauRel}
 }
 
+// Claim-check modes of scoring.verify that ask the model about claims:
+// prob asks about every claim, cascade only about those inside the
+// calibration's band (the rest keep the score without the model).
+const (
+	VerifyProb    = "prob"
+	VerifyCascade = "cascade"
+)
+
+// AsksClaims reports whether scoring.verify mode asks the model about
+// claims (prob or cascade).
+func AsksClaims(mode string) bool { return mode == VerifyProb || mode == VerifyCascade }
+
 // EvidenceAggregates are the values of scoring.evidence_aggregate
 // (RunSettings.EvidenceAggregate).
 var EvidenceAggregates = []string{"max", "mean", "top2"}
@@ -217,4 +231,5 @@ type RunUpdate struct {
 	Calls     *Calls
 	Texts     *TextCounts
 	Grounding *GroundingCounts
+	Ledger    Ledger
 }

@@ -58,7 +58,9 @@ type TriagePair struct {
 	Input    string      `json:"input"`
 	Context  string      `json:"context"`
 	Headline string      `json:"headline"`
-	PassMark float64     `json:"pass_mark"`
+	// PassMark is the headline's pass mark, null for a pair without a
+	// fitted one (HasMark): its rows neither pass nor fail.
+	PassMark *float64 `json:"pass_mark"`
 	Columns  []string    `json:"columns"`
 	Total    int         `json:"total"`
 	Failing  int         `json:"failing"`
@@ -222,6 +224,10 @@ func BuildTriageIndex(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresh
 					if i == 0 {
 						mth = mark
 					}
+					if math.IsNaN(mth) {
+						tr.Cells[i] = c
+						continue
+					}
 					pass := Passes(m, *c.Value, mth)
 					c.Pass = &pass
 					if !pass && i == 0 {
@@ -285,7 +291,7 @@ func (ix *TriageIndex) Query(q TriageQuery) (*Triage, error) {
 		if q.Pair != "" && p.Name != q.Pair {
 			continue
 		}
-		tp := TriagePair{Pair: p.Name, Input: string(p.Input), Context: string(p.Context), Headline: Headline(p), PassMark: ix.PassMarks[p.Name],
+		tp := TriagePair{Pair: p.Name, Input: string(p.Input), Context: string(p.Context), Headline: Headline(p), PassMark: finite(ix.PassMarks[p.Name]),
 			Columns: ix.Columns[p.Name], Rows: []TriageRow{}}
 		if tp.Columns == nil {
 			tp.Columns = []string{}
@@ -563,4 +569,12 @@ func nearest(d *readmodel.SampleDetail, pair string) ([]NearestEntity, int) {
 	})
 	more := max(0, len(out)-WhyLinesPerRow)
 	return out[:min(len(out), WhyLinesPerRow)], more
+}
+
+// finite is v, nil when it is NaN (no mark).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &v
 }

@@ -84,7 +84,7 @@ func TestTriageQuery(t *testing.T) {
 			if !slices.Equal(p.Columns, []string{"score", "multihop", "support", "contradiction"}) || p.Headline != "score" {
 				t.Errorf("columns %v headline %q", p.Columns, p.Headline)
 			}
-			if want := PassMark("score", false); tc.thresholds["score"] == 0 && p.PassMark != want {
+			if want := PassMark("score", false); tc.thresholds["score"] == 0 && (p.PassMark == nil || *p.PassMark != want) {
 				t.Errorf("pass mark %v, want the calibrated %v", p.PassMark, want)
 			}
 		})
@@ -179,8 +179,9 @@ func marks(r TriageRow) []string {
 
 // TestTriage_QuestionPair: a question pair's headline is slot_coverage,
 // shown first even where the run has another score first in
-// TriageMetrics; a row fails on it alone, and a failing row without
-// verdicts shows its failed entities with their nearest match.
+// TriageMetrics; it has no fitted pass mark (HasMark), so no row passes or
+// fails on it, its diagnostics are still marked; a row without verdicts
+// explains its failed entities with their nearest match.
 func TestTriage_QuestionPair(t *testing.T) {
 	pairs := []kgeval.Pair{{Name: "context_relevancy", Input: kgeval.TextQuestion, Context: kgeval.TextContexts}}
 	mk := func(id string, rec int, slot, overlap *float64) readmodel.SampleScores {
@@ -198,24 +199,18 @@ func TestTriage_QuestionPair(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := got.Pairs[0]
-	if p.Headline != "slot_coverage" || p.PassMark != 0.5 || !slices.Equal(p.Columns, []string{"slot_coverage", "multihop", "community_overlap"}) {
+	if p.Headline != "slot_coverage" || p.PassMark != nil || !slices.Equal(p.Columns, []string{"slot_coverage", "multihop", "community_overlap"}) {
 		t.Errorf("headline %q pass mark %v columns %v", p.Headline, p.PassMark, p.Columns)
 	}
-	if !slices.Equal(ids(p.Rows), []string{"missing", "half", "grounded", "unasked"}) || p.Failing != 1 {
-		t.Errorf("rows %v failing %d, want missing first and 1 failing", ids(p.Rows), p.Failing)
+	if !slices.Equal(ids(p.Rows), []string{"missing", "half", "grounded", "unasked"}) || p.Failing != 0 {
+		t.Errorf("rows %v failing %d, want lowest first and none failing", ids(p.Rows), p.Failing)
 	}
-	if m := marks(p.Rows[2]); !slices.Equal(m, []string{"pass", "pass", "fail"}) || p.Rows[2].Failing != 0 {
+	if m := marks(p.Rows[2]); !slices.Equal(m, []string{"null", "pass", "fail"}) || p.Rows[2].Failing != 0 {
 		t.Errorf("grounded: %v failing %d", m, p.Rows[2].Failing)
 	}
 	d := &readmodel.SampleDetail{ID: "missing", Pairs: []readmodel.PairDetail{{Pair: pairs[0], Score: &readmodel.StoredScore{},
 		Paths: []kgeval.EntityPath{{Label: "far", Cost: f(0.8), Path: []string{"far", "near"}}, {Label: "ok", Cost: f(0.1), Passed: true}}}}}
-	got.AttachWhy(func(id, pair string) (RowWhy, bool) {
-		if id != "missing" {
-			return RowWhy{}, false
-		}
-		return WhyOfRow(d, pair), true
-	})
-	c := got.Pairs[0].Rows[0]
+	c := WhyOfRow(d, pairs[0].Name)
 	if len(c.Nearest) != 1 || c.Nearest[0].Match != "near" || c.Nearest[0].Cosine == nil || *c.Nearest[0].Cosine < 0.19 || *c.Nearest[0].Cosine > 0.21 {
 		t.Errorf("nearest of missing: %+v", c.Nearest)
 	}

@@ -175,7 +175,7 @@ func (w *models) Models(cache, answers kgeval.Cache) (*pipeline.Models, error) {
 		Embedder:  w.cached, Judge: w.judge, Verifier: &llm.Verifier{Client: w.verifyClient, Cache: answers},
 		Calls: func() kgeval.Calls { return w.client.Stats().Add(w.judgeClient.Stats()).Add(w.verifyClient.Stats()) },
 	}
-	if cfg.Scoring.Verify == "prob" {
+	if kgeval.AsksClaims(cfg.Scoring.Verify) {
 		cv := &llm.ClaimVerifier{Client: w.verifyClient, Cache: answers, Forms: cfg.Scoring.VerifyForms, Aggregate: cfg.Scoring.EvidenceAggregate}
 		ms.ClaimVerifier = cv
 		if cfg.Scoring.AtomicWords > 0 {

@@ -273,9 +273,9 @@ func (c *Config) validateClaimChecks(bad badValue) error {
 		return bad("scoring.tau_rel", c.Scoring.TauRel, "must be a cosine in [-1, 1]")
 	}
 	switch c.Scoring.Verify {
-	case "off", "llm", "prob":
+	case "off", "llm", "prob", "cascade":
 	default:
-		return bad("scoring.verify", c.Scoring.Verify, "must be off, llm or prob")
+		return bad("scoring.verify", c.Scoring.Verify, "must be off, llm, prob or cascade")
 	}
 	for _, f := range c.Scoring.VerifyForms {
 		if !slices.Contains(kgeval.ClaimForms, f) {

@@ -31,6 +31,9 @@ type ClaimRow struct {
 	// each one's P(supported) (scoring.atomic_words).
 	Atoms []string  `json:"atoms,omitempty"`
 	AtomP []float64 `json:"atom_p,omitempty"`
+	// Tokens is the prompt tokens the model's answer took, over its forms
+	// and chunks (also when read from the cache: what it cost when asked).
+	Tokens int `json:"tokens,omitempty"`
 	// Evidence is the best evidence sentence ("" when the window is
 	// empty), EvidencePassage its 1-based passage (0: the reference or
 	// answer side), EvidenceWhy what reached it in the graph.
@@ -60,7 +63,7 @@ func ClaimRows(rows []readmodel.SampleScores, pairs []kgeval.Pair) []ClaimRow {
 				if c.Model != nil {
 					pv := c.Model.P
 					cr.PSupported, cr.PContradicted, cr.ChunkP = &pv, c.Model.Contradicted, c.Model.ChunkP
-					cr.Atoms, cr.AtomP = c.Model.Atoms, c.Model.AtomP
+					cr.Atoms, cr.AtomP, cr.Tokens = c.Model.Atoms, c.Model.AtomP, c.Model.Tokens
 				}
 				if len(c.Evidence) > 0 {
 					e := c.Evidence[0]

@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"io"
+	"math"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
@@ -16,7 +17,8 @@ import (
 type Headline struct {
 	Metric   string   `json:"metric"`
 	Value    *float64 `json:"value"`
-	PassMark float64  `json:"pass_mark"`
+	// PassMark is null for a pair without a fitted mark; Pass is then null.
+	PassMark *float64 `json:"pass_mark"`
 	Pass     *bool    `json:"pass"`
 	Reason   string   `json:"reason,omitempty"`
 }
@@ -63,10 +65,14 @@ func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) 
 			if !ok {
 				continue
 			}
-			h := Headline{Metric: m.metric, Value: res.Value(m.metric), PassMark: m.mark}
+			h := Headline{Metric: m.metric, Value: res.Value(m.metric)}
+			if !math.IsNaN(m.mark) {
+				mk := m.mark
+				h.PassMark = &mk
+			}
 			if h.Value == nil {
 				h.Reason = res.ReasonFor(m.metric)
-			} else {
+			} else if h.PassMark != nil {
 				pass := analysis.Passes(m.metric, *h.Value, m.mark)
 				h.Pass = &pass
 				failed, passed = failed || !pass, passed || pass

@@ -109,7 +109,7 @@ func runFields(u kgeval.RunUpdate) (map[string]any, error) {
 	if u.Finished != nil {
 		f["finished"] = *u.Finished
 	}
-	for key, v := range map[string]any{"stages": u.Stages, "calls": u.Calls, "texts": u.Texts, "grounding": u.Grounding} {
+	for key, v := range map[string]any{"stages": u.Stages, "calls": u.Calls, "texts": u.Texts, "grounding": u.Grounding, "ledger": u.Ledger} {
 		if reflect.ValueOf(v).IsNil() {
 			continue
 		}
@@ -142,7 +142,7 @@ func runFrom(m map[string]any) (kgeval.Run, error) {
 	if r.Settings, err = decodeRunSettings(r.Config); err != nil {
 		return r, kgeval.Wrap(kgeval.EINTERNAL, err, "run %q: stored configuration", r.Name)
 	}
-	for key, dst := range map[string]any{"stages": &r.Stages, "calls": &r.Calls, "texts": &r.Texts, "grounding": &r.Grounding} {
+	for key, dst := range map[string]any{"stages": &r.Stages, "calls": &r.Calls, "texts": &r.Texts, "grounding": &r.Grounding, "ledger": &r.Ledger} {
 		if s := asString(m[key]); s != "" {
 			if err := json.Unmarshal([]byte(s), dst); err != nil {
 				return r, kgeval.Wrap(kgeval.EINTERNAL, err, "run %q: stored %s", r.Name, key)

@@ -142,6 +142,13 @@ func leastSupported(parts []kgeval.ClaimProb, atoms []string) kgeval.ClaimProb {
 		}
 		out.Chunks += p.Chunks
 		out.Tokens += p.Tokens
+		out.CachedTokens += p.CachedTokens
+		for f, n := range p.FormTokens {
+			if out.FormTokens == nil {
+				out.FormTokens = map[string]int{}
+			}
+			out.FormTokens[f] += n
+		}
 		out.Fallback = out.Fallback || p.Fallback
 		out.Cached = out.Cached && p.Cached
 	}

@@ -613,7 +613,7 @@ func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, 
 			return kgeval.ClaimProb{}, err
 		}
 	}
-	res := kgeval.ClaimProb{Chunks: len(p.chunks), Cached: true, Forms: map[string]float64{}}
+	res := kgeval.ClaimProb{Chunks: len(p.chunks), Cached: true, Forms: map[string]float64{}, FormTokens: map[string]int{}}
 	if len(p.chunks) > 1 {
 		res.ChunkP = chunkMeans(as, p, forms)
 	}
@@ -636,7 +636,10 @@ func (c *claimCall) query(q kgeval.ClaimQuery, p *claimPlan) (kgeval.ClaimProb, 
 			res.Cached = res.Cached && fromCache[j][k]
 			if !fromCache[j][k] {
 				res.Tokens += a.Tokens
+			} else {
+				res.CachedTokens += a.Tokens
 			}
+			res.FormTokens[f] += a.Tokens
 		}
 		if !asked {
 			continue

@@ -20,15 +20,20 @@ type ClaimOptions struct {
 	Evidence claims.Params
 	// Calibration is the calibrated score's fits (nil: the committed one).
 	Calibration *claims.Calibration
+	// Cascade asks the ClaimVerifier only about the claims inside the
+	// calibration's band (scoring.verify cascade); the others keep the
+	// fit without the model.
+	Cascade bool
 }
 
 // claimJob is one pair graph's claims: its result's index, the claim
-// checks, the index of its first model query and its passages.
+// checks, the index of each one's model query (-1: not asked) and its
+// passages.
 type claimJob struct {
 	result   int
 	pair     string
 	checks   []kgeval.ClaimCheck
-	first    int
+	query    []int
 	passages []claims.Passage
 }
 
@@ -52,7 +57,7 @@ func (e *Evaluator) claimChecks(ctx context.Context, idx *sampleIndex, graphs []
 			return err
 		}
 	}
-	jobs, queries, err := e.claimJobs(ctx, idx, graphs, results, rep, progress("evidence"))
+	jobs, queries, err := e.claimJobs(ctx, idx, graphs, results, rep, cal, progress("evidence"))
 	if err != nil {
 		return err
 	}
@@ -60,6 +65,8 @@ func (e *Evaluator) claimChecks(ctx context.Context, idx *sampleIndex, graphs []
 	if err != nil {
 		return err
 	}
+	rep.ClaimLedger = map[string]kgeval.LedgerEntry{}
+	counted := map[int]bool{}
 	for _, j := range jobs {
 		var answers []*kgeval.ClaimProb
 		var failed []error
@@ -67,12 +74,19 @@ func (e *Evaluator) claimChecks(ctx context.Context, idx *sampleIndex, graphs []
 			answers = make([]*kgeval.ClaimProb, len(j.checks))
 			failed = make([]error, len(j.checks))
 			for k := range j.checks {
-				q := j.first + k
+				q := j.query[k]
+				if q < 0 {
+					continue // settled without the model (cascade)
+				}
 				if errs[q] != nil {
 					failed[k] = errs[q]
 					continue
 				}
 				answers[k] = &ps[q]
+				if !counted[q] { // one query per claim; count it once
+					counted[q] = true
+					rep.ClaimLedger[j.pair] = rep.ClaimLedger[j.pair].Add(claimCost(ps[q]))
+				}
 			}
 		}
 		cal.Score(&results[j.result], j.checks, answers, failed)
@@ -96,7 +110,11 @@ func (e *Evaluator) evidenceParams() claims.Params {
 // claimJobs splits each pair's input into claims with their evidence
 // windows, and lists the model queries they need (none without a
 // ClaimVerifier).
-func (e *Evaluator) claimJobs(ctx context.Context, idx *sampleIndex, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, progress func(int, int)) ([]claimJob, []kgeval.ClaimQuery, error) {
+func (e *Evaluator) claimJobs(ctx context.Context, idx *sampleIndex, graphs []*kgeval.PairGraph, results []kgeval.KGResult, rep *Report, cal *claims.Calibration, progress func(int, int)) ([]claimJob, []kgeval.ClaimQuery, error) {
+	cascade := cal.Cascade
+	if !e.Claims.Cascade {
+		cascade = nil
+	}
 	params := e.evidenceParams()
 	byGraph := map[string]*kgeval.PairGraph{}
 	for _, g := range graphs {
@@ -128,13 +146,20 @@ func (e *Evaluator) claimJobs(ctx context.Context, idx *sampleIndex, graphs []*k
 		if err != nil {
 			return nil, nil, err
 		}
-		jobs = append(jobs, claimJob{result: i, pair: p.Name, checks: checks, first: len(queries), passages: in.Passages})
-		if e.asks(p.Name) {
-			for _, c := range checks {
-				queries = append(queries, kgeval.ClaimQuery{Evidence: claims.Window(c, in.Passages), Claim: c.Text,
-					Question: s.Question, Preceding: preceding(s, p, in.Text, c)})
+		j := claimJob{result: i, pair: p.Name, checks: checks, query: make([]int, len(checks)), passages: in.Passages}
+		for k, c := range checks {
+			j.query[k] = -1
+			if !e.asks(p.Name) || (cascade != nil && !cascade.Asks(&checks[k], cal.WithoutModel.Predict(c.Features))) {
+				if e.asks(p.Name) {
+					rep.ClaimSettled++
+				}
+				continue
 			}
+			j.query[k] = len(queries)
+			queries = append(queries, kgeval.ClaimQuery{Evidence: claims.Window(c, in.Passages), Claim: c.Text,
+				Question: s.Question, Preceding: preceding(s, p, in.Text, c)})
 		}
+		jobs = append(jobs, j)
 		rep.Claims += len(checks)
 	}
 	return jobs, queries, nil
@@ -220,4 +245,22 @@ func (e *Evaluator) cosine(ctx context.Context) func(string, []string) ([]float6
 		}
 		return out, nil
 	}
+}
+
+// claimCost is what one claim's answer cost the model: its requests sent
+// now (one completion token each: the answer is one token) and their
+// prompt tokens, or, read from the cache, a hit with the prompt tokens it
+// cost when asked.
+func claimCost(p kgeval.ClaimProb) kgeval.LedgerEntry {
+	var e kgeval.LedgerEntry
+	asked := len(p.FormTokens)
+	if p.Cached {
+		e.CacheHits = int64(max(asked, 1) * max(p.Chunks, 1))
+		e.CachedPromptTokens = int64(p.CachedTokens)
+		return e
+	}
+	e.Requests = int64(max(asked, 1) * max(p.Chunks, 1))
+	e.CompletionTokens = e.Requests
+	e.PromptTokens, e.CachedPromptTokens = int64(p.Tokens), int64(p.CachedTokens)
+	return e
 }

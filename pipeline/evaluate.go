@@ -139,8 +139,10 @@ type Evaluation struct {
 	Resumed, Verified, CacheOnly bool
 	// Models are the adapters it used (their counters say what they did).
 	Models *Models
-	// Calls is the run's call accounting over all its attempts.
-	Calls kgeval.Calls
+	// Calls is the run's call accounting over all its attempts, Ledger
+	// the model's cost per stage and pair over them.
+	Calls  kgeval.Calls
+	Ledger kgeval.Ledger
 	// Usage is what this process's model clients did (ModelFactory.Usage);
 	// Usage.All.Refused the requests --cache-only found no answer for.
 	Usage Usage
@@ -233,6 +235,7 @@ type attempt struct {
 	// attempts; done and metricsDone what they stored.
 	prevCalls   kgeval.Calls
 	prevStages  kgeval.Stages
+	prevLedger  kgeval.Ledger
 	done        map[string]bool
 	metricsDone map[string]map[string]bool
 	models      *Models
@@ -291,6 +294,7 @@ func (a *attempt) resume(ctx context.Context, old, record kgeval.Run) error {
 	for k, s := range old.Stages {
 		a.prevStages[k] = s
 	}
+	a.prevLedger = old.Ledger
 	var err error
 	if a.done, err = store.ScoredGraphs(ctx, run, kgeval.DefaultVariant); err != nil {
 		return err
@@ -336,11 +340,13 @@ func (a *attempt) finish(ctx context.Context, ev *Evaluation, err error) error {
 		}
 	}
 	cl, finished := a.calls(), time.Now().UTC()
+	ledger := a.prevLedger.Add(a.ledger())
+	ev.Ledger = ledger
 	if a.shards != nil {
 		if ferr := a.finishShard(context.WithoutCancel(ctx), status, msg, stages, cl); ferr != nil && err == nil {
 			err = ferr
 		}
-	} else if ferr := a.store.UpdateRun(context.WithoutCancel(ctx), run, kgeval.RunUpdate{Status: &status, Error: &msg, Finished: &finished, Stages: stages, Calls: &cl}); ferr != nil && err == nil {
+	} else if ferr := a.store.UpdateRun(context.WithoutCancel(ctx), run, kgeval.RunUpdate{Status: &status, Error: &msg, Finished: &finished, Stages: stages, Calls: &cl, Ledger: ledger}); ferr != nil && err == nil {
 		err = ferr
 	}
 	if status == kgeval.RunInterrupted {
@@ -362,8 +368,9 @@ func (a *attempt) evaluator(ctx context.Context) *Evaluator {
 		e.Verifier, e.VerifyPairs = models.Verifier, o.Settings.VerifyPairs
 	}
 	e.Claims.Evidence = claims.Params{Mode: o.Settings.Evidence, Budget: o.Settings.EvidenceTokens}
-	if o.Settings.Verify == "prob" {
+	if kgeval.AsksClaims(o.Settings.Verify) {
 		e.ClaimVerifier, e.VerifyPairs = models.ClaimVerifier, o.Settings.VerifyPairs
+		e.Claims.Cascade = o.Settings.Verify == kgeval.VerifyCascade
 	}
 	e.OnTexts = a.onTexts(ctx)
 	if a.done != nil {
@@ -710,4 +717,36 @@ func mismatch(run, code, format string, args ...any) error {
 func IsMismatch(err error) bool {
 	var m *MismatchError
 	return errors.As(err, &m)
+}
+
+// ledger is this attempt's model cost per stage and pair: extraction, the
+// model check of triplets (verify) and the judge from their clients'
+// accounting, the claim checks per pair from their answers (the verify
+// client's time shared out by prompt tokens).
+func (a *attempt) ledger() kgeval.Ledger {
+	l := kgeval.Ledger{}
+	if a.models == nil {
+		return l
+	}
+	u := a.o.Models.Usage()
+	entry := func(c kgeval.Calls) kgeval.LedgerEntry {
+		return kgeval.LedgerEntry{Requests: c.Calls, CacheHits: c.CacheHits, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens, Seconds: c.Latency.Seconds()}
+	}
+	l.Set("extract", kgeval.LedgerAll, entry(u.Extraction))
+	l.Set("judge", kgeval.LedgerAll, entry(u.Judge))
+	if a.rep == nil || len(a.rep.ClaimLedger) == 0 {
+		l.Set("verify", kgeval.LedgerAll, entry(u.Verify))
+		return l
+	}
+	var prompt int64
+	for _, e := range a.rep.ClaimLedger {
+		prompt += e.PromptTokens
+	}
+	for pair, e := range a.rep.ClaimLedger {
+		if prompt > 0 {
+			e.Seconds = u.Verify.Latency.Seconds() * float64(e.PromptTokens) / float64(prompt)
+		}
+		l.Set("claims", pair, e)
+	}
+	return l
 }

@@ -121,8 +121,13 @@ type Report struct {
 	VerifyBatches, VerifyFacts, VerifyFailed int
 	// Claims counts the claims checked; ClaimQueries the model questions
 	// they made (after deduplication), ClaimFailed those that failed,
-	// ClaimTokens the prompt tokens the endpoint counted for them.
-	Claims, ClaimQueries, ClaimFailed, ClaimTokens int
+	// ClaimTokens the prompt tokens the endpoint counted for them,
+	// ClaimSettled the claims the cascade settled without asking.
+	Claims, ClaimQueries, ClaimFailed, ClaimTokens, ClaimSettled int
+	// ClaimLedger is what the claims' model answers cost, per pair: the
+	// requests sent now (one completion token each) with their prompt
+	// tokens, and the answers read from the cache with what they cost.
+	ClaimLedger map[string]kgeval.LedgerEntry
 }
 
 // SampleError is a sample whose text could not be extracted.

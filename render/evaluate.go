@@ -126,6 +126,10 @@ func Headline(w io.Writer, hs []analysis.HeadlineStat) {
 		}
 		mark := fmt.Sprintf("%s %.2f", dir, h.PassMark)
 		switch {
+		case !h.HasMark:
+			// No labelled set the repository ships fits one: the score
+			// without pass or fail (analysis.HasMark).
+			mark = "none (no fitted mark)"
 		case h.Metric == metricreg.MetricClaimScore && h.WithModel:
 			mark += " (calibrated, with the model)"
 		case h.Metric == metricreg.MetricClaimScore:
@@ -136,7 +140,7 @@ func Headline(w io.Writer, hs []analysis.HeadlineStat) {
 			mark += " (default, not calibrated)"
 		}
 		passing := "-"
-		if h.N > 0 {
+		if h.N > 0 && h.HasMark {
 			passing = fmt.Sprintf("%d/%d (%.0f%%)", h.Passing, h.N, 100*h.Share())
 		}
 		fmt.Fprintf(tw, "%s%s\t%d\t%s\t%s\t%d\t%s\n", line, fmtNum(h.Mean, h.N), h.N, mark, passing, sumCounts(h.Nulls), TopReason(h.Nulls))
@@ -248,6 +252,7 @@ func Evaluation(w io.Writer, r *pipeline.Evaluation) {
 	if r.CacheOnly {
 		fmt.Fprintf(w, "cache-only: model calls %d; %d requests not in the cache (refused)\n", u.All.Calls, u.All.Refused)
 	}
+	Ledger(w, r.Ledger, rep.Samples)
 	var stages []string
 	for _, s := range []string{"extract", "ground", "embed", "store", "score", "verify", "metrics"} {
 		stages = append(stages, fmt.Sprintf("%s %s", s, rep.Stages[s].Round(time.Millisecond)))

@@ -38,7 +38,8 @@ type HeadlineOutput struct {
 	Mean      *float64       `json:"mean"`
 	N         int            `json:"n"`
 	Passing   int            `json:"passing"`
-	PassMark  float64        `json:"pass_mark"`
+	// PassMark is null for a pair without a fitted mark (then Passing is 0).
+	PassMark  *float64       `json:"pass_mark"`
 	WithModel bool           `json:"with_model,omitempty"`
 	Nulls     map[string]int `json:"nulls,omitempty"`
 }
@@ -58,7 +59,11 @@ func EvaluationJSON(w io.Writer, r *pipeline.Evaluation, pairs []kgeval.Pair) er
 	}
 	for _, h := range analysis.Headlines(rows, pairs, nil) {
 		ho := HeadlineOutput{Pair: h.Pair.Name, Metric: h.Metric, System: h.System, N: h.N, Passing: h.Passing,
-			PassMark: h.PassMark, WithModel: h.WithModel, Nulls: h.Nulls}
+			WithModel: h.WithModel, Nulls: h.Nulls}
+		if h.HasMark {
+			m := h.PassMark
+			ho.PassMark = &m
+		}
 		if !math.IsNaN(h.Mean) {
 			m := h.Mean
 			ho.Mean = &m

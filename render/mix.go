@@ -74,10 +74,17 @@ func Mix(w io.Writer, rep fit.Mix) {
 				req = strconv.FormatFloat(*r.Requests, 'f', 2, 64)
 			}
 			note := strings.Join(r.Features, ", ")
+			if r.TokensPerSample != nil {
+				note = fmt.Sprintf("%.0f prompt tokens a sample; ", *r.TokensPerSample) + note
+			}
 			if len(reasons) > 0 {
 				note = strings.TrimPrefix(note+"; "+reasons[0], "; ")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, req, strings.Join(cells, "\t"),
+			name := r.Name
+			if r.MarkRule != "" {
+				name += " [mark: " + r.MarkRule + "]"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, req, strings.Join(cells, "\t"),
 				num3(r.Macro.AUROC), interval(r.Macro.AUROCLo, r.Macro.AUROCHi), num3(r.Macro.BalancedAccuracy), interval(r.Macro.BALo, r.Macro.BAHi), note)
 		}
 		tw.Flush()
@@ -100,8 +107,17 @@ func Mix(w io.Writer, rep fit.Mix) {
 		for i, n := range s.fit.Names {
 			coefs = append(coefs, fmt.Sprintf("%s %+.3f", n, s.fit.Coef[i]))
 		}
-		fmt.Fprintf(w, "  fitted on every dataset (%d claims): %s (standardised), intercept %+.3f; pass mark %.3f\n",
+		fmt.Fprintf(w, "  fitted on every dataset (%d claims): %s (standardised), intercept %+.3f; pass mark %.3f",
 			s.fit.FittedOn.Claims, strings.Join(coefs, ", "), s.fit.Intercept, s.fit.PassMark)
+		if s.fit.MarkRule != "" {
+			fmt.Fprintf(w, " (%s dataset's balanced accuracy on held-out predictions; there %.3f to %.3f)", s.fit.MarkRule, s.fit.BARange[0], s.fit.BARange[1])
+		}
+		fmt.Fprintln(w)
+	}
+	if c := rep.Calibration.Cascade; c != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "cascade (scoring.verify cascade): the model is asked when no conflict settles a claim and its probability without the model is in [%.3f, %.3f); pass mark %.3f (%s dataset's balanced accuracy on held-out predictions; there %.3f to %.3f); nested leave-one-dataset-out: %.0f%% of claims asked, %.0f prompt tokens a sample, macro AUROC %.3f, macro BAcc %.3f\n",
+			c.Lo, c.Hi, c.PassMark, c.MarkRule, c.BARange[0], c.BARange[1], 100*c.AskedShare, c.TokensPerSample, c.CVAUROC, c.CVBalancedAccuracy)
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintln(w, "note: "+n)

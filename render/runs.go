@@ -35,6 +35,9 @@ func RunShow(w io.Writer, r kgeval.Run, sum []readmodel.PairSummary) error {
 	if r.Error != "" {
 		fmt.Fprintf(w, "error %s\n", r.Error)
 	}
+	if r.Ledger != nil {
+		Ledger(w, r.Ledger, r.Samples)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	var cols []string
 	for _, name := range metricreg.KGMetricNames {

@@ -61,8 +61,11 @@ type MixSet struct {
 // MixOptions are the mix report's settings (zero values: the defaults).
 type MixOptions struct {
 	// Lambda is the L2 penalty; 0: chosen from MixLambdas.
-	Lambda  float64
-	MinGain float64
+	Lambda float64
+	// MarkRule chooses the calibration's pass marks (MarkRules; empty:
+	// MarkMedian).
+	MarkRule string
+	MinGain  float64
 	// Kgeval is the version recorded in the calibration's fitted_on.
 	Kgeval string
 }
@@ -100,6 +103,12 @@ type MixRow struct {
 	// Requests is the model requests per claim the score needs (nil: as
 	// the runs asked them).
 	Requests *float64 `json:"requests"`
+	// TokensPerSample is the model's prompt tokens per sample the asked
+	// claims cost (their three-way form's), when counted.
+	TokensPerSample *float64 `json:"tokens_per_sample,omitempty"`
+	// MarkRule is how the row's pass marks were chosen (transferRow);
+	// empty: the mean rule on the other datasets' in-sample scores.
+	MarkRule string `json:"mark_rule,omitempty"`
 	// On names the datasets of Cells when they are not every dataset of
 	// the report (the contradiction rows: the datasets that label it).
 	On            []string  `json:"on,omitempty"`
@@ -162,6 +171,9 @@ type mixClaim struct {
 	forms    map[string]float64
 	contra   *float64
 	unknown  *float64
+	// tokens is the prompt tokens of the model's three-way question
+	// about the claim (asked or read from the cache).
+	tokens int
 }
 
 // mixData is one dataset's labelled samples and claims.
@@ -255,6 +267,10 @@ func MixReport(sets []MixSet, o MixOptions) (Mix, error) {
 		if rep.Calibration.WithModel, err = mixFit(data, stepFeatures(sel), o, src); err != nil {
 			return rep, err
 		}
+		if rep.Calibration.Cascade, _, err = mixCascade(data, stepFeatures(noSel), stepFeatures(sel), o, o.markRule()); err != nil {
+			return rep, err
+		}
+		rep.Rows = append(rep.Rows, transferRows(data, stepFeatures(noSel), stepFeatures(sel), o)...)
 	} else {
 		rep.Notes = append(rep.Notes, "no claim has the model's answer (the runs' scoring.verify is not prob, or a replay lacked the snapshot): no with_model fit")
 	}
@@ -325,6 +341,7 @@ func readMixData(s MixSet) (mixData, MixDataset, error) {
 			if ch.Model != nil {
 				maps.Copy(mc.features, claims.ModelFeatures(*ch.Model))
 				mc.forms, mc.contra, mc.unknown = ch.Model.Forms, ch.Model.Contradicted, ch.Model.NotStated
+				mc.tokens = ch.Model.FormTokens["threeway"]
 				if len(mc.forms) == 0 {
 					mc.forms = map[string]float64{"claim": ch.Model.P}
 				}
@@ -774,10 +791,10 @@ func stepFeatures(steps []MixStep) []string {
 	return out
 }
 
-// mixFit fits features on every dataset, with the pass mark that
-// maximises the mean balanced accuracy over them, and records the
-// leave-one-dataset-out macro AUROC and balanced accuracy as its
-// cross-validated ones (Folds: the datasets).
+// mixFit fits features on every dataset, with the pass mark chosen by
+// o.MarkRule on the datasets' held-out predictions, and records the nested
+// leave-one-dataset-out macro AUROC and balanced accuracy (transferRow) as
+// its cross-validated ones (Folds: the datasets).
 func mixFit(data []mixData, features []string, o MixOptions, src claims.Source) (*claims.Fit, error) {
 	if len(features) == 0 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "the forward selection chose no feature: no feature helps on a dataset it was not fitted on")
@@ -789,20 +806,23 @@ func mixFit(data []mixData, features []string, o MixOptions, src claims.Source) 
 	if m, err = rescale(data, m); err != nil {
 		return nil, err
 	}
-	var ins []scored
 	claimsN := 0
 	for _, d := range data {
-		ins = append(ins, predictSamples(d, m))
 		for _, c := range d.claims {
 			if _, ok := featureRow(c, features); ok {
 				claimsN++
 			}
 		}
 	}
-	mark, _ := macroThreshold(ins)
-	out := &claims.Fit{Logistic: m, PassMark: mark, Folds: len(data), FittedOn: src}
+	rule := o.markRule()
+	build := featureBuilder(features, o)
+	mark, spread, err := finalMark(data, build, rule)
+	if err != nil {
+		return nil, err
+	}
+	out := &claims.Fit{Logistic: m, PassMark: mark, MarkRule: rule, BARange: spread, Folds: len(data), FittedOn: src}
 	out.FittedOn.Claims = claimsN
-	row := lodoRow("", data, features, o)
+	row := transferRow("", data, build, features, rule)
 	if row.Macro.AUROC != nil {
 		out.CVAUROC, out.CVAUROCCI = *row.Macro.AUROC, [2]float64{*row.Macro.AUROCLo, *row.Macro.AUROCHi}
 	}
@@ -810,6 +830,14 @@ func mixFit(data []mixData, features []string, o MixOptions, src claims.Source) 
 		out.CVBalancedAccuracy, out.CVBalancedAccuracyCI = *row.Macro.BalancedAccuracy, [2]float64{*row.Macro.BALo, *row.Macro.BAHi}
 	}
 	return out, nil
+}
+
+// markRule is o.MarkRule, MarkMedian when unset.
+func (o MixOptions) markRule() string {
+	if o.MarkRule == "" {
+		return MarkMedian
+	}
+	return o.MarkRule
 }
 
 // rescale makes m's probabilities calibrated again after a heavy penalty

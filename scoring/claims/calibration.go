@@ -22,6 +22,12 @@ import (
 type Fit struct {
 	stats.Logistic
 	PassMark float64 `json:"pass_mark"`
+	// MarkRule is how PassMark was chosen (mean, worst or median balanced
+	// accuracy over the datasets' held-out predictions; empty: mean, in
+	// sample) and BARange the least and greatest dataset balanced accuracy
+	// at it there.
+	MarkRule string     `json:"mark_rule,omitempty"`
+	BARange  [2]float64 `json:"balanced_accuracy_range,omitzero"`
 	// CVAUROC and CVBalancedAccuracy are the fit's cross-validated
 	// quality on its data (out-of-fold claim predictions, or each dataset
 	// left out in turn), with DeLong and group-bootstrap 95% intervals.
@@ -62,10 +68,52 @@ func (m *Fit) Predict(f map[string]float64) float64 {
 }
 
 // Calibration holds the calibrated score's two fits: with the model's
-// probability (scoring.verify prob) and without it.
+// probability (scoring.verify prob) and without it, and the cascade that
+// asks the model only inside a band of the fit without it
+// (scoring.verify cascade).
 type Calibration struct {
-	WithModel    *Fit `json:"with_model"`
-	WithoutModel *Fit `json:"without_model"`
+	WithModel    *Fit     `json:"with_model"`
+	WithoutModel *Fit     `json:"without_model"`
+	Cascade      *Cascade `json:"cascade,omitempty"`
+}
+
+// Cascade is where the model is asked (scoring.verify cascade): a claim
+// without a literal conflict whose probability under the fit without the
+// model is in [Lo, Hi) is asked, and takes the fit with the model; every
+// other claim keeps the fit without it. PassMark is the pass mark of a
+// score read so (a sample's mean over its claims), chosen by MarkRule on
+// the training datasets' held-out predictions; BARange is the least and
+// greatest dataset balanced accuracy there. AskedShare, TokensPerSample,
+// CVAUROC and CVBalancedAccuracy are its nested leave-one-dataset-out
+// figures on the mix.
+type Cascade struct {
+	Lo                 float64    `json:"lo"`
+	Hi                 float64    `json:"hi"`
+	PassMark           float64    `json:"pass_mark"`
+	MarkRule           string     `json:"mark_rule"`
+	BARange            [2]float64 `json:"balanced_accuracy_range"`
+	AskedShare         float64    `json:"asked_share"`
+	TokensPerSample    float64    `json:"tokens_per_sample"`
+	CVAUROC            float64    `json:"cv_auroc"`
+	CVBalancedAccuracy float64    `json:"cv_balanced_accuracy"`
+}
+
+// ModelPassMark is the pass mark of a score read with the model: the
+// cascade's when the calibration has one (the default mode asks the model
+// through it, and a score is read at one mark whichever mode made it),
+// else the fit with the model's.
+func (c *Calibration) ModelPassMark() float64 {
+	if c.Cascade != nil {
+		return c.Cascade.PassMark
+	}
+	return c.WithModel.PassMark
+}
+
+// Asks reports whether the cascade asks the model about a claim: no
+// literal conflict settles it, and its probability without the model p0
+// is inside the band.
+func (c *Cascade) Asks(ch *kgeval.ClaimCheck, p0 float64) bool {
+	return len(ch.Conflicts) == 0 && ch.Features[kgeval.FeatureConflict] == 0 && p0 >= c.Lo && p0 < c.Hi
 }
 
 //go:embed calibration.json
@@ -214,12 +262,16 @@ func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps [
 		}
 		ch.Score = round(fit.Predict(ch.Features))
 		pc := contradiction(ch)
+		mark := fit.PassMark
+		if fit == c.WithModel {
+			mark = c.ModelPassMark()
+		}
 		switch {
 		case len(ch.Conflicts) > 0:
 			// A value or name the evidence states otherwise ("€2.5 million"
 			// against "$2.5 million"): contradicted, whatever the score.
 			ch.Verdict = kgeval.ClaimContradicted
-		case ch.Score >= fit.PassMark:
+		case ch.Score >= mark:
 			ch.Verdict = kgeval.ClaimSupported
 		case pc >= 0.5:
 			ch.Verdict = kgeval.ClaimContradicted
@@ -238,15 +290,19 @@ func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps [
 		delete(r.Reasons, m)
 	}
 	switch {
-	case pn == len(checks):
+	case pn > 0 && failed == nil:
+		// Every claim asked (prob), or those inside the cascade's band.
 		r.SetValue(metricreg.MetricPSupported, kgeval.Float(psum/float64(pn)))
 	case failed != nil:
 		// A claim the model could not answer: the calibrated score fell
 		// back to the fit without the model for it; p_supported is null.
 		r.SetValue(metricreg.MetricPSupported, nil)
 		r.Reasons[metricreg.MetricPSupported] = fmt.Sprintf("model check failed on %d of %d claims: %v", len(checks)-pn, len(checks), failed)
+	case ps != nil:
+		r.SetValue(metricreg.MetricPSupported, nil)
+		r.Reasons[metricreg.MetricPSupported] = "not asked: the cascade settled every claim without the model"
 	default:
 		r.SetValue(metricreg.MetricPSupported, nil)
-		r.Reasons[metricreg.MetricPSupported] = kgeval.ReasonNotApplicable + "scoring.verify is not prob"
+		r.Reasons[metricreg.MetricPSupported] = kgeval.ReasonNotApplicable + "scoring.verify is not prob or cascade"
 	}
 }

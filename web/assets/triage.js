@@ -52,7 +52,7 @@
     const th = data.thresholds.find((t) => t.metric === metric);
     const value = p && p.headline === metric ? p.pass_mark : th && th.value;
     const lower = th && th.direction.startsWith('lower');
-    let mark = value === undefined ? '' : (lower ? ' · passes at ≤ ' : ' · passes at ≥ ') + mark2(value);
+    let mark = value === undefined ? '' : value === null ? ' · no fitted pass mark: shown, never passes or fails' : (lower ? ' · passes at ≤ ' : ' · passes at ≥ ') + mark2(value);
     if (p) mark += p.headline === metric ? ' · headline: decides failing' : ' · diagnostic: not counted in failing';
     else if (metric === 'score') mark += ' (calibrated; a pair whose claims the model checked has its own mark)';
     const params = metric === 'multihop' ? ' · τ ' + data.tau + ', δ ' + data.delta : ' · τ ' + data.tau;
@@ -134,7 +134,8 @@
       el('td', {}, el('a', { href: path('runs', run, 'samples', r.id), class: 'sample-link' }, el('bdi', {}, r.id))),
       el('td', {}, el('bdi', {}, r.system || '')),
       el('td', { class: 'n' }, r.failing ? el('span', { class: 'tri-count fail' }, '✗ fails')
-        : r.cells.length && r.cells[0].value === null ? el('span', { class: 'tri-count null' }, '– null') : el('span', { class: 'tri-count pass' }, '✓ passes')),
+        : r.cells.length && r.cells[0].value === null ? el('span', { class: 'tri-count null' }, '– null')
+          : p.pass_mark === null ? el('span', { class: 'tri-count null' }, '– no mark') : el('span', { class: 'tri-count pass' }, '✓ passes')),
       ...r.cells.map((c, i) => cell(c, i, p)),
       why(r, p)));
     const more = p.total > p.rows.length
@@ -143,7 +144,7 @@
     return el('div', { class: 'tri-pair', 'data-pair': p.pair },
       el('h3', {}, p.pair, el('span', { class: 'muted' }, ' (' + p.input + ' ↔ ' + p.context + ') · ',
         el('strong', { class: p.failing ? 'fail-count' : '' }, p.failing + ' of ' + p.total), ' failing ',
-        el('span', { class: 'tri-headline' }, '(' + p.headline + ' below ' + mark2(p.pass_mark) + ')'))),
+        el('span', { class: 'tri-headline' }, p.pass_mark === null ? '(' + p.headline + ': no fitted pass mark)' : '(' + p.headline + ' below ' + mark2(p.pass_mark) + ')'))),
       el('div', { class: 'scroll' }, el('table', { class: 'grid triage-table', 'data-pair': p.pair }, header(p),
         el('tbody', {}, ...(rows.length ? rows : [el('tr', {}, el('td', { colspan: String(4 + p.columns.length), class: 'muted' }, 'no sample matches'))])))),
       more);
