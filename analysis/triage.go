@@ -54,13 +54,13 @@ type TriageGloss struct {
 // how many samples the filter keeps (Total), how many of them fail the
 // headline (Failing), and the first Limit rows.
 type TriagePair struct {
-	Pair     string      `json:"pair"`
-	Input    string      `json:"input"`
-	Context  string      `json:"context"`
-	Headline string      `json:"headline"`
+	Pair     string `json:"pair"`
+	Input    string `json:"input"`
+	Context  string `json:"context"`
+	Headline string `json:"headline"`
 	// PassMark is the headline's pass mark, null for a pair without a
 	// fitted one (HasMark): its rows neither pass nor fail.
-	PassMark *float64 `json:"pass_mark"`
+	PassMark *float64    `json:"pass_mark"`
 	Columns  []string    `json:"columns"`
 	Total    int         `json:"total"`
 	Failing  int         `json:"failing"`

@@ -15,8 +15,8 @@ import (
 // the run (analysis.PairPassMark) and whether the value passes it; a null
 // value has its reason and a null pass.
 type Headline struct {
-	Metric   string   `json:"metric"`
-	Value    *float64 `json:"value"`
+	Metric string   `json:"metric"`
+	Value  *float64 `json:"value"`
 	// PassMark is null for a pair without a fitted mark; Pass is then null.
 	PassMark *float64 `json:"pass_mark"`
 	Pass     *bool    `json:"pass"`

@@ -32,12 +32,12 @@ type EvaluationOutput struct {
 // HeadlineOutput is one row of the headline table; Mean is null when no
 // sample has a value.
 type HeadlineOutput struct {
-	Pair      string         `json:"pair"`
-	Metric    string         `json:"metric"`
-	System    string         `json:"system,omitempty"`
-	Mean      *float64       `json:"mean"`
-	N         int            `json:"n"`
-	Passing   int            `json:"passing"`
+	Pair    string   `json:"pair"`
+	Metric  string   `json:"metric"`
+	System  string   `json:"system,omitempty"`
+	Mean    *float64 `json:"mean"`
+	N       int      `json:"n"`
+	Passing int      `json:"passing"`
 	// PassMark is null for a pair without a fitted mark (then Passing is 0).
 	PassMark  *float64       `json:"pass_mark"`
 	WithModel bool           `json:"with_model,omitempty"`
