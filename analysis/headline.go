@@ -31,6 +31,19 @@ func Headline(p kgeval.Pair) string {
 	return metricreg.MetricClaimScore
 }
 
+// HeadlineIn is the headline metric of a pair in rows: Headline, except
+// that a question pair whose slot_coverage has no value in any row (the
+// model's asked facts are extracted only with extraction.method both or
+// llm) reads typed_slot_coverage, the question's when/where/who/how-many
+// clauses answered, read by rule, when some row has it.
+func HeadlineIn(rows []readmodel.SampleScores, p kgeval.Pair) string {
+	m := Headline(p)
+	if m == metricreg.MetricSlotCoverage && !hasValue(rows, p.Name, m) && hasValue(rows, p.Name, metricreg.MetricTypedSlotCoverage) {
+		return metricreg.MetricTypedSlotCoverage
+	}
+	return m
+}
+
 // HeadlinePairs returns pairs in the order the headline is read: the pairs
 // that read the answer (as input or as the other side) first, then the
 // rest (context relevance, which judges the retriever), each group in the
@@ -104,7 +117,7 @@ func PairPassMark(rows []readmodel.SampleScores, p kgeval.Pair, thresholds map[s
 	if !HasMark(p) {
 		return math.NaN()
 	}
-	m := Headline(p)
+	m := HeadlineIn(rows, p)
 	if v, ok := thresholds[m]; ok {
 		return v
 	}
@@ -163,7 +176,7 @@ func Headlines(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds ma
 	all := len(names) <= 1
 	var out []HeadlineStat
 	for _, p := range HeadlinePairs(pairs) {
-		m := Headline(p)
+		m := HeadlineIn(rows, p)
 		mark := PairPassMark(rows, p, thresholds)
 		withModel := m == metricreg.MetricClaimScore && WithModel(rows, p.Name)
 		if _, ok := thresholds[m]; ok {

@@ -37,15 +37,16 @@ func TestHeadline(t *testing.T) {
 	}
 }
 
-// TestPassMark: score passes at the committed calibration's mark, with or
-// without the model; slot_coverage at 0.5, a contradiction score at 0.
+// TestPassMark: score passes at the committed calibration's mark, with
+// the model the cascade's (ModelPassMark), without it the zero-call fit's;
+// slot_coverage at 0.5, a contradiction score at 0.
 func TestPassMark(t *testing.T) {
 	c, err := claims.DefaultCalibration()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := PassMark("score", true); got != c.WithModel.PassMark {
-		t.Errorf("score with the model: %v, want %v", got, c.WithModel.PassMark)
+	if got := PassMark("score", true); got != c.ModelPassMark() || c.Cascade == nil || got != c.Cascade.PassMark {
+		t.Errorf("score with the model: %v, want the cascade's %v", got, c.ModelPassMark())
 	}
 	if got := PassMark("score", false); got != c.WithoutModel.PassMark {
 		t.Errorf("score without the model: %v, want %v", got, c.WithoutModel.PassMark)
@@ -70,7 +71,7 @@ func TestHeadlines(t *testing.T) {
 			"answer_relevancy":  {Reason: "no asked fact"},
 		}}
 	}
-	hi, lo := c.WithModel.PassMark+0.01, c.WithModel.PassMark-0.01
+	hi, lo := c.ModelPassMark()+0.01, c.ModelPassMark()-0.01
 	rows := []readmodel.SampleScores{
 		mk("1", "a", f(hi), f(0.9), f(1), ""),
 		mk("2", "a", f(lo), f(0.1), f(0.4), ""),
@@ -101,15 +102,16 @@ func TestHeadlines(t *testing.T) {
 			if h.All {
 				t.Errorf("%+v: All with two systems", h)
 			}
-			if h.Metric == "score" && (!h.WithModel || h.PassMark != c.WithModel.PassMark) {
+			if h.Metric == "score" && (!h.WithModel || h.PassMark != c.ModelPassMark()) {
 				t.Errorf("%s: pass mark %v with model %v, want the calibrated mark with the model", h.Pair.Name, h.PassMark, h.WithModel)
 			}
 		}
+		// context_relevancy has no fitted mark: nothing passes.
 		want := []row{
-			{"faithfulness", "score", "a", 2, 1, math.Round(c.WithModel.PassMark*1000) / 1000, 0},
+			{"faithfulness", "score", "a", 2, 1, math.Round(c.ModelPassMark()*1000) / 1000, 0},
 			{"faithfulness", "score", "b", 1, 1, 0.99, 1},
-			{"context_relevancy", "slot_coverage", "a", 2, 1, 0.7, 0},
-			{"context_relevancy", "slot_coverage", "b", 1, 1, 0.5, 1},
+			{"context_relevancy", "slot_coverage", "a", 2, 0, 0.7, 0},
+			{"context_relevancy", "slot_coverage", "b", 1, 0, 0.5, 1},
 		}
 		if !slices.Equal(rs, want) {
 			t.Errorf("headlines\n got %+v\nwant %+v", rs, want)

@@ -186,7 +186,7 @@ func BuildTriageIndex(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresh
 	ix := &TriageIndex{Thresholds: th, PassMarks: map[string]float64{}, Pairs: pairs, Columns: map[string][]string{}, Rows: map[string][]TriageRow{}, Samples: len(rows)}
 	systems, reasons := map[string]bool{}, map[string]bool{}
 	for _, p := range pairs {
-		head := Headline(p)
+		head := HeadlineIn(rows, p)
 		mark := PairPassMark(rows, p, thresholds)
 		ix.PassMarks[p.Name] = mark
 		cols := []string{head}
@@ -291,7 +291,7 @@ func (ix *TriageIndex) Query(q TriageQuery) (*Triage, error) {
 		if q.Pair != "" && p.Name != q.Pair {
 			continue
 		}
-		tp := TriagePair{Pair: p.Name, Input: string(p.Input), Context: string(p.Context), Headline: Headline(p), PassMark: finite(ix.PassMarks[p.Name]),
+		tp := TriagePair{Pair: p.Name, Input: string(p.Input), Context: string(p.Context), Headline: ix.Columns[p.Name][0], PassMark: finite(ix.PassMarks[p.Name]),
 			Columns: ix.Columns[p.Name], Rows: []TriageRow{}}
 		if tp.Columns == nil {
 			tp.Columns = []string{}

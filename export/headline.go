@@ -54,7 +54,7 @@ func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) 
 	}
 	marks := make([]mark, 0, len(o.Pairs))
 	for _, p := range analysis.HeadlinePairs(o.Pairs) {
-		marks = append(marks, mark{p, analysis.Headline(p), analysis.PairPassMark(rows, p, o.Thresholds)})
+		marks = append(marks, mark{p, analysis.HeadlineIn(rows, p), analysis.PairPassMark(rows, p, o.Thresholds)})
 	}
 	enc := json.NewEncoder(w)
 	for _, r := range rows {

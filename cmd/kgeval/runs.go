@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/kgeval/kgeval"
@@ -24,18 +25,26 @@ func (m *Main) runsCommand() *cobra.Command {
 			})
 		},
 	})
-	c.AddCommand(&cobra.Command{
-		Use: "show NAME", Short: "Show a run: its record and mean scores per pair", Args: cobra.ExactArgs(1),
+	var asJSON bool
+	show := &cobra.Command{
+		Use: "show NAME", Short: "Show a run: its record (with the model's cost per stage and pair) and mean scores per pair", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return m.withStore(cmd, true, func(db *graphstore.DB) error {
 				v, err := analysis.NewReader(db, analysis.ReaderOptions{}).View(cmd.Context(), args[0], kgeval.DefaultVariant)
 				if err != nil {
 					return err
 				}
+				if asJSON {
+					enc := json.NewEncoder(m.Stdout)
+					enc.SetIndent("", "  ")
+					return enc.Encode(map[string]any{"run": v.Record, "summary": v.Summary})
+				}
 				return render.RunShow(m.Stdout, v.Record, v.Summary)
 			})
 		},
-	})
+	}
+	show.Flags().BoolVar(&asJSON, "json", false, "print the record (ledger included) and the summary as JSON")
+	c.AddCommand(show)
 	c.AddCommand(&cobra.Command{
 		Use: "delete NAME", Short: "Delete a run: its record, samples, graphs and scores (not the shared model cache)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Value per cost: what each configuration buys on the training mix and what
+it costs the model per sample, cold (issue 50).
+
+Usage: scripts/value-per-cost.py MIX_JSON COST_DIR OUT_MD OUT_SVG
+
+MIX_JSON is `kgeval factcheck --json` over the mix runs (make factcheck:
+docs/results/factcheck-mix.json): its rows "without the model", "model on
+every claim" and "cascade: model inside the band" read with the median mark
+rule give each claim-check mode's macro AUROC, per-dataset AUROC and
+balanced accuracy (nested leave-one-dataset-out), and the prompt tokens per
+sample its claims cost on the mix (their three-way question, asked or read
+from the snapshot: what a cold run pays).
+
+COST_DIR holds `kgeval runs show NAME --json` of cold runs (--fresh) on
+the first 6 WikiEval records, one per file cost-<extraction>-<verify>.json
+(scripts/cost-cold.sh writes them). A configuration's cost per sample is
+its ledger's prompt + 8 x completion tokens (cached answers counted at what
+they cost) over the samples; a configuration without its own file is
+composed from the ledger's stages of the runs that measured them (the
+extraction of <extraction>-*, the claims of rules-<verify>), and says so.
+
+Writes a Markdown table (OUT_MD) and an SVG plot of macro AUROC against
+cold tokens per sample with the frontier (OUT_SVG). Standard library only.
+"""
+import glob
+import json
+import os
+import sys
+
+MODES = {"off": "without the model", "prob": "model on every claim", "cascade": "cascade: model inside the band"}
+RULE = "median"
+
+
+def mix_rows(path):
+    rep = json.load(open(path))
+    names = [d["name"] for d in rep["datasets"]]
+    out = {}
+    for r in rep["rows"]:
+        if r.get("mark_rule") != RULE:
+            continue
+        for mode, name in MODES.items():
+            if r["name"] == name:
+                out[mode] = r
+    return names, out
+
+
+def stage_cost(ledger, stage):
+    w = 0
+    for e in (ledger or {}).get(stage, {}).values():
+        w += e.get("prompt_tokens", 0) + e.get("cached_prompt_tokens", 0) + 8 * e.get("completion_tokens", 0)
+    return w
+
+
+def costs(cost_dir):
+    runs = {}
+    for f in sorted(glob.glob(os.path.join(cost_dir, "cost-*.json"))):
+        key = os.path.basename(f)[len("cost-"):-len(".json")]
+        d = json.load(open(f))
+        rec = d["run"]
+        runs[key] = {"samples": max(rec.get("samples") or 0, 1), "ledger": rec.get("ledger") or {}}
+    return runs
+
+
+def config_cost(runs, extraction, mode):
+    """Cold cost per sample of extraction × mode, and how it was had."""
+    key = f"{extraction}-{mode}"
+    if key in runs:
+        r = runs[key]
+        return sum(stage_cost(r["ledger"], s) for s in r["ledger"]) / r["samples"], "measured"
+    ext = next((runs[k] for k in sorted(runs) if k.startswith(extraction + "-")), None)
+    cl = runs.get(f"rules-{mode}")
+    if ext is None or cl is None:
+        return None, "not measured"
+    e = stage_cost(ext["ledger"], "extract") / ext["samples"]
+    c = stage_cost(cl["ledger"], "claims") / cl["samples"]
+    return e + c, "composed"
+
+
+def fmt(v, p=3):
+    return "–" if v is None else f"{v:.{p}f}"
+
+
+def main():
+    mix_json, cost_dir, out_md, out_svg = sys.argv[1:5]
+    names, rows = mix_rows(mix_json)
+    runs = costs(cost_dir)
+    lines = []
+    head = ["extraction", "claim check", "mix macro AUROC", "mix macro BAcc"] + [f"{n} AUROC / BAcc" for n in names] + \
+           ["mix prompt tokens / sample (claims)", "WikiEval-6 cold tokens / sample", "cost from"]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "---|" * len(head))
+    points = []
+    for extraction in ["rules", "both", "llm"]:
+        for mode in ["off", "cascade", "prob"]:
+            r = rows.get(mode)
+            cost, how = config_cost(runs, extraction, mode)
+            auc = r["macro"]["auroc"] if r else None
+            ba = r["macro"]["balanced_accuracy"] if r else None
+            cells = [f"{fmt(c.get('auroc'))} / {fmt(c.get('balanced_accuracy'))}" for c in (r["cells"] if r else [])]
+            cells += ["–"] * (len(names) - len(cells))
+            mixtok = fmt(r.get("tokens_per_sample"), 0) if r else "–"
+            note = how
+            if extraction != "rules":
+                note += "; mix read with rules extraction (the headline's features do not read extracted triplets)"
+            lines.append("| " + " | ".join([extraction, mode, fmt(auc), fmt(ba)] + cells + [mixtok, fmt(cost, 0), note]) + " |")
+            if cost is not None and auc is not None:
+                points.append((f"{extraction}/{mode}", cost, auc, ba))
+    # The frontier: no other point is cheaper with a higher AUROC.
+    front = [p for p in points if not any(q[1] <= p[1] and q[2] > p[2] + 1e-12 for q in points if q is not p)]
+    open(out_md, "w").write("\n".join(lines) + "\n\nFrontier (no configuration is as cheap with a higher macro AUROC): " +
+                            ", ".join(f"{p[0]} ({p[1]:.0f} tokens, AUROC {p[2]:.3f}, BAcc {p[3]:.3f})" for p in sorted(front, key=lambda p: p[1])) + "\n")
+    svg(points, front, out_svg)
+
+
+def svg(points, front, path):
+    W, H, L, B, T, R = 640, 400, 70, 50, 30, 30
+    xs = [p[1] for p in points] or [1]
+    ys = [p[2] for p in points] or [0.5]
+    xmax = max(xs) * 1.1 + 1
+    ymin, ymax = min(ys) - 0.01, max(ys) + 0.01
+    X = lambda v: L + (W - L - R) * v / xmax
+    Y = lambda v: H - B - (H - B - T) * (v - ymin) / (ymax - ymin)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{W}" height="{H}" fill="white"/>',
+           f'<line x1="{L}" y1="{H-B}" x2="{W-R}" y2="{H-B}" stroke="black"/><line x1="{L}" y1="{T}" x2="{L}" y2="{H-B}" stroke="black"/>',
+           f'<text x="{(W+L)/2}" y="{H-12}" text-anchor="middle">model tokens per sample, cold (prompt + 8 × completion; WikiEval, 6 samples)</text>',
+           f'<text x="16" y="{(H)/2}" transform="rotate(-90 16 {H/2})" text-anchor="middle">macro AUROC on the mix (nested LODO)</text>',
+           f'<text x="{L}" y="18">Value per cost: headline macro AUROC against the model\'s cost</text>']
+    for i in range(5):
+        v = ymin + (ymax - ymin) * i / 4
+        out.append(f'<text x="{L-6}" y="{Y(v)+4}" text-anchor="end">{v:.3f}</text>')
+        t = xmax * i / 4
+        out.append(f'<text x="{X(t)}" y="{H-B+16}" text-anchor="middle">{t:.0f}</text>')
+    fr = sorted(front, key=lambda p: p[1])
+    if len(fr) > 1:
+        out.append('<polyline fill="none" stroke="#c33" stroke-width="1.5" points="' + " ".join(f"{X(p[1]):.1f},{Y(p[2]):.1f}" for p in fr) + '"/>')
+    for p in points:
+        on = p in front
+        out.append(f'<circle cx="{X(p[1]):.1f}" cy="{Y(p[2]):.1f}" r="4" fill="{"#c33" if on else "#357"}"/>')
+        out.append(f'<text x="{X(p[1])+6:.1f}" y="{Y(p[2])-6:.1f}">{p[0]}</text>')
+    out.append("</svg>")
+    open(path, "w").write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
