@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/kgeval/kgeval/configs/configstest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/configs/configstest"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
@@ -149,4 +151,114 @@ func opt(p *float64) any {
 		return "null"
 	}
 	return *p
+}
+
+// countingVerifier passes every query to the real verifier and keeps them.
+type countingVerifier struct {
+	inner kgeval.ClaimVerifier
+	asked []kgeval.ClaimQuery
+}
+
+func (c *countingVerifier) CheckClaims(ctx context.Context, qs []kgeval.ClaimQuery, progress func(int, int)) ([]kgeval.ClaimProb, []error, error) {
+	c.asked = append(c.asked, qs...)
+	return c.inner.CheckClaims(ctx, qs, progress)
+}
+
+// TestEvaluate_ClaimsCascade runs the claim checks of the three answers of
+// two WikiEval questions with scoring.verify cascade against the local
+// model: the model is asked about exactly the faithfulness claims the
+// committed calibration's band holds (no conflict, probability without the
+// model in [lo, hi)), those claims carry its answer and the others none, a
+// pair whose claims were all settled has p_supported null with the
+// cascade's reason, and the run's claim ledger counts one request per
+// asked claim. Then every claim asked (prob) for comparison: the cascade
+// asked fewer.
+func TestEvaluate_ClaimsCascade(t *testing.T) {
+	res, err := dataset.Load(filepath.Join("..", "testdata", "wikieval.jsonl"), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []kgeval.Sample
+	for _, s := range res.Samples {
+		if strings.HasPrefix(s.ID, "wikieval-00-") || strings.HasPrefix(s.ID, "wikieval-01-") {
+			samples = append(samples, s)
+		}
+	}
+	m, err := minilm.Load(configstest.EncoderDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, model := os.Getenv("KGEVAL_LLM_BASE_URL"), os.Getenv("KGEVAL_LLM_MODEL")
+	if base == "" || model == "" {
+		t.Fatal("KGEVAL_LLM_BASE_URL and KGEVAL_LLM_MODEL are not set: run `make test`, which starts the local model server")
+	}
+	db := graphstoretest.MustOpenDB(t)
+	cache := &graphstore.Cache{DB: db}
+	cal, err := claims.DefaultCalibration()
+	if err != nil || cal.Cascade == nil {
+		t.Fatalf("committed calibration: %v, cascade %v", err, cal.Cascade)
+	}
+	ctx := context.Background()
+	asked := map[bool]int{}
+	for _, cascade := range []bool{true, false} {
+		run := fmt.Sprintf("test-cascade-%v-%d", cascade, time.Now().UnixNano())
+		t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
+		cv := &countingVerifier{inner: &llm.ClaimVerifier{Client: llm.New(llm.Config{BaseURL: base, Model: model, Timeout: 5 * time.Minute, MaxRetries: 2, Concurrency: 2}),
+			Cache: cache, Forms: []string{llm.FormThreeWay}}}
+		ev := &pipeline.Evaluator{Extractor: pipeline.RuleExtractor{}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 42},
+			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), ClaimVerifier: cv, VerifyPairs: []string{"faithfulness"},
+			Claims: pipeline.ClaimOptions{Evidence: claims.Params{Mode: claims.ModeGraph, Budget: 1500}, Cascade: cascade}}
+		rep, err := ev.Evaluate(ctx, run, samples)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, settledPairs := 0, 0
+		for _, r := range rep.Results {
+			if r.Pair != "faithfulness" {
+				continue
+			}
+			withModel := 0
+			for _, c := range r.Claims {
+				in := !cascade || cal.Cascade.Asks(&c, cal.WithoutModel.Predict(withoutModelFeatures(c.Features)))
+				if in {
+					want++
+				}
+				if (c.Model != nil) != in {
+					t.Errorf("%s claim %q: model answer %v, in the band %v", r.Sample, c.Text, c.Model != nil, in)
+				}
+				if c.Model != nil {
+					withModel++
+				}
+			}
+			if len(r.Claims) > 0 && withModel == 0 {
+				settledPairs++
+				if r.Value(metricreg.MetricPSupported) != nil || !strings.Contains(r.ReasonFor(metricreg.MetricPSupported), "cascade settled") {
+					t.Errorf("%s: every claim settled, p_supported %v (%q)", r.Sample, opt(r.Value(metricreg.MetricPSupported)), r.ReasonFor(metricreg.MetricPSupported))
+				}
+			}
+		}
+		asked[cascade] = len(cv.asked)
+		if len(cv.asked) != want {
+			t.Errorf("cascade %v: %d queries asked, want %d (the claims in the band)", cascade, len(cv.asked), want)
+		}
+		if e := rep.ClaimLedger["faithfulness"]; e.Requests+e.CacheHits != int64(want) {
+			t.Errorf("cascade %v: ledger %+v, want %d requests and cache hits", cascade, e, want)
+		}
+		t.Logf("cascade %v: %d claims, %d asked, %d settled (pairs with every claim settled: %d); ledger %+v", cascade, rep.Claims, len(cv.asked), rep.ClaimSettled, settledPairs, rep.ClaimLedger["faithfulness"])
+	}
+	if asked[true] >= asked[false] || asked[true] == 0 {
+		t.Errorf("cascade asked %d claims, every claim %d: want some, and fewer", asked[true], asked[false])
+	}
+}
+
+// withoutModelFeatures drops the model's features from a claim's (a claim
+// the model was asked carries them, the cascade decided without them).
+func withoutModelFeatures(f map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range f {
+		if !slices.Contains(kgeval.ModelFeatures, k) {
+			out[k] = v
+		}
+	}
+	return out
 }
