@@ -133,3 +133,13 @@ factcheck-evidence: deps build ## the balanced claims with a 128-token evidence 
 
 factcheck-missing: deps build ## the 236 claims experts found no evidence for (Missing) against the 325 Complete ones, counted apart
 	@KGEVAL_FACTCHECK_GROUP=missing scripts/factcheck.sh replay
+
+# --- value per cost (issue 50: bench/REPORT.md "Value per cost") ---
+.PHONY: value-per-cost cost-cold
+value-per-cost: ## the value-per-cost table and plot from docs/results (factcheck-mix.json, cost-*.json) into bench/REPORT.md
+	@python3 scripts/value-per-cost.py docs/results/factcheck-mix.json docs/results bench/VALUE.md bench/value-per-cost.svg
+	@python3 -c "import re,subprocess,sys; r=open('bench/REPORT.md').read(); sec=subprocess.run(['scripts/value-per-cost-section.sh'],capture_output=True,text=True,check=True).stdout; b='<!-- value:begin (make value-per-cost) -->'; e='<!-- value:end -->'; new=b+'\n'+sec+e; r=re.sub(re.escape(b)+'.*?'+re.escape(e), lambda m: new, r, flags=re.S) if b in r else r.rstrip()+'\n\n'+new+'\n'; open('bench/REPORT.md','w').write(r)"
+	@echo "value-per-cost: wrote bench/VALUE.md, bench/value-per-cost.svg and bench/REPORT.md's section"
+
+cost-cold: build ## the model's cost of each configuration cold on 6 WikiEval records (docs/results/cost-*.json; minutes, hours with model extraction)
+	@scripts/cost-cold.sh

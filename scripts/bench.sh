@@ -172,6 +172,11 @@ echo "$webbench"
   echo '```'
   echo "$webbench"
   echo '```'
+  # Value per cost: the mix report (make factcheck) and the cold ledgers
+  # (scripts/cost-cold.sh) as a table and a plot.
+  if python3 scripts/value-per-cost.py docs/results/factcheck-mix.json docs/results bench/VALUE.md bench/value-per-cost.svg; then
+    echo; echo "<!-- value:begin (make value-per-cost) -->"; scripts/value-per-cost-section.sh; echo "<!-- value:end -->"
+  fi
   # The peer comparison is measured by make bench-peers (hours with the local model), not here.
   if [ -f bench/PEERS.md ]; then echo; echo "<!-- peers:begin (make bench-peers) -->"; cat bench/PEERS.md; echo "<!-- peers:end -->"; fi
   if [ -f bench/NOTES.md ]; then echo; cat bench/NOTES.md; fi
