@@ -298,3 +298,29 @@ func TestServer_Triage(t *testing.T) {
 		}
 	})
 }
+
+// TestServer_RunPageLedger: the run page shows the run's model cost per
+// stage and pair (issue 50), and says so when none was recorded.
+func TestServer_RunPageLedger(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	r, old := graphstoretest.MustWebRun(t, db, 2), graphstoretest.MustWebRun(t, db, 2)
+	l := kgeval.Ledger{}
+	l.Set("claims", "faithfulness", kgeval.LedgerEntry{Requests: 6, CacheHits: 2, PromptTokens: 1920, CompletionTokens: 6, CachedPromptTokens: 640, Seconds: 130.7})
+	l.Set("extract", kgeval.LedgerAll, kgeval.LedgerEntry{Requests: 3, PromptTokens: 900, CompletionTokens: 100})
+	if err := db.UpdateRun(context.Background(), r.Name, kgeval.RunUpdate{Ledger: l}); err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := MustServer(t, db, &graphstore.Health{DB: db})
+	c := &client{tb: t, base: srv.URL, token: testToken}
+	if _, body := c.get("/runs/" + url.PathEscape(old.Name)); !strings.Contains(body, "No model cost recorded") {
+		t.Errorf("a run without a ledger: the page does not say so")
+	}
+	_, body := c.get("/runs/" + url.PathEscape(r.Name))
+	for _, want := range []string{`id="ledger"`, "<td>claims</td><td>faithfulness</td><td class=\"n\">6</td><td class=\"n\">2</td><td class=\"n\">1920</td>",
+		"<td class=\"n\">130.7</td><td class=\"n\">2608</td>", "all pairs"} {
+		if !strings.Contains(body, want) {
+			i := strings.Index(body, `id="ledger"`)
+			t.Errorf("run page: no %q in %s", want, body[max(i, 0):min(max(i, 0)+1500, len(body))])
+		}
+	}
+}
