@@ -87,6 +87,25 @@ func PassMark(metric string, withModel bool) float64 {
 	return 0.5
 }
 
+// MarkSpread is how sure the calibrated pass mark of score is: the least
+// and greatest balanced accuracy the training mix's datasets reach at it
+// on held-out predictions (the cascade's with the model, the zero-call
+// fit's without), ok false when the calibration does not record it.
+func MarkSpread(withModel bool) (lo, hi float64, ok bool) {
+	c, err := calibration()
+	if err != nil {
+		return 0, 0, false
+	}
+	r := c.WithoutModel.BARange
+	if withModel {
+		r = c.WithModel.BARange
+		if c.Cascade != nil {
+			r = c.Cascade.BARange
+		}
+	}
+	return r[0], r[1], r != [2]float64{}
+}
+
 // WithModel reports whether the claims of pair were scored with the model's
 // P(supported) in rows: p_supported has a value for at least one sample.
 func WithModel(rows []readmodel.SampleScores, pair string) bool {

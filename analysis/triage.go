@@ -60,8 +60,11 @@ type TriagePair struct {
 	Headline string `json:"headline"`
 	// PassMark is the headline's pass mark, null for a pair without a
 	// fitted one (HasMark): its rows neither pass nor fail.
-	PassMark *float64    `json:"pass_mark"`
-	Columns  []string    `json:"columns"`
+	PassMark *float64 `json:"pass_mark"`
+	// MarkSpread is how sure a calibrated mark is: the least and greatest
+	// balanced accuracy of the training datasets at it (MarkSpread).
+	MarkSpread *[2]float64 `json:"mark_spread,omitempty"`
+	Columns    []string    `json:"columns"`
 	Total    int         `json:"total"`
 	Failing  int         `json:"failing"`
 	Rows     []TriageRow `json:"rows"`
@@ -163,8 +166,10 @@ func Passes(metric string, v, th float64) bool {
 // cells, built once per run (BuildTriageIndex) and filtered per request.
 type TriageIndex struct {
 	Thresholds map[string]float64
-	// PassMarks are the pass marks of each pair's headline metric.
+	// PassMarks are the pass marks of each pair's headline metric,
+	// Spreads how sure a calibrated one is (MarkSpread).
 	PassMarks map[string]float64
+	Spreads   map[string]*[2]float64
 	Pairs     []kgeval.Pair
 	Columns   map[string][]string
 	Rows      map[string][]TriageRow
@@ -183,12 +188,17 @@ func BuildTriageIndex(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresh
 	for k, v := range thresholds {
 		th[k] = v
 	}
-	ix := &TriageIndex{Thresholds: th, PassMarks: map[string]float64{}, Pairs: pairs, Columns: map[string][]string{}, Rows: map[string][]TriageRow{}, Samples: len(rows)}
+	ix := &TriageIndex{Thresholds: th, PassMarks: map[string]float64{}, Spreads: map[string]*[2]float64{}, Pairs: pairs, Columns: map[string][]string{}, Rows: map[string][]TriageRow{}, Samples: len(rows)}
 	systems, reasons := map[string]bool{}, map[string]bool{}
 	for _, p := range pairs {
 		head := HeadlineIn(rows, p)
 		mark := PairPassMark(rows, p, thresholds)
 		ix.PassMarks[p.Name] = mark
+		if _, set := thresholds[head]; head == metricreg.MetricClaimScore && HasMark(p) && !set {
+			if lo, hi, ok := MarkSpread(WithModel(rows, p.Name)); ok {
+				ix.Spreads[p.Name] = &[2]float64{lo, hi}
+			}
+		}
 		cols := []string{head}
 		for _, m := range TriageMetrics {
 			if m == head {
@@ -293,6 +303,7 @@ func (ix *TriageIndex) Query(q TriageQuery) (*Triage, error) {
 		}
 		tp := TriagePair{Pair: p.Name, Input: string(p.Input), Context: string(p.Context), Headline: ix.Columns[p.Name][0], PassMark: finite(ix.PassMarks[p.Name]),
 			Columns: ix.Columns[p.Name], Rows: []TriageRow{}}
+		tp.MarkSpread = ix.Spreads[p.Name]
 		if tp.Columns == nil {
 			tp.Columns = []string{}
 		}

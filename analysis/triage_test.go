@@ -87,6 +87,10 @@ func TestTriageQuery(t *testing.T) {
 			if want := PassMark("score", false); tc.thresholds["score"] == 0 && (p.PassMark == nil || *p.PassMark != want) {
 				t.Errorf("pass mark %v, want the calibrated %v", p.PassMark, want)
 			}
+			// A calibrated mark says how sure it is; a configured one does not.
+			if lo, hi, _ := MarkSpread(false); (tc.thresholds["score"] == 0) != (p.MarkSpread != nil) || p.MarkSpread != nil && *p.MarkSpread != [2]float64{lo, hi} {
+				t.Errorf("mark spread %v with thresholds %v", p.MarkSpread, tc.thresholds)
+			}
 		})
 	}
 }

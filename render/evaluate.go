@@ -131,9 +131,9 @@ func Headline(w io.Writer, hs []analysis.HeadlineStat) {
 			// without pass or fail (analysis.HasMark).
 			mark = "none (no fitted mark)"
 		case h.Metric == metricreg.MetricClaimScore && h.WithModel:
-			mark += " (calibrated, with the model)"
+			mark += " (calibrated, with the model" + spread(true) + ")"
 		case h.Metric == metricreg.MetricClaimScore:
-			mark += " (calibrated)"
+			mark += " (calibrated" + spread(false) + ")"
 		default:
 			// No labelled set the repository may fit on labels relevance
 			// (WikiEval is for development only): README "Known limits".
@@ -329,4 +329,13 @@ var noValidJSONDetail = regexp.MustCompile("(" + strings.Replace(regexp.QuoteMet
 // their own kind.
 func reasonKind(reason string) string {
 	return noValidJSONDetail.ReplaceAllString(reason, "$1")
+}
+
+// spread says how sure the calibrated mark is: the training datasets'
+// balanced accuracy at it (analysis.MarkSpread).
+func spread(withModel bool) string {
+	if lo, hi, ok := analysis.MarkSpread(withModel); ok {
+		return fmt.Sprintf("; datasets' BAcc %.2f–%.2f", lo, hi)
+	}
+	return ""
 }

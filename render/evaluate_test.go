@@ -51,7 +51,7 @@ func TestScores(t *testing.T) {
 		t.Errorf("header %q", lines[0])
 	}
 	for i, want := range []string{
-		`^faithfulness +score +0\.550 +4 +≥ [0-9.]+ \(calibrated\) +2/4 \(50%\) +0 *$`,
+		`^faithfulness +score +0\.550 +4 +≥ [0-9.]+ \(calibrated; datasets' BAcc [0-9.]+–[0-9.]+\) +2/4 \(50%\) +0 *$`,
 		`^factual_correctness +score +- +0 +none \(no fitted mark\) +- +4 +no reference \(4\)$`,
 		`^answer_relevancy +slot_coverage +0\.500 +4 +none \(no fitted mark\) +- +0 *$`,
 		`^context_relevancy +slot_coverage +0\.500 +4 +none \(no fitted mark\) +- +0 *$`,

@@ -144,7 +144,8 @@
     return el('div', { class: 'tri-pair', 'data-pair': p.pair },
       el('h3', {}, p.pair, el('span', { class: 'muted' }, ' (' + p.input + ' ↔ ' + p.context + ') · ',
         el('strong', { class: p.failing ? 'fail-count' : '' }, p.failing + ' of ' + p.total), ' failing ',
-        el('span', { class: 'tri-headline' }, p.pass_mark === null ? '(' + p.headline + ': no fitted pass mark)' : '(' + p.headline + ' below ' + mark2(p.pass_mark) + ')'))),
+        el('span', { class: 'tri-headline' }, p.pass_mark === null ? '(' + p.headline + ': no fitted pass mark)' : '(' + p.headline + ' below ' + mark2(p.pass_mark) +
+          (p.mark_spread ? '; a calibrated mark: the training datasets reach ' + mark2(p.mark_spread[0]) + '–' + mark2(p.mark_spread[1]) + ' balanced accuracy at it' : '') + ')'))),
       el('div', { class: 'scroll' }, el('table', { class: 'grid triage-table', 'data-pair': p.pair }, header(p),
         el('tbody', {}, ...(rows.length ? rows : [el('tr', {}, el('td', { colspan: String(4 + p.columns.length), class: 'muted' }, 'no sample matches'))])))),
       more);
