@@ -131,31 +131,35 @@ def main():
 
 
 def svg(points, front, path):
-    W, H, L, B, T, R = 640, 400, 70, 50, 30, 30
+    """Two panels: macro AUROC and macro balanced accuracy against cold
+    tokens per sample, the AUROC frontier drawn on the first."""
+    PW, H = 460, 400
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * PW}" height="{H}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{2 * PW}" height="{H}" fill="white"/>',
+           '<text x="70" y="18">Value per cost: the headline on the training mix (nested LODO) against the model\'s cold cost</text>']
     xs = [p[1] for p in points] or [1]
-    ys = [p[2] for p in points] or [0.5]
-    xmax = max(xs) * 1.1 + 1
-    ymin, ymax = min(ys) - 0.01, max(ys) + 0.01
-    X = lambda v: L + (W - L - R) * v / xmax
-    Y = lambda v: H - B - (H - B - T) * (v - ymin) / (ymax - ymin)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="11">',
-           f'<rect width="{W}" height="{H}" fill="white"/>',
-           f'<line x1="{L}" y1="{H-B}" x2="{W-R}" y2="{H-B}" stroke="black"/><line x1="{L}" y1="{T}" x2="{L}" y2="{H-B}" stroke="black"/>',
-           f'<text x="{(W+L)/2}" y="{H-12}" text-anchor="middle">model tokens per sample, cold (prompt + 8 × completion; WikiEval, 6 samples)</text>',
-           f'<text x="16" y="{(H)/2}" transform="rotate(-90 16 {H/2})" text-anchor="middle">macro AUROC on the mix (nested LODO)</text>',
-           f'<text x="{L}" y="18">Value per cost: headline macro AUROC against the model\'s cost</text>']
-    for i in range(5):
-        v = ymin + (ymax - ymin) * i / 4
-        out.append(f'<text x="{L-6}" y="{Y(v)+4}" text-anchor="end">{v:.3f}</text>')
-        t = xmax * i / 4
-        out.append(f'<text x="{X(t)}" y="{H-B+16}" text-anchor="middle">{t:.0f}</text>')
-    fr = sorted(front, key=lambda p: p[1])
-    if len(fr) > 1:
-        out.append('<polyline fill="none" stroke="#c33" stroke-width="1.5" points="' + " ".join(f"{X(p[1]):.1f},{Y(p[2]):.1f}" for p in fr) + '"/>')
-    for p in points:
-        on = p in front
-        out.append(f'<circle cx="{X(p[1]):.1f}" cy="{Y(p[2]):.1f}" r="4" fill="{"#c33" if on else "#357"}"/>')
-        out.append(f'<text x="{X(p[1])+6:.1f}" y="{Y(p[2])-6:.1f}">{p[0]}</text>')
+    xmax = max(xs) * 1.15 + 1
+    for k, (idx, name, fr) in enumerate([(2, "macro AUROC", front), (3, "macro balanced accuracy at the pass mark", [])]):
+        ox, L, B, T, R = k * PW, 70, 50, 40, 20
+        ys = [p[idx] for p in points] or [0.5]
+        ymin, ymax = min(ys) - 0.01, max(ys) + 0.01
+        X = lambda v: ox + L + (PW - L - R) * v / xmax
+        Y = lambda v: H - B - (H - B - T) * (v - ymin) / (ymax - ymin)
+        out.append(f'<line x1="{ox+L}" y1="{H-B}" x2="{ox+PW-R}" y2="{H-B}" stroke="black"/><line x1="{ox+L}" y1="{T}" x2="{ox+L}" y2="{H-B}" stroke="black"/>')
+        out.append(f'<text x="{ox+(PW+L)/2}" y="{H-12}" text-anchor="middle">tokens a sample, cold (prompt + 8 × completion)</text>')
+        out.append(f'<text x="{ox+16}" y="{H/2}" transform="rotate(-90 {ox+16} {H/2})" text-anchor="middle">{name}</text>')
+        for i in range(5):
+            v = ymin + (ymax - ymin) * i / 4
+            out.append(f'<text x="{ox+L-6}" y="{Y(v)+4:.1f}" text-anchor="end">{v:.3f}</text>')
+            t = xmax * i / 4
+            out.append(f'<text x="{X(t):.1f}" y="{H-B+16}" text-anchor="middle">{t:.0f}</text>')
+        fs = sorted(fr, key=lambda p: p[1])
+        if len(fs) > 1:
+            out.append('<polyline fill="none" stroke="#c33" stroke-width="1.5" points="' + " ".join(f"{X(p[1]):.1f},{Y(p[idx]):.1f}" for p in fs) + '"/>')
+        for p in points:
+            on = p in fr
+            out.append(f'<circle cx="{X(p[1]):.1f}" cy="{Y(p[idx]):.1f}" r="4" fill="{"#c33" if on else "#357"}"/>')
+            out.append(f'<text x="{X(p[1])+6:.1f}" y="{Y(p[idx])-6:.1f}">{p[0]}</text>')
     out.append("</svg>")
     open(path, "w").write("\n".join(out) + "\n")
 
