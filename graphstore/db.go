@@ -61,7 +61,6 @@ var (
 	_ kgeval.SampleService    = (*DB)(nil)
 	_ kgeval.ScoreService     = (*DB)(nil)
 	_ kgeval.PairGraphService = (*DB)(nil)
-	_ kgeval.Console          = (*DB)(nil)
 	_ readmodel.Reader        = (*DB)(nil)
 )
 

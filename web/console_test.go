@@ -25,7 +25,7 @@ import (
 func consoleServer(tb testing.TB, timeout time.Duration) *client {
 	tb.Helper()
 	db := graphstoretest.MustOpenDB(tb)
-	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: timeout}, Auth: web.AuthConfig{
+	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: timeout}, Cypher: graphstoretest.MustConsole(tb), Auth: web.AuthConfig{
 		Tokens:     map[string]string{web.HashToken(testToken): "ci"},
 		SessionKey: []byte(strings.Repeat("k", 64)),
 	}}
@@ -198,7 +198,7 @@ func TestServer_Console_Issue26(t *testing.T) {
 func TestServer_Console_Issue36(t *testing.T) {
 	const otherToken = "other-token-0123456789abcdef"
 	db := graphstoretest.MustOpenDB(t)
-	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: 3 * time.Second}, Auth: web.AuthConfig{
+	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: 3 * time.Second}, Cypher: graphstoretest.MustConsole(t), Auth: web.AuthConfig{
 		Tokens:     map[string]string{web.HashToken(testToken): "ci", web.HashToken(otherToken): "other"},
 		SessionKey: []byte(strings.Repeat("k", 64)),
 	}}
