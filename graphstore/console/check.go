@@ -160,7 +160,7 @@ func (w *walker) statement(s parser.IConsoleStatementContext) string {
 	case st.PeriodicCommitQueryHintFailure() != nil:
 		refuse("USING PERIODIC COMMIT is not allowed in the console")
 	case st.Command() != nil:
-		refuse("%s: administration and SHOW commands are not allowed in the console", words(st.Command(), 3))
+		refuse("%s: administration and SHOW commands are not allowed in the console", words(st.Command(), 2))
 	}
 	q := st.RegularQuery()
 	if len(q.AllSingleQuery()) > 1 {
@@ -207,7 +207,11 @@ func (w *walker) clause(c parser.IClauseContext) {
 	case *parser.OrderBySkipLimitClauseContext:
 		refuse("ORDER BY, SKIP and LIMIT are allowed in the console only after WITH or RETURN")
 	default: // CREATE, INSERT, MERGE, SET, REMOVE, DELETE, FOREACH, FINISH
-		refuse("%s is not allowed in the console: it runs read-only queries only", words(x, 1))
+		what := words(x, 1)
+		if what == "DETACH" || what == "NODETACH" {
+			what = words(x, 2)
+		}
+		refuse("%s is not allowed in the console: it runs read-only queries only", what)
 	}
 }
 
