@@ -143,7 +143,7 @@ func TestServer_Console_Issue26(t *testing.T) {
 			}
 		}()
 		status1, e1, _ := c.cypher("RETURN reduce(s='x', i IN range(1,26) | s+s) AS s")
-		status2, e2, took := c.cypher("UNWIND range(1, 1048576) AS i WITH collect('" + strings.Repeat("x", 64) + "') AS l RETURN l")
+		status2, e2, took := c.cypher("UNWIND range(1, 1000000) AS i WITH collect('" + strings.Repeat("x", 68) + "') AS l RETURN l")
 		close(done)
 		if status1 != http.StatusBadRequest || !strings.HasPrefix(e1.Error, "refused:") {
 			t.Errorf("64 MiB string: %d %+v", status1, e1)

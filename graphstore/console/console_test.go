@@ -217,7 +217,6 @@ func chainQuery(prefix string, hops int) string {
 	return b.String()
 }
 
-
 // TestConsole_Attacks runs the attack corpus through the console against
 // the real Neo4j: every attempt is refused; the sentinels, their
 // relationship and the GDS projection are unchanged; nodes, relationships,
@@ -660,7 +659,9 @@ func TestConsole_Issue26(t *testing.T) {
 		marker := fmt.Sprintf("f5-%d", time.Now().UnixNano())
 		start := time.Now()
 		var rise int64
-		rise = max(rise, peakRSS(func() { refuse(t, "RETURN reduce(s = 'x', i IN range(1, 26) | s + s) AS s, '"+marker+"'", "reduce() is not allowed") }))
+		rise = max(rise, peakRSS(func() {
+			refuse(t, "RETURN reduce(s = 'x', i IN range(1, 26) | s + s) AS s, '"+marker+"'", "reduce() is not allowed")
+		}))
 		rise = max(rise, peakRSS(func() {
 			refuse(t, "WITH '"+marker+"' AS s"+strings.Repeat(" WITH s + s AS s", 26)+" RETURN s", "may build over 32 MiB (reached at + (or ||))")
 		}))

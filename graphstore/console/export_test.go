@@ -27,13 +27,3 @@ func (c *Console) Held(owner string) int {
 	defer cn.ownersMu.Unlock()
 	return cn.owners[owner]
 }
-
-// Check reads query as the console does; it returns the mode and the
-// body that the console would send.
-func Check(query string) (mode, body string, err error) {
-	q, err := check(query)
-	if err != nil {
-		return "", "", err
-	}
-	return q.mode, q.body, nil
-}
