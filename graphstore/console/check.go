@@ -82,15 +82,39 @@ func refuse(format string, args ...any) {
 // check reads query and refuses it unless the allowlist admits it; the
 // bounds are those of the file comment and of expr.go. Errors: EINVALID
 // starting with "refused:".
-func check(query string) (q *checked, err error) {
+func check(query string) (*checked, error) {
+	t, err := readText(query)
+	if err != nil {
+		return nil, err
+	}
+	return t.check()
+}
+
+// text is a query whose text is within the bounds checked before the
+// parse.
+type text struct {
+	query, decoded string
+	orig           func(int) int // see decodeEscapes
+}
+
+// readText checks the length of query, and its tokens and nesting with the
+// grammar's own lexer (\uHHHH escapes decoded first, as Neo4j does): cheap
+// checks, before the parser recurses over the text. Errors: EINVALID
+// starting with "refused:".
+func readText(query string) (*text, error) {
 	if len(query) > maxQueryBytes {
 		return nil, refusedf("the query is %d bytes, over the console's limit of %d", len(query), maxQueryBytes)
 	}
-	text, orig := decodeEscapes(query)
-	if err := checkTokens(text); err != nil {
+	decoded, orig := decodeEscapes(query)
+	if err := checkTokens(decoded); err != nil {
 		return nil, err
 	}
-	tree, err := parser.Parse(text, parseBudget)
+	return &text{query: query, decoded: decoded, orig: orig}, nil
+}
+
+// check parses the text and walks its tree.
+func (t *text) check() (q *checked, err error) {
+	tree, err := parser.Parse(t.decoded, parseBudget)
 	var syntax *parser.SyntaxError
 	switch {
 	case errors.Is(err, parser.ErrBudget):
@@ -109,9 +133,8 @@ func check(query string) (q *checked, err error) {
 			q, err = nil, ref.err
 		}
 	}()
-	w := newWalker()
-	mode := w.statement(tree)
-	return &checked{mode: mode, body: query[orig(tree.Statement().GetStart().GetStart()):]}, nil
+	mode := newWalker().statement(tree)
+	return &checked{mode: mode, body: t.query[t.orig(tree.Statement().GetStart().GetStart()):]}, nil
 }
 
 // checkTokens bounds the tokens of text and how deep its brackets and CASE

@@ -124,8 +124,11 @@ func (c *Console) run(ctx context.Context, query string, lim kgeval.ConsoleLimit
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = 2 << 20
 	}
-	if len(query) > maxQueryBytes {
-		return nil, refusedf("the query is %d bytes, over the console's limit of %d", len(query), maxQueryBytes)
+	// The text's cheap bounds first, outside a slot, so that a flood of
+	// oversized queries keeps no slot from anyone.
+	t, err := readText(query)
+	if err != nil && guard {
+		return nil, err
 	}
 	conn, err := c.connection(lim.MaxBytes)
 	if err != nil {
@@ -136,10 +139,10 @@ func (c *Console) run(ctx context.Context, query string, lim kgeval.ConsoleLimit
 		return nil, err
 	}
 	defer release()
-	// The query is read in a slot, so that parsing too is bounded.
+	// The query is parsed in a slot, so that parsing too is bounded.
 	q := &checked{body: query}
 	if guard {
-		if q, err = check(query); err != nil {
+		if q, err = t.check(); err != nil {
 			return nil, err
 		}
 	}
