@@ -52,6 +52,10 @@ const (
 	// chain counts as deep as it is long (measured: 200 nested
 	// parentheses or NOTs parse, 400 to 500 never answer).
 	maxDepth = 100
+	// maxXor bounds the XORs of the query: Neo4j's planner rewrites each
+	// into two copies of its operands (measured: 16 XORs in a row planned
+	// in 1.9 s, 20 in over 10 s, and nothing stops it).
+	maxXor = 8
 	// maxExprOps bounds the operators, calls and lookups of one
 	// expression, maxOps those of the query.
 	maxExprOps = 256
@@ -122,13 +126,14 @@ type walker struct {
 	rows float64 // rows the query may have at this clause; +Inf: unbounded
 
 	clauses, patterns, rels, pathRels int
-	ops, exprOps, literals            int
+	ops, exprOps, literals, xors      int
 
 	agg        bool // aggregations allowed here (WITH, RETURN, ORDER BY)
 	aggregated bool // the item being read aggregates
 	lazy       bool // the range() being read is UNWIND's, walked row by row
 
 	loop        float64 // how many times the expression being read runs per row
+	iterating   int     // iterations around the expression being read
 	built, work float64 // bytes built and steps taken in one row so far
 }
 
@@ -178,8 +183,13 @@ func (w *walker) operands(t antlr.Tree, d int) (vs []val, ops []int) {
 	if len(ops) > maxChain {
 		refuse("a chain of %d operators (%s ...) is over the console's limit of %d in a row: Neo4j's parser and planner recurse once per operator", len(ops), first, maxChain)
 	}
-	for range ops {
+	for _, op := range ops {
 		w.op()
+		if op == parser.ConsoleParserXOR {
+			if w.xors++; w.xors > maxXor {
+				refuse("XOR: over %d in a query are over the console's limit: Neo4j's planner doubles its work for each, and cannot be stopped", maxXor)
+			}
+		}
 	}
 	for _, c := range t.GetChildren() {
 		if _, ok := c.(antlr.TerminalNode); !ok {
@@ -324,6 +334,9 @@ func (w *walker) expr(t antlr.Tree, d int) val {
 				if s, ok := when.(*parser.WhenStringOrListContext); ok && s.REGEQ() != nil {
 					refuse("=~ (regular expressions) is not allowed in the console: a pattern can backtrack for hours inside one row")
 				}
+				if tc, ok := when.(*parser.WhenTypeContext); ok {
+					w.typeOf(tc.Type_())
+				}
 				for _, c := range when.GetChildren() {
 					switch c.(type) {
 					case *parser.ExpressionContext, *parser.Expression6Context, *parser.Expression7Context:
@@ -368,6 +381,7 @@ func (w *walker) expr(t antlr.Tree, d int) val {
 	case *parser.CountExpressionContext:
 		return w.exists("COUNT", x.RegularQuery(), x.MatchMode(), x.PatternList(), x.WhereClause(), d)
 	case *parser.PatternExpressionContext:
+		w.once("a pattern predicate")
 		w.op()
 		saved := w.env
 		w.env = saved.clone()
@@ -376,6 +390,7 @@ func (w *walker) expr(t antlr.Tree, d int) val {
 		w.env = saved
 		return scalar
 	case *parser.ShortestPathExpressionContext:
+		w.once("shortestPath()")
 		w.op()
 		w.newPath()
 		w.element(x.ShortestPathPattern().PatternElement(), true, d+1)
@@ -403,6 +418,9 @@ func (w *walker) expr(t antlr.Tree, d int) val {
 // comparison reads the right side of =~, STARTS WITH, ENDS WITH, CONTAINS,
 // IN, IS NULL, IS :: TYPE and IS NORMALIZED.
 func (w *walker) comparison(left val, c parser.IComparisonExpression6Context, d int) val {
+	if tc, ok := c.(*parser.TypeComparisonContext); ok {
+		w.typeOf(tc.Type_())
+	}
 	s, ok := c.(*parser.StringAndListComparisonContext)
 	if !ok {
 		return scalar // IS [NOT] NULL, a type, a normal form
@@ -423,6 +441,25 @@ func (w *walker) comparison(left val, c parser.IComparisonExpression6Context, d 
 		w.cost("STARTS WITH or ENDS WITH", min(left.size, right.size), 0)
 	}
 	return scalar
+}
+
+// typeOf bounds the type of IS :: TYPE, whose LIST<...> nest without
+// brackets the console counts.
+func (w *walker) typeOf(t antlr.ParseTree) {
+	n := 0
+	var count func(t antlr.Tree)
+	count = func(t antlr.Tree) {
+		if _, ok := t.(antlr.TerminalNode); ok {
+			n++
+		}
+		for _, c := range t.GetChildren() {
+			count(c)
+		}
+	}
+	count(t)
+	if n > maxChain {
+		refuse("a type of %d words and symbols in IS :: is over the console's limit of %d", n, maxChain)
+	}
 }
 
 // postfix reads lookups: .key, [i], [a..b], :Label.
@@ -492,6 +529,7 @@ func (w *walker) iterate(what string, v parser.IVariableContext, listT, pred, bo
 	w.env = saved.clone()
 	w.env[name(v)] = list.part()
 	w.loop *= max(list.n, 1)
+	w.iterating++
 	out = list.part()
 	if pred != nil {
 		w.expr(pred, d+1)
@@ -500,6 +538,7 @@ func (w *walker) iterate(what string, v parser.IVariableContext, listT, pred, bo
 		out = w.expr(body, d+1)
 	}
 	w.env, w.loop = saved, loop
+	w.iterating--
 	return list, out
 }
 
@@ -511,6 +550,7 @@ func (w *walker) exists(kw string, q parser.IRegularQueryContext, mode parser.IM
 	case mode != nil:
 		refuse("match modes (%s) are not allowed in the console", words(mode, 3))
 	}
+	w.once(kw + " { }")
 	w.op()
 	saved := w.env
 	w.env = saved.clone()
@@ -523,6 +563,15 @@ func (w *walker) exists(kw string, q parser.IRegularQueryContext, mode parser.IM
 	w.env = saved
 	w.cost(kw+" { }", 0, 0)
 	return scalar
+}
+
+// once refuses what searches the graph inside an iteration: its work for
+// each element is the graph's, which the tree cannot bound, and Neo4j
+// cannot interrupt it inside a row.
+func (w *walker) once(what string) {
+	if w.iterating > 0 {
+		refuse("%s inside a list comprehension or quantifier (all(), any(), none(), single()) is not allowed in the console: it would search the graph once per element inside one row, which Neo4j cannot interrupt; MATCH or UNWIND the elements instead", what)
+	}
 }
 
 // aggregate checks that an aggregation is allowed where it is.
