@@ -119,6 +119,7 @@ func TestCheck(t *testing.T) {
 		{"CollectThenLoop", "MATCH (a:Entity) WITH collect(a.label) AS l RETURN [x IN l | x] AS m", "over a list collected from rows the query does not bound"},
 		{"CollectLimitedThenLoop", "MATCH (a:Entity) WITH a LIMIT 1000 WITH collect(a.label) AS l RETURN [x IN l WHERE x STARTS WITH 'a' | size(x)] AS m", ""},
 		{"CollectAggregatedThenLoop", "UNWIND [1, 2, 3] AS x WITH count(*) AS n MATCH (a) WITH collect(a) AS l RETURN [x IN l | x] AS m", "over a list collected"},
+		{"SizeOfCollect", "UNWIND range(1, 1000000) AS i MATCH p = (a)-[*1..4]-() WITH p LIMIT 2000000 RETURN size(collect(p)) AS n", ""},
 		{"CollectUnwound", "MATCH (a:Entity) WITH collect(a.label) AS l UNWIND l AS x RETURN x, size(l), head(l), l[0], l[0..5], last(l)", ""},
 		// what one row may take or build (issue 26, findings 1 and 5)
 		{"Reduce", "RETURN reduce(s = '', x IN range(1, 10) | s + 'a') AS s", "reduce() is not allowed"},

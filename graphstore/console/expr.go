@@ -657,16 +657,17 @@ func (w *walker) call(x *parser.FunctionInvocationContext, d int) val {
 		w.agg = false // no aggregation inside another
 	}
 	var args []val
-	in := 0.0 // bytes of the arguments, those collected from unbounded rows aside
+	// in bounds the bytes a function reads: a string at most maxBuilt (or
+	// it was refused where it was built), a list not at all (size(), head()
+	// and the like take the same time whatever its length)
+	in := 0.0
 	for _, a := range x.AllFunctionArgument() {
 		if kind == fRange {
 			break
 		}
 		v := w.expr(a.Expression(), d+1)
 		args = append(args, v)
-		if !math.IsInf(v.size, 1) {
-			in += v.size
-		}
+		in += min(v.size, maxBuilt)
 	}
 	w.agg = saved
 	if len(args) == 0 {
