@@ -139,11 +139,14 @@ func (t *text) check() (q *checked, err error) {
 
 // checkTokens bounds the tokens of text and how deep its brackets and CASE
 // expressions nest, with the grammar's own lexer, before the parser
-// recurses over them.
+// recurses over them. END closes a CASE only (it is also a name: n.end).
 func checkTokens(text string) error {
 	lexer := parser.NewConsoleLexer(antlr.NewInputStream(text))
 	lexer.RemoveErrorListeners()
-	depth, tokens := 0, 0
+	closer := map[int]int{parser.ConsoleLexerRPAREN: parser.ConsoleLexerLPAREN, parser.ConsoleLexerRBRACKET: parser.ConsoleLexerLBRACKET,
+		parser.ConsoleLexerRCURLY: parser.ConsoleLexerLCURLY, parser.ConsoleLexerEND: parser.ConsoleLexerCASE}
+	var open []int
+	tokens := 0
 	for {
 		t := lexer.NextToken()
 		if t.GetTokenType() == antlr.TokenEOF {
@@ -155,13 +158,15 @@ func checkTokens(text string) error {
 		if tokens++; tokens > maxTokens {
 			return refusedf("the query has over %d tokens, the console's limit", maxTokens)
 		}
-		switch t.GetTokenType() {
+		switch tt := t.GetTokenType(); tt {
 		case parser.ConsoleLexerLPAREN, parser.ConsoleLexerLBRACKET, parser.ConsoleLexerLCURLY, parser.ConsoleLexerCASE:
-			if depth++; depth > maxNesting {
+			if open = append(open, tt); len(open) > maxNesting {
 				return refusedf("the query nests brackets and CASE deeper than the console's limit of %d levels", maxNesting)
 			}
 		case parser.ConsoleLexerRPAREN, parser.ConsoleLexerRBRACKET, parser.ConsoleLexerRCURLY, parser.ConsoleLexerEND:
-			depth = max(0, depth-1)
+			if len(open) > 0 && open[len(open)-1] == closer[tt] {
+				open = open[:len(open)-1]
+			}
 		}
 	}
 }

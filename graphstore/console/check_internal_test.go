@@ -47,6 +47,8 @@ func TestCheck(t *testing.T) {
 		{"EscapedTwice", nest(`\uu0028`, `\uu0029`, 50), "nests brackets and CASE deeper"},
 		{"Case", "RETURN " + strings.Repeat("CASE WHEN true THEN ", 41) + "1" + strings.Repeat(" END", 41), "nests brackets and CASE deeper"},
 		{"CaseFlat", "RETURN " + strings.Repeat("CASE WHEN true THEN 1 END + ", 60) + "1", ""},
+		{"EndsAsNames", "MATCH (n) RETURN " + strings.Repeat("[n.end, ", 45) + "1" + strings.Repeat("]", 45), "nests brackets and CASE deeper"},
+		{"CaseWithEnds", "MATCH (n) RETURN " + strings.Repeat("CASE WHEN n.end THEN ", 60) + "1" + strings.Repeat(" END", 60), "nests deeper than the console's limit of 100"},
 		{"OpenersInString", "RETURN '" + strings.Repeat("(", 41) + "' AS s", ""},
 		{"OpenersInComment", "RETURN 1 /* " + strings.Repeat("[", 41) + " */", ""},
 		{"EscapedQuote", `RETURN 'a\u0027 + ` + strings.Repeat("(", 41) + "1" + strings.Repeat(")", 41), "nests brackets and CASE deeper"},

@@ -315,18 +315,21 @@ func (w *walker) expr(t antlr.Tree, d int) val {
 		w.cost("a map projection", 0, 16*out.n)
 		return out
 	case *parser.CaseExpressionContext:
+		// A CASE counts two levels: Neo4j's parser overflowed at 200
+		// nested CASEs, at 500 nested parentheses.
 		w.op()
 		out := scalar
 		for _, alt := range x.AllCaseAlternative() {
-			w.expr(alt.Expression(0), d+1)
-			out = join(out, w.expr(alt.Expression(1), d+1))
+			w.expr(alt.Expression(0), d+2)
+			out = join(out, w.expr(alt.Expression(1), d+2))
 		}
 		if x.Expression() != nil {
-			out = join(out, w.expr(x.Expression(), d+1))
+			out = join(out, w.expr(x.Expression(), d+2))
 		}
 		return out
 	case *parser.ExtendedCaseExpressionContext:
 		w.op()
+		d++ // two levels, as above
 		w.expr(x.Expression(0), d+1)
 		out := scalar
 		for _, alt := range x.AllExtendedCaseAlternative() {
