@@ -22,11 +22,12 @@ import (
 //   - Its parser and planner recurse over the expression tree and die of a
 //     stack overflow past a few hundred levels, which they build from
 //     nesting and from flat chains alike (a + b + ... is as deep as it is
-//     long): 500 nested parentheses, 400 NOTs, 990 XORs, 990 '.a' lookups
-//     or 1,980 '!' in a label never got an answer. So the text, its tokens
-//     and its brackets are bounded before the parse (maxQueryBytes,
-//     maxTokens, maxNesting), and each expression's chains, depth and
-//     operators after it (maxChain, maxDepth, maxExprOps, maxOps).
+//     long): 500 nested parentheses, 400 NOTs, 990 '.a' lookups or 1,980
+//     '!' in a label never got an answer. So the text, its tokens and its
+//     brackets are bounded before the parse (maxQueryBytes, maxTokens,
+//     maxNesting), and each expression's chains, depth and operators after
+//     it (maxChain, maxDepth, maxExprOps, maxOps, and maxXor: the planner
+//     doubles its work for each XOR).
 //   - Its planner cannot be stopped, not by the transaction's time limit,
 //     not by TERMINATE TRANSACTION, and its work grows faster than linearly
 //     with the relationships of a pattern (measured on 2 shared cores,
@@ -126,11 +127,10 @@ func (t *text) check() (q *checked, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			ref, ok := r.(refusal)
-			if !ok {
-				panic(r)
+			q, err = nil, kgeval.Errorf(kgeval.EINTERNAL, "the console could not read this query: %v", r)
+			if ref, ok := r.(refusal); ok {
+				err = ref.err
 			}
-			q, err = nil, ref.err
 		}
 	}()
 	mode := newWalker().statement(tree)
