@@ -68,6 +68,8 @@ type Console interface {
 	// starts with "timed out:") or when the store rejects it; ETOOMANY
 	// when the console is running as many queries as it allows at once, or
 	// lim.Owner as many as one owner may;
-	// EUNAVAILABLE only when the store does not answer.
+	// EUNAVAILABLE only when the store does not answer; EINTERNAL when the
+	// console fails to read a query (a bug of its own, refused rather than
+	// run).
 	RunConsole(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error)
 }

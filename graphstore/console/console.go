@@ -109,7 +109,8 @@ func (c *Console) connection(maxRow int) (*conn, error) {
 // past the time limit (the message starts with "timed out:") or when Neo4j
 // rejects it; ETOOMANY when the console is running maxSlots queries
 // already, or lim.Owner ownerSlots; EUNAVAILABLE when Neo4j does not
-// answer.
+// answer; EINTERNAL when the reader fails on a query (a bug of its own:
+// the query is refused, not run).
 func (c *Console) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
 	return c.run(ctx, query, lim, true)
 }
