@@ -5,12 +5,12 @@ import (
 	"time"
 )
 
-// ConsoleLimits bound a console query. Beyond them the store refuses, on
-// its own, a query whose text is too long or too deep for its parser, one
-// whose patterns or subqueries are past what its planner can plan in
-// seconds (see graphstore/consoleshape.go), and one whose plan could loop or
-// grow inside a single row past what its time limit and memory guard can
-// stop (see graphstore/consolecost.go).
+// ConsoleLimits bound a console query. Beyond them the console refuses, on
+// its own, what it does not know, and a query whose text, expressions or
+// patterns are past what Neo4j's parser and planner get through in seconds,
+// or whose expressions could loop or grow inside a single row past what
+// Neo4j's time limit and memory guard can stop (see package
+// graphstore/console).
 type ConsoleLimits struct {
 	// Timeout is the time limit of the query's transaction (default 10s).
 	Timeout time.Duration
@@ -69,6 +69,7 @@ type Console interface {
 	// when the console is running as many queries as it allows at once, or
 	// lim.Owner as many as one owner may;
 	// EUNAVAILABLE only when the store does not answer; EINTERNAL when the
-	// plan cannot be read.
+	// console fails to read a query (a bug of its own, refused rather than
+	// run).
 	RunConsole(ctx context.Context, query string, lim ConsoleLimits) (*ConsoleResult, error)
 }

@@ -65,12 +65,15 @@
 //	scoring/claims         claim checks (SPEC §4d): claims, the graph-chosen
 //	                       evidence window, conflicts, features and the
 //	                       calibrated claim score (calibration.json)
-//	graphstore             Neo4j: storage of every node type, the GDS engine,
-//	                       the read-only Cypher console; graphstoretest for tests
+//	graphstore             Neo4j: storage of every node type, the GDS engine;
+//	                       graphstoretest for tests
+//	graphstore/console     the dashboard's read-only Cypher console: one
+//	                       reader of a query, its parse tree, against an
+//	                       allowlist; its own Neo4j connection and slots
 //	cypher                 every query, one per file, values as parameters;
 //	                       cypher/parser, the Cypher 5 parser generated from
-//	                       openCypher's grammar (ANTLR) that bounds console
-//	                       queries before Neo4j plans them
+//	                       openCypher's grammar (ANTLR) through which the
+//	                       console reads a query before Neo4j sees it
 //	llm, minilm, judge     the model adapters: OpenAI-compatible client,
 //	                       extractor and verifier; the local encoder; the judge
 //	dataset, cachefile,    file formats: datasets (their size and structure

@@ -42,13 +42,18 @@ func openStore(ctx context.Context, cfg *configs.Config, open func(context.Conte
 	if cfg.Neo4j.Password == "" {
 		return nil, kgeval.Errorf(kgeval.EUNAUTHORIZED, "no Neo4j password: set neo4j.password / KGEVAL_NEO4J_PASSWORD")
 	}
-	db, err := open(ctx, graphstore.Config{URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
-		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
-		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections})
+	db, err := open(ctx, storeConfig(cfg))
 	if err == nil {
 		opened.Add(1)
 	}
 	return db, err
+}
+
+// storeConfig is how the store and the console reach Neo4j.
+func storeConfig(cfg *configs.Config) graphstore.Config {
+	return graphstore.Config{URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
+		Database: cfg.Neo4j.Database, ConnectTimeout: cfg.Neo4j.ConnectTimeout,
+		QueryTimeout: cfg.Neo4j.QueryTimeout, MaxConnections: cfg.Neo4j.MaxConnections}
 }
 
 // EvaluateOptions are one evaluation's choices beyond the configuration.

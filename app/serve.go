@@ -10,12 +10,15 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/console"
 	"github.com/kgeval/kgeval/web"
 )
 
 // NewServer builds the dashboard of cfg (its users, tokens, session state
-// under web.state_dir and console limits) on a migrated store; the caller
-// closes the store after the server stops. jobDelay slows every job's
+// under web.state_dir, its Cypher console and console limits) on a migrated
+// store; the caller closes the store after the server stops (the console,
+// which connects on its first query, closes with the server's
+// ListenAndServe). jobDelay slows every job's
 // progress report down (pipeline.Jobs.Delay; the browser test's, 0
 // otherwise).
 func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) (*web.Server, *graphstore.DB, error) {
@@ -41,6 +44,7 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	jobs.Delay = jobDelay
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
 		Console:    kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
+		Cypher:     console.New(storeConfig(cfg)),
 		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,
 		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: dataset.UploadCost(cfg.DatasetOptions()),
 		UploadMeter: uploadMeter(cfg.DatasetOptions())},

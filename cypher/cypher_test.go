@@ -78,8 +78,8 @@ func TestQueries_Parameters(t *testing.T) {
 
 // TestStrictQueries_Parameters guards the queries behind the dashboard's
 // reads more strictly: no string literal at all, and at least one parameter
-// (the console's one query is user text, guarded by its EXPLAIN plan
-// instead).
+// (the console's one query is user text, guarded by package
+// graphstore/console instead).
 func TestStrictQueries_Parameters(t *testing.T) {
 	lit := regexp.MustCompile(`'[^']*'|"[^"]*"`)
 	for _, name := range []string{"sample_page", "kgscore_by_uid", "sample_get", "kgscore_with_system", "sample_systems",

@@ -1,9 +1,10 @@
 // Package graphstore stores kgeval's runs, samples, pair graphs, scores
 // and model cache in Neo4j and runs the Graph Data Science procedures over
 // them. It implements the storage services of package kgeval (RunService,
-// SampleService, ScoreService, PairGraphService, CacheService, Console),
-// the readers of package readmodel (Reader) and the GDS KG engine, and is
-// the only package that imports the Neo4j driver.
+// SampleService, ScoreService, PairGraphService, CacheService), the
+// readers of package readmodel (Reader) and the GDS KG engine; with its
+// package console (the dashboard's read-only Cypher console, kgeval.Console)
+// it is the only package that imports the Neo4j driver.
 // It stores and reads: aggregates other than the two the dashboard needs
 // at speed (RunSummary, RunSweep) are computed by package analysis. Every
 // query comes from package cypher, resolved when the package loads, and
@@ -12,8 +13,7 @@
 // (PairScore), metricscore.go (MetricScore), cache.go (CacheEntry), shard.go
 // (the shards of a run split over workers, evaluate --shard); gds.go is the
 // engine (one Louvain call per pair graph by default, or one Leiden call per
-// batch: GDS.Communities) and console.go the dashboard's read-only Cypher
-// console.
+// batch: GDS.Communities).
 package graphstore
 
 import (
@@ -61,7 +61,6 @@ var (
 	_ kgeval.SampleService    = (*DB)(nil)
 	_ kgeval.ScoreService     = (*DB)(nil)
 	_ kgeval.PairGraphService = (*DB)(nil)
-	_ kgeval.Console          = (*DB)(nil)
 	_ readmodel.Reader        = (*DB)(nil)
 )
 

@@ -192,8 +192,8 @@ type ConsoleRequest struct {
 	Query string `json:"query"`
 }
 
-// cypher runs a console query. The store bounds it (length, nesting, cost,
-// time, rows, bytes) and says why it refused or stopped one: a refusal and
+// cypher runs a console query. The console bounds it (what may appear,
+// size, work, time, rows, bytes) and says why it refused or stopped one: a refusal and
 // a timeout (kgeval.KindRefused, KindTimeout) are the user's to fix (400),
 // too many console queries at once is 429, a Neo4j that does not answer 503.
 func (s *Server) cypher(c *gin.Context) (any, error) {
@@ -201,9 +201,12 @@ func (s *Server) cypher(c *gin.Context) (any, error) {
 	if err := c.ShouldBindJSON(&req); err != nil {
 		return nil, bodyError(err, "want a JSON body {\"query\": \"...\"}")
 	}
+	if s.cfg.Cypher == nil {
+		return nil, kgeval.Errorf(kgeval.EUNAVAILABLE, "this server has no Cypher console")
+	}
 	lim := s.cfg.Console
 	lim.Owner = caller(c) // one user may hold half of the console's slots
-	res, err := s.store.RunConsole(c.Request.Context(), req.Query, lim)
+	res, err := s.cfg.Cypher.RunConsole(c.Request.Context(), req.Query, lim)
 	switch kind := kgeval.ErrorKind(err); {
 	case err == nil:
 		s.metrics.console.WithLabelValues("ok").Inc()

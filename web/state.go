@@ -132,6 +132,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, log io.Writer)
 		if c, ok := s.cfg.Jobs.(interface{ Close(time.Duration) }); ok {
 			c.Close(10 * time.Second)
 		}
+		if c, ok := s.cfg.Cypher.(interface{ Close(context.Context) error }); ok {
+			c.Close(sctx)
+		}
 		if err != nil && !errors.Is(err, http.ErrServerClosed) {
 			return err
 		}

@@ -45,7 +45,6 @@ type Services interface {
 	kgeval.SampleService
 	kgeval.ScoreService
 	kgeval.PairGraphService
-	kgeval.Console
 	readmodel.Reader
 }
 
@@ -56,6 +55,9 @@ type Config struct {
 	// Console bounds Cypher console queries (defaults: 10s, 1000 rows,
 	// 2 MiB).
 	Console kgeval.ConsoleLimits
+	// Cypher runs the console's queries (package graphstore/console);
+	// nil: POST /api/cypher answers EUNAVAILABLE.
+	Cypher kgeval.Console
 	// TrustedProxies are the addresses or CIDRs of reverse proxies whose
 	// X-Forwarded-For names the client (for the sign-in rate limits) and
 	// whose X-Forwarded-Proto says https (for the session cookie); by

@@ -55,6 +55,7 @@ func MustServer(tb testing.TB, db *graphstore.DB, h web.Health) (*httptest.Serve
 	var store web.Services
 	if db != nil {
 		store = db
+		cfg.Cypher = graphstoretest.MustConsole(tb)
 	}
 	s, err := web.NewServer(cfg, h, store)
 	if err != nil {

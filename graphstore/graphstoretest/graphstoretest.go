@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/graphstore/console"
 )
 
 // URI returns the Bolt URI of the test Neo4j (KGEVAL_NEO4J_URI, default
@@ -37,6 +38,23 @@ func Password() string {
 	return strings.TrimSpace(string(b))
 }
 
+// Config returns how the tests reach the test Neo4j.
+func Config() graphstore.Config {
+	return graphstore.Config{URI: URI(), User: "neo4j", Password: Password(), Database: "neo4j", QueryTimeout: 5 * time.Minute}
+}
+
+// MustConsole returns a Cypher console on the test Neo4j, closed when the
+// test ends.
+func MustConsole(tb testing.TB) *console.Console {
+	tb.Helper()
+	if Password() == "" {
+		tb.Fatal("no Neo4j password (KGEVAL_NEO4J_PASSWORD or .kgeval/neo4j/password): run `make test`, which starts Neo4j")
+	}
+	c := console.New(Config())
+	tb.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
 // MustOpenDB connects to the test Neo4j, applies kgeval's schema and closes
 // the connection when the test ends.
 func MustOpenDB(tb testing.TB) *graphstore.DB {
@@ -46,7 +64,7 @@ func MustOpenDB(tb testing.TB) *graphstore.DB {
 		tb.Fatal("no Neo4j password (KGEVAL_NEO4J_PASSWORD or .kgeval/neo4j/password): run `make test`, which starts Neo4j")
 	}
 	ctx := context.Background()
-	db, err := graphstore.Open(ctx, graphstore.Config{URI: URI(), User: "neo4j", Password: pw, Database: "neo4j", QueryTimeout: 5 * time.Minute})
+	db, err := graphstore.Open(ctx, Config())
 	if err != nil {
 		tb.Fatalf("open Neo4j at %s: %v (run `make test`, which starts it)", URI(), err)
 	}

@@ -1,4 +1,36 @@
-package graphstore
+// Package console is the dashboard's Cypher console: it runs, read-only,
+// a query a user typed, the one place where query text does not come from
+// package cypher. Neo4j Community has no read-only users, so the console
+// stands between the text and the data:
+//
+//  1. One reader decides what may run: the query's parse tree, read with
+//     Neo4j's own Cypher 5 grammar (package cypher/parser), and an
+//     allowlist over it (check.go, expr.go). The console admits MATCH,
+//     OPTIONAL MATCH, WITH, UNWIND, WHERE, RETURN, ORDER BY, SKIP and LIMIT
+//     with bounded patterns, and the operators and functions that browsing
+//     the evaluation graphs needs; everything else (writes, CALL, LOAD CSV,
+//     UNION, subqueries, commands, options, unknown functions) is refused
+//     with a message naming it. The same reading bounds what Neo4j cannot
+//     stop or does not count: the size of the text and of each expression,
+//     which Neo4j's parser and planner recurse over and cannot be
+//     interrupted in; the patterns its planner searches; and the work and
+//     the bytes that the expressions of one row may take, which Neo4j
+//     neither interrupts (it checks its time limit between rows) nor counts
+//     against its memory guard.
+//  2. Nothing of a refused query reaches Neo4j. An admitted one is planned
+//     first (EXPLAIN, which runs nothing) and runs only when Neo4j says it
+//     is read-only, a second opinion that costs one plan.
+//  3. It runs in a READ transaction (AccessModeRead), which Neo4j refuses
+//     to write in, with a time limit Neo4j enforces, tagged {app:
+//     "kgeval-console"} so that SHOW TRANSACTIONS tells it apart. What
+//     Neo4j tracks (collect(), ORDER BY, DISTINCT) its memory guard
+//     bounds (db.memory.transaction.max).
+//  4. Its rows come through the console's own connection (conn.go): a
+//     pool of maxSlots connections, at most ownerSlots of them for one
+//     owner, and a relay that refuses a row over messageFactor times the
+//     response cap before the driver reads it; a row cap and the response
+//     cap bound the rest.
+package console
 
 import (
 	"context"
@@ -6,70 +38,84 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 )
 
-// This file runs the dashboard's Cypher console: a query typed by a user,
-// which is the one place where query text does not come from package cypher.
-// Neo4j Community has no read-only users, so the console stands between the
-// text and the data:
-//
-//  1. The text is checked before Neo4j sees it (checkText, consoleguard.go):
-//     its length, its tokens and how deep it nests, which Neo4j's parser
-//     cannot survive past a few hundred levels; then, parsed with Neo4j's
-//     own grammar (checkShape, consoleshape.go), its patterns, clauses,
-//     subqueries and variable-length bounds, which Neo4j's planner works
-//     on before anything runs and cannot be stopped in, and the lists
-//     that pattern comprehensions and COLLECT { } build outside Neo4j's
-//     memory guard.
-//  2. Neo4j plans the query (EXPLAIN, which runs nothing) and checkPlan
-//     (consoleguard.go) allows it only when the plan is read-only and built
-//     from known read operators and built-in functions: no procedure, no
-//     LOAD CSV, no GDS, db, dbms or APOC function, no administration
-//     command. The decision rests on the server's own parse, so unicode
-//     escapes, comments and odd spacing in the text change nothing.
-//  3. checkCost (consolecost.go) bounds, from the same plan, the work of one
-//     row and every value its expressions build: Neo4j stops a query at
-//     its time limit only between rows, and its memory guard does not count
-//     what expressions build, so anything that could loop or grow inside
-//     one row past the bounds is refused before it starts.
-//  4. The query runs in a READ transaction (session AccessModeRead), which
-//     Neo4j refuses to write in, with a time limit Neo4j enforces, tagged
-//     {app: "kgeval-console"} so that SHOW TRANSACTIONS tells it apart.
-//  5. Its rows come through the console's own connection (consoleconn.go):
-//     a pool of consoleSlots connections, at most consoleOwnerSlots of
-//     them for one owner, and a relay that refuses a row
-//     over consoleMessageFactor times the response cap before the driver
-//     reads it; a row cap and the response cap bound the rest.
-//
-// modeRE matches a leading EXPLAIN or PROFILE, after blanks and comments.
-var modeRE = regexp.MustCompile(`(?is)^(?:\s|//[^\n]*|/\*.*?\*/)*(EXPLAIN|PROFILE)\b`)
+// App is the metadata {app: App} of every console transaction.
+const App = "kgeval-console"
 
-// consoleApp is the metadata {app: consoleApp} of every console
-// transaction.
-const consoleApp = "kgeval-console"
+// Console runs the dashboard's console queries against one Neo4j.
+type Console struct {
+	cfg graphstore.Config
 
-var qConsoleMemory = statement("console_memory")
+	mu   sync.Mutex
+	conn *conn // made on the first query
+}
+
+var _ kgeval.Console = (*Console)(nil)
+
+// New returns a console for the Neo4j of cfg (the store's configuration:
+// URI, user, password, database, connect timeout). It connects on its
+// first query, with a driver and a pool of its own.
+func New(cfg graphstore.Config) *Console {
+	if cfg.Database == "" {
+		cfg.Database = "neo4j"
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 10 * time.Second
+	}
+	return &Console{cfg: cfg}
+}
+
+// Close closes the console's connection, if it made one.
+func (c *Console) Close(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn != nil {
+		c.conn.close(ctx)
+		c.conn = nil
+	}
+	return nil
+}
+
+// connection returns the console's connection, made on first use, with
+// the relay's cap raised to fit maxRow, the caller's response cap.
+func (c *Console) connection(maxRow int) (*conn, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil {
+		cn, err := newConn(c.cfg, maxRow)
+		if err != nil {
+			return nil, err
+		}
+		c.conn = cn
+	}
+	c.conn.relay.raise(messageFactor*maxRow + 64<<10)
+	return c.conn, nil
+}
 
 // RunConsole runs a query typed in the dashboard's console, read-only (see
-// the file comment). A leading EXPLAIN returns the plan without running the
-// query; a leading PROFILE runs it and returns the profiled plan with the
-// rows. Errors: EINVALID when the console refuses the query (the message
-// starts with "refused:"), when it ran past the time limit (the message
-// starts with "timed out:") or when Neo4j rejects it; ETOOMANY when the
-// console is running consoleSlots queries already, or lim.Owner
-// consoleOwnerSlots; EUNAVAILABLE when Neo4j does not answer; EINTERNAL
-// when the plan cannot be read.
-func (db *DB) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
-	return db.runConsole(ctx, query, lim, true)
+// the package comment). A leading EXPLAIN returns the plan without running
+// the query; a leading PROFILE runs it and returns the profiled plan with
+// the rows. Errors: EINVALID when the console refuses the query (the
+// message starts with "refused:" and names what it refused), when it ran
+// past the time limit (the message starts with "timed out:") or when Neo4j
+// rejects it; ETOOMANY when the console is running maxSlots queries
+// already, or lim.Owner ownerSlots; EUNAVAILABLE when Neo4j does not
+// answer; EINTERNAL when the reader fails on a query (a bug of its own:
+// the query is refused, not run).
+func (c *Console) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
+	return c.run(ctx, query, lim, true)
 }
-func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits, guard bool) (*kgeval.ConsoleResult, error) {
+
+func (c *Console) run(ctx context.Context, query string, lim kgeval.ConsoleLimits, guard bool) (*kgeval.ConsoleResult, error) {
 	if lim.Timeout <= 0 {
 		lim.Timeout = 10 * time.Second
 	}
@@ -79,15 +125,13 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = 2 << 20
 	}
-	literals, err := checkText(query)
-	if err != nil {
+	// The text's cheap bounds first, outside a slot, so that a flood of
+	// oversized queries keeps no slot from anyone.
+	t, err := readText(query)
+	if err != nil && guard {
 		return nil, err
 	}
-	mode, body := "", query
-	if m := modeRE.FindStringSubmatchIndex(query); m != nil {
-		mode, body = strings.ToUpper(query[m[2]:m[3]]), query[m[1]:]
-	}
-	conn, err := db.consoleConn(lim.MaxBytes)
+	conn, err := c.connection(lim.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -96,46 +140,40 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 		return nil, err
 	}
 	defer release()
-	// Nothing of the query has reached Neo4j yet: its structure is
-	// checked first (in a slot, so that parsing too is bounded).
-	if err := checkShape(query); err != nil {
-		return nil, err
+	// The query is parsed in a slot, so that parsing too is bounded.
+	q := &checked{body: query}
+	if guard {
+		if q, err = t.check(); err != nil {
+			return nil, err
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout+2*time.Second)
 	defer cancel()
-	memMax := conn.memoryLimit(ctx, db)
-	sess := conn.drv.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db.cfg.Database, AccessMode: neo4j.AccessModeRead})
+	sess := conn.drv.NewSession(ctx, neo4j.SessionConfig{DatabaseName: c.cfg.Database, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(context.WithoutCancel(ctx))
 	start := time.Now()
-	txConfig := []func(*neo4j.TransactionConfig){neo4j.WithTxTimeout(lim.Timeout), neo4j.WithTxMetadata(map[string]any{"app": consoleApp})}
+	txConfig := []func(*neo4j.TransactionConfig){neo4j.WithTxTimeout(lim.Timeout), neo4j.WithTxMetadata(map[string]any{"app": App})}
 
 	// An explicit transaction, not ExecuteRead: a console query that
 	// failed is not tried again.
-	sum, err := consoleExplain(ctx, sess, body, txConfig)
+	sum, err := explain(ctx, sess, q.body, txConfig)
 	if err != nil {
 		return nil, consoleError(ctx, err, lim)
 	}
-	plan, err := readPlan(sum.Plan())
-	if err != nil {
-		return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "read the plan of a console query")
+	if guard && sum.StatementType() != neo4j.StatementTypeReadOnly {
+		return nil, refusedf("Neo4j plans this query as %s, and the console runs read-only queries only", sum.StatementType())
 	}
-	if guard {
-		if err := checkPlan(sum.StatementType(), plan); err != nil {
-			return nil, err
+	if q.mode == "EXPLAIN" {
+		var text string
+		if p := sum.Plan(); p != nil {
+			text, _ = p.Arguments()["string-representation"].(string)
 		}
-		if err := checkCost(plan, len(query), literals, memMax); err != nil {
-			return nil, err
-		}
-	}
-	if mode == "EXPLAIN" {
-		text, _ := plan.Args["string-representation"].(string)
 		return &kgeval.ConsoleResult{Columns: []string{}, Rows: [][]any{}, Nodes: []kgeval.ConsoleNode{}, Rels: []kgeval.ConsoleRel{},
 			Millis: time.Since(start).Milliseconds(), Plan: text}, nil
 	}
-
-	text := query // what was planned: body, after PROFILE when there is one
-	if mode == "PROFILE" {
-		text = "PROFILE " + body
+	text := q.body
+	if q.mode == "PROFILE" {
+		text = "PROFILE " + q.body
 	}
 	r, err := consoleRows(ctx, sess, text, lim, txConfig)
 	if err != nil {
@@ -145,8 +183,8 @@ func (db *DB) runConsole(ctx context.Context, query string, lim kgeval.ConsoleLi
 	return r, nil
 }
 
-// consoleExplain plans body in a transaction of its own.
-func consoleExplain(ctx context.Context, sess neo4j.SessionWithContext, body string, txConfig []func(*neo4j.TransactionConfig)) (neo4j.ResultSummary, error) {
+// explain plans body in a transaction of its own.
+func explain(ctx context.Context, sess neo4j.SessionWithContext, body string, txConfig []func(*neo4j.TransactionConfig)) (neo4j.ResultSummary, error) {
 	tx, err := sess.BeginTransaction(ctx, txConfig...)
 	if err != nil {
 		return nil, err
@@ -245,7 +283,7 @@ func consoleError(ctx context.Context, err error, lim kgeval.ConsoleLimits) erro
 	var nerr *neo4j.Neo4jError
 	if errors.As(err, &nerr) {
 		switch {
-		case nerr.Code == consoleRowTooLarge:
+		case nerr.Code == rowTooLarge:
 			return refusedWrap(err, "%s, more than the console reads; return less (e.g. LIMIT, a slice of a list, size())", nerr.Msg)
 		case strings.Contains(nerr.Code, "TransactionTimedOut"), strings.Contains(nerr.Code, "Terminated"):
 			return timedOut

@@ -1,4 +1,4 @@
-package graphstore
+package console
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func chunked(payload []byte, size int) []byte {
 
 // TestRelay_Messages checks the relay's reading of Neo4j's messages: no-op
 // chunks and messages under the cap pass unchanged, and a message over it
-// is replaced by a FAILURE with consoleRowTooLarge before any of its bytes
+// is replaced by a FAILURE with rowTooLarge before any of its bytes
 // are passed on.
 func TestRelay_Messages(t *testing.T) {
 	r := &relay{}
@@ -32,7 +32,7 @@ func TestRelay_Messages(t *testing.T) {
 	in := append(append(append([]byte{0, 0}, small...), big...), small...)
 	var out bytes.Buffer
 	r.messages(bytes.NewReader(in), &out)
-	want := append(append([]byte{0, 0}, small...), failureMessage(consoleRowTooLarge, "a row of the result is over 64 bytes")...)
+	want := append(append([]byte{0, 0}, small...), failureMessage(rowTooLarge, "a row of the result is over 64 bytes")...)
 	if !bytes.Equal(out.Bytes(), want) {
 		t.Errorf("out %q\nwant %q", out.Bytes(), want)
 	}
@@ -52,14 +52,14 @@ func TestRelay_Messages(t *testing.T) {
 // structure 0x7F with a map of two strings, short and long.
 func TestFailureMessage(t *testing.T) {
 	msg := strings.Repeat("m", 300)
-	b := failureMessage(consoleRowTooLarge, msg)
+	b := failureMessage(rowTooLarge, msg)
 	n := int(binary.BigEndian.Uint16(b))
 	body := b[2 : 2+n]
 	if !bytes.HasSuffix(b, []byte{0, 0}) || len(b) != n+4 {
 		t.Fatalf("framing: %d bytes, chunk of %d", len(b), n)
 	}
-	want := []byte{0xB1, 0x7F, 0xA2, 0x84, 'c', 'o', 'd', 'e', 0xD0, byte(len(consoleRowTooLarge))}
-	want = append(want, consoleRowTooLarge...)
+	want := []byte{0xB1, 0x7F, 0xA2, 0x84, 'c', 'o', 'd', 'e', 0xD0, byte(len(rowTooLarge))}
+	want = append(want, rowTooLarge...)
 	want = append(want, 0x87, 'm', 'e', 's', 's', 'a', 'g', 'e', 0xD1, 0x01, 0x2C)
 	want = append(want, msg...)
 	if !bytes.Equal(body, want) {

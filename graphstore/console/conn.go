@@ -1,4 +1,4 @@
-package graphstore
+package console
 
 import (
 	"bufio"
@@ -9,15 +9,12 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"weak"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/graphstore"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
 )
@@ -27,98 +24,74 @@ import (
 // connections the dashboard's other requests need (a security test once had
 // 22 hanging console queries stall every other request), whose connections
 // go through an in-process relay that reads each message Neo4j sends and
-// refuses one over consoleMaxMessage before the driver sees any of it (the
+// refuses one over messageFactor times the response cap before the driver sees any of it (the
 // driver reads a whole row into memory, so a 64 MiB value cost the server
 // 650 MB before any limit of the console could look at it).
 
 const (
-	// consoleSlots is how many console queries run at once; more are
+	// maxSlots is how many console queries run at once; more are
 	// refused (ETOOMANY) rather than queued.
-	consoleSlots = 4
-	// consoleOwnerSlots is how many of them one owner may run: one user
+	maxSlots = 4
+	// ownerSlots is how many of them one owner may run: one user
 	// cannot hold every slot.
-	consoleOwnerSlots = consoleSlots / 2
-	// consoleMessageFactor sizes the relay's cap on one message from the
+	ownerSlots = maxSlots / 2
+	// messageFactor sizes the relay's cap on one message from the
 	// response cap: a row's Bolt encoding can be a few times smaller than
 	// its JSON (a float is 9 bytes in Bolt, 1 to 24 in JSON).
-	consoleMessageFactor = 4
-	// consoleRowTooLarge is the code of the failure the relay sends in
+	messageFactor = 4
+	// rowTooLarge is the code of the failure the relay sends in
 	// place of a message over its cap.
-	consoleRowTooLarge = "Neo.ClientError.Statement.KgevalConsoleRowTooLarge"
+	rowTooLarge = "Neo.ClientError.Statement.KgevalConsoleRowTooLarge"
 )
 
-// consoleConn is the console's driver, relay and slots for one DB.
-type consoleConn struct {
+// conn is the console's driver, relay and slots.
+type conn struct {
 	drv   neo4j.DriverWithContext
 	relay *relay
 	slots chan struct{}
 
 	ownersMu sync.Mutex
 	owners   map[string]int // slots held, by owner
-
-	mu     sync.Mutex
-	memMax float64 // the memory guard's limit on one transaction, bytes
-	memAt  time.Time
 }
 
-var consoleConns = struct {
-	sync.Mutex
-	m map[weak.Pointer[DB]]*consoleConn
-}{m: map[weak.Pointer[DB]]*consoleConn{}}
-
-// consoleConn returns db's console connection, made on first use; it is
-// closed when db is garbage-collected. maxRow is the caller's response
-// cap: the relay's cap on a message is consoleMessageFactor times the
-// largest one asked for so far.
-func (db *DB) consoleConn(maxRow int) (*consoleConn, error) {
-	key := weak.Make(db)
-	consoleConns.Lock()
-	defer consoleConns.Unlock()
-	if c, ok := consoleConns.m[key]; ok {
-		c.relay.raise(consoleMessageFactor*maxRow + 64<<10)
-		return c, nil
-	}
-	r, err := newRelay(db.cfg.URI, consoleMessageFactor*maxRow+64<<10)
+// newConn makes the console's driver to the Neo4j of cfg, through a relay
+// whose cap on a message is messageFactor times maxRow, the caller's
+// response cap.
+func newConn(cfg graphstore.Config, maxRow int) (*conn, error) {
+	r, err := newRelay(cfg.URI, messageFactor*maxRow+64<<10)
 	if err != nil {
 		return nil, err
 	}
-	drv, err := neo4j.NewDriverWithContext("bolt://"+r.addr(), neo4j.BasicAuth(db.cfg.User, db.cfg.Password, ""), func(c *config.Config) {
-		c.SocketConnectTimeout = db.cfg.ConnectTimeout
-		c.ConnectionAcquisitionTimeout = db.cfg.ConnectTimeout
-		c.MaxConnectionPoolSize = consoleSlots
+	drv, err := neo4j.NewDriverWithContext("bolt://"+r.addr(), neo4j.BasicAuth(cfg.User, cfg.Password, ""), func(c *config.Config) {
+		c.SocketConnectTimeout = cfg.ConnectTimeout
+		c.ConnectionAcquisitionTimeout = cfg.ConnectTimeout
+		c.MaxConnectionPoolSize = maxSlots
 		c.MaxConnectionLifetime = 10 * time.Minute
 	})
 	if err != nil {
 		r.close()
 		return nil, kgeval.Wrap(kgeval.EINTERNAL, err, "console driver")
 	}
-	c := &consoleConn{drv: drv, relay: r, slots: make(chan struct{}, consoleSlots), owners: map[string]int{}}
-	consoleConns.m[key] = c
-	runtime.AddCleanup(db, func(key weak.Pointer[DB]) {
-		consoleConns.Lock()
-		c := consoleConns.m[key]
-		delete(consoleConns.m, key)
-		consoleConns.Unlock()
-		if c != nil {
-			c.drv.Close(context.Background())
-			c.relay.close()
-		}
-	}, key)
-	return c, nil
+	return &conn{drv: drv, relay: r, slots: make(chan struct{}, maxSlots), owners: map[string]int{}}, nil
+}
+
+func (c *conn) close(ctx context.Context) {
+	c.drv.Close(ctx)
+	c.relay.close()
 }
 
 // acquire takes a slot for owner, or refuses when all are taken or owner
-// holds consoleOwnerSlots already. Errors: ETOOMANY.
-func (c *consoleConn) acquire(owner string) (release func(), err error) {
+// holds ownerSlots already. Errors: ETOOMANY.
+func (c *conn) acquire(owner string) (release func(), err error) {
 	c.ownersMu.Lock()
 	defer c.ownersMu.Unlock()
-	if c.owners[owner] >= consoleOwnerSlots {
-		return nil, kgeval.Errorf(kgeval.ETOOMANY, "you are already running %d console queries, as many as one user may at once; try again when one has finished", consoleOwnerSlots)
+	if c.owners[owner] >= ownerSlots {
+		return nil, kgeval.Errorf(kgeval.ETOOMANY, "you are already running %d console queries, as many as one user may at once; try again when one has finished", ownerSlots)
 	}
 	select {
 	case c.slots <- struct{}{}:
 	default:
-		return nil, kgeval.Errorf(kgeval.ETOOMANY, "the console is already running %d queries; try again when one has finished", consoleSlots)
+		return nil, kgeval.Errorf(kgeval.ETOOMANY, "the console is already running %d queries; try again when one has finished", maxSlots)
 	}
 	c.owners[owner]++
 	return func() {
@@ -131,62 +104,9 @@ func (c *consoleConn) acquire(owner string) (release func(), err error) {
 	}, nil
 }
 
-// memoryLimit returns what Neo4j's memory guard lets one transaction hold,
-// in bytes (db.memory.transaction.max, else the total over all
-// transactions, dbms.memory.transaction.total.max; +Inf when neither is
-// set), read at most once a minute.
-func (c *consoleConn) memoryLimit(ctx context.Context, db *DB) float64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if time.Since(c.memAt) < time.Minute {
-		return c.memMax
-	}
-	recs, err := db.read(ctx, qConsoleMemory, map[string]any{"names": []string{"db.memory.transaction.max", "dbms.memory.transaction.total.max"}})
-	if err != nil {
-		if c.memAt.IsZero() {
-			return inf
-		}
-		return c.memMax
-	}
-	limits := map[string]float64{}
-	for _, r := range recs {
-		name, _ := r.Get("name")
-		value, _ := r.Get("value")
-		if n, err := parseBytes(fmt.Sprint(value)); err == nil && n > 0 {
-			limits[fmt.Sprint(name)] = n
-		}
-	}
-	c.memMax, c.memAt = inf, time.Now()
-	for _, k := range []string{"dbms.memory.transaction.total.max", "db.memory.transaction.max"} {
-		if n, ok := limits[k]; ok {
-			c.memMax = min(c.memMax, n)
-		}
-	}
-	return c.memMax
-}
-
-var inf = float64(1 << 62)
-
-// parseBytes reads a size as SHOW SETTINGS prints it: "0B", "256.0MiB",
-// "1.40GiB".
-func parseBytes(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		mult   float64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"t", 1 << 40}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}, {"B", 1}}
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			n, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), 64)
-			return n * u.mult, err
-		}
-	}
-	return strconv.ParseFloat(s, 64)
-}
-
 // relay forwards Bolt connections from the console's driver to Neo4j and
 // reads the messages Neo4j sends: each is passed on whole, and one over
-// maxMsg bytes is replaced by a FAILURE with code consoleRowTooLarge, after
+// maxMsg bytes is replaced by a FAILURE with code rowTooLarge, after
 // which both sides are closed (Neo4j then ends the transaction).
 type relay struct {
 	ln       net.Listener
@@ -324,7 +244,7 @@ func (r *relay) messages(up io.Reader, client io.Writer) {
 		}
 		maxMsg := int(r.maxMsg.Load())
 		if len(msg)+2+n > maxMsg {
-			client.Write(failureMessage(consoleRowTooLarge, fmt.Sprintf("a row of the result is over %d bytes", maxMsg)))
+			client.Write(failureMessage(rowTooLarge, fmt.Sprintf("a row of the result is over %d bytes", maxMsg)))
 			return
 		}
 		if need := len(msg) + 2 + n; need > cap(msg) {
