@@ -287,8 +287,10 @@ func mustNotCallModel(t *testing.T) string {
 // than the snapshot holds, that request is refused at once (still no
 // call) and only its values are null.
 func TestEvaluate_CacheOnlyReplay(t *testing.T) {
-	// The snapshot holds extraction answers alone: no claim question.
+	// The snapshot holds extraction answers alone: no claim question; the
+	// model extracts (rules is the default).
 	t.Setenv("KGEVAL_SCORING_VERIFY", "off")
+	t.Setenv("KGEVAL_EXTRACTION_METHOD", "both")
 	db := graphstoretest.MustOpenDB(t)
 	args := append(dbArgs(t), "--llm-base-url", mustNotCallModel(t))
 	dir := t.TempDir()

@@ -169,7 +169,10 @@ func TestEvaluate_KillResume(t *testing.T) {
 		cmd := exec.Command(bin, args...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
-		cmd.Env = append(os.Environ(), "KGEVAL_NEO4J_PASSWORD="+graphstoretest.Password(), "KGEVAL_LLM_MODEL="+model)
+		// The model extracts (extraction.method both; rules is the
+		// default) and checks every claim (prob), as before issue 50.
+		cmd.Env = append(os.Environ(), "KGEVAL_NEO4J_PASSWORD="+graphstoretest.Password(), "KGEVAL_LLM_MODEL="+model,
+			"KGEVAL_EXTRACTION_METHOD=both", "KGEVAL_SCORING_VERIFY=prob")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
