@@ -38,7 +38,12 @@
 // each (the smaller count of the two); a per-dataset cap on claims of one
 // source item (a summary, a response) and, for RAGTruth, task-type quotas
 // apply while taking. Lines alternate an unsupported and a supported claim,
-// each kind in sha256(id) order, so every even prefix is balanced.
+// each kind in sha256(id) order, so every even prefix is balanced. With
+// -ragtruth-first K, RAGTruth is picked in two stages (pickStaged): among
+// the responses of the raw file's first K lines, then among all the rest,
+// the second stage's lines appended; that is how mix_ragtruth.jsonl keeps
+// its first 108 lines, once picked from a 109-line copy, now that the copy
+// is whole.
 package main
 
 import (
