@@ -17,7 +17,11 @@
 //	    [-ragtruth FILE]         RAGTruth responses (see readRAGTruth)
 //	    [-ragtruth-source FILE]  RAGTruth source_info.jsonl, when -ragtruth is the original response.jsonl
 //	    [-ragtruth-first K]      RAGTruth: pick from the responses of -ragtruth's first K lines first
+//	    [-attributionbench FILE] AttributionBench test_ood_all_subset_balanced.jsonl (its HAGRID items)
 //	    [-out testdata] [-n 100] [-expertqa-n 100]
+//
+// The HAGRID file is AttributionBench's data/test_ood_all_subset_balanced.jsonl,
+// of which only the HAGRID items are read (haGRID).
 //
 // A dataset whose flag is empty is not converted: its mix_<name>.jsonl, if
 // any, is kept as it is.
@@ -127,6 +131,7 @@ func main() {
 	flag.StringVar(&o.halueval, "halueval", "", "HaluEval qa_data.json (JSON lines); empty: skip")
 	flag.StringVar(&o.ragtruth, "ragtruth", "", "RAGTruth responses (JSON lines); empty: skip")
 	flag.StringVar(&o.ragtruthSource, "ragtruth-source", "", "RAGTruth source_info.jsonl, needed when -ragtruth is the original response.jsonl")
+	flag.StringVar(&o.attributionBench, "attributionbench", "", "AttributionBench JSON lines whose HAGRID items make mix_hagrid.jsonl; empty: skip")
 	flag.IntVar(&o.ragtruthFirst, "ragtruth-first", 0, "RAGTruth: pick among the responses of -ragtruth's first K lines first, then append from all (0: one stage)")
 	flag.StringVar(&o.expertqaClaims, "expertqa-claims", "testdata/expertqa_claims_balanced.jsonl", "ExpertQA claims (kgeval-factcheck-data output)")
 	flag.StringVar(&o.expertqa, "expertqa", "testdata/expertqa.jsonl", "ExpertQA answers, to find each claim's preceding text")
@@ -142,6 +147,7 @@ func main() {
 
 type options struct {
 	faithbench, halueval, ragtruth, ragtruthSource string
+	attributionBench                               string
 	expertqaClaims, expertqa, out                  string
 	n, expertqaN, ragtruthFirst                    int
 }
@@ -158,6 +164,7 @@ func run(o options, log io.Writer) error {
 	convs := []converter{
 		{"faithbench", o.faithbench, faithBench, func(c []sample, n int) []sample { return pick(c, n, 2, nil) }},
 		{"halueval", o.halueval, haluEval, func(c []sample, n int) []sample { return pick(c, n, 0, nil) }},
+		{"hagrid", o.attributionBench, haGRID, func(c []sample, n int) []sample { return pick(c, n, 2, nil) }},
 		{"ragtruth", o.ragtruth, ragTruth, func(c []sample, n int) []sample {
 			if o.ragtruthFirst > 0 {
 				return pickStaged(c, n, 2, ragTruthQuota)
