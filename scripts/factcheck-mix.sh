@@ -14,10 +14,12 @@
 # Usage: scripts/factcheck-mix.sh [replay|snapshot|calibrate]
 #
 # Environment (all optional):
-#   KGEVAL_MIX_DATASETS   name:limit[:forms] (default "ragtruth:0 halueval:100 expertqa:100
+#   KGEVAL_MIX_DATASETS   name:limit[:forms] (default "ragtruth:108 halueval:100 expertqa:100
 #                         faithbench:100:claim,threeway": testdata/mix_<name>.jsonl, its first
 #                         <limit> lines, 0 all (every even prefix of a mix file is balanced),
-#                         asked in the question forms its snapshot holds)
+#                         asked in the question forms its snapshot holds; ragtruth 108: the
+#                         lines testdata/cache/mix-ragtruth.jsonl.gz answers, of 444 since
+#                         the file was extended to all 500 responses)
 #   KGEVAL_MIX_FORMS      scoring.verify_forms of a dataset that names none (default
 #                         claim,context,threeway)
 #   KGEVAL_MIX_OUT        report prefix (default docs/results/factcheck-mix: .txt, .csv, .json)
@@ -27,7 +29,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-replay}
 case "$mode" in replay|snapshot|calibrate) ;; *) echo "usage: $0 [replay|snapshot|calibrate]" >&2; exit 2 ;; esac
 export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$(pwd)/.kgeval}
-datasets=${KGEVAL_MIX_DATASETS:-ragtruth:0 halueval:100 expertqa:100 faithbench:100:claim,threeway}
+datasets=${KGEVAL_MIX_DATASETS:-ragtruth:108 halueval:100 expertqa:100 faithbench:100:claim,threeway}
 forms=${KGEVAL_MIX_FORMS:-claim,context,threeway}
 out=${KGEVAL_MIX_OUT:-docs/results/factcheck-mix}
 bin=bin/kgeval

@@ -7,15 +7,21 @@
 // testdata/mix_expertqa.jsonl. `make factcheck` evaluates each file as a
 // run of its own and fits the calibration leaving one dataset out in turn.
 //
-// Usage (from the repository root; the raw files are not in the repository,
-// testdata/README.md says where each comes from):
+// Usage (from the repository root; testdata/README.md says where each raw
+// file comes from; only RAGTruth's is in the repository, under testdata/raw/;
+// a path ending in .gz is read through gzip):
 //
 //	go run ./cmd/kgeval-mix-data \
 //	    [-faithbench DIR]        FaithBench data_for_release/ (batch_*.json)
 //	    [-halueval FILE]         HaluEval data/qa_data.json (JSON lines)
 //	    [-ragtruth FILE]         RAGTruth responses (see readRAGTruth)
 //	    [-ragtruth-source FILE]  RAGTruth source_info.jsonl, when -ragtruth is the original response.jsonl
+//	    [-ragtruth-first K]      RAGTruth: pick from the responses of -ragtruth's first K lines first
+//	    [-attributionbench FILE] AttributionBench test_ood_all_subset_balanced.jsonl (its HAGRID items)
 //	    [-out testdata] [-n 100] [-expertqa-n 100]
+//
+// The HAGRID file is AttributionBench's data/test_ood_all_subset_balanced.jsonl,
+// of which only the HAGRID items are read (haGRID).
 //
 // A dataset whose flag is empty is not converted: its mix_<name>.jsonl, if
 // any, is kept as it is.
@@ -36,12 +42,18 @@
 // each (the smaller count of the two); a per-dataset cap on claims of one
 // source item (a summary, a response) and, for RAGTruth, task-type quotas
 // apply while taking. Lines alternate an unsupported and a supported claim,
-// each kind in sha256(id) order, so every even prefix is balanced.
+// each kind in sha256(id) order, so every even prefix is balanced. With
+// -ragtruth-first K, RAGTruth is picked in two stages (pickStaged): among
+// the responses of the raw file's first K lines, then among all the rest,
+// the second stage's lines appended; that is how mix_ragtruth.jsonl keeps
+// its first 108 lines, once picked from a 109-line copy, now that the copy
+// is whole.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -86,6 +98,7 @@ type sample struct {
 	hash  string // sha256(ID) in hex
 	group string // the source item (summary, response, QA item): capped per item
 	task  string // RAGTruth task type, for the quotas
+	first bool   // RAGTruth: the response is on one of -ragtruth's first -ragtruth-first lines
 }
 
 // meta is metadata, common fields first, then each dataset's own.
@@ -118,6 +131,8 @@ func main() {
 	flag.StringVar(&o.halueval, "halueval", "", "HaluEval qa_data.json (JSON lines); empty: skip")
 	flag.StringVar(&o.ragtruth, "ragtruth", "", "RAGTruth responses (JSON lines); empty: skip")
 	flag.StringVar(&o.ragtruthSource, "ragtruth-source", "", "RAGTruth source_info.jsonl, needed when -ragtruth is the original response.jsonl")
+	flag.StringVar(&o.attributionBench, "attributionbench", "", "AttributionBench JSON lines whose HAGRID items make mix_hagrid.jsonl; empty: skip")
+	flag.IntVar(&o.ragtruthFirst, "ragtruth-first", 0, "RAGTruth: pick among the responses of -ragtruth's first K lines first, then append from all (0: one stage)")
 	flag.StringVar(&o.expertqaClaims, "expertqa-claims", "testdata/expertqa_claims_balanced.jsonl", "ExpertQA claims (kgeval-factcheck-data output)")
 	flag.StringVar(&o.expertqa, "expertqa", "testdata/expertqa.jsonl", "ExpertQA answers, to find each claim's preceding text")
 	flag.StringVar(&o.out, "out", "testdata", "output directory")
@@ -132,8 +147,9 @@ func main() {
 
 type options struct {
 	faithbench, halueval, ragtruth, ragtruthSource string
+	attributionBench                               string
 	expertqaClaims, expertqa, out                  string
-	n, expertqaN                                   int
+	n, expertqaN, ragtruthFirst                    int
 }
 
 // converter makes a dataset's candidates; pick chooses among them.
@@ -148,7 +164,13 @@ func run(o options, log io.Writer) error {
 	convs := []converter{
 		{"faithbench", o.faithbench, faithBench, func(c []sample, n int) []sample { return pick(c, n, 2, nil) }},
 		{"halueval", o.halueval, haluEval, func(c []sample, n int) []sample { return pick(c, n, 0, nil) }},
-		{"ragtruth", o.ragtruth, ragTruth, func(c []sample, n int) []sample { return pick(c, n, 2, ragTruthQuota) }},
+		{"hagrid", o.attributionBench, haGRID, func(c []sample, n int) []sample { return pick(c, n, 2, nil) }},
+		{"ragtruth", o.ragtruth, ragTruth, func(c []sample, n int) []sample {
+			if o.ragtruthFirst > 0 {
+				return pickStaged(c, n, 2, ragTruthQuota)
+			}
+			return pick(c, n, 2, ragTruthQuota)
+		}},
 	}
 	for _, c := range convs {
 		if c.path == "" {
@@ -212,9 +234,41 @@ type quota func(task string, n int) int
 // is still short, from any task type; it returns them interleaved,
 // unsupported first.
 func pick(cands []sample, n, perGroup int, q quota) []sample {
+	return pickUsed(cands, n, perGroup, q, map[string]int{})
+}
+
+// pickStaged picks in two stages: first among the candidates marked first,
+// as pick would among them alone, then, for up to n of each label in all,
+// among all the others, the claims taken in the first stage counting towards
+// the per-item cap; it returns the first stage's lines, then the second's,
+// each interleaved unsupported first, so every even prefix is balanced and
+// the first stage's lines do not depend on the candidates added later.
+func pickStaged(cands []sample, n, perGroup int, q quota) []sample {
+	var first, rest []sample
+	for _, s := range cands {
+		if s.first {
+			first = append(first, s)
+		}
+	}
+	out := pick(first, n, perGroup, q)
+	used := map[string]int{}
+	taken := map[string]bool{}
+	for _, s := range out {
+		used[s.group]++
+		taken[s.ID] = true
+	}
+	for _, s := range cands {
+		if !taken[s.ID] {
+			rest = append(rest, s)
+		}
+	}
+	return append(out, pickUsed(rest, n-len(out)/2, perGroup, q, used)...)
+}
+
+// pickUsed is pick with used[item] claims of each source item already taken.
+func pickUsed(cands []sample, n, perGroup int, q quota, used map[string]int) []sample {
 	sorted := append([]sample{}, cands...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].hash < sorted[j].hash })
-	used := map[string]int{}
 	taken := map[string]bool{}
 	var chosen [2][]sample
 	for _, label := range []int{0, 1} {
@@ -278,13 +332,23 @@ func write(path string, xs []sample) error {
 }
 
 // readLines calls fn with each non-blank line of path and its number.
+// A path ending in .gz is read through gzip.
 func readLines(path string, fn func(line int, b []byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		defer z.Close()
+		r = z
+	}
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
 	n := 0
 	for sc.Scan() {

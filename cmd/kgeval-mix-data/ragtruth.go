@@ -21,6 +21,7 @@ type rtLabel struct {
 // rtResponse is what ragTruth needs of a response, whichever file gave it.
 type rtResponse struct {
 	id, sourceID, model, split, quality, response string
+	line                                          int // its line in -ragtruth
 	labels                                        []rtLabel
 	task, source, question                        string
 	contexts                                      []string
@@ -107,7 +108,7 @@ func readRAGTruth(o options) ([]rtResponse, error) {
 		}
 	}
 	var out []rtResponse
-	err := readLines(o.ragtruth, func(_ int, b []byte) error {
+	err := readLines(o.ragtruth, func(line int, b []byte) error {
 		var r struct {
 			ID       json.RawMessage `json:"id"`
 			QID      string          `json:"qid"`
@@ -130,7 +131,7 @@ func readRAGTruth(o options) ([]rtResponse, error) {
 		if err := json.Unmarshal(b, &r); err != nil {
 			return err
 		}
-		x := rtResponse{sourceID: unquote(r.SourceID), split: r.Split, quality: r.Quality}
+		x := rtResponse{sourceID: unquote(r.SourceID), split: r.Split, quality: r.Quality, line: line}
 		switch {
 		case r.Response != nil:
 			s, ok := sources[x.sourceID]
@@ -238,6 +239,7 @@ func ragTruth(o options, log io.Writer) ([]sample, error) {
 				System:   r.model,
 				group:    r.id,
 				task:     r.task,
+				first:    r.line <= o.ragtruthFirst,
 			}
 			c.Metadata = meta{Dataset: "ragtruth", Kind: "rag",
 				Preceding: strings.TrimSpace(r.response[:se.start]),
