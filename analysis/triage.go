@@ -194,7 +194,7 @@ func BuildTriageIndex(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresh
 		head := HeadlineIn(rows, p)
 		mark := PairPassMark(rows, p, thresholds)
 		ix.PassMarks[p.Name] = mark
-		if _, set := thresholds[head]; head == metricreg.MetricClaimScore && HasMark(p) && !set {
+		if _, set := thresholds[head]; head == metricreg.MetricClaimScore && HasMark(p, head) && !set {
 			if lo, hi, ok := MarkSpread(WithModel(rows, p.Name)); ok {
 				ix.Spreads[p.Name] = &[2]float64{lo, hi}
 			}
@@ -223,9 +223,10 @@ func BuildTriageIndex(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresh
 				reasons[res.Reason] = true
 			}
 			for i, m := range cols {
-				c := TriageCell{Metric: m, Value: res.Value(m)}
+				v, why, _ := HeadlineValue(r, p.Name, m)
+				c := TriageCell{Metric: m, Value: v}
 				if c.Value == nil {
-					c.Reason = res.ReasonFor(m)
+					c.Reason = why
 					if c.Reason != "" && !kgeval.NotApplicable(c.Reason) {
 						reasons[c.Reason] = true
 					}

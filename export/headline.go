@@ -61,17 +61,17 @@ func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) 
 		hr := headlineRow{Row: RowOf(r), Headline: map[string]Headline{}}
 		failed, passed := false, false
 		for _, m := range marks {
-			res, ok := r.Scores[m.pair.Name]
+			v, reason, ok := analysis.HeadlineValue(r, m.pair.Name, m.metric)
 			if !ok {
 				continue
 			}
-			h := Headline{Metric: m.metric, Value: res.Value(m.metric)}
+			h := Headline{Metric: m.metric, Value: v}
 			if !math.IsNaN(m.mark) {
 				mk := m.mark
 				h.PassMark = &mk
 			}
 			if h.Value == nil {
-				h.Reason = res.ReasonFor(m.metric)
+				h.Reason = reason
 			} else if h.PassMark != nil {
 				pass := analysis.Passes(m.metric, *h.Value, m.mark)
 				h.Pass = &pass

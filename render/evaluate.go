@@ -134,6 +134,10 @@ func Headline(w io.Writer, hs []analysis.HeadlineStat) {
 			mark += " (calibrated, with the model" + spread(true) + ")"
 		case h.Metric == metricreg.MetricClaimScore:
 			mark += " (calibrated" + spread(false) + ")"
+		case h.Metric == metricreg.MetricBERTScoreF1 || h.Metric == metricreg.MetricSemanticSimilarity:
+			if rm, ok := analysis.ReferenceMarks()[h.Metric]; ok {
+				mark += fmt.Sprintf(" (fitted on answer equivalence; LODO BAcc %.2f)", rm.MacroLODO)
+			}
 		default:
 			// No labelled set the repository may fit on labels relevance
 			// (WikiEval is for development only): README "Known limits".

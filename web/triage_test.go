@@ -96,7 +96,7 @@ func TestServer_Triage(t *testing.T) {
 	// (the other scores are diagnostics).
 	failing := func(res kgeval.KGResult, pair string, th map[string]float64) int {
 		m := analysis.Headline(pairOf[pair])
-		if !analysis.HasMark(pairOf[pair]) {
+		if !analysis.HasMark(pairOf[pair], m) {
 			return 0 // no fitted mark: never fails
 		}
 		if v := res.Value(m); v != nil && !analysis.Passes(m, *v, th[m]) {
@@ -112,7 +112,7 @@ func TestServer_Triage(t *testing.T) {
 		}
 		for _, p := range v.Pairs {
 			markOK := p.PassMark == nil
-			if analysis.HasMark(pairOf[p.Pair]) {
+			if analysis.HasMark(pairOf[p.Pair], p.Headline) {
 				markOK = p.PassMark != nil && *p.PassMark == th[head0(p.Pair)]
 			}
 			if head := analysis.Headline(pairOf[p.Pair]); p.Headline != head || len(p.Columns) == 0 || p.Columns[0] != head || !markOK {
@@ -141,9 +141,14 @@ func TestServer_Triage(t *testing.T) {
 				if i > 0 && p.Rows[i-1].Failing == row.Failing && row.Cells[0].Value != nil && (p.Rows[i-1].Cells[0].Value == nil || *p.Rows[i-1].Cells[0].Value > *row.Cells[0].Value) {
 					t.Errorf("%s %s: headline %v after %v, want the lowest first", p.Pair, row.ID, *row.Cells[0].Value, p.Rows[i-1].Cells[0].Value)
 				}
-				for _, cell := range row.Cells {
+				for ci, cell := range row.Cells {
 					v := res.Value(cell.Metric)
+					// A headline without a fitted mark shows its value, no pass.
+					noMark := ci == 0 && !analysis.HasMark(pairOf[p.Pair], cell.Metric)
 					switch {
+					case noMark && (v == nil) != (cell.Value == nil), noMark && cell.Pass != nil:
+						t.Errorf("%s %s %s: %+v, want %v and no pass (no fitted mark)", p.Pair, row.ID, cell.Metric, cell, v)
+					case noMark:
 					case v == nil && (cell.Value != nil || cell.Pass != nil):
 						t.Errorf("%s %s %s: %v, want null", p.Pair, row.ID, cell.Metric, *cell.Value)
 					case v != nil && (cell.Value == nil || *cell.Value != *v || cell.Pass == nil || *cell.Pass != analysis.Passes(cell.Metric, *v, th[cell.Metric])):
