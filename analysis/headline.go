@@ -192,7 +192,7 @@ func WithModel(rows []readmodel.SampleScores, pair string) bool {
 // answer's bert_score_f1 or semantic_similarity against the reference
 // (ReferenceMarks). The other pairs show their score and no pass or fail:
 // no labelled set the repository ships fits a mark for answer or context
-// relevance; docs/SPEC-NOTES.md §4d''.
+// relevance; docs/SPEC-NOTES.md §4d”.
 func HasMark(p kgeval.Pair, m string) bool {
 	if p.Input == kgeval.TextAnswer && p.Context == kgeval.TextContexts {
 		return m == metricreg.MetricClaimScore

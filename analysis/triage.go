@@ -65,9 +65,9 @@ type TriagePair struct {
 	// balanced accuracy of the training datasets at it (MarkSpread).
 	MarkSpread *[2]float64 `json:"mark_spread,omitempty"`
 	Columns    []string    `json:"columns"`
-	Total    int         `json:"total"`
-	Failing  int         `json:"failing"`
-	Rows     []TriageRow `json:"rows"`
+	Total      int         `json:"total"`
+	Failing    int         `json:"failing"`
+	Rows       []TriageRow `json:"rows"`
 }
 
 // TriageRow is one sample of a pair: its scores in column order with pass
