@@ -143,3 +143,8 @@ value-per-cost: ## the value-per-cost table and plot from docs/results (factchec
 
 cost-cold: build ## the model's cost of each configuration cold on 6 WikiEval records (docs/results/cost-*.json; minutes, hours with model extraction)
 	@scripts/cost-cold.sh
+
+# --- pass marks against a reference (issue 50 point 4; testdata/rel_*.jsonl) ---
+.PHONY: reference-marks
+reference-marks: deps build ## evaluate the answer-equivalence sets (rules, no model) and refit analysis/reference_marks.json (docs/results/reference-marks.txt)
+	@scripts/reference-marks.sh
