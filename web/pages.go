@@ -126,10 +126,14 @@ func (s *Server) renderError(c *gin.Context, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
-	if status >= 500 {
+	msg := kgeval.ErrorMessage(err)
+	if kgeval.ErrorKind(err) == kgeval.KindUnreachable {
+		s.watch.saw(err)
+		msg = neo4jDown
+	} else if status >= 500 {
 		s.log.Error("web", "path", c.Request.URL.Path, "err", err)
 	}
-	s.render(c, status, "error", pageData{Title: http.StatusText(status), Page: ErrorPage{Status: status, Message: kgeval.ErrorMessage(err)}})
+	s.render(c, status, "error", pageData{Title: http.StatusText(status), Page: ErrorPage{Status: status, Message: msg}})
 	c.Abort()
 }
 
