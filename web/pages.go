@@ -153,7 +153,8 @@ func (s *Server) loginPage(c *gin.Context) {
 }
 
 // login signs a user or token in. Every attempt first passes the limits
-// per client (failed and successful sign-ins) and per user name; a good
+// per client (failed and successful sign-ins) and per (user name, client),
+// and, for a client that failed for the name before, per name; a good
 // password or token then the limit of its identity, so that nobody can
 // sign in often enough to crowd the session store.
 func (s *Server) login(c *gin.Context) {
