@@ -240,7 +240,7 @@ func TestServer_SignInPerClient(t *testing.T) {
 		}
 	}
 	code, retry = signInWith(first, "198.51.100.1", "guess-again")
-	t.Logf("after 100 failures for alice from 97 addresses, a second guess from an address that failed once: %d, Retry-After %s s", code, retry)
+	t.Logf("after 100 failures for alice from 96 addresses, a second guess from an address that failed once: %d, Retry-After %s s", code, retry)
 	if code != http.StatusTooManyRequests || retry == "" {
 		t.Errorf("a second guess from 198.51.100.1 with alice's bucket empty: %d, Retry-After %q; want 429", code, retry)
 	}
