@@ -99,6 +99,9 @@ type JobRun struct {
 	// Path is the dataset file and Run the run's name; Data is the file
 	// as Start or Resume read it (once, inside the memory budget).
 	Path, Run string
+	// Dataset is what the run records as its dataset: the upload's
+	// kgeval.UploadDataset, not the server's path to it.
+	Dataset string
 	Data      *dataset.Result
 	// Settings, if set, replace the configured scoring settings (a resumed
 	// run's recorded ones); Metrics, if set, scoring.metrics.
@@ -229,19 +232,19 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 	needed, stored := map[string]bool{}, map[string]bool{}
 	for _, r := range runs {
 		stored[r.Name] = true
-		if r.Status != kgeval.RunDone && j.pins(r.Name, filepath.Base(r.Dataset)) {
-			needed[filepath.Clean(r.Dataset)] = true
+		if id, ok := j.uploadOf(r.Dataset); ok && r.Status != kgeval.RunDone && j.pins(r.Name, id) {
+			needed[id] = true
 		}
 	}
 	for name, jb := range j.jobs {
 		stored[name] = true // a job's run may not be recorded yet
 		if jb.view.Live || (jb.view.Status != kgeval.RunDone && j.pins(name, jb.view.Dataset)) {
-			needed[filepath.Join(j.Dir, jb.view.Dataset)] = true
+			needed[jb.view.Dataset] = true
 		}
 	}
 	for name, id := range j.starting {
 		stored[name] = true
-		needed[filepath.Join(j.Dir, id)] = true
+		needed[id] = true
 	}
 	var removed []string
 	present := map[string]bool{}
@@ -251,7 +254,7 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 		}
 		path := filepath.Join(j.Dir, e.Name())
 		info, err := e.Info()
-		if err != nil || needed[path] || time.Since(info.ModTime()) < j.cleanupAge() {
+		if err != nil || needed[e.Name()] || time.Since(info.ModTime()) < j.cleanupAge() {
 			present[e.Name()] = err == nil
 			continue
 		}
@@ -282,6 +285,18 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 		}
 	}
 	return removed, nil
+}
+
+// uploadOf returns the upload id of a run's recorded dataset, and whether
+// it is one of Dir's uploads: kgeval.UploadDataset's form, or the path in
+// Dir that runs recorded before issue 49 (kgeval doctor --fix and serve
+// rewrite those; this reads one not yet rewritten).
+func (j *Jobs) uploadOf(dataset string) (string, bool) {
+	id, ok := kgeval.UploadOf(dataset)
+	if !ok && filepath.IsAbs(dataset) && filepath.Dir(dataset) == filepath.Clean(j.Dir) {
+		id, ok = filepath.Base(dataset), true
+	}
+	return id, ok && uploadName.MatchString(id)
 }
 
 // pins says whether the unfinished run keeps the upload id from the
@@ -504,7 +519,7 @@ func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, er
 	}
 	v := kgeval.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
 		Owner: req.User, User: nameOf(req.User)}
-	r := JobRun{Path: filepath.Join(j.Dir, req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
+	r := JobRun{Path: filepath.Join(j.Dir, req.Upload), Dataset: kgeval.UploadDataset(req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
 		Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
 	return j.launch(r, v), nil
 }
@@ -713,7 +728,11 @@ func (j *Jobs) stored(r kgeval.Run) kgeval.Job {
 	j.mu.Lock()
 	owner := j.owners.Runs[r.Name]
 	j.mu.Unlock()
-	v := kgeval.Job{Run: r.Name, Dataset: filepath.Base(r.Dataset), Status: r.Status, Error: r.Error, Samples: r.Samples, Rejected: r.Rejected,
+	id, isUpload := j.uploadOf(r.Dataset)
+	if !isUpload {
+		id = filepath.Base(r.Dataset)
+	}
+	v := kgeval.Job{Run: r.Name, Dataset: id, Status: r.Status, Error: r.Error, Samples: r.Samples, Rejected: r.Rejected,
 		Engine: r.Engine, Started: r.Started, Resumes: r.Resumes, ETA: -1, Metrics: []string{}, Owner: owner, User: nameOf(owner)}
 	if r.Settings != nil {
 		v.Metrics = append(v.Metrics, r.Settings.Metrics...)
@@ -727,7 +746,7 @@ func (j *Jobs) stored(r kgeval.Run) kgeval.Job {
 	}
 	switch {
 	case r.Status != kgeval.RunRunning && r.Status != kgeval.RunInterrupted:
-	case filepath.Dir(r.Dataset) != filepath.Clean(j.Dir):
+	case !isUpload:
 		v.Note = "not a dashboard upload: finish it with kgeval evaluate --resume"
 		if r.Status == kgeval.RunRunning {
 			v.Note = "run by another process (or left by one that was killed); not a dashboard upload: finish it with kgeval evaluate --resume"
@@ -811,8 +830,8 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 	if r.Status == kgeval.RunDone {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is done", run)
 	}
-	id := filepath.Base(r.Dataset)
-	if filepath.Dir(r.Dataset) != filepath.Clean(j.Dir) || !uploadName.MatchString(id) {
+	id, ok := j.uploadOf(r.Dataset)
+	if !ok {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "run %q is not of a dashboard upload: finish it with kgeval evaluate --resume", run)
 	}
 	if err := j.claim(run, id); err != nil {
@@ -827,7 +846,7 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 	} else if err != nil {
 		return kgeval.Job{}, err
 	}
-	jr := JobRun{Path: r.Dataset, Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
+	jr := JobRun{Path: filepath.Join(j.Dir, id), Dataset: kgeval.UploadDataset(id), Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
 	var rec struct{ LLM struct{ CacheOnly bool } }
 	if json.Unmarshal([]byte(r.Config), &rec) == nil && rec.LLM.CacheOnly {
 		jr.CacheOnly = true
@@ -851,7 +870,7 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 		}
 		owner = user
 	}
-	v := kgeval.Job{Run: run, Dataset: filepath.Base(r.Dataset), Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine,
+	v := kgeval.Job{Run: run, Dataset: id, Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine,
 		Owner: owner, User: nameOf(owner), Resumes: r.Resumes + 1}
 	if jb, ok := j.jobs[run]; ok {
 		v.Dataset, v.Metrics = jb.view.Dataset, jb.view.Metrics
