@@ -102,7 +102,7 @@ type JobRun struct {
 	// Dataset is what the run records as its dataset: the upload's
 	// kgeval.UploadDataset, not the server's path to it.
 	Dataset string
-	Data      *dataset.Result
+	Data    *dataset.Result
 	// Settings, if set, replace the configured scoring settings (a resumed
 	// run's recorded ones); Metrics, if set, scoring.metrics.
 	Settings *kgeval.RunSettings
