@@ -21,8 +21,10 @@ import (
 	"html/template"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -250,6 +252,9 @@ func (s *Server) writeError(c *gin.Context, err error) {
 		msg = neo4jDown
 	} else if status >= 500 {
 		s.log.Error("web", "path", c.Request.URL.Path, "err", err)
+	}
+	if d := kgeval.RetryAfter(err); d > 0 {
+		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(d.Seconds()))))
 	}
 	c.AbortWithStatusJSON(status, apiError{Error: msg, Code: code})
 }
