@@ -380,7 +380,7 @@ do_watchdog() {
   echo "$$" >"$WATCHDOG_PID_FILE"
   trap '' HUP
   trap 'touch "$STOP_FILE"; [[ -n "${JVM_PID:-}" ]] && kill -TERM "$JVM_PID" 2>/dev/null' TERM INT
-  local delay=1 started status ran n i
+  local delay=1 started status ran n i why
   while :; do
     started=$SECONDS
     launch_jvm
@@ -397,7 +397,12 @@ do_watchdog() {
     ((ran < 300)) || delay=1
     n=$(($(cat "$RESTARTS_FILE" 2>/dev/null || echo 0) + 1))
     echo "$n" >"$RESTARTS_FILE"
-    wlog "the JVM (pid $JVM_PID) exited unexpectedly with status $status after ${ran}s; restart $n in ${delay}s"
+    case "$status" in
+      3) why=" (OutOfMemoryError: -XX:+ExitOnOutOfMemoryError)" ;;
+      137) why=" (SIGKILL)" ;;
+      *) why="" ;;
+    esac
+    wlog "the JVM (pid $JVM_PID) exited unexpectedly with status $status$why after ${ran}s; restart $n in ${delay}s"
     for ((i = 0; i < delay; i++)); do
       [[ ! -f "$STOP_FILE" ]] || break
       sleep 1
