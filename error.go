@@ -3,6 +3,7 @@ package kgeval
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Application error codes. Adapters map their own errors onto these; the web
@@ -30,6 +31,10 @@ type Error struct {
 	// counts or handles them apart (KindRefused, KindTimeout); the API
 	// shows Code only.
 	Kind string
+	// RetryAfter, when set, is how long the caller had best wait before
+	// asking again (ETOOMANY, EUNAVAILABLE): the API sends it as
+	// Retry-After.
+	RetryAfter time.Duration
 }
 
 // Error kinds (Error.Kind).
@@ -90,6 +95,22 @@ func ErrorKind(err error) string {
 		err = e.Err
 	}
 	return ""
+}
+
+// RetryAfter returns the RetryAfter of the first *Error in err's chain
+// that has one, 0 when none has.
+func RetryAfter(err error) time.Duration {
+	for err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			return 0
+		}
+		if e.RetryAfter > 0 {
+			return e.RetryAfter
+		}
+		err = e.Err
+	}
+	return 0
 }
 
 // ErrorMessage returns the user-safe message of err.

@@ -3,6 +3,7 @@ package kgeval
 import (
 	"context"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -94,6 +95,18 @@ type Upload struct {
 
 // MaxRejectedListed bounds the rejected records an upload lists.
 const MaxRejectedListed = 1000
+
+// UploadDataset is what a run of the dashboard upload id records as its
+// dataset (Run.Dataset): "uploads/ID", the upload's place in
+// web.state_dir, not the server's path to it.
+func UploadDataset(id string) string { return "uploads/" + id }
+
+// UploadOf returns the upload id of a Run.Dataset that UploadDataset made,
+// and whether it is one.
+func UploadOf(dataset string) (string, bool) {
+	id, ok := strings.CutPrefix(dataset, "uploads/")
+	return id, ok && id != "" && !strings.ContainsAny(id, `/\`)
+}
 
 // UploadQuota is implemented by a JobService that keeps each user's
 // uploads within a quota (pipeline.Jobs does). Its Upload enforces it;

@@ -6,7 +6,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sync/atomic"
@@ -72,6 +71,10 @@ type EvaluateOptions struct {
 	Progress func(stage string, done, total int)
 	// Stdout receives the dataset report; Stderr the progress notes.
 	Stdout, Stderr io.Writer
+	// Dataset is what the run records as its dataset; "" for
+	// configs.Config.RunDataset of the file (a dashboard job gives its
+	// upload's kgeval.UploadDataset).
+	Dataset string
 }
 
 // Evaluate loads a dataset file, wires the store, the models and the
@@ -127,10 +130,15 @@ func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *mo
 	if cfg.Scoring.Engine == "native" {
 		engine = &scoring.Native{Seed: uint64(cfg.Scoring.Seed)}
 	}
-	cfgJSON, _ := json.Marshal(cfg.Redacted())
+	// The run records an allowlist of the configuration and the dataset
+	// without the server's folders (issue 49, N2 and N6).
+	dataset := o.Dataset
+	if dataset == "" {
+		dataset = cfg.RunDataset(path)
+	}
 	ev, err := pipeline.Evaluate(ctx, db, pipeline.EvaluateOptions{
-		Run: run, Dataset: path, Fingerprint: res.Fingerprint, Samples: res.Samples, Rejected: len(res.Rejected),
-		Replace: o.Replace, Resume: o.Resume, Fresh: o.Fresh, Config: string(cfgJSON), Settings: cfg.Scoring,
+		Run: run, Dataset: dataset, Fingerprint: res.Fingerprint, Samples: res.Samples, Rejected: len(res.Rejected),
+		Replace: o.Replace, Resume: o.Resume, Fresh: o.Fresh, Config: cfg.RunConfig(), Settings: cfg.Scoring,
 		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: w.client.Endpoint(), Encoder: w.embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
 		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: w,
 		Progress: o.Progress, Log: o.Stderr, Scores: o.Scores, Shard: o.Shard, Shards: o.Shards,

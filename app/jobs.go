@@ -90,7 +90,7 @@ func (r *jobRunner) evaluate(ctx context.Context, jr pipeline.JobRun) error {
 	}
 	c.Scoring.Engine = jr.Engine
 	c.LLM.CacheOnly = c.LLM.CacheOnly || jr.CacheOnly
-	o := EvaluateOptions{Limit: jr.Limit, Resume: jr.Resume, Progress: jr.Progress, Stdout: io.Discard, Stderr: io.Discard}
+	o := EvaluateOptions{Limit: jr.Limit, Resume: jr.Resume, Progress: jr.Progress, Stdout: io.Discard, Stderr: io.Discard, Dataset: jr.Dataset}
 	if jr.Data == nil {
 		return kgeval.Errorf(kgeval.EINTERNAL, "job %s: its upload was not read", jr.Run)
 	}

@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/kgeval/kgeval"
@@ -11,6 +11,7 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/console"
+	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -33,10 +34,19 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	if err != nil {
 		return nil, nil, err
 	}
+	// Runs recorded before issue 49 stored the whole configuration, every
+	// user's password hash and token sha256 included: the console would
+	// show them. Rewrite them before anyone can read them.
+	if c, err := pipeline.CleanRunRecords(ctx, db, cfg.CleanRun, false); err != nil {
+		db.Close(context.WithoutCancel(ctx))
+		return nil, nil, fmt.Errorf("clean the stored runs' records (kgeval doctor --fix): %w", err)
+	} else if c.Cleaned > 0 {
+		fmt.Fprintf(log, "kgeval serve: rewrote %d of %d stored runs' records to the configuration's allowlist, without server paths\n", c.Cleaned, c.Runs)
+	}
 	// Dashboard jobs run under ctx's values but not its cancellation: when
 	// the server stops (ListenAndServe), they are cancelled and recorded as
 	// interrupted before it returns and the store is closed.
-	jobs, err := NewJobs(ctx, cfg, db, filepath.Join(dir, "uploads"))
+	jobs, err := NewJobs(ctx, cfg, db, cfg.UploadsDir())
 	if err != nil {
 		db.Close(context.WithoutCancel(ctx))
 		return nil, nil, err

@@ -29,6 +29,7 @@ var (
 	qRunDeleteScores       = statement("run_delete_scores")
 	qRunDeleteMetricScores = statement("run_delete_metric_scores")
 	qRunDeleteGraphs       = statement("run_delete_graphs")
+	qRunCleanRecord        = statement("run_clean_record")
 )
 
 // Run nodes: the records of runs, and the reads that span a run.
@@ -44,6 +45,20 @@ func (db *DB) CreateRun(ctx context.Context, r kgeval.Run) error {
 		return kgeval.Errorf(kgeval.ECONFLICT, "run %q exists", r.Name)
 	}
 	return err
+}
+
+// RewriteRunRecord sets the recorded configuration and dataset of the run
+// was.Name to now's, when they are still was's (a run recorded or resumed
+// meanwhile is left alone): the migration of issue 49
+// (pipeline.CleanRunRecords). It reports whether it rewrote them.
+func (db *DB) RewriteRunRecord(ctx context.Context, was, now kgeval.Run) (bool, error) {
+	recs, err := db.write(ctx, qRunCleanRecord, map[string]any{"name": was.Name, "was_config": was.Config, "was_dataset": was.Dataset,
+		"config": now.Config, "dataset": now.Dataset})
+	if err != nil {
+		return false, mapError(err, "rewrite the record of run "+was.Name)
+	}
+	n, _ := recs[0].Get("cleaned")
+	return asInt(n) > 0, nil
 }
 
 // GetRun reads one run. Errors: ENOTFOUND.

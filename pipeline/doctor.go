@@ -18,6 +18,8 @@ type StoreAdmin interface {
 	MissingSchema(ctx context.Context) ([]string, error)
 	// Migrate creates them.
 	Migrate(ctx context.Context) error
+	// The stored runs' records, which the runs check cleans (RunRecords).
+	RunRecords
 }
 
 // Check is one line of a doctor's report.
@@ -36,6 +38,10 @@ type DoctorOptions struct {
 	StoreErr error
 	URI      string
 	Fix      bool
+	// CleanRun, if set, is what the runs check holds every stored run's
+	// record to (configs.Config.CleanRun); Fix rewrites those it would
+	// change (CleanRunRecords).
+	CleanRun CleanRun
 	// The model endpoint (llm.*); Required makes its absence a failure.
 	LLMBaseURL, LLMKey, LLMModel string
 	LLMRequired                  bool
@@ -69,6 +75,9 @@ func Doctor(ctx context.Context, o DoctorOptions) []Check {
 			out = append(out, Check{Name: "gds", Required: true, Detail: o.Message(err)})
 		}
 		out = append(out, schemaCheck(ctx, o))
+		if o.CleanRun != nil {
+			out = append(out, runsCheck(ctx, o))
+		}
 	}
 	return append(out, llmCheck(ctx, o), embeddingCheck(ctx, o))
 }
@@ -107,6 +116,23 @@ func schemaCheck(ctx context.Context, o DoctorOptions) Check {
 		return Check{Name: "schema", Required: true, Detail: fmt.Sprintf("missing %s (run `kgeval doctor --fix`)", strings.Join(missing, ", "))}
 	}
 	return Check{Name: "schema", OK: true, Required: true, Detail: "constraints and indexes in place"}
+}
+
+// runsCheck reports the stored runs whose records hold more than a run
+// records now (issue 49: every user's password hash and token sha256, the
+// server's paths) and, with Fix, rewrites them. A warning, not a failure:
+// kgeval serve cleans them at start too.
+func runsCheck(ctx context.Context, o DoctorOptions) Check {
+	c, err := CleanRunRecords(ctx, o.Store, o.CleanRun, !o.Fix)
+	switch {
+	case err != nil:
+		return Check{Name: "runs", Detail: o.Message(err)}
+	case c.Dirty == 0:
+		return Check{Name: "runs", OK: true, Detail: fmt.Sprintf("%d run records hold only the configuration's allowlist and no server path", c.Runs)}
+	case !o.Fix:
+		return Check{Name: "runs", Detail: fmt.Sprintf("%d of %d run records hold more of the configuration than its allowlist (web users' password hashes, tokens, paths) or a server path: run `kgeval doctor --fix`", c.Dirty, c.Runs)}
+	}
+	return Check{Name: "runs", OK: true, Detail: fmt.Sprintf("rewrote %d of %d run records to the configuration's allowlist, without server paths", c.Cleaned, c.Runs)}
 }
 
 func embeddingCheck(ctx context.Context, o DoctorOptions) Check {

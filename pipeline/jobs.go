@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,13 +51,20 @@ type Jobs struct {
 	// MaxRunning bounds the jobs that run or are being started at once
 	// (default 2): each one holds its dataset and keeps the model busy.
 	MaxRunning int
+	// MaxPerUser bounds the jobs of one user (or token) that run or are
+	// being started at once (default 1), so that one user cannot hold
+	// every slot while others wait (issue 49, N4); 0: no bound. With
+	// sign-in off everyone is "anonymous", whom it does not bound, nor a
+	// request that names nobody ("").
+	MaxPerUser int
 
 	mu     sync.Mutex
 	jobs   map[string]*job
 	owners owners
 	// starting holds the runs whose job is being started (Start or Resume
-	// reads their upload): run name to upload id. They count as running.
-	starting map[string]string
+	// reads their upload) with their upload and owner. They count as
+	// running.
+	starting map[string]startingJob
 	wg       sync.WaitGroup
 
 	stop     chan struct{} // closed by Close: the cleanup loop ends
@@ -99,7 +108,10 @@ type JobRun struct {
 	// Path is the dataset file and Run the run's name; Data is the file
 	// as Start or Resume read it (once, inside the memory budget).
 	Path, Run string
-	Data      *dataset.Result
+	// Dataset is what the run records as its dataset: the upload's
+	// kgeval.UploadDataset, not the server's path to it.
+	Dataset string
+	Data    *dataset.Result
 	// Settings, if set, replace the configured scoring settings (a resumed
 	// run's recorded ones); Metrics, if set, scoring.metrics.
 	Settings *kgeval.RunSettings
@@ -139,6 +151,9 @@ type uploadRecord struct {
 // so the cleanup never takes it for one).
 const ownersFile = "owners.json"
 
+// startingJob is a job being started: its upload id and owner.
+type startingJob struct{ upload, owner string }
+
 type job struct {
 	view    kgeval.Job
 	cancel  context.CancelFunc
@@ -152,7 +167,7 @@ func NewJobs(ctx context.Context, cfg JobsConfig, db RunCatalog, dir string) (*J
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
 	}
-	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, starting: map[string]string{}, MaxRunning: 2,
+	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, starting: map[string]startingJob{}, MaxRunning: 2, MaxPerUser: 1,
 		stop: make(chan struct{})}
 	if err := j.loadOwners(); err != nil {
 		return nil, err
@@ -229,19 +244,19 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 	needed, stored := map[string]bool{}, map[string]bool{}
 	for _, r := range runs {
 		stored[r.Name] = true
-		if r.Status != kgeval.RunDone && j.pins(r.Name, filepath.Base(r.Dataset)) {
-			needed[filepath.Clean(r.Dataset)] = true
+		if id, ok := j.uploadOf(r.Dataset); ok && r.Status != kgeval.RunDone && j.pins(r.Name, id) {
+			needed[id] = true
 		}
 	}
 	for name, jb := range j.jobs {
 		stored[name] = true // a job's run may not be recorded yet
 		if jb.view.Live || (jb.view.Status != kgeval.RunDone && j.pins(name, jb.view.Dataset)) {
-			needed[filepath.Join(j.Dir, jb.view.Dataset)] = true
+			needed[jb.view.Dataset] = true
 		}
 	}
-	for name, id := range j.starting {
+	for name, st := range j.starting {
 		stored[name] = true
-		needed[filepath.Join(j.Dir, id)] = true
+		needed[st.upload] = true
 	}
 	var removed []string
 	present := map[string]bool{}
@@ -251,7 +266,7 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 		}
 		path := filepath.Join(j.Dir, e.Name())
 		info, err := e.Info()
-		if err != nil || needed[path] || time.Since(info.ModTime()) < j.cleanupAge() {
+		if err != nil || needed[e.Name()] || time.Since(info.ModTime()) < j.cleanupAge() {
 			present[e.Name()] = err == nil
 			continue
 		}
@@ -282,6 +297,18 @@ func (j *Jobs) CleanupUploads(ctx context.Context) ([]string, error) {
 		}
 	}
 	return removed, nil
+}
+
+// uploadOf returns the upload id of a run's recorded dataset, and whether
+// it is one of Dir's uploads: kgeval.UploadDataset's form, or the path in
+// Dir that runs recorded before issue 49 (kgeval doctor --fix and serve
+// rewrite those; this reads one not yet rewritten).
+func (j *Jobs) uploadOf(dataset string) (string, bool) {
+	id, ok := kgeval.UploadOf(dataset)
+	if !ok && filepath.IsAbs(dataset) && filepath.Dir(dataset) == filepath.Clean(j.Dir) {
+		id, ok = filepath.Base(dataset), true
+	}
+	return id, ok && uploadName.MatchString(id)
 }
 
 // pins says whether the unfinished run keeps the upload id from the
@@ -480,7 +507,7 @@ func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, er
 	} else if kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
 		return kgeval.Job{}, err
 	}
-	if err := j.claim(req.Run, req.Upload); err != nil {
+	if err := j.claim(req.Run, req.Upload, req.User); err != nil {
 		return kgeval.Job{}, err
 	}
 	res, err := j.load(ctx, req.Upload)
@@ -504,7 +531,7 @@ func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, er
 	}
 	v := kgeval.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
 		Owner: req.User, User: nameOf(req.User)}
-	r := JobRun{Path: filepath.Join(j.Dir, req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
+	r := JobRun{Path: filepath.Join(j.Dir, req.Upload), Dataset: kgeval.UploadDataset(req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
 		Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
 	return j.launch(r, v), nil
 }
@@ -535,12 +562,12 @@ func (j *Jobs) mayUse(req kgeval.JobRequest) error {
 	return kgeval.Errorf(kgeval.EFORBIDDEN, "upload %s is another user's: a job may evaluate only your own uploads (an admin may use any); upload the dataset yourself", req.Upload)
 }
 
-// claim takes a job slot for run, whose job is being started on upload
-// id, while that upload is read: ECONFLICT when a job runs or is being
-// started as run, ETOOMANY when MaxRunning jobs run or are being started.
-// The caller deletes j.starting[run] under mu once it has launched the
-// job or given up.
-func (j *Jobs) claim(run, id string) error {
+// claim takes a job slot for run, whose job owner is being started on
+// upload id, while that upload is read: ECONFLICT when a job runs or is
+// being started as run, ETOOMANY when MaxRunning jobs, or MaxPerUser of
+// owner's, run or are being started (busy). The caller deletes
+// j.starting[run] under mu once it has launched the job or given up.
+func (j *Jobs) claim(run, id, owner string) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if jb, ok := j.jobs[run]; ok && jb.view.Live {
@@ -549,10 +576,10 @@ func (j *Jobs) claim(run, id string) error {
 	if _, ok := j.starting[run]; ok {
 		return kgeval.Errorf(kgeval.ECONFLICT, "run %q is being started", run)
 	}
-	if err := j.busy(); err != nil {
+	if err := j.busy(owner); err != nil {
 		return err
 	}
-	j.starting[run] = id
+	j.starting[run] = startingJob{upload: id, owner: owner}
 	return nil
 }
 
@@ -588,19 +615,78 @@ func (j *Jobs) load(ctx context.Context, id string) (*dataset.Result, error) {
 	return nil, kgeval.Errorf(code, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, "upload "+id))
 }
 
-// busy refuses a job when MaxRunning jobs run or are being started.
-// Callers hold mu.
-func (j *Jobs) busy() error {
-	n := len(j.starting)
+// busy refuses a job of owner when MaxRunning jobs run or are being
+// started, or MaxPerUser of owner's (not "anonymous", nor "" for a caller
+// of this package that names nobody: with sign-in off there is nobody to
+// tell apart): ETOOMANY with RetryAfter, the estimate
+// of when such a slot frees up (slotWait). Callers hold mu.
+func (j *Jobs) busy(owner string) error {
+	var all, mine []*job
+	n, own := len(j.starting), 0
+	for _, st := range j.starting {
+		if st.owner == owner {
+			own++
+		}
+	}
 	for _, jb := range j.jobs {
 		if jb.view.Live {
 			n++
+			all = append(all, jb)
+			if jb.view.Owner == owner {
+				own++
+				mine = append(mine, jb)
+			}
 		}
 	}
 	if j.MaxRunning > 0 && n >= j.MaxRunning {
-		return kgeval.Errorf(kgeval.ETOOMANY, "%d jobs are running or starting (at most %d at once): wait for one, or cancel one", n, j.MaxRunning)
+		wait, how := slotWait(all)
+		e := kgeval.Errorf(kgeval.ETOOMANY, "%d jobs are running or starting (at most %d at once): a slot frees up in %s at the earliest (%s); wait for one, or cancel one",
+			n, j.MaxRunning, roundWait(wait), how)
+		e.RetryAfter = wait
+		return e
+	}
+	if j.MaxPerUser > 0 && owner != "anonymous" && owner != "" && own >= j.MaxPerUser {
+		wait, how := slotWait(mine)
+		e := kgeval.Errorf(kgeval.ETOOMANY, "you have %d job(s) running or starting (at most %d per user, so that other users get a slot): yours frees up in %s at the earliest (%s); wait for it, or cancel it",
+			own, j.MaxPerUser, roundWait(wait), how)
+		e.RetryAfter = wait
+		return e
 	}
 	return nil
+}
+
+// Bounds of slotWait's estimate.
+const (
+	minSlotWait     = 5 * time.Second
+	maxSlotWait     = time.Hour
+	unknownSlotWait = time.Minute
+)
+
+// slotWait estimates when the first of jobs ends, and says how: the time
+// its current stage has left at its rate so far (later stages add to it,
+// so it is the soonest a slot may free up), between 5 s and an hour; a
+// minute when no job has a rate yet (each is starting or has just begun a
+// stage). Callers hold mu.
+func slotWait(jobs []*job) (time.Duration, string) {
+	best := -1.0
+	for _, jb := range jobs {
+		if eta := jb.view.ETA; eta >= 0 && (best < 0 || eta < best) {
+			best = eta
+		}
+	}
+	if best < 0 {
+		return unknownSlotWait, "a guess: no running job has a rate yet"
+	}
+	d := time.Duration(best * float64(time.Second))
+	return min(max(d, minSlotWait), maxSlotWait), "an estimate: the time the current stage of the job nearest its end has left at its rate so far; later stages add to it"
+}
+
+// roundWait writes a wait in whole seconds ("45 s") or minutes ("12 min").
+func roundWait(d time.Duration) string {
+	if d < 2*time.Minute {
+		return fmt.Sprintf("%d s", int(math.Ceil(d.Seconds())))
+	}
+	return fmt.Sprintf("%d min", int(math.Round(d.Minutes())))
 }
 
 // launch runs the evaluation r of v in the background. Callers hold mu.
@@ -713,7 +799,11 @@ func (j *Jobs) stored(r kgeval.Run) kgeval.Job {
 	j.mu.Lock()
 	owner := j.owners.Runs[r.Name]
 	j.mu.Unlock()
-	v := kgeval.Job{Run: r.Name, Dataset: filepath.Base(r.Dataset), Status: r.Status, Error: r.Error, Samples: r.Samples, Rejected: r.Rejected,
+	id, isUpload := j.uploadOf(r.Dataset)
+	if !isUpload {
+		id = filepath.Base(r.Dataset)
+	}
+	v := kgeval.Job{Run: r.Name, Dataset: id, Status: r.Status, Error: r.Error, Samples: r.Samples, Rejected: r.Rejected,
 		Engine: r.Engine, Started: r.Started, Resumes: r.Resumes, ETA: -1, Metrics: []string{}, Owner: owner, User: nameOf(owner)}
 	if r.Settings != nil {
 		v.Metrics = append(v.Metrics, r.Settings.Metrics...)
@@ -727,7 +817,7 @@ func (j *Jobs) stored(r kgeval.Run) kgeval.Job {
 	}
 	switch {
 	case r.Status != kgeval.RunRunning && r.Status != kgeval.RunInterrupted:
-	case filepath.Dir(r.Dataset) != filepath.Clean(j.Dir):
+	case !isUpload:
 		v.Note = "not a dashboard upload: finish it with kgeval evaluate --resume"
 		if r.Status == kgeval.RunRunning {
 			v.Note = "run by another process (or left by one that was killed); not a dashboard upload: finish it with kgeval evaluate --resume"
@@ -811,11 +901,17 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 	if r.Status == kgeval.RunDone {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is done", run)
 	}
-	id := filepath.Base(r.Dataset)
-	if filepath.Dir(r.Dataset) != filepath.Clean(j.Dir) || !uploadName.MatchString(id) {
+	id, ok := j.uploadOf(r.Dataset)
+	if !ok {
 		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "run %q is not of a dashboard upload: finish it with kgeval evaluate --resume", run)
 	}
-	if err := j.claim(run, id); err != nil {
+	j.mu.Lock()
+	owner := j.owners.Runs[run]
+	j.mu.Unlock()
+	if owner == "" {
+		owner = user
+	}
+	if err := j.claim(run, id, owner); err != nil {
 		return kgeval.Job{}, err
 	}
 	res, err := j.load(ctx, id)
@@ -827,7 +923,7 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 	} else if err != nil {
 		return kgeval.Job{}, err
 	}
-	jr := JobRun{Path: r.Dataset, Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
+	jr := JobRun{Path: filepath.Join(j.Dir, id), Dataset: kgeval.UploadDataset(id), Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
 	var rec struct{ LLM struct{ CacheOnly bool } }
 	if json.Unmarshal([]byte(r.Config), &rec) == nil && rec.LLM.CacheOnly {
 		jr.CacheOnly = true
@@ -842,16 +938,15 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 			metrics = append(metrics, m)
 		}
 	}
-	owner := j.owners.Runs[run]
-	if owner == "" {
-		j.owners.Runs[run] = user
+	if j.owners.Runs[run] == "" {
+		j.owners.Runs[run] = owner
 		if err := j.saveOwners(); err != nil {
 			delete(j.owners.Runs, run)
 			return kgeval.Job{}, err
 		}
-		owner = user
 	}
-	v := kgeval.Job{Run: run, Dataset: filepath.Base(r.Dataset), Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine,
+	owner = j.owners.Runs[run]
+	v := kgeval.Job{Run: run, Dataset: id, Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine,
 		Owner: owner, User: nameOf(owner), Resumes: r.Resumes + 1}
 	if jb, ok := j.jobs[run]; ok {
 		v.Dataset, v.Metrics = jb.view.Dataset, jb.view.Metrics

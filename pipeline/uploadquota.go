@@ -139,11 +139,14 @@ func age(d time.Duration) string {
 	return s
 }
 
-// UploadOwner tells whether dataset, an upload id or the path of a file of
-// Dir, is an upload, and who made it (kgeval.UploadOwners).
+// UploadOwner tells whether dataset, an upload id or a run's recorded
+// dataset (uploadOf), is an upload, and who made it (kgeval.UploadOwners).
 func (j *Jobs) UploadOwner(dataset string) (string, bool) {
-	id := filepath.Base(dataset)
-	if !uploadName.MatchString(id) || (id != dataset && filepath.Dir(dataset) != filepath.Clean(j.Dir)) {
+	id, ok := j.uploadOf(dataset)
+	if !ok && uploadName.MatchString(dataset) {
+		id, ok = dataset, true // a job's upload id
+	}
+	if !ok {
 		return "", false
 	}
 	j.mu.Lock()

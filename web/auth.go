@@ -47,15 +47,26 @@ type AuthConfig struct {
 }
 
 // Sign-in limits, each so many in a row, then one more per interval:
-// failed sign-ins per user name and per client address; successful ones
-// per identity (a user or a token) and per client, so that nobody can
-// churn sessions. Then how many sessions the server keeps,
-// in all and of one identity (sessionStore).
+// failed sign-ins per user name from one client, per client, and per user
+// name from all clients; successful ones per identity (a user or a token)
+// and per client, so that nobody can churn sessions. Then how many
+// sessions the server keeps, in all and of one identity (sessionStore).
+//
+// Failures count per (name, client), not per name (issue 49, N3): five
+// wrong passwords for a name from one address locked that name out for
+// every address, so anyone could lock a user out. The limit per name from
+// all clients is much higher and stops only clients that already failed
+// for that name: a client with no failure for it always gets its
+// password checked, so its owner signs in during a guessing campaign from
+// many addresses, each of which gets one guess once the name's bucket is
+// empty (docs/DASHBOARD.md, "Sign-in limits").
 const (
-	userAttempts        = 5
-	userEvery           = time.Minute
+	pairAttempts        = 5
+	pairEvery           = time.Minute
 	clientAttempts      = 20
 	clientEvery         = 15 * time.Second
+	nameAttempts        = 100
+	nameEvery           = 30 * time.Second
 	identitySignIns     = 10
 	identityEvery       = 30 * time.Second
 	clientSignIns       = 30
@@ -82,8 +93,9 @@ type auth struct {
 	cfg        AuthConfig
 	store      *sessions.CookieStore // the cookie: session id and CSRF token
 	sessions   *sessionStore         // who is signed in, on the server
-	users      *signInLimiter        // failed sign-ins per user name
+	pairs      *signInLimiter        // failed sign-ins per user name from one client address
 	clients    *signInLimiter        // failed sign-ins per client address
+	names      *signInLimiter        // failed sign-ins per user name from all clients
 	identities *signInLimiter        // successful sign-ins per identity
 	clientsOK  *signInLimiter        // successful sign-ins per client address
 	proxies    []*net.IPNet          // whose X-Forwarded-* headers count
@@ -113,8 +125,9 @@ func newAuth(cfg AuthConfig, proxies []string) (*auth, error) {
 		return nil, err
 	}
 	return &auth{cfg: cfg, store: st, dummy: dummy, sessions: newSessionStore(maxSessions, maxIdentitySessions), proxies: trusted,
-		users:      newSignInLimiter(userAttempts, userEvery, maxLimitKeys),
+		pairs:      newSignInLimiter(pairAttempts, pairEvery, maxLimitKeys),
 		clients:    newSignInLimiter(clientAttempts, clientEvery, maxLimitKeys),
+		names:      newSignInLimiter(nameAttempts, nameEvery, maxLimitKeys),
 		identities: newSignInLimiter(identitySignIns, identityEvery, maxLimitKeys),
 		clientsOK:  newSignInLimiter(clientSignIns, clientSignInEvery, maxLimitKeys)}, nil
 }
@@ -330,12 +343,17 @@ func (a *auth) checkLogin(user, password, token string) (name, kind string, ok b
 
 // attemptWait returns how long a client (and, for a password sign-in, the
 // user name as typed) must wait before its next sign-in attempt, checked
-// before any password: 0 when it may try now.
+// before any password: 0 when it may try now. The limit per name from all
+// clients holds back only a client that has failed for that name before.
 func (a *auth) attemptWait(client, user string) time.Duration {
 	now := time.Now()
 	wait := max(a.clients.wait(client, now), a.clientsOK.wait(client, now))
 	if user != "" {
-		wait = max(wait, a.users.wait("user:"+strings.ToLower(user), now), a.identities.wait("user:"+user, now))
+		name := nameKey(user)
+		wait = max(wait, a.pairs.wait(pairKey(name, client), now), a.identities.wait("user:"+user, now))
+		if a.pairs.failedBefore(pairKey(name, client), now) {
+			wait = max(wait, a.names.wait(name, now))
+		}
 	}
 	return wait
 }
@@ -351,9 +369,18 @@ func (a *auth) failed(client, user string) {
 	now := time.Now()
 	a.clients.count(client, now)
 	if user != "" {
-		a.users.count("user:"+strings.ToLower(user), now)
+		name := nameKey(user)
+		a.pairs.count(pairKey(name, client), now)
+		a.names.count(name, now)
 	}
 }
+
+// nameKey is the key of a user name as typed, in any case, in the limits.
+func nameKey(user string) string { return "user:" + strings.ToLower(user) }
+
+// pairKey is the key of a user name's failures from one client (a client
+// address holds no NUL byte).
+func pairKey(name, client string) string { return name + "\x00" + client }
 
 // succeeded records a successful sign-in of a client as an identity.
 func (a *auth) succeeded(client, name, kind string) {

@@ -258,7 +258,8 @@ func (zeros) Read(p []byte) (int, error) {
 }
 
 // TestServer_RateLimit checks that failed sign-ins are limited per user
-// name and per client, with Retry-After, before any password is checked.
+// name from one client and per client, with Retry-After, before any
+// password is checked.
 func TestServer_RateLimit(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, _ := MustServer(t, db, &graphstore.Health{DB: db})

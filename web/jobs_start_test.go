@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -136,8 +137,10 @@ func TestServer_JobsCheapChecksFirst(t *testing.T) {
 
 	// Four starts that pass those checks: two take the job slots and read
 	// the upload, once each, inside the upload memory budget (here all of
-	// it each: one at a time); the other two get 429 unread.
-	jobs.Delay, jobs.MaxRunning = 0, 2
+	// it each: one at a time); the other two get 429 unread. (One user may
+	// hold one slot, TestServer_JobsFairSlots: lifted here, so that alice
+	// alone fills both.)
+	jobs.Delay, jobs.MaxRunning, jobs.MaxPerUser = 0, 2, 0
 	var reads []string
 	for i := range 4 {
 		name := fmt.Sprintf("%s-read-%d", run, i)
@@ -247,5 +250,61 @@ func TestServer_JobsUploadOwner(t *testing.T) {
 	}
 	if v := waitFor(t, alice, run+"-alice", "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
 		t.Errorf("alice's resumed run: %+v", v)
+	}
+}
+
+// TestServer_JobsFairSlots checks that one user cannot hold both job slots
+// (issue 49, N4: two jobs of one user on a large upload gave every other
+// user's start 429 for 17 minutes). Alice's first job runs; her second is
+// refused with 429, a Retry-After estimated from her job's progress and a
+// message saying when her slot frees up; bob's job is admitted beside hers;
+// then both slots are taken and root's start gets 429 with the estimate
+// from the two running jobs. Once alice's job ends she starts again.
+func TestServer_JobsFairSlots(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	srv, jobs := accessServer(t, db, nil)
+	alice, bob, root := signedIn(t, srv.URL, "alice"), signedIn(t, srv.URL, "bob"), signedIn(t, srv.URL, "root")
+	upA, upB, upR := mustUpload(t, alice, "a.jsonl", jobRecords(40, false)), mustUpload(t, bob, "b.jsonl", jobRecords(40, false)),
+		mustUpload(t, root, "r.jsonl", jobRecords(3, false))
+	run := fmt.Sprintf("web-n4-%d", time.Now().UnixNano())
+	jobs.Delay = 300 * time.Millisecond // 40 records: each job runs for seconds
+	start := func(c *client, upload, name string) (int, string, string) {
+		t.Helper()
+		t.Cleanup(func() { _ = db.DeleteRun(context.Background(), name) })
+		resp, body := c.post("/api/jobs", "application/json", strings.NewReader(`{"upload": "`+upload+`", "run": "`+name+`", "metrics": [], "engine": "native"}`))
+		return resp.StatusCode, resp.Header.Get("Retry-After"), body
+	}
+	refused := func(who string, code int, retry, body, msg string) {
+		t.Helper()
+		t.Logf("%s: %d, Retry-After %s s: %s", who, code, retry, body)
+		if secs, err := strconv.Atoi(retry); code != http.StatusTooManyRequests || err != nil || secs < 5 || secs > 3600 ||
+			!strings.Contains(body, msg) || !strings.Contains(body, "frees up in "+retry+" s at the earliest") {
+			t.Errorf("%s: %d, Retry-After %q, %s; want 429, Retry-After 5..3600 s and %q with that wait", who, code, retry, body, msg)
+		}
+	}
+	if code, _, body := start(alice, upA.ID, run+"-alice-1"); code != 200 {
+		t.Fatalf("alice's first job: %d %s", code, body)
+	}
+	waitFor(t, alice, run+"-alice-1", "a rate", func(v kgeval.Job) bool { return v.Live && v.ETA >= 0 })
+	code, retry, body := start(alice, upA.ID, run+"-alice-2")
+	refused("alice's second job while her first runs", code, retry, body, "at most 1 per user, so that other users get a slot")
+	code, _, body = start(bob, upB.ID, run+"-bob")
+	t.Logf("bob's job beside alice's: %d", code)
+	if code != 200 {
+		t.Fatalf("bob's job while alice's runs: %d %s, want 200", code, body)
+	}
+	waitFor(t, bob, run+"-bob", "a rate", func(v kgeval.Job) bool { return !v.Live || v.ETA >= 0 })
+	code, retry, body = start(root, upR.ID, run+"-root")
+	refused("root's job with both slots taken", code, retry, body, "2 jobs are running or starting (at most 2 at once)")
+
+	jobs.Delay = 0
+	waitFor(t, alice, run+"-alice-1", "done", func(v kgeval.Job) bool { return !v.Live })
+	if code, _, body := start(alice, upA.ID, run+"-alice-2"); code != 200 {
+		t.Errorf("alice's second job once her first ended: %d %s", code, body)
+	}
+	for _, r := range []string{run + "-alice-2", run + "-bob"} {
+		if v := waitFor(t, root, r, "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+			t.Errorf("%s: %+v", r, v)
+		}
 	}
 }

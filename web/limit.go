@@ -9,8 +9,9 @@ import (
 
 // signInLimiter counts sign-ins per key (a client address, a user name or
 // an identity) in a token bucket (golang.org/x/time/rate): burst in a row, then one more per every.
-// auth keeps one for failed sign-ins per client and per user name, and one
-// for successful sign-ins per client and per identity. While a key's
+// auth keeps one for failed sign-ins per (user name, client), per client
+// and per user name, and one for successful sign-ins per client and per
+// identity. While a key's
 // bucket is empty, attempts are refused before any password is checked,
 // with the time until the next one is allowed.
 type signInLimiter struct {
@@ -38,6 +39,15 @@ func (l *signInLimiter) wait(key string, now time.Time) time.Duration {
 		return 0
 	}
 	return time.Duration((1 - tokens) * float64(l.every))
+}
+
+// failedBefore says whether key has attempts on record: its bucket is
+// not full (a full one is forgotten, as it holds no information).
+func (l *signInLimiter) failedBefore(key string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.m[key]
+	return ok && b.TokensAt(now) < float64(l.burst)
 }
 
 // count records an attempt of key: it takes a token when there is one (an

@@ -126,10 +126,14 @@ func (s *Server) renderError(c *gin.Context, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
-	if status >= 500 {
+	msg := kgeval.ErrorMessage(err)
+	if kgeval.ErrorKind(err) == kgeval.KindUnreachable {
+		s.watch.saw(err)
+		msg = neo4jDown
+	} else if status >= 500 {
 		s.log.Error("web", "path", c.Request.URL.Path, "err", err)
 	}
-	s.render(c, status, "error", pageData{Title: http.StatusText(status), Page: ErrorPage{Status: status, Message: kgeval.ErrorMessage(err)}})
+	s.render(c, status, "error", pageData{Title: http.StatusText(status), Page: ErrorPage{Status: status, Message: msg}})
 	c.Abort()
 }
 
@@ -149,7 +153,8 @@ func (s *Server) loginPage(c *gin.Context) {
 }
 
 // login signs a user or token in. Every attempt first passes the limits
-// per client (failed and successful sign-ins) and per user name; a good
+// per client (failed and successful sign-ins) and per (user name, client),
+// and, for a client that failed for the name before, per name; a good
 // password or token then the limit of its identity, so that nobody can
 // sign in often enough to crowd the session store.
 func (s *Server) login(c *gin.Context) {

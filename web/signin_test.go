@@ -181,6 +181,79 @@ func TestServer_SignInFlood(t *testing.T) {
 	}
 }
 
+// signInWith tries the test user's password pw from the client address ip
+// (X-Forwarded-For, believed from 127.0.0.1) and returns the status and
+// Retry-After.
+func signInWith(c *client, ip, pw string) (int, string) {
+	c.tb.Helper()
+	hdr := map[string]string{"X-Forwarded-For": ip}
+	if c.csrf == "" {
+		c.do("GET", "/login", nil, hdr)
+	}
+	hdr["Content-Type"] = "application/x-www-form-urlencoded"
+	form := url.Values{"csrf_token": {c.csrf}, "next": {"/"}, "user": {testUser}, "password": {pw}}
+	resp, _ := c.do("POST", "/login", strings.NewReader(form.Encode()), hdr)
+	return resp.StatusCode, resp.Header.Get("Retry-After")
+}
+
+// TestServer_SignInPerClient checks that wrong passwords cannot lock a user
+// out (issue 49, N3): 5 wrong passwords for alice from client A used to
+// make the right password from client B get 429 (Retry-After 60). Failures
+// now count per (name, client) and per client: A is limited, B signs in.
+// Then a guessing campaign from 100 addresses empties the bucket of the
+// name from all clients (100, then one per 30 s): an address that failed
+// for alice before is held back, a fresh one still gets its password
+// checked, so alice signs in from a fresh address and a guesser gets one
+// guess per address.
+func TestServer_SignInPerClient(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	srv := mustSignInServer(t, db, signInConfig(t, nil, "127.0.0.1"))
+	a := &client{tb: t, base: srv.URL}
+	for i := range 5 {
+		if code, _ := signInWith(a, "203.0.113.10", "wrong-password"); code != http.StatusUnauthorized {
+			t.Fatalf("wrong password %d from A: %d, want 401", i+1, code)
+		}
+	}
+	code, retry := signInWith(a, "203.0.113.10", testPassword)
+	t.Logf("N3: after 5 wrong passwords from A, the right password from A: %d, Retry-After %s s", code, retry)
+	if secs, err := strconv.Atoi(retry); code != http.StatusTooManyRequests || err != nil || secs < 1 || secs > 60 {
+		t.Errorf("the right password from A after 5 wrong: %d, Retry-After %q; want 429 with Retry-After 1..60", code, retry)
+	}
+	code, _ = signInWith(&client{tb: t, base: srv.URL}, "203.0.113.11", testPassword)
+	t.Logf("N3: the right password from B: %d", code)
+	if code != http.StatusSeeOther {
+		t.Errorf("the right password from B after A's 5 wrong: %d, want 303", code)
+	}
+	if code, retry = signInWith(a, "203.0.113.10", "wrong-password"); code != http.StatusTooManyRequests || retry == "" {
+		t.Errorf("A again after B signed in: %d, Retry-After %q; want 429 with Retry-After", code, retry)
+	}
+
+	// Many addresses: 95 more failures (one from each of 95 addresses) make
+	// 100 for alice, the name's burst.
+	first := &client{tb: t, base: srv.URL}
+	if code, _ := signInWith(first, "198.51.100.1", "guess-1"); code != http.StatusUnauthorized {
+		t.Fatalf("guess from 198.51.100.1: %d", code)
+	}
+	for i := 2; i <= 95; i++ {
+		if code, _ := signInWith(&client{tb: t, base: srv.URL}, fmt.Sprintf("198.51.100.%d", i), fmt.Sprintf("guess-%d", i)); code != http.StatusUnauthorized {
+			t.Fatalf("guess from 198.51.100.%d: %d, want 401", i, code)
+		}
+	}
+	code, retry = signInWith(first, "198.51.100.1", "guess-again")
+	t.Logf("after 100 failures for alice from 96 addresses, a second guess from an address that failed once: %d, Retry-After %s s", code, retry)
+	if code != http.StatusTooManyRequests || retry == "" {
+		t.Errorf("a second guess from 198.51.100.1 with alice's bucket empty: %d, Retry-After %q; want 429", code, retry)
+	}
+	if code, _ = signInWith(&client{tb: t, base: srv.URL}, "198.51.100.200", "guess-fresh"); code != http.StatusUnauthorized {
+		t.Errorf("a first guess from a fresh address: %d, want 401 (its password is checked)", code)
+	}
+	code, _ = signInWith(&client{tb: t, base: srv.URL}, "198.51.100.201", testPassword)
+	t.Logf("with alice's bucket empty, alice from a fresh address: %d", code)
+	if code != http.StatusSeeOther {
+		t.Errorf("alice from a fresh address during the campaign: %d, want 303", code)
+	}
+}
+
 // TestServer_ForwardedFor checks that X-Forwarded-For names the client for
 // the sign-in limits only when the peer is in web.trusted_proxies: from
 // anyone else, 21 failed sign-ins under 21 made-up addresses are one

@@ -120,6 +120,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, log io.Writer)
 	fmt.Fprint(log, banner(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go s.watch.run(wctx, s.health, s.cfg.HealthEvery)
 	select {
 	case err := <-errc:
 		return err

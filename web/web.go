@@ -21,8 +21,10 @@ import (
 	"html/template"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,8 +88,12 @@ type Config struct {
 	// gives dataset.NewMeter with the dataset limits): its Cost, the
 	// structure of its records included, is what the upload reserves.
 	UploadMeter func(name string) UploadMeter
-	// Logger receives internal errors (default: slog.Default()).
+	// Logger receives internal errors and Neo4j's comings and goings
+	// (default: slog.Default()).
 	Logger *slog.Logger
+	// HealthEvery is how often ListenAndServe checks that Neo4j answers,
+	// logging when it stops and when it is back (default 15 s).
+	HealthEvery time.Duration
 }
 
 // Server is kgeval's HTTP server.
@@ -102,6 +108,7 @@ type Server struct {
 	log     *slog.Logger
 	read    *analysis.Reader
 	budget  *uploadBudget
+	watch   *healthWatch
 }
 
 //go:embed templates assets openapi.json
@@ -130,8 +137,12 @@ func NewServer(cfg Config, h Health, store Services) (*Server, error) {
 	if cfg.MinN <= 0 {
 		cfg.MinN = DefaultMinN
 	}
+	if cfg.HealthEvery <= 0 {
+		cfg.HealthEvery = 15 * time.Second
+	}
 	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
-		read: analysis.NewReader(store, analysis.ReaderOptions{Thresholds: cfg.Thresholds}), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost, cfg.UploadMeter)}
+		read: analysis.NewReader(store, analysis.ReaderOptions{Thresholds: cfg.Thresholds}), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost, cfg.UploadMeter),
+		watch: &healthWatch{log: cfg.Logger}}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
@@ -237,23 +248,44 @@ func (s *Server) writeError(c *gin.Context, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
-	if status >= 500 {
+	msg := kgeval.ErrorMessage(err)
+	if kgeval.ErrorKind(err) == kgeval.KindUnreachable {
+		s.watch.saw(err)
+		msg = neo4jDown
+	} else if status >= 500 {
 		s.log.Error("web", "path", c.Request.URL.Path, "err", err)
 	}
-	c.AbortWithStatusJSON(status, apiError{Error: kgeval.ErrorMessage(err), Code: code})
+	if d := kgeval.RetryAfter(err); d > 0 {
+		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(d.Seconds()))))
+	}
+	c.AbortWithStatusJSON(status, apiError{Error: msg, Code: code})
 }
 
+// healthz says whether the dashboard can serve: {"status":"ok"}, or 503
+// {"status":"unavailable"} when Neo4j does not answer, and nothing else to
+// anyone (issue 49, N6: the commit and the Neo4j and GDS versions would
+// tell an anonymous client which exploits to try). A signed-in admin also
+// gets kgeval's version, Neo4j's and GDS's, and the reason when unavailable.
 func (s *Server) healthz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
 	defer cancel()
 	versions, err := s.health.Check(ctx)
+	s.watch.saw(err)
+	admin := s.auth.isAdmin(c)
 	if err != nil {
-		c.JSON(statusOf[kgeval.ErrorCode(err)], gin.H{"status": "unavailable", "error": kgeval.ErrorMessage(err), "kgeval": s.cfg.Version})
+		body := gin.H{"status": "unavailable"}
+		if admin {
+			body["error"], body["kgeval"] = kgeval.ErrorMessage(err), s.cfg.Version
+		}
+		c.JSON(http.StatusServiceUnavailable, body)
 		return
 	}
-	body := gin.H{"status": "ok", "kgeval": s.cfg.Version}
-	for k, v := range versions {
-		body[k] = v
+	body := gin.H{"status": "ok"}
+	if admin {
+		body["kgeval"] = s.cfg.Version
+		for k, v := range versions {
+			body[k] = v
+		}
 	}
 	c.JSON(http.StatusOK, body)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -141,24 +142,42 @@ func (c *client) signIn() {
 }
 
 // TestServer_Healthz checks /healthz against the real Neo4j, then against a
-// Neo4j that does not answer.
+// Neo4j that does not answer: anonymous clients and signed-in non-admins
+// get {"status":"ok"} (503 {"status":"unavailable"}) and nothing else; a
+// signed-in admin also gets the versions of kgeval, Neo4j and GDS (and why
+// it is unavailable). Issue 49, N6: the anonymous answer named the commit
+// and the Neo4j and GDS versions.
 func TestServer_Healthz(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	srv, _ := MustServer(t, db, &graphstore.Health{DB: db})
 	down, _ := MustServer(t, nil, downHealth{})
 	for _, tc := range []struct {
-		base   string
-		code   int
-		status string
-	}{{srv.URL, 200, "ok"}, {down.URL, http.StatusServiceUnavailable, "unavailable"}} {
-		c := &client{tb: t, base: tc.base}
-		var body map[string]any
-		if code := c.getJSON("/healthz", &body); code != tc.code || body["status"] != tc.status {
-			t.Errorf("%s: %d %v", tc.base, code, body)
-		}
-		if tc.code == 200 && (body["neo4j"] == nil || body["gds"] == nil) {
-			t.Errorf("no versions: %v", body)
-		}
+		name, base string
+		code       int
+		status     string
+	}{{"Up", srv.URL, 200, "ok"}, {"Down", down.URL, http.StatusServiceUnavailable, "unavailable"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			anonymous, user, admin := &client{tb: t, base: tc.base}, &client{tb: t, base: tc.base}, &client{tb: t, base: tc.base, token: testToken}
+			user.get("/login") // signIn would read "/", which the down server has no store for
+			if resp, _ := user.postForm("/login", url.Values{"csrf_token": {user.csrf}, "user": {testUser}, "password": {testPassword}}); resp.StatusCode != http.StatusSeeOther {
+				t.Fatalf("sign-in: %d", resp.StatusCode)
+			}
+			for _, who := range []struct {
+				name string
+				c    *client
+				keys string
+			}{{"anonymous", anonymous, "status"}, {"non-admin", user, "status"}, {"admin", admin, map[bool]string{true: "gds kgeval neo4j status", false: "error kgeval status"}[tc.code == 200]}} {
+				resp, body := who.c.get("/healthz")
+				var m map[string]any
+				if err := json.Unmarshal([]byte(body), &m); err != nil {
+					t.Fatalf("%s: %v in %q", who.name, err, body)
+				}
+				t.Logf("%s GET /healthz: %d %s", who.name, resp.StatusCode, body)
+				if resp.StatusCode != tc.code || m["status"] != tc.status || strings.Join(slices.Sorted(maps.Keys(m)), " ") != who.keys {
+					t.Errorf("%s: %d %s, want %d with status %q and exactly the keys %q", who.name, resp.StatusCode, body, tc.code, tc.status, who.keys)
+				}
+			}
+		})
 	}
 }
 

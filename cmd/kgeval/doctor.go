@@ -27,7 +27,7 @@ func (m *Main) doctorCommand() *cobra.Command {
 			o := pipeline.DoctorOptions{URI: cfg.Neo4j.URI, Fix: fix, LLMBaseURL: cfg.LLM.BaseURL, LLMKey: cfg.LLM.APIKey, LLMModel: cfg.LLM.Model,
 				LLMRequired: cfg.LLM.Required, EmbeddingProvider: cfg.Embedding.Provider, EmbeddingBaseURL: cfg.Embedding.BaseURL,
 				EmbeddingKey: cfg.Embedding.APIKey, EmbeddingModel: cfg.Embedding.Model, ModelDir: filepath.Join(cfg.Embedding.ModelsDir, cfg.Embedding.Model),
-				Probe: llm.Probe, MissingFile: minilm.MissingFile, Message: m.oneLine}
+				Probe: llm.Probe, MissingFile: minilm.MissingFile, Message: m.oneLine, CleanRun: cfg.CleanRun}
 			if db, err := app.OpenStore(cmd.Context(), cfg); err != nil {
 				o.StoreErr = err
 			} else {
@@ -40,6 +40,6 @@ func (m *Main) doctorCommand() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&fix, "fix", false, "create kgeval's constraints and indexes when they are missing")
+	c.Flags().BoolVar(&fix, "fix", false, "create kgeval's constraints and indexes when they are missing, and rewrite stored runs' records to the configuration's allowlist")
 	return c
 }

@@ -13,6 +13,9 @@
 #   KGEVAL_NEO4J_PAGECACHE      server.memory.pagecache.size (default 512m)
 #   KGEVAL_NEO4J_TX_MEMORY      db.memory.transaction.max, what one transaction may hold (default 256m)
 #   KGEVAL_NEO4J_TX_MEMORY_TOTAL  dbms.memory.transaction.total.max (default half the heap)
+#   KGEVAL_NEO4J_WATCHDOG       1 (default): start runs a watchdog that restarts the JVM when it
+#                               exits unexpectedly (an OutOfMemoryError, a kill -9), with backoff;
+#                               0: start runs the JVM alone (for systemd or another supervisor)
 #   KGEVAL_NEO4J_START_TIMEOUT  seconds to wait for readiness (default 180)
 #   KGEVAL_NEO4J_STOP_TIMEOUT   seconds to wait after SIGTERM before SIGKILL (default 60)
 #   KGEVAL_NEO4J_PASSWORD       initial password, used only when the store is first created
@@ -22,6 +25,7 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SCRIPT_PATH="$SCRIPT_DIR/$(basename "${BASH_SOURCE[0]}")"
 REPO_ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
 
 STATE_DIR="${KGEVAL_STATE_DIR:-$REPO_ROOT/.kgeval}"
@@ -34,6 +38,7 @@ TX_MEMORY="${KGEVAL_NEO4J_TX_MEMORY:-256m}"
 TX_MEMORY_TOTAL="${KGEVAL_NEO4J_TX_MEMORY_TOTAL:-}"
 START_TIMEOUT="${KGEVAL_NEO4J_START_TIMEOUT:-180}"
 STOP_TIMEOUT="${KGEVAL_NEO4J_STOP_TIMEOUT:-60}"
+WATCHDOG="${KGEVAL_NEO4J_WATCHDOG:-1}"
 JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 JAVA="$JAVA_HOME/bin/java"
 
@@ -55,6 +60,10 @@ PID_FILE="$RUN_DIR/neo4j.pid"
 CONSOLE_LOG="$LOG_DIR/console.log"   # JVM stdout/stderr: startup errors, OOM
 USER_LOG="$LOG_DIR/neo4j.log"         # Neo4j's user log (log4j, rotated at 20 MB)
 PASSWORD_FILE="$NEO4J_HOME/password"
+WATCHDOG_PID_FILE="$RUN_DIR/watchdog.pid"
+STOP_FILE="$RUN_DIR/stopping"        # stop asked for: the watchdog restarts nothing
+READY_FILE="$RUN_DIR/answered"       # the instance answered once: only then does the watchdog restart it
+RESTARTS_FILE="$RUN_DIR/restarts"    # restarts by the watchdog since start
 STAMP_FILE="$NEO4J_HOME/.install-stamp"
 
 # ---------------------------------------------------------------------------- checks
@@ -89,6 +98,22 @@ running_pid() {
     local cmd
     cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline")"
     [[ "$cmd" == *"$MAIN_CLASS"* && "$cmd" == *"--home-dir=$NEO4J_HOME "* ]] || return 0
+  fi
+  echo "$pid"
+}
+
+# pid of the watchdog of this home if it is running, else empty (guarded against pid reuse
+# like running_pid).
+watchdog_pid() {
+  [[ -f "$WATCHDOG_PID_FILE" ]] || return 0
+  local pid
+  pid="$(tr -dc '0-9' <"$WATCHDOG_PID_FILE")"
+  [[ -n "$pid" ]] || return 0
+  kill -0 "$pid" 2>/dev/null || return 0
+  if [[ -r "/proc/$pid/cmdline" ]]; then
+    local cmd
+    cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline")"
+    [[ "$cmd" == *" _watchdog $NEO4J_HOME "* ]] || return 0
   fi
   echo "$pid"
 }
@@ -323,11 +348,95 @@ wait_ready() { # pid
   done
 }
 
+# launch_jvm starts the server in the background, its output appended to console.log, and
+# records its pid (JVM_PID, $PID_FILE). No --console-mode: the user log then goes only to
+# logs/neo4j.log, which log4j rotates (console mode would copy every line, GDS progress included,
+# into the unrotated console.log). 9>&- : the start/stop lock stays with start.
+launch_jvm() {
+  (
+    cd "$NEO4J_HOME"
+    exec 9>&-
+    exec "$JAVA" "${JAVA_FLAGS[@]}" \
+      -cp "$NEO4J_HOME/plugins/*:$CONF_DIR/*:$NEO4J_HOME/lib/*" \
+      "$MAIN_CLASS" --home-dir="$NEO4J_HOME" --config-dir="$CONF_DIR" \
+      </dev/null >>"$CONSOLE_LOG" 2>&1
+  ) &
+  JVM_PID=$!
+  echo "$JVM_PID" >"$PID_FILE"
+}
+
+wlog() { echo "==== $(date -u +%Y-%m-%dT%H:%M:%SZ) neo4j.sh watchdog: $*" >>"$CONSOLE_LOG"; }
+
+# The watchdog (start runs it unless KGEVAL_NEO4J_WATCHDOG=0) runs the JVM as its child. When the
+# JVM exits and no stop was asked for ($STOP_FILE), it starts it again, after 1 s, then 2, 4 ... up
+# to 60 s between restarts (back to 1 s once a JVM ran 5 minutes), and logs each restart in
+# console.log. It restarts only an instance that answered once ($READY_FILE, written by start): a
+# JVM that fails its first start is start's to report, not to retry. The JVM exits on an
+# OutOfMemoryError (-XX:+ExitOnOutOfMemoryError, as Neo4j ships): after one, any thread may have
+# died mid-work, and a fresh JVM with store recovery is safer than one that limps on.
+do_watchdog() {
+  [[ "${1:-}" == "$NEO4J_HOME" ]] || die "_watchdog: home $1 is not $NEO4J_HOME (the environment changed)"
+  java_flags
+  echo "$$" >"$WATCHDOG_PID_FILE"
+  trap '' HUP
+  trap 'touch "$STOP_FILE"; [[ -n "${JVM_PID:-}" ]] && kill -TERM "$JVM_PID" 2>/dev/null' TERM INT
+  local delay=1 started status ran n i why
+  while :; do
+    started=$SECONDS
+    launch_jvm
+    status=0
+    wait "$JVM_PID" || status=$?
+    # a trapped signal ends wait early: wait for the JVM itself
+    while kill -0 "$JVM_PID" 2>/dev/null; do wait "$JVM_PID" || status=$?; done
+    ran=$((SECONDS - started))
+    [[ ! -f "$STOP_FILE" ]] || break
+    if [[ ! -f "$READY_FILE" ]]; then
+      wlog "the JVM (pid $JVM_PID) exited with status $status before it answered: not restarted"
+      break
+    fi
+    ((ran < 300)) || delay=1
+    n=$(($(cat "$RESTARTS_FILE" 2>/dev/null || echo 0) + 1))
+    echo "$n" >"$RESTARTS_FILE"
+    case "$status" in
+      3) why=" (OutOfMemoryError: -XX:+ExitOnOutOfMemoryError)" ;;
+      137) why=" (SIGKILL)" ;;
+      *) why="" ;;
+    esac
+    wlog "the JVM (pid $JVM_PID) exited unexpectedly with status $status$why after ${ran}s; restart $n in ${delay}s"
+    for ((i = 0; i < delay; i++)); do
+      [[ ! -f "$STOP_FILE" ]] || break
+      sleep 1
+    done
+    [[ ! -f "$STOP_FILE" ]] || break
+    delay=$((delay * 2))
+    ((delay <= 60)) || delay=60
+  done
+  rm -f "$PID_FILE" "$WATCHDOG_PID_FILE"
+}
+
+# wait_launched waits (up to 30 s) for the watchdog started as pid $1 to launch the JVM and prints
+# the JVM's pid.
+wait_launched() {
+  local wpid="$1" deadline=$((SECONDS + 30)) pid
+  while :; do
+    pid="$(running_pid)"
+    [[ -z "$pid" ]] || { echo "$pid"; return 0; }
+    kill -0 "$wpid" 2>/dev/null || fail_start "the watchdog (pid $wpid) exited before it launched the JVM"
+    ((SECONDS < deadline)) || fail_start "the watchdog (pid $wpid) launched no JVM within 30 s"
+    sleep 0.2
+  done
+}
+
 do_start() {
   check_java
   take_lock
-  local pid
+  local pid wpid
   pid="$(running_pid)"
+  wpid="$(watchdog_pid)"
+  if [[ -z "$pid" && -n "$wpid" ]]; then
+    echo "neo4j is being restarted by its watchdog (pid $wpid); waiting ..."
+    pid="$(wait_launched "$wpid")"
+  fi
   if [[ -n "$pid" ]]; then
     effective_ports
     if bolt_probe "$EFF_BOLT_PORT" >/dev/null; then
@@ -336,10 +445,11 @@ do_start() {
     fi
     echo "neo4j is starting (pid $pid); waiting ..."
     wait_ready "$pid"
+    touch "$READY_FILE"
     echo "neo4j ready (pid $pid), bolt://127.0.0.1:$EFF_BOLT_PORT, http://127.0.0.1:$EFF_HTTP_PORT/browser/"
     return 0
   fi
-  rm -f "$PID_FILE"
+  rm -f "$PID_FILE" "$WATCHDOG_PID_FILE" "$STOP_FILE" "$READY_FILE" "$RESTARTS_FILE"
 
   local port what
   for port in "$BOLT_PORT" "$HTTP_PORT"; do
@@ -363,55 +473,85 @@ do_start() {
   CONSOLE_OFFSET="$(log_size "$CONSOLE_LOG")"
   USER_LOG_OFFSET="$(log_size "$USER_LOG")"
   {
-    echo "==== $(date -u +%Y-%m-%dT%H:%M:%SZ) neo4j.sh start: bolt $BOLT_PORT, http $HTTP_PORT, heap $HEAP, pagecache $PAGECACHE"
+    echo "==== $(date -u +%Y-%m-%dT%H:%M:%SZ) neo4j.sh start: bolt $BOLT_PORT, http $HTTP_PORT, heap $HEAP, pagecache $PAGECACHE, watchdog $WATCHDOG"
   } >>"$CONSOLE_LOG"
-  # No --console-mode: the user log then goes only to logs/neo4j.log, which log4j rotates
-  # (console mode would copy every line, GDS progress included, into the unrotated console.log).
   # setsid: own session, so a Ctrl-C in the calling terminal/make does not reach the server.
-  # 9>&- : do not hand the start/stop lock to the long-lived server.
-  (
-    cd "$NEO4J_HOME"
-    exec 9>&-
-    exec nohup setsid "$JAVA" "${JAVA_FLAGS[@]}" \
-      -cp "$NEO4J_HOME/plugins/*:$CONF_DIR/*:$NEO4J_HOME/lib/*" \
-      "$MAIN_CLASS" --home-dir="$NEO4J_HOME" --config-dir="$CONF_DIR" \
-      </dev/null >>"$CONSOLE_LOG" 2>&1
-  ) &
-  pid=$!
-  echo "$pid" >"$PID_FILE"
-  echo "neo4j starting (pid $pid), log $USER_LOG ..."
+  if [[ "$WATCHDOG" == 1 ]]; then
+    (
+      exec 9>&-
+      exec nohup setsid bash "$SCRIPT_PATH" _watchdog "$NEO4J_HOME" </dev/null >>"$CONSOLE_LOG" 2>&1
+    ) &
+    wpid=$!
+    echo "$wpid" >"$WATCHDOG_PID_FILE"
+    pid="$(wait_launched "$wpid")"
+    echo "neo4j starting (pid $pid, watchdog pid $wpid), log $USER_LOG ..."
+  else
+    (
+      cd "$NEO4J_HOME"
+      exec 9>&-
+      exec nohup setsid "$JAVA" "${JAVA_FLAGS[@]}" \
+        -cp "$NEO4J_HOME/plugins/*:$CONF_DIR/*:$NEO4J_HOME/lib/*" \
+        "$MAIN_CLASS" --home-dir="$NEO4J_HOME" --config-dir="$CONF_DIR" \
+        </dev/null >>"$CONSOLE_LOG" 2>&1
+    ) &
+    pid=$!
+    echo "$pid" >"$PID_FILE"
+    echo "neo4j starting (pid $pid, no watchdog), log $USER_LOG ..."
+  fi
   wait_ready "$pid"
+  touch "$READY_FILE"
   echo "neo4j ready (pid $pid), bolt://127.0.0.1:$BOLT_PORT, http://127.0.0.1:$HTTP_PORT/browser/"
 }
 
-do_stop() {
-  take_lock
-  local pid
-  pid="$(running_pid)"
-  if [[ -z "$pid" ]]; then
-    rm -f "$PID_FILE"
-    echo "neo4j not running"
-    return 0
-  fi
-  echo "stopping neo4j (pid $pid) ..."
+# stop_pid sends SIGTERM to pid and waits up to STOP_TIMEOUT s, then sends SIGKILL.
+stop_pid() {
+  local pid="$1" what="$2"
   kill -TERM "$pid" 2>/dev/null || true
   local deadline=$((SECONDS + STOP_TIMEOUT))
   while kill -0 "$pid" 2>/dev/null; do
     if ((SECONDS >= deadline)); then
-      log "neo4j did not stop within ${STOP_TIMEOUT}s; sending SIGKILL"
+      log "$what did not stop within ${STOP_TIMEOUT}s; sending SIGKILL"
       kill -KILL "$pid" 2>/dev/null || true
       sleep 1
       break
     fi
     sleep 0.5
   done
-  rm -f "$PID_FILE"
+}
+
+do_stop() {
+  take_lock
+  local pid wpid
+  pid="$(running_pid)"
+  wpid="$(watchdog_pid)"
+  if [[ -z "$pid" && -z "$wpid" ]]; then
+    rm -f "$PID_FILE" "$WATCHDOG_PID_FILE" "$STOP_FILE" "$READY_FILE"
+    echo "neo4j not running"
+    return 0
+  fi
+  mkdir -p "$RUN_DIR"
+  touch "$STOP_FILE" # the watchdog restarts nothing from here on
+  if [[ -n "$pid" ]]; then
+    echo "stopping neo4j (pid $pid${wpid:+, watchdog pid $wpid}) ..."
+    stop_pid "$pid" "neo4j"
+  else
+    echo "stopping neo4j's watchdog (pid $wpid; the JVM is not running) ..."
+  fi
+  if [[ -n "$wpid" ]]; then
+    stop_pid "$wpid" "the watchdog"
+    # a watchdog killed while it launched a JVM may leave one
+    pid="$(running_pid)"
+    [[ -z "$pid" ]] || stop_pid "$pid" "neo4j"
+  fi
+  rm -f "$PID_FILE" "$WATCHDOG_PID_FILE" "$STOP_FILE" "$READY_FILE"
   echo "neo4j stopped"
 }
 
 do_status() {
-  local pid
+  local pid wpid watchdog="off (KGEVAL_NEO4J_WATCHDOG=0)"
   pid="$(running_pid)"
+  wpid="$(watchdog_pid)"
+  [[ -z "$wpid" ]] || watchdog="pid $wpid, $(cat "$RESTARTS_FILE" 2>/dev/null || echo 0) restarts since start"
   effective_ports
   if [[ -n "$pid" ]]; then
     local bolt answer="not answering yet"
@@ -419,10 +559,20 @@ do_status() {
     [[ -z "$bolt" ]] || answer="answering, Bolt $bolt"
     echo "neo4j: running"
     echo "pid:   $pid"
+    echo "watchdog: $watchdog"
     echo "bolt:  bolt://127.0.0.1:$EFF_BOLT_PORT ($answer)"
     echo "http:  http://127.0.0.1:$EFF_HTTP_PORT/browser/"
     echo "home:  $NEO4J_HOME"
-    echo "log:   $USER_LOG (JVM output: $CONSOLE_LOG)"
+    echo "log:   $USER_LOG (JVM output and restarts: $CONSOLE_LOG)"
+    return 0
+  fi
+  if [[ -n "$wpid" ]]; then
+    echo "neo4j: restarting (its watchdog waits to start the JVM again)"
+    echo "pid:   -"
+    echo "watchdog: $watchdog"
+    echo "bolt:  bolt://127.0.0.1:$EFF_BOLT_PORT"
+    echo "home:  $NEO4J_HOME"
+    echo "log:   $USER_LOG (JVM output and restarts: $CONSOLE_LOG)"
     return 0
   fi
   echo "neo4j: stopped"
@@ -489,7 +639,7 @@ do_smoke() {
 }
 
 usage() {
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case "${1:-}" in
@@ -500,6 +650,7 @@ case "${1:-}" in
   status) do_status ;;
   password) do_password ;;
   smoke) do_smoke ;;
+  _watchdog) do_watchdog "${2:-}" ;;
   -h | --help | help) usage ;;
   *) usage >&2; exit 2 ;;
 esac
