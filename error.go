@@ -28,8 +28,8 @@ type Error struct {
 	Message string
 	Err     error
 	// Kind, when set, says which case of Code it is, for a caller that
-	// counts or handles them apart (KindRefused, KindTimeout); the API
-	// shows Code only.
+	// counts or handles them apart (KindRefused, KindTimeout, an option
+	// problem); the API shows Code only.
 	Kind string
 	// RetryAfter, when set, is how long the caller had best wait before
 	// asking again (ETOOMANY, EUNAVAILABLE): the API sends it as
@@ -49,6 +49,26 @@ const (
 	// KindNoSuchRun: the run the caller named does not exist.
 	KindNoSuchRun = "no_such_run"
 )
+
+// Option problems: the kinds of EINVALID error (OptionErrorf) a command's
+// options can have, so that each caller says how to fix it its own way (the
+// CLI names its flags); their messages name no flag.
+const (
+	KindNoRun            = "no_run"             // no run is named
+	KindNoCheck          = "no_check"           // a gate with nothing to check
+	KindBadRequirement   = "bad_requirement"    // a gate requirement does not parse
+	KindBadMaxRegression = "bad_max_regression" // a regression bound does not parse
+	KindNoBaseline       = "no_baseline"        // a regression bound without a baseline run
+	KindSameRun          = "same_run"           // the baseline is the run itself
+)
+
+// OptionErrorf returns an EINVALID *Error of kind, an option problem
+// (KindNoRun, ...), with a formatted message.
+func OptionErrorf(kind, format string, args ...any) *Error {
+	e := Errorf(EINVALID, format, args...)
+	e.Kind = kind
+	return e
+}
 
 func (e *Error) Error() string {
 	if e.Err != nil {

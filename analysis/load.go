@@ -318,6 +318,19 @@ func LoadRuns(ctx context.Context, st ScoreSource, variant string, names ...stri
 	return out, nil
 }
 
+// CheckBaseline checks the run and the baseline of a comparison of two
+// runs, before either is read. Errors: EINVALID of an option problem
+// (kgeval.KindNoRun, kgeval.KindSameRun).
+func CheckBaseline(run, baseline string) error {
+	switch {
+	case run == "":
+		return kgeval.OptionErrorf(kgeval.KindNoRun, "the run is required")
+	case baseline == run:
+		return kgeval.OptionErrorf(kgeval.KindSameRun, "the baseline %s is the run itself: compare two different runs", baseline)
+	}
+	return nil
+}
+
 // LoadRunComparison compares a run with a baseline run, sample by sample,
 // on the metrics patterns select in either (CompareRuns; `kgeval compare
 // --baseline`). Errors: EINVALID from CheckBaseline, for an unknown pattern

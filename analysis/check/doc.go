@@ -7,6 +7,7 @@
 // (docs/VALIDITY.md). Gate checks a run against requirements (a metric's
 // mean against a threshold) and against a baseline run (the largest
 // regression allowed), for CI; ParseGate reads the checks from the command
-// line and reports an option's problem through analysis.OptionProblem.
+// line and reports an option's problem as the kind of its EINVALID error
+// (kgeval.OptionErrorf).
 // LoadValidity and LoadGate read the runs through analysis's readers.
 package check

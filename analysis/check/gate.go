@@ -40,11 +40,11 @@ func (r Requirement) String() string { return fmt.Sprintf("%s %s %g", r.Metric, 
 //
 // with optional spaces between the three parts. The check is always on the
 // run's mean of the variable; there are no functions, no other operators
-// and no combinations. Errors: EINVALID with the 1-based column of the
-// problem.
+// and no combinations. Errors: EINVALID of kind kgeval.KindBadRequirement,
+// with the 1-based column of the problem.
 func ParseRequirement(s string) (Requirement, error) {
 	bad := func(col int, format string, args ...any) error {
-		return kgeval.Errorf(kgeval.EINVALID, "requirement %q at column %d: %s (write <variable><op><number>, e.g. faithfulness.support>=0.8)",
+		return kgeval.OptionErrorf(kgeval.KindBadRequirement, "requirement %q at column %d: %s (write <variable><op><number>, e.g. faithfulness.support>=0.8)",
 			s, col, fmt.Sprintf(format, args...))
 	}
 	i := skipSpaces(s, 0)
@@ -91,11 +91,11 @@ type MaxRegression struct {
 func (m MaxRegression) String() string { return fmt.Sprintf("%s=%g", m.Metric, m.Max) }
 
 // ParseMaxRegression parses `<variable>=<number>` (the variable as in
-// ParseRequirement, the number finite and >= 0). Errors: EINVALID with the
-// 1-based column of the problem.
+// ParseRequirement, the number finite and >= 0). Errors: EINVALID of kind
+// kgeval.KindBadMaxRegression, with the 1-based column of the problem.
 func ParseMaxRegression(s string) (MaxRegression, error) {
 	bad := func(col int, format string, args ...any) error {
-		return kgeval.Errorf(kgeval.EINVALID, "regression bound %q at column %d: %s (write <variable>=<number>, e.g. faithfulness.support=0.05)",
+		return kgeval.OptionErrorf(kgeval.KindBadMaxRegression, "regression bound %q at column %d: %s (write <variable>=<number>, e.g. faithfulness.support=0.05)",
 			s, col, fmt.Sprintf(format, args...))
 	}
 	i := skipSpaces(s, 0)
@@ -343,31 +343,32 @@ func regression(b MaxRegression, m analysis.RunMetric, pairs int) GateCheck {
 
 // ParseGate parses the checks of a gate (requirements, regression bounds)
 // into GateOptions and checks them with the run and the baseline, before
-// any run is read. Errors: EINVALID, with the problem (OptionProblem).
+// any run is read. Errors: EINVALID of an option problem (kgeval.KindNoRun,
+// ...; kgeval.OptionErrorf).
 func ParseGate(run, baseline string, require, maxRegression []string) (GateOptions, error) {
 	var o GateOptions
 	if run == "" {
-		return o, analysis.OptionErrorf(analysis.ProblemNoRun, "the run is required")
+		return o, kgeval.OptionErrorf(kgeval.KindNoRun, "the run is required")
 	}
 	if len(require) == 0 && len(maxRegression) == 0 {
-		return o, analysis.OptionErrorf(analysis.ProblemNoCheck, "nothing to check: give a requirement or a regression bound")
+		return o, kgeval.OptionErrorf(kgeval.KindNoCheck, "nothing to check: give a requirement or a regression bound")
 	}
 	for _, s := range require {
 		r, err := ParseRequirement(s)
 		if err != nil {
-			return o, analysis.WithProblem(analysis.ProblemRequire, err)
+			return o, err
 		}
 		o.Require = append(o.Require, r)
 	}
 	for _, s := range maxRegression {
 		r, err := ParseMaxRegression(s)
 		if err != nil {
-			return o, analysis.WithProblem(analysis.ProblemMaxRegression, err)
+			return o, err
 		}
 		o.MaxRegression = append(o.MaxRegression, r)
 	}
 	if len(o.MaxRegression) > 0 && baseline == "" {
-		return o, analysis.OptionErrorf(analysis.ProblemNoBaseline, "a regression bound needs a baseline run")
+		return o, kgeval.OptionErrorf(kgeval.KindNoBaseline, "a regression bound needs a baseline run")
 	}
 	if baseline != "" {
 		return o, analysis.CheckBaseline(run, baseline)

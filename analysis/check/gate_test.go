@@ -105,25 +105,25 @@ func TestParseGate(t *testing.T) {
 		problem string
 		msg     string
 	}{
-		{"NoRun", gateErr(check.ParseGate("", "", req, nil)), analysis.ProblemNoRun, "the run is required"},
-		{"NoCheck", gateErr(check.ParseGate("pr", "", nil, nil)), analysis.ProblemNoCheck, "nothing to check: give a requirement or a regression bound"},
-		{"Require", gateErr(check.ParseGate("pr", "", []string{"x=>1"}, nil)), analysis.ProblemRequire,
+		{"NoRun", gateErr(check.ParseGate("", "", req, nil)), kgeval.KindNoRun, "the run is required"},
+		{"NoCheck", gateErr(check.ParseGate("pr", "", nil, nil)), kgeval.KindNoCheck, "nothing to check: give a requirement or a regression bound"},
+		{"Require", gateErr(check.ParseGate("pr", "", []string{"x=>1"}, nil)), kgeval.KindBadRequirement,
 			`requirement "x=>1" at column 2: want an operator (>=, <=, ==, > or <), found "=" (write <variable><op><number>, e.g. faithfulness.support>=0.8)`},
-		{"MaxRegression", gateErr(check.ParseGate("pr", "main", nil, []string{"x=-1"})), analysis.ProblemMaxRegression,
+		{"MaxRegression", gateErr(check.ParseGate("pr", "main", nil, []string{"x=-1"})), kgeval.KindBadMaxRegression,
 			`regression bound "x=-1" at column 3: want a number >= 0, the largest worsening allowed (write <variable>=<number>, e.g. faithfulness.support=0.05)`},
-		{"NoBaseline", gateErr(check.ParseGate("pr", "", req, reg)), analysis.ProblemNoBaseline, "a regression bound needs a baseline run"},
-		{"GateSameRun", gateErr(check.ParseGate("pr", "pr", req, nil)), analysis.ProblemSameRun, "the baseline pr is the run itself: compare two different runs"},
-		{"CompareNoRun", analysis.CheckBaseline("", "main"), analysis.ProblemNoRun, "the run is required"},
-		{"CompareSameRun", analysis.CheckBaseline("pr", "pr"), analysis.ProblemSameRun, "the baseline pr is the run itself: compare two different runs"},
+		{"NoBaseline", gateErr(check.ParseGate("pr", "", req, reg)), kgeval.KindNoBaseline, "a regression bound needs a baseline run"},
+		{"GateSameRun", gateErr(check.ParseGate("pr", "pr", req, nil)), kgeval.KindSameRun, "the baseline pr is the run itself: compare two different runs"},
+		{"CompareNoRun", analysis.CheckBaseline("", "main"), kgeval.KindNoRun, "the run is required"},
+		{"CompareSameRun", analysis.CheckBaseline("pr", "pr"), kgeval.KindSameRun, "the baseline pr is the run itself: compare two different runs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if kgeval.ErrorCode(tc.err) != kgeval.EINVALID || analysis.OptionProblem(tc.err) != tc.problem || kgeval.ErrorMessage(tc.err) != tc.msg {
+			if kgeval.ErrorCode(tc.err) != kgeval.EINVALID || kgeval.ErrorKind(tc.err) != tc.problem || kgeval.ErrorMessage(tc.err) != tc.msg {
 				t.Errorf("got %s, problem %q, message %q; want EINVALID, %q, %q",
-					kgeval.ErrorCode(tc.err), analysis.OptionProblem(tc.err), kgeval.ErrorMessage(tc.err), tc.problem, tc.msg)
+					kgeval.ErrorCode(tc.err), kgeval.ErrorKind(tc.err), kgeval.ErrorMessage(tc.err), tc.problem, tc.msg)
 			}
 		})
 	}
-	if p := analysis.OptionProblem(kgeval.Errorf(kgeval.EINVALID, "other")); p != "" {
+	if p := kgeval.ErrorKind(kgeval.Errorf(kgeval.EINVALID, "other")); p != "" {
 		t.Errorf("another error has problem %q", p)
 	}
 }

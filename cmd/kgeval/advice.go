@@ -47,22 +47,22 @@ const (
 )
 
 // optionAdvice names the flags of `kgeval gate` and `kgeval compare
-// --baseline` behind a problem analysis finds with their options
-// (analysis.OptionProblem): after the message, or before the message of a
+// --baseline` behind an option problem ParseGate or CheckBaseline finds
+// (kgeval.OptionErrorf): after the message, or before the message of a
 // requirement or regression bound that does not parse.
 func optionAdvice(err error) error {
-	switch analysis.OptionProblem(err) {
-	case analysis.ProblemNoRun:
+	switch kgeval.ErrorKind(err) {
+	case kgeval.KindNoRun:
 		return &advised{err: err, advice: ": give --run (see `kgeval runs list`)"}
-	case analysis.ProblemNoCheck:
+	case kgeval.KindNoCheck:
 		return &advised{err: err, advice: " (--require or --max-regression)"}
-	case analysis.ProblemNoBaseline:
+	case kgeval.KindNoBaseline:
 		return &advised{err: err, advice: " (--max-regression needs --baseline)"}
-	case analysis.ProblemSameRun:
+	case kgeval.KindSameRun:
 		return &advised{err: err, advice: " (--baseline is --run)"}
-	case analysis.ProblemRequire:
+	case kgeval.KindBadRequirement:
 		return kgeval.Wrap(kgeval.EINVALID, err, "--require")
-	case analysis.ProblemMaxRegression:
+	case kgeval.KindBadMaxRegression:
 		return kgeval.Wrap(kgeval.EINVALID, err, "--max-regression")
 	}
 	return err
