@@ -104,5 +104,6 @@
 // golang.org/x/text (Unicode NFKC for label keys, Key), never readmodel.
 // What computes over its types for one or two packages lives with them
 // (the triplets of a built graph in scoring, the upload quota in pipeline,
-// Cosine in metrics); a method stays here when several do.
+// Cosine in metrics); a method stays here when several do. docs/ARCHITECTURE.md
+// draws these floors and the one way an evaluation travels through them.
 package kgeval
