@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,8 +13,11 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/scoring"
 	"github.com/spf13/cobra"
 )
 
@@ -97,6 +101,9 @@ func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run stri
 	if o.Progress == nil {
 		o.Progress = render.Progress(m.Stderr)
 	}
+	if err := modelPreflight(ctx, cfg); err != nil {
+		return err
+	}
 	ev, err := app.Evaluate(ctx, cfg, path, run, o.EvaluateOptions)
 	if err != nil {
 		return err
@@ -141,4 +148,43 @@ func killHook(stage string, next func(stage string, done, total int)) func(stage
 			select {}
 		}
 	}
+}
+
+// modelPreflight asks the model endpoint for its model list before any work
+// when llm.required is set (the Python package sets it) and the evaluation
+// will call the model without answering from the cache alone (no
+// --cache-only): extraction by the model, the model check of a pair it
+// applies to, or an LLM-judged metric. An endpoint that does not answer
+// would otherwise leave those values null after minutes of retries (left
+// so when llm.required is false: a dataset of pre-extracted triplets needs
+// no extraction). Errors: EUNAVAILABLE naming llm.base_url and the ways to
+// score without it.
+func modelPreflight(ctx context.Context, cfg *configs.Config) error {
+	if cfg.LLM.CacheOnly || !cfg.LLM.Required {
+		return nil
+	}
+	var uses []string
+	if cfg.Extraction.Method != "rules" {
+		uses = append(uses, "extraction.method "+cfg.Extraction.Method)
+	}
+	if cfg.Scoring.Verify != "off" {
+		for _, p := range cfg.Scoring.Pairs {
+			if slices.Contains(cfg.Scoring.VerifyPairs, p.Name) {
+				uses = append(uses, "scoring.verify "+cfg.Scoring.Verify)
+				break
+			}
+		}
+	}
+	names, _ := metricreg.ExpandMetrics(cfg.Scoring.Metrics)
+	if _, _, _, judged := scoring.SplitMetrics(names); len(judged) > 0 {
+		uses = append(uses, "the LLM-judged metrics "+strings.Join(judged, ", "))
+	}
+	if len(uses) == 0 {
+		return nil
+	}
+	if err := llm.Probe(ctx, cfg.LLM.BaseURL, cfg.LLM.APIKey); err != nil {
+		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "the model endpoint %s (llm.base_url) does not answer, and %s need%s it: start it (make llm-start), point llm.base_url / KGEVAL_LLM_BASE_URL at one, replay from the model cache with --cache-only, or score without a model (extraction.method rules, scoring.verify off, no llm or ragas metrics)",
+			cfg.LLM.BaseURL, strings.Join(uses, ", "), map[bool]string{true: "s", false: ""}[len(uses) == 1])
+	}
+	return nil
 }

@@ -228,3 +228,29 @@ func TestExport_RunPairs(t *testing.T) {
 		t.Errorf("CSV header %q: want the run's pair grounding only", header)
 	}
 }
+
+// TestEvaluate_ModelPreflight: with llm.required (the Python package sets
+// it), an evaluation that would call a model endpoint that does not answer
+// stops before any work with EUNAVAILABLE naming llm.base_url (no run is
+// stored); one that calls no model (rules extraction, verify off), or one
+// from the cache alone, does not ask the endpoint.
+func TestEvaluate_ModelPreflight(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	t.Setenv("KGEVAL_LLM_REQUIRED", "true")
+	t.Setenv("KGEVAL_LLM_BASE_URL", "http://127.0.0.1:1/v1")
+	run := mustRunName(t, db, "preflight")
+	args := append([]string{"evaluate", "--dataset", "../../testdata/triplets.jsonl", "--run", run, "--engine", "native", "--metrics", "kg"}, dbArgs(t)...)
+	out, err := runMain(t, args...)
+	if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE || !strings.Contains(err.Error(), "http://127.0.0.1:1/v1 (llm.base_url) does not answer") ||
+		!strings.Contains(err.Error(), "extraction.method both") {
+		t.Fatalf("err = %v\n%s", err, out)
+	}
+	if _, err := db.GetRun(context.Background(), run); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+		t.Errorf("a run was stored before the preflight failed: %v", err)
+	}
+	t.Setenv("KGEVAL_EXTRACTION_METHOD", "rules")
+	t.Setenv("KGEVAL_SCORING_VERIFY", "off")
+	if out, err := runMain(t, args...); err != nil {
+		t.Fatalf("rules, verify off: %v\n%s", err, out)
+	}
+}
