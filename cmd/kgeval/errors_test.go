@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis/check"
+	"github.com/kgeval/kgeval/configs"
 )
 
 // TestExitCode pins the exit status of each error code (docs/OPERATIONS.md
@@ -67,5 +69,17 @@ func TestMain_JSONErrors(t *testing.T) {
 	writeJSONError(&buf, &check.GateError{}, "gate failed")
 	if !bytes.Contains(buf.Bytes(), []byte(`"code":"gate_failed"`)) || !bytes.Contains(buf.Bytes(), []byte(`"exit":1`)) {
 		t.Errorf("gate failure: %s", buf.String())
+	}
+}
+
+// TestConfig_Keys: `kgeval config --keys` prints configs.Keys, one a line.
+func TestConfig_Keys(t *testing.T) {
+	out, err := runMain(t, "config", "--keys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Fields(out)
+	if want := configs.Keys(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("config --keys = %v, want %v", got, want)
 	}
 }

@@ -241,11 +241,18 @@ func (m *Main) versionCommand() *cobra.Command {
 }
 
 func (m *Main) configCommand() *cobra.Command {
-	return &cobra.Command{
+	var keys bool
+	c := &cobra.Command{
 		Use:   "config",
 		Short: "Print the configuration in force (defaults, file, environment, flags)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if keys {
+				for _, k := range configs.Keys() {
+					fmt.Fprintln(m.Stdout, k)
+				}
+				return nil
+			}
 			c, err := m.config(cmd)
 			if err != nil {
 				return err
@@ -256,6 +263,8 @@ func (m *Main) configCommand() *cobra.Command {
 			return enc.Encode(&r)
 		},
 	}
+	c.Flags().BoolVar(&keys, "keys", false, "print every configuration key, one a line (a map's as key.*), and nothing else")
+	return c
 }
 
 //go:embed help
