@@ -74,6 +74,19 @@ func PassMark(metric string, withModel bool) float64 {
 	return 0.5
 }
 
+// MarkCalibrated reports whether the pass mark PassMark gives metric was
+// fitted (score: claims.DefaultCalibration's, against labelled claims)
+// rather than a default threshold. Only a fitted mark, or one the user
+// configured, makes a value a pass or a fail for a caller that acts on it
+// (the Python package's pass); a default one sits beside the score.
+func MarkCalibrated(metric string) bool {
+	if metric != metricreg.MetricClaimScore {
+		return false
+	}
+	_, err := calibration()
+	return err == nil
+}
+
 // WithModel reports whether the claims of pair were scored with the model's
 // P(supported) in rows: p_supported has a value for at least one sample.
 func WithModel(rows []readmodel.SampleScores, pair string) bool {
@@ -113,6 +126,9 @@ type HeadlineStat struct {
 	// WithModel says the pass mark is the calibrated one with the model's
 	// P(supported) (score only).
 	WithModel bool
+	// Calibrated says the pass mark was fitted (MarkCalibrated) and not
+	// overridden by thresholds.
+	Calibrated bool
 	// Nulls counts the samples of the pair without a value, by reason.
 	Nulls map[string]int
 }
@@ -148,8 +164,9 @@ func Headlines(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds ma
 		m := Headline(p)
 		mark := PairPassMark(rows, p, thresholds)
 		withModel := m == metricreg.MetricClaimScore && WithModel(rows, p.Name)
+		calibrated := MarkCalibrated(m)
 		if _, ok := thresholds[m]; ok {
-			withModel = false
+			withModel, calibrated = false, false
 		}
 		groups := names
 		if all || !hasValue(rows, p.Name, m) {
@@ -157,7 +174,7 @@ func Headlines(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds ma
 		}
 		for _, sys := range groups {
 			one := len(groups) == 1 && sys == ""
-			h := HeadlineStat{Pair: p, Metric: m, System: sys, All: one, PassMark: mark, WithModel: withModel, Nulls: map[string]int{}}
+			h := HeadlineStat{Pair: p, Metric: m, System: sys, All: one, PassMark: mark, WithModel: withModel, Calibrated: calibrated, Nulls: map[string]int{}}
 			var vals []float64
 			seen := false
 			for _, r := range rows {

@@ -13,12 +13,19 @@ import (
 // pair's headline metric (analysis.Headline), its value, its pass mark in
 // the run (analysis.PairPassMark) and whether the value passes it; a null
 // value has its reason and a null pass.
+//
+// Calibrated says the pass mark was fitted (analysis.MarkCalibrated),
+// Configured that it is a threshold the caller set (JSONLOptions.Thresholds):
+// a pass or fail against a mark that is neither is shown but is no verdict
+// (the Python package's pass leaves it out).
 type Headline struct {
-	Metric   string   `json:"metric"`
-	Value    *float64 `json:"value"`
-	PassMark float64  `json:"pass_mark"`
-	Pass     *bool    `json:"pass"`
-	Reason   string   `json:"reason,omitempty"`
+	Metric     string   `json:"metric"`
+	Value      *float64 `json:"value"`
+	PassMark   float64  `json:"pass_mark"`
+	Pass       *bool    `json:"pass"`
+	Calibrated bool     `json:"calibrated"`
+	Configured bool     `json:"configured,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
 }
 
 // JSONLOptions configure WriteJSONLWith.
@@ -46,13 +53,16 @@ func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) 
 		return WriteJSONL(w, rows)
 	}
 	type mark struct {
-		pair   kgeval.Pair
-		metric string
-		mark   float64
+		pair                   kgeval.Pair
+		metric                 string
+		mark                   float64
+		calibrated, configured bool
 	}
 	marks := make([]mark, 0, len(o.Pairs))
 	for _, p := range analysis.HeadlinePairs(o.Pairs) {
-		marks = append(marks, mark{p, analysis.Headline(p), analysis.PairPassMark(rows, p, o.Thresholds)})
+		m := analysis.Headline(p)
+		_, configured := o.Thresholds[m]
+		marks = append(marks, mark{p, m, analysis.PairPassMark(rows, p, o.Thresholds), !configured && analysis.MarkCalibrated(m), configured})
 	}
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
@@ -63,7 +73,7 @@ func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) 
 			if !ok {
 				continue
 			}
-			h := Headline{Metric: m.metric, Value: res.Value(m.metric), PassMark: m.mark}
+			h := Headline{Metric: m.metric, Value: res.Value(m.metric), PassMark: m.mark, Calibrated: m.calibrated, Configured: m.configured}
 			if h.Value == nil {
 				h.Reason = res.ReasonFor(m.metric)
 			} else {

@@ -75,6 +75,25 @@ func TestWriteJSONLWith_Headline(t *testing.T) {
 	if h := got[2].Headline["faithfulness"]; h.Value != nil || h.Reason != "no claims" || h.Pass != nil || got[2].Pass != nil {
 		t.Errorf("null: %+v pass %s", got[2].Headline, pass(got[2].Pass))
 	}
+	// The flag says which marks were fitted: the claim score's is, the
+	// default 0.5 of slot coverage is not; a configured one is neither.
+	for _, r := range got {
+		for pair, h := range r.Headline {
+			if h.Calibrated != analysis.MarkCalibrated(h.Metric) || h.Configured {
+				t.Errorf("%s %s: calibrated %v configured %v", r.ID, pair, h.Calibrated, h.Configured)
+			}
+		}
+	}
+	if !got[0].Headline["faithfulness"].Calibrated || got[1].Headline["context_relevancy"].Calibrated {
+		t.Errorf("calibrated flags: faithfulness %v, context_relevancy %v", got[0].Headline["faithfulness"].Calibrated, got[1].Headline["context_relevancy"].Calibrated)
+	}
+	var conf bytes.Buffer
+	if err := export.WriteJSONLWith(&conf, rs, export.JSONLOptions{Headline: true, Pairs: ps, Thresholds: map[string]float64{metricreg.MetricClaimScore: 0.3}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(conf.String(), `"pass_mark":0.3,"pass":true,"calibrated":false,"configured":true`) {
+		t.Errorf("configured mark:\n%s", conf.String())
+	}
 }
 
 // TestClaimRows: one row per claim, in row, pair and claim order, with the

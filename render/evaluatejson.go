@@ -30,17 +30,19 @@ type EvaluationOutput struct {
 }
 
 // HeadlineOutput is one row of the headline table; Mean is null when no
-// sample has a value.
+// sample has a value. Calibrated says the pass mark was fitted
+// (analysis.MarkCalibrated); passing against a default mark is no verdict.
 type HeadlineOutput struct {
-	Pair      string         `json:"pair"`
-	Metric    string         `json:"metric"`
-	System    string         `json:"system,omitempty"`
-	Mean      *float64       `json:"mean"`
-	N         int            `json:"n"`
-	Passing   int            `json:"passing"`
-	PassMark  float64        `json:"pass_mark"`
-	WithModel bool           `json:"with_model,omitempty"`
-	Nulls     map[string]int `json:"nulls,omitempty"`
+	Pair       string         `json:"pair"`
+	Metric     string         `json:"metric"`
+	System     string         `json:"system,omitempty"`
+	Mean       *float64       `json:"mean"`
+	N          int            `json:"n"`
+	Passing    int            `json:"passing"`
+	PassMark   float64        `json:"pass_mark"`
+	Calibrated bool           `json:"calibrated"`
+	WithModel  bool           `json:"with_model,omitempty"`
+	Nulls      map[string]int `json:"nulls,omitempty"`
 }
 
 // EvaluationJSON writes the EvaluationOutput of an evaluation.
@@ -58,7 +60,7 @@ func EvaluationJSON(w io.Writer, r *pipeline.Evaluation, pairs []kgeval.Pair) er
 	}
 	for _, h := range analysis.Headlines(rows, pairs, nil) {
 		ho := HeadlineOutput{Pair: h.Pair.Name, Metric: h.Metric, System: h.System, N: h.N, Passing: h.Passing,
-			PassMark: h.PassMark, WithModel: h.WithModel, Nulls: h.Nulls}
+			PassMark: h.PassMark, WithModel: h.WithModel, Calibrated: h.Calibrated, Nulls: h.Nulls}
 		if !math.IsNaN(h.Mean) {
 			m := h.Mean
 			ho.Mean = &m
