@@ -12,7 +12,8 @@ import (
 
 func (m *Main) runsCommand() *cobra.Command {
 	c := &cobra.Command{Use: "runs", Short: "List, show or delete stored runs"}
-	c.AddCommand(&cobra.Command{
+	var listJSON, showJSON bool
+	list := &cobra.Command{
 		Use: "list", Short: "List stored runs, newest first", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return m.withStore(cmd, true, func(db *graphstore.DB) error {
@@ -20,14 +21,28 @@ func (m *Main) runsCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if listJSON {
+					if runs == nil {
+						runs = []kgeval.Run{}
+					}
+					return render.JSON(m.Stdout, runs)
+				}
 				return render.RunList(m.Stdout, runs)
 			})
 		},
-	})
-	c.AddCommand(&cobra.Command{
+	}
+	list.Flags().BoolVar(&listJSON, "json", false, "print the run records as a JSON array")
+	show := &cobra.Command{
 		Use: "show NAME", Short: "Show a run: its record and mean scores per pair", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return m.withStore(cmd, true, func(db *graphstore.DB) error {
+				if showJSON {
+					r, err := db.GetRun(cmd.Context(), args[0])
+					if err != nil {
+						return err
+					}
+					return render.JSON(m.Stdout, r)
+				}
 				v, err := analysis.NewReader(db, analysis.ReaderOptions{}).View(cmd.Context(), args[0], kgeval.DefaultVariant)
 				if err != nil {
 					return err
@@ -35,7 +50,9 @@ func (m *Main) runsCommand() *cobra.Command {
 				return render.RunShow(m.Stdout, v.Record, v.Summary)
 			})
 		},
-	})
+	}
+	show.Flags().BoolVar(&showJSON, "json", false, "print the run's record as JSON")
+	c.AddCommand(list, show)
 	c.AddCommand(&cobra.Command{
 		Use: "delete NAME", Short: "Delete a run: its record, samples, graphs and scores (not the shared model cache)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
