@@ -109,6 +109,20 @@ func PairPassMark(rows []readmodel.SampleScores, p kgeval.Pair, thresholds map[s
 	return PassMark(m, m == metricreg.MetricClaimScore && WithModel(rows, p.Name))
 }
 
+// PairMark is the pass mark of pair's headline metric in rows
+// (PairPassMark) and what it is: calibrated when it is the built-in mark and
+// that one was fitted (MarkCalibrated); configured when thresholds set it
+// to another value than the built-in mark (web.thresholds' default 0.5 for
+// slot_coverage is the built-in mark, not a choice).
+func PairMark(rows []readmodel.SampleScores, p kgeval.Pair, thresholds map[string]float64) (mark float64, calibrated, configured bool) {
+	builtIn := PairPassMark(rows, p, nil)
+	mark = PairPassMark(rows, p, thresholds)
+	if mark != builtIn {
+		return mark, false, true
+	}
+	return mark, MarkCalibrated(Headline(p)), false
+}
+
 // HeadlineStat is one row of the headline table: a pair's headline metric
 // over the samples of one system, or over all samples (All; System ""):
 // its mean over the N samples with a value, how many of them pass the pass
@@ -164,9 +178,9 @@ func Headlines(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds ma
 		m := Headline(p)
 		mark := PairPassMark(rows, p, thresholds)
 		withModel := m == metricreg.MetricClaimScore && WithModel(rows, p.Name)
-		calibrated := MarkCalibrated(m)
+		_, calibrated, _ := PairMark(rows, p, thresholds)
 		if _, ok := thresholds[m]; ok {
-			withModel, calibrated = false, false
+			withModel = false
 		}
 		groups := names
 		if all || !hasValue(rows, p.Name, m) {

@@ -14,8 +14,8 @@ import (
 // the run (analysis.PairPassMark) and whether the value passes it; a null
 // value has its reason and a null pass.
 //
-// Calibrated says the pass mark was fitted (analysis.MarkCalibrated),
-// Configured that it is a threshold the caller set (JSONLOptions.Thresholds):
+// Calibrated says the pass mark was fitted, Configured that it is a
+// threshold the caller set to another value (analysis.PairMark):
 // a pass or fail against a mark that is neither is shown but is no verdict
 // (the Python package's pass leaves it out).
 type Headline struct {
@@ -60,9 +60,8 @@ func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) 
 	}
 	marks := make([]mark, 0, len(o.Pairs))
 	for _, p := range analysis.HeadlinePairs(o.Pairs) {
-		m := analysis.Headline(p)
-		_, configured := o.Thresholds[m]
-		marks = append(marks, mark{p, m, analysis.PairPassMark(rows, p, o.Thresholds), !configured && analysis.MarkCalibrated(m), configured})
+		v, calibrated, configured := analysis.PairMark(rows, p, o.Thresholds)
+		marks = append(marks, mark{p, analysis.Headline(p), v, calibrated, configured})
 	}
 	enc := json.NewEncoder(w)
 	for _, r := range rows {

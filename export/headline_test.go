@@ -94,6 +94,14 @@ func TestWriteJSONLWith_Headline(t *testing.T) {
 	if !strings.Contains(conf.String(), `"pass_mark":0.3,"pass":true,"calibrated":false,"configured":true`) {
 		t.Errorf("configured mark:\n%s", conf.String())
 	}
+	// web.thresholds' default slot_coverage 0.5 is the built-in mark: neither.
+	conf.Reset()
+	if err := export.WriteJSONLWith(&conf, rs, export.JSONLOptions{Headline: true, Pairs: ps, Thresholds: map[string]float64{metricreg.MetricSlotCoverage: 0.5}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(conf.String(), `"configured"`) {
+		t.Errorf("the default slot_coverage mark reads as configured:\n%s", conf.String())
+	}
 }
 
 // TestClaimRows: one row per claim, in row, pair and claim order, with the
