@@ -29,6 +29,9 @@ import zipfile
 NAME = "kgeval"
 SUMMARY = "Evaluate RAG systems with knowledge graphs in Neo4j: Python API, pytest plugin and the kgeval binary"
 REQUIRES_PYTHON = ">=3.9"
+# What every install needs: PyYAML reads a config= file (its keys are checked
+# and put above the environment).
+REQUIRES = ["PyYAML>=5.1"]
 # Optional extras: pandas for Result.to_pandas, datasets for datasets.Dataset input.
 EXTRAS = {"pandas": ["pandas>=1.5"], "datasets": ["datasets>=2.0", "pandas>=1.5"]}
 ARCH = {"x86-64": "x86_64", "aarch64": "aarch64", "ARM aarch64": "aarch64"}
@@ -109,6 +112,7 @@ def main():
             readme = f.read()
     meta = ["Metadata-Version: 2.1", "Name: " + NAME, "Version: " + version, "Summary: " + SUMMARY,
             "License: see the kgeval repository", "Requires-Python: " + REQUIRES_PYTHON]
+    meta += ["Requires-Dist: " + r for r in REQUIRES]
     for extra, reqs in EXTRAS.items():
         meta.append("Provides-Extra: " + extra)
         meta += ['Requires-Dist: %s ; extra == "%s"' % (r, extra) for r in reqs]
