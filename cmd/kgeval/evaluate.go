@@ -22,7 +22,7 @@ import (
 )
 
 func (m *Main) evaluateCommand() *cobra.Command {
-	var datasetPath, runName, killAt, shard string
+	var datasetPath, tracesPath, system, runName, killAt, shard string
 	var o evaluateOptions
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
@@ -34,8 +34,21 @@ func (m *Main) evaluateCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if datasetPath == "" {
-				return kgeval.Errorf(kgeval.EINVALID, "--dataset is required")
+			switch {
+			case datasetPath != "" && tracesPath != "":
+				return kgeval.Errorf(kgeval.EINVALID, "--dataset and --traces exclude each other")
+			case tracesPath != "":
+				if runName == "" {
+					runName = strings.TrimSuffix(filepath.Base(tracesPath), filepath.Ext(tracesPath))
+				}
+				if datasetPath, err = m.tracesDataset(tracesPath, system); err != nil {
+					return err
+				}
+				defer os.RemoveAll(filepath.Dir(datasetPath))
+			case datasetPath == "":
+				return kgeval.Errorf(kgeval.EINVALID, "--dataset (or --traces) is required")
+			case system != "":
+				return kgeval.Errorf(kgeval.EINVALID, "--system names the samples of --traces: a dataset's records carry their own")
 			}
 			if runName == "" {
 				runName = strings.TrimSuffix(filepath.Base(datasetPath), filepath.Ext(datasetPath))
@@ -60,6 +73,8 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&datasetPath, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
+	f.StringVar(&tracesPath, "traces", "", "recorded spans (OTLP JSON or a Phoenix span export) to turn into samples and evaluate in one step, as import-traces does")
+	f.StringVar(&system, "system", "", "with --traces: the samples' system (default: each trace's service.name)")
 	f.StringVar(&runName, "run", "", "run name (default: the dataset's file name)")
 	f.IntVar(&o.Limit, "limit", 0, "evaluate only the first N valid records (0: all)")
 	f.BoolVar(&o.Replace, "replace", false, "delete a stored run of the same name first")
@@ -119,6 +134,25 @@ func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run stri
 		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", refused)
 	}
 	return nil
+}
+
+// tracesDataset writes the samples of the spans in path (traceSamples) to
+// a dataset file in a folder of its own, for the caller to remove.
+func (m *Main) tracesDataset(path, system string) (string, error) {
+	b, err := m.traceSamples(path, system)
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "kgeval-traces-")
+	if err != nil {
+		return "", kgeval.Wrap(kgeval.EINTERNAL, err, "temporary folder for the samples of %s", path)
+	}
+	out := filepath.Join(dir, "samples.jsonl")
+	if err := os.WriteFile(out, b, 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", kgeval.Wrap(kgeval.EINTERNAL, err, "write %s", out)
+	}
+	return out, nil
 }
 
 // parseShard parses --shard I/N.

@@ -254,3 +254,38 @@ func TestEvaluate_ModelPreflight(t *testing.T) {
 		t.Fatalf("rules, verify off: %v\n%s", err, out)
 	}
 }
+
+// TestEvaluate_Traces: evaluate --traces turns recorded spans into samples
+// and scores them in one step (the samples import-traces writes); --system
+// names their system; --dataset and --traces exclude each other.
+func TestEvaluate_Traces(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	t.Setenv("KGEVAL_EXTRACTION_METHOD", "rules")
+	t.Setenv("KGEVAL_SCORING_VERIFY", "off")
+	noLLM(t)
+	run := mustRunName(t, db, "traces")
+	spans := "../../testdata/traces/langchain-otlp.jsonl"
+	out, err := runMain(t, append([]string{"evaluate", "--traces", spans, "--system", "rag-v1", "--run", run, "--engine", "native", "--metrics", "kg"}, dbArgs(t)...)...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "otlp-json, 22 spans in 3 traces: 2 samples, 1 rejected") {
+		t.Errorf("no import line:\n%s", out)
+	}
+	rows := graphstoretest.ExportScores(t, run, kgeval.DefaultVariant)
+	if len(rows) != 2 || rows[0].System != "rag-v1" {
+		t.Fatalf("rows %+v", rows)
+	}
+	want, err := runMain(t, "import-traces", spans)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if !strings.Contains(want, `"id":"`+r.ID+`"`) {
+			t.Errorf("sample %s is not one import-traces gives:\n%s", r.ID, want)
+		}
+	}
+	if _, err := runMain(t, "evaluate", "--traces", spans, "--dataset", spans); kgeval.ErrorCode(err) != kgeval.EINVALID {
+		t.Errorf("--traces with --dataset: %v", err)
+	}
+}
