@@ -32,8 +32,9 @@ REQUIRES_PYTHON = ">=3.9"
 # What every install needs: PyYAML reads a config= file (its keys are checked
 # and put above the environment).
 REQUIRES = ["PyYAML>=5.1"]
-# Optional extras: pandas for Result.to_pandas, datasets for datasets.Dataset input.
-EXTRAS = {"pandas": ["pandas>=1.5"], "datasets": ["datasets>=2.0", "pandas>=1.5"]}
+# Optional extras: pandas for Result.to_pandas, datasets for datasets.Dataset
+# input, opentelemetry-sdk for kgeval.otel's span exporter.
+EXTRAS = {"pandas": ["pandas>=1.5"], "datasets": ["datasets>=2.0", "pandas>=1.5"], "otel": ["opentelemetry-sdk>=1.20"]}
 ARCH = {"x86-64": "x86_64", "aarch64": "aarch64", "ARM aarch64": "aarch64"}
 
 
