@@ -10,8 +10,10 @@ The package drives the kgeval binary it carries (JSONL in, JSON out); a
 running `kgeval serve` works the same through kgeval.Client. See
 docs/PYTHON.md.
 """
+from typing import Any
+
 from . import runs
-from ._api import evaluate, from_traces, neo4j_start, neo4j_stop, new_run_name, result, version
+from ._api import aevaluate, evaluate, from_traces, neo4j_start, neo4j_stop, new_run_name, result, version
 from ._binary import binary
 from ._client import Client
 from ._data import COLUMNS, load_samples
@@ -25,7 +27,7 @@ except ImportError:  # a source checkout, not an installed wheel
     __version__, BINARY_VERSION = "0.0.0+source", "dev"
 
 
-def parametrize(path: str, argname: str = "sample"):  # type: ignore[no-untyped-def]
+def parametrize(path: str, argname: str = "sample") -> Any:
     """``@kgeval.parametrize("data.jsonl")``: one test per sample of a dataset
     file, each test id the sample's id (the pytest plugin evaluates them
     together, in one run)."""
@@ -34,7 +36,7 @@ def parametrize(path: str, argname: str = "sample"):  # type: ignore[no-untyped-
     return pytest.mark.parametrize(argname, samples, ids=[s["id"] for s in samples])
 
 
-__all__ = ["evaluate", "result", "from_traces", "neo4j_start", "neo4j_stop", "new_run_name", "version", "Result", "Client",
+__all__ = ["evaluate", "aevaluate", "result", "from_traces", "neo4j_start", "neo4j_stop", "new_run_name", "version", "Result", "Client",
            "runs", "binary", "load_samples", "parametrize", "COLUMNS", "__version__", "BINARY_VERSION",
            "KgevalError", "InternalError", "GateFailedError", "InvalidError", "UnavailableError", "NotFoundError",
            "ConflictError", "UnauthorizedError", "ForbiddenError", "TooLargeError", "TooManyRequestsError"]

@@ -38,7 +38,7 @@ def new_run_name(prefix: str = "py") -> str:
     return "%s-%s-%s" % (prefix, time.strftime("%Y%m%d-%H%M%S"), secrets.token_hex(2))
 
 
-def split_metrics(metrics: Metrics, pair_defs: Dict[str, dict]) -> Tuple[Optional[List[str]], List[str]]:
+def split_metrics(metrics: Metrics, pair_defs: Dict[str, Dict[str, Any]]) -> Tuple[Optional[List[str]], List[str]]:
     """metrics= as (the pairs asked for by name, or None for every pair; the
     other names: families such as kg, ts, ragas and single metrics, for
     ``kgeval evaluate --metrics``)."""
@@ -50,7 +50,7 @@ def split_metrics(metrics: Metrics, pair_defs: Dict[str, dict]) -> Tuple[Optiona
     return (pairs or None), others
 
 
-def _pair_defs(cfg: Dict[str, Any]) -> Dict[str, dict]:
+def _pair_defs(cfg: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
     defs = {p: {"name": p, "input": t[0], "context": t[1]} for p, t in _data.PAIR_TEXTS.items()}
     for p in ((cfg.get("scoring") or {}).get("pairs") or []):
         if isinstance(p, dict) and p.get("name"):
@@ -76,7 +76,7 @@ def _is_phoenix_spans(data: Any) -> bool:
 
 
 def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = None, config: ConfigArg = None,
-             verify: Optional[str] = None, limit: Optional[int] = None, progress: bool = True, replace: bool = False,
+             verify: Optional[str] = None, limit: Optional[int] = None, progress: Union[bool, str] = True, replace: bool = False,
              resume: bool = False, cache_only: bool = False, traces: Any = None, system: Optional[str] = None) -> Result:
     """Evaluates data with the bundled kgeval binary and returns its Result.
 
@@ -102,7 +102,9 @@ def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = 
     {"uri": ...}, "llm": {...}}); its keys win over KGEVAL_* variables,
     which apply otherwise; an unknown key raises InvalidError naming the
     nearest. verify: scoring.verify (off, llm, prob). limit: the first N
-    rows that can be evaluated. progress: the binary's progress on stderr.
+    rows that can be evaluated. progress: the binary's progress on stderr
+    (True), as tqdm bars ("tqdm"; True in a notebook when tqdm is
+    installed), or none (False).
     cache_only: make no model call (answers from the model cache only).
 
     A missing column or a value of the wrong type raises InvalidError; a
@@ -160,7 +162,7 @@ def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = 
             env[var] = None
     if "KGEVAL_LLM_REQUIRED" not in os.environ and "llm.required" not in _config.flatten(cfg):
         env["KGEVAL_LLM_REQUIRED"] = "true"
-    env.update(_local.ensure_neo4j(cfg, progress=progress))
+    env.update(_local.ensure_neo4j(cfg, progress=bool(progress)))
     args_cfg = _config.write(cfg, tmp)
     run = run or new_run_name()
     args = ["evaluate", "--dataset", path, "--run", run, "--json", *args_cfg]
@@ -223,7 +225,7 @@ def result(run: str, *, config: ConfigArg = None) -> Result:
     return Result(run, LocalBackend(_config.write(cfg, _tmpdir()), env))
 
 
-def from_traces(traces: Any, *, system: Optional[str] = None) -> List[dict]:
+def from_traces(traces: Any, *, system: Optional[str] = None) -> List[Dict[str, Any]]:
     """Samples from recorded spans, one per trace (``kgeval import-traces``):
     traces is a file (OTLP JSON, or a Phoenix span export as JSON, JSONL or
     Parquet) or a DataFrame of Phoenix spans (``px.Client().get_spans_dataframe()``).
@@ -250,6 +252,17 @@ def from_traces(traces: Any, *, system: Optional[str] = None) -> List[dict]:
         if " rejected: " in line:
             warnings.warn("kgeval: " + line.split(": ", 1)[-1], stacklevel=2)
     return _jsonl(out)
+
+
+async def aevaluate(data: Any = None, **kwargs: Any) -> Result:
+    """evaluate for async code: the same call in a worker thread, so the
+    event loop runs on while the binary works (``res = await
+    kgeval.aevaluate(df, metrics=["faithfulness"])``). Cancelling the
+    awaiting task does not stop the evaluation; Ctrl-C does."""
+    import asyncio
+    import functools
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(None, functools.partial(evaluate, data, **kwargs))
 
 
 def neo4j_start(progress: bool = True) -> None:

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import threading
-from typing import IO, Dict, List, Mapping, Optional, Sequence
+from typing import IO, Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from ._errors import BY_STATUS, KgevalError, error
 
@@ -59,29 +60,87 @@ def _is_error_line(line: bytes) -> bool:
     return line.lstrip().startswith(b'{"code"')
 
 
-def _pump(src: IO[bytes], sink: List[bytes], echo: Optional[IO[str]]) -> None:
+#: A progress line of the binary when its stderr is not a terminal
+#: (render.Progress): "extract  12/250 (3.1/s, ETA 1m2s)".
+_PROGRESS = re.compile(rb"^(\S+)\s+(\d+)/(\d+) \(")
+
+
+class Bars:
+    """tqdm bars, one per stage of the binary, fed by its progress lines
+    (tqdm.auto: widgets in a notebook, text bars elsewhere)."""
+
+    def __init__(self) -> None:
+        from tqdm.auto import tqdm
+        self._tqdm = tqdm
+        self.bars: Dict[str, Any] = {}
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        b = self.bars.get(stage)
+        if b is None:
+            b = self.bars[stage] = self._tqdm(total=total, desc=stage, unit="it", leave=True)
+        if b.total != total:
+            b.total = total
+            b.refresh()
+        b.update(done - b.n)
+
+    def close(self) -> None:
+        for b in self.bars.values():
+            b.close()
+
+
+def progress_mode(progress: Union[bool, str]) -> Optional[str]:
+    """How to show the binary's progress: "tqdm" (asked for, or True in a
+    notebook when tqdm is installed), "text" (its own lines on stderr), or
+    None."""
+    if not progress:
+        return None
+    if progress == "tqdm" or (progress is True and "ipykernel" in sys.modules):
+        try:
+            import tqdm  # noqa: F401
+            return "tqdm"
+        except ImportError:
+            if progress == "tqdm":
+                raise
+    return "text"
+
+
+def _pump(src: IO[bytes], sink: List[bytes], echo: Optional[IO[str]], bars: Optional[Bars] = None) -> None:
     """Reads the binary's standard error as it comes: echoes it (progress
-    bars included, the JSON error line left out: it becomes the exception)
-    and keeps it for the error message."""
+    included, the JSON error line left out: it becomes the exception), or
+    feeds its progress lines to bars, and keeps it for the error message."""
+    partial = b""
     while True:
         chunk = src.read1(65536) if hasattr(src, "read1") else src.read(65536)
         if not chunk:
             return
         sink.append(chunk)
-        if echo is not None:
-            shown = b"".join(l for l in chunk.splitlines(keepends=True) if not _is_error_line(l))
+        if echo is None and bars is None:
+            continue
+        lines = (partial + chunk).splitlines(keepends=True)
+        partial = lines.pop() if lines and not lines[-1].endswith((b"\n", b"\r")) else b""
+        shown = []
+        for l in lines:
+            if _is_error_line(l):
+                continue
+            m = _PROGRESS.match(l) if bars is not None else None
+            if m and bars is not None:
+                bars.update(m.group(1).decode(), int(m.group(2)), int(m.group(3)))
+            else:
+                shown.append(l)
+        if shown and echo is not None:
             try:
-                echo.write(shown.decode("utf-8", "replace"))
+                echo.write(b"".join(shown).decode("utf-8", "replace"))
                 echo.flush()
             except Exception:  # a closed or odd stream must not kill the run
                 pass
 
 
-def run(args: Sequence[str], *, progress: bool = False, env: Optional[Mapping[str, Optional[str]]] = None,
+def run(args: Sequence[str], *, progress: Union[bool, str] = False, env: Optional[Mapping[str, Optional[str]]] = None,
         stdin: Optional[bytes] = None, stderr_lines: Optional[List[str]] = None) -> str:
     """Runs ``kgeval ARGS`` and returns its standard output. Standard error
     (progress, notes) is shown on sys.stderr when progress is true, and its
-    lines are appended to stderr_lines when given. A non-zero exit raises the
+    lines are appended to stderr_lines when given; progress="tqdm" (or True
+    in a notebook, with tqdm installed) draws its progress as tqdm bars. A non-zero exit raises the
     KgevalError subclass of the binary's error code with its own message.
 
     A KeyboardInterrupt (Ctrl-C) is passed on to the binary as SIGINT, which
@@ -90,9 +149,11 @@ def run(args: Sequence[str], *, progress: bool = False, env: Optional[Mapping[st
     Every pipe is closed before this returns or raises."""
     cmd = [binary(), *args]
     err: List[bytes] = []
+    mode = progress_mode(progress)
+    bars = Bars() if mode == "tqdm" else None
     with subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ(env)) as proc:
-        t = threading.Thread(target=_pump, args=(proc.stderr, err, sys.stderr if progress else None), daemon=True)
+        t = threading.Thread(target=_pump, args=(proc.stderr, err, sys.stderr if mode else None, bars), daemon=True)
         t.start()
         try:
             if stdin is not None:
@@ -111,6 +172,8 @@ def run(args: Sequence[str], *, progress: bool = False, env: Optional[Mapping[st
             proc.wait()
             raise
         t.join()
+    if bars is not None:
+        bars.close()
     text = b"".join(err).decode("utf-8", "replace")
     if stderr_lines is not None:
         stderr_lines.extend(l for l in text.splitlines() if l.strip() and not _is_error_line(l.encode()))

@@ -9,7 +9,7 @@ import warnings
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _data
 from ._api import new_run_name
@@ -38,7 +38,8 @@ class Client:
             req.add_header("Content-Type", content_type)
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                return resp.read()
+                data: bytes = resp.read()
+                return data
         except urllib.error.HTTPError as e:
             with e:
                 raw = e.read()
@@ -94,7 +95,7 @@ class Client:
             if j.get("status") != "running":
                 break
             if deadline is not None and time.monotonic() > deadline:
-                raise KgevalError("job %s still running after %.0f s" % (run, timeout), "timeout", kind="timeout")
+                raise KgevalError("job %s still running after %.0f s" % (run, timeout or 0), "timeout", kind="timeout")
             time.sleep(poll)
         if progress:
             sys.stderr.write("\n")
@@ -120,16 +121,16 @@ class _ServerBackend:
     def __init__(self, c: Client):
         self.c = c
 
-    def _export(self, run: str, query: str) -> List[dict]:
+    def _export(self, run: str, query: str) -> List[Dict[str, Any]]:
         return _jsonl(self.c._request("GET", "/api/runs/%s/export?%s" % (urllib.parse.quote(run, safe=""), query)).decode("utf-8"))
 
-    def rows(self, run: str) -> List[dict]:
+    def rows(self, run: str) -> List[Dict[str, Any]]:
         return self._export(run, "format=jsonl&headline=1")
 
-    def claims(self, run: str) -> List[dict]:
+    def claims(self, run: str) -> List[Dict[str, Any]]:
         return self._export(run, "format=claims")
 
-    def record(self, run: str) -> dict:
+    def record(self, run: str) -> Dict[str, Any]:
         rec = json.loads(self.c._request("GET", "/api/runs/%s" % urllib.parse.quote(run, safe="")))
         return dict(rec.get("record") or rec) if isinstance(rec, dict) else {"run": run}
 

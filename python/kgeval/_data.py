@@ -149,7 +149,7 @@ def _field(name: str, column: str, v: Any) -> Any:
     return v
 
 
-def sample_record(rec: dict) -> dict:
+def sample_record(rec: Dict[str, Any]) -> Dict[str, Any]:
     """One record with kgeval's field names (RAGAS names mapped), plain
     values, and an id (a hash of its texts when it has none, so that equal
     rows are one sample and the pytest plugin finds its row again). Raises
@@ -160,8 +160,8 @@ def sample_record(rec: dict) -> dict:
         raise InvalidError("column %r: %s is a %s, want %s" % (b.column, _short(b.value), _kind(b.value), b.want)) from None
 
 
-def _record(rec: dict) -> dict:
-    out: dict = {}
+def _record(rec: Dict[str, Any]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
     for k, v in rec.items():
         name = COLUMNS.get(str(k), str(k))
         val = _field(name, str(k), v)
@@ -180,16 +180,16 @@ def _short(v: Any, n: int = 60) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
-def rows_of(data: Any) -> List[dict]:
+def rows_of(data: Any) -> List[Dict[str, Any]]:
     """The rows of data as dicts, in order: a pandas DataFrame, a
     datasets.Dataset, a list of dicts, one dict, or a dataset file (.jsonl,
     .json, .csv, .parquet)."""
     if isinstance(data, (str, os.PathLike)):
         return read_file(os.fspath(data))
     if hasattr(data, "to_dict") and hasattr(data, "columns"):  # pandas DataFrame
-        return data.to_dict(orient="records")
+        return list(data.to_dict(orient="records"))
     if hasattr(data, "to_list") and hasattr(data, "features"):  # datasets.Dataset
-        return data.to_list()
+        return list(data.to_list())
     if isinstance(data, dict):
         return [data]
     if isinstance(data, Iterable):
@@ -202,7 +202,7 @@ def rows_of(data: Any) -> List[dict]:
                        % type(data).__name__)
 
 
-def read_file(path: str) -> List[dict]:
+def read_file(path: str) -> List[Dict[str, Any]]:
     """The rows of a dataset file, as the binary would read them (JSONL,
     JSON: an array or an object holding "samples" or "data"; CSV and Parquet
     through pandas)."""
@@ -224,23 +224,25 @@ def read_file(path: str) -> List[dict]:
             rows = json.load(f)
         if isinstance(rows, dict):
             rows = rows.get("samples") or rows.get("data") or [rows]
+        if not isinstance(rows, list):
+            raise InvalidError("%s: want a JSON array of records (or an object holding \"samples\")" % path)
         return rows
     if low.endswith(".csv"):
         import pandas as pd
-        return pd.read_csv(path, keep_default_na=True).to_dict(orient="records")
+        return list(pd.read_csv(path, keep_default_na=True).to_dict(orient="records"))
     if low.endswith(".parquet"):
         import pandas as pd
-        return pd.read_parquet(path).to_dict(orient="records")
+        return list(pd.read_parquet(path).to_dict(orient="records"))
     raise InvalidError("%s: want a .jsonl, .json, .csv or .parquet file" % path)
 
 
-def write_jsonl(recs: List[dict], path: str) -> None:
+def write_jsonl(recs: List[Dict[str, Any]], path: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for r in recs:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
-def load_samples(path: str) -> List[dict]:
+def load_samples(path: str) -> List[Dict[str, Any]]:
     """The samples of a dataset file (JSONL or JSON; CSV and Parquet through
     pandas), each with kgeval's field names and an id: what the pytest
     plugin's parametrize takes."""
@@ -277,13 +279,13 @@ class Row:
 @dataclass
 class Prepared:
     rows: List[Row] = field(default_factory=list)
-    records: List[dict] = field(default_factory=list)
+    records: List[Dict[str, Any]] = field(default_factory=list)
 
     def bad(self) -> List[Tuple[int, Row]]:
         return [(i, r) for i, r in enumerate(self.rows) if r.reason]
 
 
-def prepare(data_rows: List[dict], pairs: Optional[Sequence[str]] = None) -> Prepared:
+def prepare(data_rows: List[Dict[str, Any]], pairs: Optional[Sequence[str]] = None) -> Prepared:
     """Checks and maps rows: a required column missing everywhere, or a value
     of the wrong type in a column, raises InvalidError naming the column and
     its first rows; a row without a required text (NaN, empty, no contexts)
@@ -338,7 +340,7 @@ def _has_text(v: Any) -> bool:
     return v is not None
 
 
-def _why(text: str, raw: dict) -> str:
+def _why(text: str, raw: Dict[str, Any]) -> str:
     col = next((k for k in ALIASES[text] if k in raw), None)
     if col is None:
         return "no %s" % text

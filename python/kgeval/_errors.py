@@ -3,7 +3,7 @@ server (error.go's nine codes, docs/OPERATIONS.md "Exit status"), all of them
 KgevalError."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Type
+from typing import Any, Dict, List, Optional, Sequence, Type
 
 
 class KgevalError(RuntimeError):
@@ -94,7 +94,7 @@ BY_STATUS = {1: "internal", 2: "invalid", 3: "unavailable", 4: "not_found", 5: "
              7: "forbidden", 8: "too_large", 9: "too_many_requests"}
 
 
-def error(code: Optional[str], message: str, **kw) -> KgevalError:
+def error(code: Optional[str], message: str, **kw: Any) -> KgevalError:
     """The exception of code (KgevalError itself for a code it does not know)."""
     cls = BY_CODE.get(code or "", KgevalError)
     return cls(message, code if cls is KgevalError else None, **kw)

@@ -12,18 +12,18 @@ if TYPE_CHECKING:
     import pandas
 
 
-def _jsonl(text: str) -> List[dict]:
+def _jsonl(text: str) -> List[Dict[str, Any]]:
     return [json.loads(l) for l in text.splitlines() if l.strip()]
 
 
 class Backend(Protocol):
-    def rows(self, run: str) -> List[dict]: ...
+    def rows(self, run: str) -> List[Dict[str, Any]]: ...
 
-    def claims(self, run: str) -> List[dict]: ...
+    def claims(self, run: str) -> List[Dict[str, Any]]: ...
 
     def explain(self, run: str, sample: str) -> str: ...
 
-    def record(self, run: str) -> dict: ...
+    def record(self, run: str) -> Dict[str, Any]: ...
 
 
 def decisive(h: Dict[str, Any]) -> bool:
@@ -54,18 +54,18 @@ class Result:
     computed from its rows.
     """
 
-    def __init__(self, run: str, backend: Backend, summary: Optional[dict] = None, *,
+    def __init__(self, run: str, backend: Backend, summary: Optional[Dict[str, Any]] = None, *,
                  inputs: Optional[List[Row]] = None, pairs: Optional[Sequence[str]] = None) -> None:
         self.run = run
         self._summary = summary
         self._backend = backend
         self._inputs = inputs
         self.pairs: Optional[List[str]] = list(pairs) if pairs else None
-        self._rows: Optional[List[dict]] = None
-        self._claims: Optional[List[dict]] = None
+        self._rows: Optional[List[Dict[str, Any]]] = None
+        self._claims: Optional[List[Dict[str, Any]]] = None
 
     @property
-    def summary(self) -> dict:
+    def summary(self) -> Dict[str, Any]:
         """What ``kgeval evaluate --json`` printed, or for a stored run its
         record (``kgeval runs show --json``) with ``headline``: per pair the
         mean, n and passing of its headline metric."""
@@ -75,7 +75,7 @@ class Result:
             self._summary = rec
         return self._summary
 
-    def headline(self) -> List[dict]:
+    def headline(self) -> List[Dict[str, Any]]:
         """Per asked pair: its headline metric, mean and n over the samples
         with a value, whether its mark is a verdict (decisive) and how many
         pass it then, and how many rows pass overall."""
@@ -122,7 +122,7 @@ class Result:
             return "Result(run=%r, %s)" % (self.run, e.__class__.__name__)
 
     @property
-    def rejected(self) -> List[dict]:
+    def rejected(self) -> List[Dict[str, Any]]:
         """The rows that were not evaluated, each with its reason (and the
         records the binary refused, as ``evaluate --json`` lists them)."""
         out = list((self._summary or {}).get("rejected") or [])
@@ -130,7 +130,7 @@ class Result:
             out = [{"row": i, "id": r.id, "reason": r.reason} for i, r in enumerate(self._inputs) if r.reason and r.record is None]
         return out
 
-    def rows(self) -> List[dict]:
+    def rows(self) -> List[Dict[str, Any]]:
         """One dict per sample, as ``kgeval export --headline`` writes it: id,
         record, system, scores per pair (every KG metric), metrics (the other
         families), nulls (why a value is null), headline per pair (metric,
@@ -140,7 +140,7 @@ class Result:
             self._rows = self._backend.rows(self.run)
         return self._rows
 
-    def claim_rows(self) -> List[dict]:
+    def claim_rows(self) -> List[Dict[str, Any]]:
         """One dict per claim, as ``kgeval export claims`` writes it."""
         if self._claims is None:
             self._claims = self._backend.claims(self.run)
@@ -209,7 +209,7 @@ class Result:
         return self._backend.explain(self.run, str(sample_id))
 
 
-def flat_row(r: dict, pairs: Optional[Sequence[str]] = None, all: bool = False) -> Dict[str, Any]:
+def flat_row(r: Dict[str, Any], pairs: Optional[Sequence[str]] = None, all: bool = False) -> Dict[str, Any]:
     """One export row as flat columns (Result.to_pandas)."""
     out: Dict[str, Any] = {"id": r.get("id"), "system": r.get("system")}
     reasons = []
@@ -245,18 +245,20 @@ class LocalBackend:
         from . import _binary
         return _binary.run([*args, *self.args], env=self.env)
 
-    def rows(self, run: str) -> List[dict]:
+    def rows(self, run: str) -> List[Dict[str, Any]]:
         return _jsonl(self._run("export", "--run", run, "--headline"))
 
-    def claims(self, run: str) -> List[dict]:
+    def claims(self, run: str) -> List[Dict[str, Any]]:
         return _jsonl(self._run("export", "claims", "--run", run))
 
     def explain(self, run: str, sample: str) -> str:
         return self._run("explain", "--run", run, "--sample", sample)
 
-    def record(self, run: str) -> dict:
-        return json.loads(self._run("runs", "show", run, "--json"))
+    def record(self, run: str) -> Dict[str, Any]:
+        rec: Dict[str, Any] = json.loads(self._run("runs", "show", run, "--json"))
+        return rec
 
-    def graph(self, run: str, sample: str, pair: str) -> dict:
-        return json.loads(self._run("export", "graph", "--run", run, "--sample", sample, "--pair", pair))
+    def graph(self, run: str, sample: str, pair: str) -> Dict[str, Any]:
+        g: Dict[str, Any] = json.loads(self._run("export", "graph", "--run", run, "--sample", sample, "--pair", pair))
+        return g
 

@@ -16,7 +16,7 @@ the session ends with a summary.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pytest
 
@@ -44,19 +44,19 @@ class _Session:
         self.named = opt("--kgeval-run")
         self.run: str = self.named or new_run_name("pytest")
         self.keep = bool(opt("--kgeval-keep-runs") or self.named)
-        self.samples: Dict[str, dict] = {}
-        self.rows: Dict[str, dict] = {}
-        self.claims: Dict[str, List[dict]] = {}
+        self.samples: Dict[str, Dict[str, Any]] = {}
+        self.rows: Dict[str, Dict[str, Any]] = {}
+        self.claims: Dict[str, List[Dict[str, Any]]] = {}
         self.reasons: Dict[str, str] = {}
         self.evaluated = False
         self.outcomes: List[Tuple[str, bool]] = []
 
-    def add(self, sample: dict) -> str:
+    def add(self, sample: Dict[str, Any]) -> str:
         s = _data.sample_record(sample)
         self.samples.setdefault(s["id"], s)
         return str(s["id"])
 
-    def row(self, sample: dict) -> Tuple[str, Optional[dict]]:
+    def row(self, sample: Dict[str, Any]) -> Tuple[str, Optional[Dict[str, Any]]]:
         __tracebackhide__ = True
         sid = self.add(sample)
         if sid not in self.rows and sid not in self.reasons:
@@ -97,11 +97,11 @@ class _Session:
         return "run %s deleted (--kgeval-keep-runs keeps it)" % self.run
 
 
-def pytest_configure(config):
+def pytest_configure(config: Any) -> None:
     config._kgeval = _Session(config)
 
 
-def pytest_collection_modifyitems(session, config, items):
+def pytest_collection_modifyitems(session: Any, config: Any, items: List[Any]) -> None:
     """Registers the samples parametrized into tests that use kgeval_assert,
     so that they are evaluated in one run."""
     ks = getattr(config, "_kgeval", None)
@@ -118,7 +118,7 @@ def _fmt(v: Optional[float]) -> str:
     return "null" if v is None else "%.2f" % v
 
 
-def _message(sid: str, row: dict, failures: List[str], claims: List[dict], pairs: List[str], keep: str = "") -> str:
+def _message(sid: str, row: Dict[str, Any], failures: List[str], claims: List[Dict[str, Any]], pairs: List[str], keep: str = "") -> str:
     lines = ["kgeval: sample %s (run %s): %s" % (sid, row.get("_run"), "; ".join(failures))]
     for pair in pairs:
         bad = [c for c in claims if c.get("pair") == pair and c.get("verdict") != "supported"]
@@ -141,7 +141,7 @@ def _message(sid: str, row: dict, failures: List[str], claims: List[dict], pairs
 
 
 @pytest.fixture
-def kgeval_assert(request):
+def kgeval_assert(request: Any) -> Callable[..., Dict[str, Any]]:
     """``kgeval_assert(sample, faithfulness=0.7, context_relevancy=0.5)``:
     each keyword is a pair (its headline metric: score for faithfulness and
     factual_correctness, slot_coverage for the question pairs) or
@@ -151,7 +151,7 @@ def kgeval_assert(request):
     Returns the sample's export row."""
     ks: _Session = request.config._kgeval
 
-    def check(sample: dict, **thresholds: float) -> dict:
+    def check(sample: Dict[str, Any], **thresholds: float) -> Dict[str, Any]:
         __tracebackhide__ = True
         sid, row = ks.row(sample)
         if row is None:

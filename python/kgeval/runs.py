@@ -14,12 +14,14 @@ def _env() -> Dict[str, str]:
 def list() -> List[Dict[str, Any]]:  # noqa: A001 - kgeval.runs.list(), as the CLI names it
     """The stored runs, newest first: each run's record (name, status,
     samples, rejected, dataset, started, finished, calls, ...)."""
-    return json.loads(_binary.run(["runs", "list", "--json"], env=_env()))
+    runs: List[Dict[str, Any]] = json.loads(_binary.run(["runs", "list", "--json"], env=_env()))
+    return runs
 
 
 def show(name: str) -> Dict[str, Any]:
     """One run's record; NotFoundError when there is none."""
-    return json.loads(_binary.run(["runs", "show", name, "--json"], env=_env()))
+    rec: Dict[str, Any] = json.loads(_binary.run(["runs", "show", name, "--json"], env=_env()))
+    return rec
 
 
 def delete(name: str) -> None:
