@@ -134,5 +134,10 @@ class _ServerBackend:
         rec = json.loads(self.c._request("GET", "/api/runs/%s" % urllib.parse.quote(run, safe="")))
         return dict(rec.get("record") or rec) if isinstance(rec, dict) else {"run": run}
 
+    def graph(self, run: str, sample: str, pair: str) -> Dict[str, Any]:
+        g: Dict[str, Any] = json.loads(self.c._request("GET", "/api/runs/%s/samples/%s/graphs/%s" % (
+            urllib.parse.quote(run, safe=""), urllib.parse.quote(sample, safe=""), urllib.parse.quote(pair, safe=""))))
+        return g
+
     def explain(self, run: str, sample: str) -> str:
         return self.c._request("GET", "/api/runs/%s/samples/%s/explain" % (urllib.parse.quote(run, safe=""), urllib.parse.quote(sample, safe=""))).decode("utf-8")

@@ -208,6 +208,15 @@ class Result:
         """What ``kgeval explain --run RUN --sample ID`` prints."""
         return self._backend.explain(self.run, str(sample_id))
 
+    def graph(self, sample_id: str, pair: str = "faithfulness", render: bool = True) -> Any:
+        """The sample's pair graph drawn inline in Jupyter with neo4j-viz
+        (``pip install kgeval[viz]``): entities, SIMILAR edges, each input
+        entity's verdict and each claim's (the graph ``kgeval export graph``
+        writes and the dashboard draws). render=False returns the
+        neo4j_viz.VisualizationGraph instead of its HTML."""
+        from ._viz import draw
+        return draw(self, str(sample_id), pair, render)
+
 
 def flat_row(r: Dict[str, Any], pairs: Optional[Sequence[str]] = None, all: bool = False) -> Dict[str, Any]:
     """One export row as flat columns (Result.to_pandas)."""
