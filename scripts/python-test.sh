@@ -12,7 +12,7 @@ export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$root/.kgeval}
 : "${KGEVAL_NEO4J_URI:?set KGEVAL_NEO4J_URI (make test sets it)}"
 : "${KGEVAL_NEO4J_PASSWORD:?set KGEVAL_NEO4J_PASSWORD (make test sets it)}"
 py=${KGEVAL_PYTHON:-python3}
-"$py" -c 'import sys; sys.exit(sys.version_info < (3, 9))' || { echo "python-test: $py is older than 3.9" >&2; exit 1; }
+"$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "python-test: $py is older than 3.11 (the pins of scripts/requirements-python-test.txt, tomllib in build-wheel.py)" >&2; exit 1; }
 
 make -s wheel wheelhouse
 wheel=$(ls dist/kgeval-*-py3-none-manylinux_2_17_"$(uname -m)".*.whl)
