@@ -132,7 +132,7 @@ class _ServerBackend:
 
     def record(self, run: str) -> Dict[str, Any]:
         rec = json.loads(self.c._request("GET", "/api/runs/%s" % urllib.parse.quote(run, safe="")))
-        return dict(rec.get("record") or rec) if isinstance(rec, dict) else {"run": run}
+        return dict(rec.get("run") or rec) if isinstance(rec, dict) else {"name": run}
 
     def graph(self, run: str, sample: str, pair: str) -> Dict[str, Any]:
         g: Dict[str, Any] = json.loads(self.c._request("GET", "/api/runs/%s/samples/%s/graphs/%s" % (

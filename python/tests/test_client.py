@@ -21,6 +21,9 @@ def test_client_evaluate(server, wikieval, runs):
     assert res.to_pandas(all=True).drop(columns=INPUTS).equals(local.to_pandas(all=True))
     assert res.claims().equals(local.claims())
     assert res.explain("wikieval-00-poor") == kgeval_cli("explain", "--run", run, "--sample", "wikieval-00-poor").stdout
+    stored = c.result(run)
+    assert stored.summary.get("name") == run and stored.summary["samples"] == 3, stored.summary
+    assert {h["pair"] for h in stored.summary["headline"]} == {h["pair"] for h in local.summary["headline"]}
     with pytest.raises(kgeval.UnauthorizedError) as e:
         kgeval.Client(url, "kgv_wrong").result(run).rows()
     assert e.value.code == "unauthorized" and e.value.status == 401 and "API token" in e.value.message, (e.value.code, e.value.message)
