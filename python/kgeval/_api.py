@@ -195,7 +195,35 @@ def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = 
     if bad:
         warnings.warn("kgeval: %d of %d rows were not evaluated (pass is None, the reason is in to_pandas()): %s"
                       % (len(bad), len(prepared.rows), _bad_summary(prepared)), UserWarning, stacklevel=2)
-    return Result(summary.get("run", run), LocalBackend(args_cfg, env), summary, inputs=prepared.rows, pairs=pairs)
+    res = Result(summary.get("run", run), LocalBackend(args_cfg, env), summary, inputs=prepared.rows, pairs=pairs)
+    verify_mode = _config.flatten(cfg).get("scoring.verify") or os.environ.get("KGEVAL_SCORING_VERIFY") or "prob"
+    _warn_failed_calls(res, str(verify_mode))
+    return res
+
+
+def _warn_failed_calls(res: Result, verify_mode: str) -> None:
+    """One warning when model requests failed during the run (an endpoint
+    that stopped answering): how many, and which claims the model check left
+    unchecked (no P(supported) where the pair's other claims have one, or
+    none at all when the check was on), by sample."""
+    calls = res.summary.get("calls") or {}
+    failed = int(calls.get("failures") or 0)
+    if not failed:
+        return
+    claims = res.claim_rows()
+    checked_pairs = {c.get("pair") for c in claims if c.get("p_supported") is not None}
+    verify_on = verify_mode.lower() == "prob"  # scoring.verify: config=, else the environment, else its default
+    unchecked: Dict[str, int] = {}
+    for c in claims:
+        if c.get("p_supported") is None and (c.get("pair") in checked_pairs or (verify_on and c.get("pair") == "faithfulness")):
+            unchecked[str(c.get("id"))] = unchecked.get(str(c.get("id")), 0) + 1
+    what = ""
+    if unchecked:
+        shown = ", ".join("%s (%d)" % kv for kv in list(unchecked.items())[:5]) + (", ..." if len(unchecked) > 5 else "")
+        what = "; %d claims went unchecked by the model (p_supported None in claims()): %s" % (sum(unchecked.values()), shown)
+    warnings.warn("kgeval: %d model requests failed in run %s (did the model endpoint stop answering?): the values they "
+                  "would give are null, with their reason%s; after fixing it, replace=True asks again (the answers that came are cached)"
+                  % (failed, res.run, what), UserWarning, stacklevel=3)
 
 
 def flatten_over(over: Dict[str, Any]) -> Dict[str, Any]:

@@ -279,3 +279,44 @@ def test_runs_list_and_delete(wikieval):
     assert run not in {r["name"] for r in kgeval.runs.list()}
     with pytest.raises(kgeval.NotFoundError):
         kgeval.runs.delete(run)
+
+
+def test_model_fails_mid_run(wikieval, runs):
+    """An endpoint that answers the preflight but fails every request (fault
+    injection): the run finishes, and one warning says how many requests
+    failed and which claims went unchecked by the model."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b'{"data": [{"id": "m"}]}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    run = run_name("midrun")
+    runs.append(run)
+    cfg = {"llm": {"base_url": "http://127.0.0.1:%d/v1" % srv.server_address[1], "max_retries": 0, "model": "failing-%s" % run},
+           "extraction": {"method": "rules"}, "scoring": {"verify": "prob"}}
+    try:
+        with pytest.warns(UserWarning, match=r"model requests failed in run .*claims went unchecked by the model .*wikieval-00-grounded \(\d+\)"):
+            res = kgeval.evaluate(as_columns(wikieval[:2], RAGAS), run=run, metrics=["faithfulness"], config=cfg, progress=False)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    claims = res.claims()
+    assert len(claims) > 0 and claims["p_supported"].isna().all()
