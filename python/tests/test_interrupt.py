@@ -12,7 +12,8 @@ from conftest import WIKIEVAL, run_name
 SCRIPT = r'''
 import json, sys
 import kgeval
-recs = [json.loads(l) for l in open(sys.argv[1])][:60]
+with open(sys.argv[1]) as f:
+    recs = [json.loads(l) for l in f][:60]
 try:
     kgeval.evaluate(recs, run=sys.argv[2], metrics="kg", cache_only=True, progress=False)
 except KeyboardInterrupt:
@@ -45,6 +46,7 @@ def test_ctrl_c_marks_the_run_interrupted(runs, tmp_path):
         out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and "KeyboardInterrupt" in out, (p.returncode, out, err[-2000:])
     assert status(run) == "interrupted", status(run)
-    recs = [json.loads(l) for l in open(WIKIEVAL)][:60]
+    with open(WIKIEVAL) as f:
+        recs = [json.loads(l) for l in f][:60]
     res = kgeval.evaluate(recs, run=run, metrics="kg", cache_only=True, progress=False, resume=True)
     assert status(run) == "done" and len(res.to_pandas()) == 60 and res.summary["samples"] == 60

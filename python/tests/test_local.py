@@ -23,7 +23,8 @@ SCRIPT = r'''
 import json, sys
 import pandas as pd
 import kgeval
-rows = [json.loads(l) for l in open(sys.argv[1])]
+with open(sys.argv[1]) as f:
+    rows = [json.loads(l) for l in f]
 df = pd.DataFrame([{"user_input": r["question"], "retrieved_contexts": r["contexts"], "response": r["answer"],
                     "reference": r["reference"], "sample_id": r["id"]} for r in rows])
 cfg = {"extraction": {"method": "rules"}, "scoring": {"verify": "off"}}
