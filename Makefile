@@ -15,7 +15,7 @@ DATASET  ?= testdata/wikieval.jsonl
 RUN_LIMIT ?= 6
 KGEVAL_FLAGS = --neo4j-uri bolt://127.0.0.1:$(KGEVAL_NEO4J_BOLT_PORT) --llm-base-url http://127.0.0.1:$(KGEVAL_LLM_PORT)/v1
 
-.PHONY: help build wheel test bench bench-peers run deps neo4j-install neo4j-start neo4j-stop neo4j-status \
+.PHONY: help build wheel wheelhouse test bench bench-peers run deps neo4j-install neo4j-start neo4j-stop neo4j-status \
         models minilm llm-install llm-start llm-stop llm-status vet clean
 
 help: ## list the targets
@@ -29,8 +29,17 @@ build: ## build bin/kgeval (static: CGO_ENABLED=0, the binary the wheel carries)
 	@mkdir -p bin
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o bin/kgeval ./cmd/kgeval
 
-wheel: build ## build dist/kgeval-*.whl: bin/kgeval and the Python package (python/kgeval), docs/PYTHON.md
+# The macOS wheels make wheel cross-compiles besides the host's (GOOS/GOARCH).
+WHEEL_CROSS ?= darwin/arm64 darwin/amd64
+
+wheel: build ## build dist/kgeval-*.whl: bin/kgeval and the Python package (python/kgeval), docs/PYTHON.md; also the macOS arm64 and x86_64 wheels (cross-compiled)
 	@scripts/build-wheel.py --binary bin/kgeval --version "$(VERSION)" --src python --out dist
+	@for p in $(WHEEL_CROSS); do os=$${p%/*}; arch=$${p#*/}; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -ldflags "$(LDFLAGS)" -o bin/kgeval-$$os-$$arch ./cmd/kgeval && \
+	  scripts/build-wheel.py --binary bin/kgeval-$$os-$$arch --version "$(VERSION)" --src python --out dist || exit 1; done
+
+wheelhouse: ## fill dist/wheelhouse with what pip install kgeval[local] needs (scripts/requirements-wheelhouse.txt), for installs with no index
+	@scripts/wheelhouse.sh
 
 neo4j-install: ## fetch Neo4j + GDS jars from Maven Central
 	@deploy/neo4j/neo4j.sh install

@@ -175,6 +175,22 @@ func MarkSpread(withModel bool) (lo, hi float64, ok bool) {
 	return r[0], r[1], r != [2]float64{}
 }
 
+// PairMark is the pass mark of pair's headline metric in rows
+// (PairPassMark; NaN without a fitted mark) and what it is: calibrated when
+// it is the fitted mark (HasMark) as built in, configured when thresholds
+// set it to another value. A value is a pass or a fail only against one of
+// the two (the Python package's pass reads only them).
+func PairMark(rows []readmodel.SampleScores, p kgeval.Pair, thresholds map[string]float64) (mark float64, calibrated, configured bool) {
+	mark = PairPassMark(rows, p, thresholds)
+	if math.IsNaN(mark) {
+		return mark, false, false
+	}
+	if builtIn := PairPassMark(rows, p, nil); mark != builtIn {
+		return mark, false, true
+	}
+	return mark, true, false
+}
+
 // WithModel reports whether the claims of pair were scored with the model's
 // P(supported) in rows: p_supported has a value for at least one sample.
 func WithModel(rows []readmodel.SampleScores, pair string) bool {
@@ -246,6 +262,9 @@ type HeadlineStat struct {
 	// HasMark is false for a pair without a fitted mark (PassMark NaN,
 	// Passing 0): its score is shown, no pass or fail.
 	HasMark bool
+	// Calibrated says the mark is the fitted one, not overridden by
+	// thresholds (PairMark).
+	Calibrated bool
 	// Nulls counts the samples of the pair without a value, by reason.
 	Nulls map[string]int
 }
@@ -281,6 +300,7 @@ func Headlines(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds ma
 		m := HeadlineIn(rows, p)
 		mark := PairPassMark(rows, p, thresholds)
 		withModel := m == metricreg.MetricClaimScore && WithModel(rows, p.Name)
+		_, calibrated, _ := PairMark(rows, p, thresholds)
 		if _, ok := thresholds[m]; ok {
 			withModel = false
 		}
@@ -290,7 +310,7 @@ func Headlines(rows []readmodel.SampleScores, pairs []kgeval.Pair, thresholds ma
 		}
 		for _, sys := range groups {
 			one := len(groups) == 1 && sys == ""
-			h := HeadlineStat{Pair: p, Metric: m, System: sys, All: one, PassMark: mark, WithModel: withModel, HasMark: HasMark(p, m), Nulls: map[string]int{}}
+			h := HeadlineStat{Pair: p, Metric: m, System: sys, All: one, PassMark: mark, WithModel: withModel, HasMark: HasMark(p, m), Calibrated: calibrated, Nulls: map[string]int{}}
 			var vals []float64
 			seen := false
 			for _, r := range rows {

@@ -72,6 +72,27 @@ func TestLoad_Aliases(t *testing.T) {
 	}
 }
 
+// TestLoad_SampleID: sample_id (RAGAS's and Python's name) is read as the
+// id, a number too; a record without either is numbered.
+func TestLoad_SampleID(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ids.jsonl")
+	data := `{"sample_id": "q-7", "question": "a?", "contexts": ["b"]}
+{"sample_id": 12, "question": "c?", "contexts": ["d"]}
+{"question": "e?", "contexts": ["f"]}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := MustLoad(t, path)
+	var ids []string
+	for _, s := range res.Samples {
+		ids = append(ids, s.ID)
+	}
+	if strings.Join(ids, ",") != "q-7,12,3" || len(res.Rejected) != 0 {
+		t.Errorf("ids %v, rejected %v; want q-7,12,3", ids, res.Rejected)
+	}
+}
+
 func TestLoad_BrokenJSONL(t *testing.T) {
 	res := MustLoad(t, "testdata/broken.jsonl")
 	want := map[int]string{

@@ -12,6 +12,7 @@ import (
 
 // Field aliases of SPEC §1, in order of preference.
 var aliases = map[string][]string{
+	"id":        {"id", "sample_id"},
 	"question":  {"question", "user_input", "query"},
 	"contexts":  {"contexts", "retrieved_contexts", "context"},
 	"answer":    {"answer", "response"},
@@ -195,7 +196,8 @@ func typeName(x any) string {
 func (v *validator) sample(rec int, m map[string]any) (kgeval.Sample, error) {
 	s := kgeval.Sample{Record: rec}
 	// id
-	switch id := m["id"].(type) {
+	_, idv, _ := pick(m, "id")
+	switch id := idv.(type) {
 	case nil:
 		s.ID = fmt.Sprint(rec)
 	case string:

@@ -14,13 +14,20 @@ import (
 // pair's headline metric (analysis.Headline), its value, its pass mark in
 // the run (analysis.PairPassMark) and whether the value passes it; a null
 // value has its reason and a null pass.
+//
+// Calibrated says the pass mark was fitted, Configured that it is a
+// threshold the caller set to another value (analysis.PairMark):
+// a pass or fail against a mark that is neither is shown but is no verdict
+// (the Python package's pass leaves it out).
 type Headline struct {
 	Metric string   `json:"metric"`
 	Value  *float64 `json:"value"`
 	// PassMark is null for a pair without a fitted mark; Pass is then null.
-	PassMark *float64 `json:"pass_mark"`
-	Pass     *bool    `json:"pass"`
-	Reason   string   `json:"reason,omitempty"`
+	PassMark   *float64 `json:"pass_mark"`
+	Pass       *bool    `json:"pass"`
+	Calibrated bool     `json:"calibrated"`
+	Configured bool     `json:"configured,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
 }
 
 // JSONLOptions configure WriteJSONLWith.
@@ -48,13 +55,15 @@ func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) 
 		return WriteJSONL(w, rows)
 	}
 	type mark struct {
-		pair   kgeval.Pair
-		metric string
-		mark   float64
+		pair                   kgeval.Pair
+		metric                 string
+		mark                   float64
+		calibrated, configured bool
 	}
 	marks := make([]mark, 0, len(o.Pairs))
 	for _, p := range analysis.HeadlinePairs(o.Pairs) {
-		marks = append(marks, mark{p, analysis.HeadlineIn(rows, p), analysis.PairPassMark(rows, p, o.Thresholds)})
+		v, calibrated, configured := analysis.PairMark(rows, p, o.Thresholds)
+		marks = append(marks, mark{p, analysis.HeadlineIn(rows, p), v, calibrated, configured})
 	}
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
@@ -65,7 +74,7 @@ func WriteJSONLWith(w io.Writer, rows []readmodel.SampleScores, o JSONLOptions) 
 			if !ok {
 				continue
 			}
-			h := Headline{Metric: m.metric, Value: v}
+			h := Headline{Metric: m.metric, Value: v, Calibrated: m.calibrated, Configured: m.configured}
 			if !math.IsNaN(m.mark) {
 				mk := m.mark
 				h.PassMark = &mk

@@ -76,6 +76,33 @@ func TestWriteJSONLWith_Headline(t *testing.T) {
 	if h := got[2].Headline["faithfulness"]; h.Value != nil || h.Reason != "no claims" || h.Pass != nil || got[2].Pass != nil {
 		t.Errorf("null: %+v pass %s", got[2].Headline, pass(got[2].Pass))
 	}
+	// The flag says which marks were fitted: the claim score's is, the
+	// default 0.5 of slot coverage is not; a configured one is neither.
+	for _, r := range got {
+		for pair, h := range r.Headline {
+			if h.Calibrated != (h.PassMark != nil) || h.Configured {
+				t.Errorf("%s %s: calibrated %v configured %v", r.ID, pair, h.Calibrated, h.Configured)
+			}
+		}
+	}
+	if !got[0].Headline["faithfulness"].Calibrated || got[1].Headline["context_relevancy"].Calibrated {
+		t.Errorf("calibrated flags: faithfulness %v, context_relevancy %v", got[0].Headline["faithfulness"].Calibrated, got[1].Headline["context_relevancy"].Calibrated)
+	}
+	var conf bytes.Buffer
+	if err := export.WriteJSONLWith(&conf, rs, export.JSONLOptions{Headline: true, Pairs: ps, Thresholds: map[string]float64{metricreg.MetricClaimScore: 0.3}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(conf.String(), `"pass_mark":0.3,"pass":true,"calibrated":false,"configured":true`) {
+		t.Errorf("configured mark:\n%s", conf.String())
+	}
+	// web.thresholds' default slot_coverage 0.5 is the built-in mark: neither.
+	conf.Reset()
+	if err := export.WriteJSONLWith(&conf, rs, export.JSONLOptions{Headline: true, Pairs: ps, Thresholds: map[string]float64{metricreg.MetricSlotCoverage: 0.5}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(conf.String(), `"configured"`) {
+		t.Errorf("the default slot_coverage mark reads as configured:\n%s", conf.String())
+	}
 }
 
 // TestClaimRows: one row per claim, in row, pair and claim order, with the

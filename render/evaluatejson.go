@@ -30,7 +30,8 @@ type EvaluationOutput struct {
 }
 
 // HeadlineOutput is one row of the headline table; Mean is null when no
-// sample has a value.
+// sample has a value. Calibrated says the pass mark was fitted
+// (analysis.PairMark); a pair without a fitted mark has none (PassMark null).
 type HeadlineOutput struct {
 	Pair    string   `json:"pair"`
 	Metric  string   `json:"metric"`
@@ -39,9 +40,10 @@ type HeadlineOutput struct {
 	N       int      `json:"n"`
 	Passing int      `json:"passing"`
 	// PassMark is null for a pair without a fitted mark (then Passing is 0).
-	PassMark  *float64       `json:"pass_mark"`
-	WithModel bool           `json:"with_model,omitempty"`
-	Nulls     map[string]int `json:"nulls,omitempty"`
+	PassMark   *float64       `json:"pass_mark"`
+	Calibrated bool           `json:"calibrated"`
+	WithModel  bool           `json:"with_model,omitempty"`
+	Nulls      map[string]int `json:"nulls,omitempty"`
 }
 
 // EvaluationJSON writes the EvaluationOutput of an evaluation.
@@ -59,7 +61,7 @@ func EvaluationJSON(w io.Writer, r *pipeline.Evaluation, pairs []kgeval.Pair) er
 	}
 	for _, h := range analysis.Headlines(rows, pairs, nil) {
 		ho := HeadlineOutput{Pair: h.Pair.Name, Metric: h.Metric, System: h.System, N: h.N, Passing: h.Passing,
-			WithModel: h.WithModel, Nulls: h.Nulls}
+			WithModel: h.WithModel, Calibrated: h.Calibrated, Nulls: h.Nulls}
 		if h.HasMark {
 			m := h.PassMark
 			ho.PassMark = &m

@@ -14,7 +14,8 @@ so that the package and the binary it carries name one version.
 The binary must be static (CGO_ENABLED=0): it then runs on any Linux of its
 architecture, glibc or musl, and the wheel is tagged manylinux_2_17 and
 musllinux_1_1 for it. A dynamically linked binary is refused, since it would
-need the build machine's libc.
+need the build machine's libc. A Mach-O binary (GOOS=darwin, cross-compiled
+by make wheel) gives a macosx_12_0 wheel of its architecture.
 """
 import argparse
 import base64
@@ -27,10 +28,23 @@ import sys
 import zipfile
 
 NAME = "kgeval"
-SUMMARY = "Evaluate RAG systems with knowledge graphs in Neo4j: Python API, pytest plugin and the kgeval binary"
-REQUIRES_PYTHON = ">=3.9"
-# Optional extras: pandas for Result.to_pandas, datasets for datasets.Dataset input.
-EXTRAS = {"pandas": ["pandas>=1.5"], "datasets": ["datasets>=2.0", "pandas>=1.5"]}
+
+
+def project_metadata(src):
+    """Summary, Python versions, requirements, extras and entry points from
+    SRC/pyproject.toml, the one place they are written (pip wheel python/
+    builds from it too)."""
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        sys.exit("build-wheel: reading python/pyproject.toml needs Python 3.11 or later (tomllib)")
+    with open(os.path.join(src, "pyproject.toml"), "rb") as f:
+        proj = tomllib.load(f)["project"]
+    entry = {"console_scripts": proj.get("scripts", {})}
+    entry.update(proj.get("entry-points", {}))
+    return proj["description"], proj["requires-python"], proj.get("dependencies", []), proj.get("optional-dependencies", {}), entry
+
+
 ARCH = {"x86-64": "x86_64", "aarch64": "aarch64", "ARM aarch64": "aarch64"}
 
 
@@ -67,6 +81,28 @@ def elf_info(path):
     return arch
 
 
+#: Mach-O CPU types (mach/machine.h) -> wheel architecture.
+MACHO_CPU = {0x0100000C: "arm64", 0x01000007: "x86_64"}
+#: The oldest macOS a Go 1.25+ binary runs on (Go 1.25 release notes: macOS 12 Monterey).
+MACOS_MIN = "12_0"
+
+
+def binary_tags(path):
+    """The wheel tags of a static binary: an ELF one runs on any Linux of its
+    architecture (manylinux and musllinux); a Mach-O one (cross-compiled
+    with GOOS=darwin, CGO_ENABLED=0) on macOS 12 and later."""
+    with open(path, "rb") as f:
+        head = f.read(16)
+    if head[:4] == b"\xcf\xfa\xed\xfe":  # MH_MAGIC_64, little-endian
+        cpu = int.from_bytes(head[4:8], "little")
+        arch = MACHO_CPU.get(cpu)
+        if arch is None:
+            sys.exit("build-wheel: %s: unsupported Mach-O CPU type %#x" % (path, cpu))
+        return ["py3-none-macosx_%s_%s" % (MACOS_MIN, arch)]
+    arch = elf_info(path)
+    return ["py3-none-manylinux_2_17_%s" % arch, "py3-none-manylinux2014_%s" % arch, "py3-none-musllinux_1_1_%s" % arch]
+
+
 def record_line(name, data):
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     return "%s,sha256=%s,%d" % (name, digest, len(data))
@@ -82,8 +118,7 @@ def main():
     a = ap.parse_args()
 
     version = pep440(a.version)
-    arch = elf_info(a.binary)
-    tags = ["py3-none-manylinux_2_17_%s" % arch, "py3-none-manylinux2014_%s" % arch, "py3-none-musllinux_1_1_%s" % arch]
+    tags = binary_tags(a.binary)
     plat = ".".join(t.split("-", 2)[2] for t in tags)
     dist_info = "%s-%s.dist-info" % (NAME, version)
     files = []  # (name, bytes, executable)
@@ -103,27 +138,29 @@ def main():
     with open(a.binary, "rb") as f:
         files.append((NAME + "/bin/kgeval", f.read(), True))
 
+    summary, requires_python, requires, extras, entry_points = project_metadata(a.src)
     readme = ""
     if os.path.exists(a.readme):
         with open(a.readme, encoding="utf-8") as f:
             readme = f.read()
-    meta = ["Metadata-Version: 2.1", "Name: " + NAME, "Version: " + version, "Summary: " + SUMMARY,
-            "License: see the kgeval repository", "Requires-Python: " + REQUIRES_PYTHON]
-    for extra, reqs in EXTRAS.items():
+    meta = ["Metadata-Version: 2.1", "Name: " + NAME, "Version: " + version, "Summary: " + summary,
+            "License: see the kgeval repository", "Requires-Python: " + requires_python]
+    meta += ["Requires-Dist: " + r for r in requires]
+    for extra, reqs in extras.items():
         meta.append("Provides-Extra: " + extra)
         meta += ['Requires-Dist: %s ; extra == "%s"' % (r, extra) for r in reqs]
     meta.append("Description-Content-Type: text/markdown")
     metadata = ("\n".join(meta) + "\n\n" + readme).encode()
     wheel = ("Wheel-Version: 1.0\nGenerator: kgeval scripts/build-wheel.py\nRoot-Is-Purelib: false\n"
              + "".join("Tag: %s\n" % t for t in tags)).encode()
-    entry = b"[console_scripts]\nkgeval = kgeval._binary:main\n\n[pytest11]\nkgeval = kgeval.pytest_plugin\n"
+    entry = "".join("[%s]\n%s\n" % (group, "".join("%s = %s\n" % kv for kv in eps.items())) for group, eps in entry_points.items()).encode()
     files += [(dist_info + "/METADATA", metadata, False), (dist_info + "/WHEEL", wheel, False),
               (dist_info + "/entry_points.txt", entry, False), (dist_info + "/top_level.txt", b"kgeval\n", False)]
 
     os.makedirs(a.out, exist_ok=True)
     out = os.path.join(a.out, "%s-%s-py3-none-%s.whl" % (NAME, version, plat))
-    for old in os.listdir(a.out):
-        if old.startswith(NAME + "-") and old.endswith(".whl"):
+    for old in os.listdir(a.out):  # an older wheel of the same platform
+        if old.startswith(NAME + "-") and old.endswith("-py3-none-%s.whl" % plat):
             os.remove(os.path.join(a.out, old))
     record = [record_line(n, d) for n, d, _ in files] + [dist_info + "/RECORD,,"]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:

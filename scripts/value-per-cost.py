@@ -59,7 +59,7 @@ def costs(cost_dir):
             continue
         key = os.path.basename(f)[len("cost-"):-len(".json")]
         d = json.load(open(f))
-        rec = d["run"]
+        rec = d.get("run", d)
         runs[key] = {"samples": max(rec.get("samples") or 0, 1), "ledger": rec.get("ledger") or {}}
     return runs
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,13 +13,16 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/scoring"
 	"github.com/spf13/cobra"
 )
 
 func (m *Main) evaluateCommand() *cobra.Command {
-	var datasetPath, runName, killAt, shard string
+	var datasetPath, tracesPath, system, runName, killAt, shard string
 	var o evaluateOptions
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
@@ -30,8 +34,21 @@ func (m *Main) evaluateCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if datasetPath == "" {
-				return kgeval.Errorf(kgeval.EINVALID, "--dataset is required")
+			switch {
+			case datasetPath != "" && tracesPath != "":
+				return kgeval.Errorf(kgeval.EINVALID, "--dataset and --traces exclude each other")
+			case tracesPath != "":
+				if runName == "" {
+					runName = strings.TrimSuffix(filepath.Base(tracesPath), filepath.Ext(tracesPath))
+				}
+				if datasetPath, err = m.tracesDataset(tracesPath, system); err != nil {
+					return err
+				}
+				defer os.RemoveAll(filepath.Dir(datasetPath))
+			case datasetPath == "":
+				return kgeval.Errorf(kgeval.EINVALID, "--dataset (or --traces) is required")
+			case system != "":
+				return kgeval.Errorf(kgeval.EINVALID, "--system names the samples of --traces: a dataset's records carry their own")
 			}
 			if runName == "" {
 				runName = strings.TrimSuffix(filepath.Base(datasetPath), filepath.Ext(datasetPath))
@@ -56,6 +73,8 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&datasetPath, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
+	f.StringVar(&tracesPath, "traces", "", "recorded spans (OTLP JSON or a Phoenix span export) to turn into samples and evaluate in one step, as import-traces does")
+	f.StringVar(&system, "system", "", "with --traces: the samples' system (default: each trace's service.name)")
 	f.StringVar(&runName, "run", "", "run name (default: the dataset's file name)")
 	f.IntVar(&o.Limit, "limit", 0, "evaluate only the first N valid records (0: all)")
 	f.BoolVar(&o.Replace, "replace", false, "delete a stored run of the same name first")
@@ -97,6 +116,9 @@ func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run stri
 	if o.Progress == nil {
 		o.Progress = render.Progress(m.Stderr)
 	}
+	if err := modelPreflight(ctx, cfg); err != nil {
+		return err
+	}
 	ev, err := app.Evaluate(ctx, cfg, path, run, o.EvaluateOptions)
 	if err != nil {
 		return err
@@ -112,6 +134,25 @@ func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run stri
 		fmt.Fprintf(m.Stderr, "evaluate: --cache-only: %d model requests were not in the cache; their values are null (\"not in the cache\"). Expected for the requests the model failed when the snapshot was made (its header counts them); otherwise import a snapshot that covers this evaluation\n", refused)
 	}
 	return nil
+}
+
+// tracesDataset writes the samples of the spans in path (traceSamples) to
+// a dataset file in a folder of its own, for the caller to remove.
+func (m *Main) tracesDataset(path, system string) (string, error) {
+	b, err := m.traceSamples(path, system)
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "kgeval-traces-")
+	if err != nil {
+		return "", kgeval.Wrap(kgeval.EINTERNAL, err, "temporary folder for the samples of %s", path)
+	}
+	out := filepath.Join(dir, "samples.jsonl")
+	if err := os.WriteFile(out, b, 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", kgeval.Wrap(kgeval.EINTERNAL, err, "write %s", out)
+	}
+	return out, nil
 }
 
 // parseShard parses --shard I/N.
@@ -141,4 +182,43 @@ func killHook(stage string, next func(stage string, done, total int)) func(stage
 			select {}
 		}
 	}
+}
+
+// modelPreflight asks the model endpoint for its model list before any work
+// when llm.required is set (the Python package sets it) and the evaluation
+// will call the model without answering from the cache alone (no
+// --cache-only): extraction by the model, the model check of a pair it
+// applies to, or an LLM-judged metric. An endpoint that does not answer
+// would otherwise leave those values null after minutes of retries (left
+// so when llm.required is false: a dataset of pre-extracted triplets needs
+// no extraction). Errors: EUNAVAILABLE naming llm.base_url and the ways to
+// score without it.
+func modelPreflight(ctx context.Context, cfg *configs.Config) error {
+	if cfg.LLM.CacheOnly || !cfg.LLM.Required {
+		return nil
+	}
+	var uses []string
+	if cfg.Extraction.Method != "rules" {
+		uses = append(uses, "extraction.method "+cfg.Extraction.Method)
+	}
+	if cfg.Scoring.Verify != "off" {
+		for _, p := range cfg.Scoring.Pairs {
+			if slices.Contains(cfg.Scoring.VerifyPairs, p.Name) {
+				uses = append(uses, "scoring.verify "+cfg.Scoring.Verify)
+				break
+			}
+		}
+	}
+	names, _ := metricreg.ExpandMetrics(cfg.Scoring.Metrics)
+	if _, _, _, judged := scoring.SplitMetrics(names); len(judged) > 0 {
+		uses = append(uses, "the LLM-judged metrics "+strings.Join(judged, ", "))
+	}
+	if len(uses) == 0 {
+		return nil
+	}
+	if err := llm.Probe(ctx, cfg.LLM.BaseURL, cfg.LLM.APIKey); err != nil {
+		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "the model endpoint %s (llm.base_url) does not answer, and %s need%s it: start it (make llm-start), point llm.base_url / KGEVAL_LLM_BASE_URL at one, replay from the model cache with --cache-only, or score without a model (extraction.method rules, scoring.verify off, no llm or ragas metrics)",
+			cfg.LLM.BaseURL, strings.Join(uses, ", "), map[bool]string{true: "s", false: ""}[len(uses) == 1])
+	}
+	return nil
 }

@@ -228,3 +228,64 @@ func TestExport_RunPairs(t *testing.T) {
 		t.Errorf("CSV header %q: want the run's pair grounding only", header)
 	}
 }
+
+// TestEvaluate_ModelPreflight: with llm.required (the Python package sets
+// it), an evaluation that would call a model endpoint that does not answer
+// stops before any work with EUNAVAILABLE naming llm.base_url (no run is
+// stored); one that calls no model (rules extraction, verify off), or one
+// from the cache alone, does not ask the endpoint.
+func TestEvaluate_ModelPreflight(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	t.Setenv("KGEVAL_LLM_REQUIRED", "true")
+	t.Setenv("KGEVAL_LLM_BASE_URL", "http://127.0.0.1:1/v1")
+	run := mustRunName(t, db, "preflight")
+	args := append([]string{"evaluate", "--dataset", "../../testdata/triplets.jsonl", "--run", run, "--engine", "native", "--metrics", "kg"}, dbArgs(t)...)
+	out, err := runMain(t, args...)
+	if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE || !strings.Contains(err.Error(), "http://127.0.0.1:1/v1 (llm.base_url) does not answer") ||
+		!strings.Contains(err.Error(), "extraction.method both") {
+		t.Fatalf("err = %v\n%s", err, out)
+	}
+	if _, err := db.GetRun(context.Background(), run); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+		t.Errorf("a run was stored before the preflight failed: %v", err)
+	}
+	t.Setenv("KGEVAL_EXTRACTION_METHOD", "rules")
+	t.Setenv("KGEVAL_SCORING_VERIFY", "off")
+	if out, err := runMain(t, args...); err != nil {
+		t.Fatalf("rules, verify off: %v\n%s", err, out)
+	}
+}
+
+// TestEvaluate_Traces: evaluate --traces turns recorded spans into samples
+// and scores them in one step (the samples import-traces writes); --system
+// names their system; --dataset and --traces exclude each other.
+func TestEvaluate_Traces(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	t.Setenv("KGEVAL_EXTRACTION_METHOD", "rules")
+	t.Setenv("KGEVAL_SCORING_VERIFY", "off")
+	noLLM(t)
+	run := mustRunName(t, db, "traces")
+	spans := "../../testdata/traces/langchain-otlp.jsonl"
+	out, err := runMain(t, append([]string{"evaluate", "--traces", spans, "--system", "rag-v1", "--run", run, "--engine", "native", "--metrics", "kg"}, dbArgs(t)...)...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "otlp-json, 22 spans in 3 traces: 2 samples, 1 rejected") {
+		t.Errorf("no import line:\n%s", out)
+	}
+	rows := graphstoretest.ExportScores(t, run, kgeval.DefaultVariant)
+	if len(rows) != 2 || rows[0].System != "rag-v1" {
+		t.Fatalf("rows %+v", rows)
+	}
+	want, err := runMain(t, "import-traces", spans)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if !strings.Contains(want, `"id":"`+r.ID+`"`) {
+			t.Errorf("sample %s is not one import-traces gives:\n%s", r.ID, want)
+		}
+	}
+	if _, err := runMain(t, "evaluate", "--traces", spans, "--dataset", spans); kgeval.ErrorCode(err) != kgeval.EINVALID {
+		t.Errorf("--traces with --dataset: %v", err)
+	}
+}

@@ -349,7 +349,7 @@ func TestGate(t *testing.T) {
 		{"Itself", []string{"--baseline", run, "--require", "faithfulness.support>=0.5"}, kgeval.EINVALID, 2, "the baseline " + run + " is the run itself: compare two different runs (--baseline is --run)"},
 		{"NoCheck", nil, kgeval.EINVALID, 2, "nothing to check: give a requirement or a regression bound (--require or --max-regression)"},
 		{"UnknownFlag", []string{"--requires", "x>1"}, kgeval.EINVALID, 2, "unknown flag: --requires"},
-		{"UnknownBaseline", []string{"--baseline", base + "-missing", "--require", "faithfulness.support>=0.5"}, kgeval.ENOTFOUND, 1, "no run"},
+		{"UnknownBaseline", []string{"--baseline", base + "-missing", "--require", "faithfulness.support>=0.5"}, kgeval.ENOTFOUND, 4, "no run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err, junit, _ := gate(t, tc.flags...)

@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +37,10 @@ func main() {
 	defer stop()
 	m := NewMain(os.Stdout, os.Stderr)
 	if err := m.Run(ctx, os.Args[1:]); err != nil {
-		if !errors.Is(err, errReported) {
+		switch {
+		case m.jsonErrors(os.Args[1:]):
+			writeJSONError(os.Stderr, err, m.oneLine(err))
+		case !errors.Is(err, errReported):
 			fmt.Fprintln(os.Stderr, "kgeval: "+m.oneLine(err))
 		}
 		os.Exit(exitCode(err))
@@ -46,22 +50,76 @@ func main() {
 // errReported marks an error whose details the command already printed.
 var errReported = errors.New("reported")
 
-// exitCode is the process's exit status for err: 1 for a failed gate and
-// any error without a code below (not found, internal); 2 for bad usage
-// (EINVALID, flag errors); 3 when a service is unavailable or refuses the
-// credentials.
-func exitCode(err error) int {
+// exitStatus is the process's exit status per error code (docs/OPERATIONS.md
+// "Exit status"): 0 ok, 1 a failed gate or an internal error, 2 bad usage,
+// 3 a service unavailable; then one status per other code. The Python
+// package reads the code from the JSON error (jsonErrors), not the status.
+var exitStatus = map[string]int{
+	kgeval.EINTERNAL:     1,
+	kgeval.EINVALID:      2,
+	kgeval.EUNAVAILABLE:  3,
+	kgeval.ENOTFOUND:     4,
+	kgeval.ECONFLICT:     5,
+	kgeval.EUNAUTHORIZED: 6,
+	kgeval.EFORBIDDEN:    7,
+	kgeval.ETOOLARGE:     8,
+	kgeval.ETOOMANY:      9,
+}
+
+// codeGateFailed is the code of a failed gate in a JSON error: not an
+// application error, the checks' verdict (exit status 1).
+const codeGateFailed = "gate_failed"
+
+// errorCode is err's code for the JSON error: a failed gate's, else its
+// application error code (kgeval.ErrorCode: internal for an error without one).
+func errorCode(err error) string {
 	var gate *check.GateError
 	if errors.As(err, &gate) {
-		return 1
+		return codeGateFailed
 	}
-	switch kgeval.ErrorCode(err) {
-	case kgeval.EINVALID:
-		return 2
-	case kgeval.EUNAVAILABLE, kgeval.EUNAUTHORIZED:
-		return 3
+	return kgeval.ErrorCode(err)
+}
+
+// exitCode is the process's exit status for err (exitStatus; 1 for a
+// failed gate and for a code it does not list).
+func exitCode(err error) int {
+	if s, ok := exitStatus[errorCode(err)]; ok {
+		return s
 	}
 	return 1
+}
+
+// jsonErrors reports whether the error goes to standard error as one JSON
+// object (writeJSONError) instead of a "kgeval: ..." line: when
+// KGEVAL_ERROR_FORMAT is json (the Python package sets it), or the command
+// that ran was given its boolean --json (its output is JSON too; gate's
+// --json FILE is a report file, not this).
+func (m *Main) jsonErrors(args []string) bool {
+	if os.Getenv("KGEVAL_ERROR_FORMAT") == "json" {
+		return true
+	}
+	cmd, _, err := m.root.Find(args)
+	if err != nil || cmd == nil {
+		return false
+	}
+	f := cmd.Flags().Lookup("json")
+	return f != nil && f.Value.Type() == "bool" && f.Changed
+}
+
+// jsonError is the JSON form of an error on standard error.
+type jsonError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Kind    string `json:"kind,omitempty"`
+	Exit    int    `json:"exit"`
+}
+
+// writeJSONError writes err as one line of JSON: its code (errorCode), the
+// message the terminal would show (msg), its kind when it has one and the
+// exit status.
+func writeJSONError(w io.Writer, err error, msg string) {
+	b, _ := json.Marshal(jsonError{Code: errorCode(err), Message: msg, Kind: kgeval.ErrorKind(err), Exit: exitCode(err)})
+	fmt.Fprintln(w, string(b))
 }
 
 // Main is the program: it holds the output streams and the flags shared by
@@ -183,11 +241,18 @@ func (m *Main) versionCommand() *cobra.Command {
 }
 
 func (m *Main) configCommand() *cobra.Command {
-	return &cobra.Command{
+	var keys bool
+	c := &cobra.Command{
 		Use:   "config",
 		Short: "Print the configuration in force (defaults, file, environment, flags)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if keys {
+				for _, k := range configs.Keys() {
+					fmt.Fprintln(m.Stdout, k)
+				}
+				return nil
+			}
 			c, err := m.config(cmd)
 			if err != nil {
 				return err
@@ -198,6 +263,8 @@ func (m *Main) configCommand() *cobra.Command {
 			return enc.Encode(&r)
 		},
 	}
+	c.Flags().BoolVar(&keys, "keys", false, "print every configuration key, one a line (a map's as key.*), and nothing else")
+	return c
 }
 
 //go:embed help

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/kgeval/kgeval"
 	neo4jdeploy "github.com/kgeval/kgeval/deploy/neo4j"
@@ -21,7 +24,7 @@ import (
 func (m *Main) neo4jCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:       "neo4j install|start|stop|status|password",
-		Short:     "Install, start or stop the bundled Neo4j + GDS on 127.0.0.1 (needs Java 17 or 21, and Maven for the first install)",
+		Short:     "Install, start or stop the bundled Neo4j + GDS on 127.0.0.1 (needs Java 17 or 21; the jars come from Maven Central, checked against a lock)",
 		Long:      help("neo4j"),
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"install", "start", "stop", "status", "password"},
@@ -44,7 +47,7 @@ func (m *Main) neo4jCommand() *cobra.Command {
 					return err
 				}
 				env = append(env, "JAVA_HOME="+home)
-				if err := needMaven(state); err != nil {
+				if err := m.installJars(cmd.Context(), filepath.Join(state, "neo4j")); err != nil {
 					return err
 				}
 			}
@@ -128,14 +131,43 @@ func javaHome() (string, error) {
 	return "", kgeval.Errorf(kgeval.EUNAVAILABLE, "no java found (looked in %v): %s", candidates, advice)
 }
 
-// needMaven checks that Maven is there when the jars are not installed
-// yet in state (the launcher resolves them from Maven Central with it).
-func needMaven(state string) error {
-	if _, err := os.Stat(filepath.Join(state, "neo4j", ".install-stamp")); err == nil {
+// installJars fills the Neo4j home with the jars of the lock
+// (neo4jdeploy.Install: from Maven Central, or the repositories of
+// KGEVAL_MAVEN_URL, comma-separated https:// or file:// roots; no Maven)
+// unless they are there. Errors: EUNAVAILABLE when a jar cannot be fetched,
+// or when Neo4j runs from jars that are outdated.
+func (m *Main) installJars(ctx context.Context, home string) error {
+	if neo4jdeploy.Installed(home) {
 		return nil
 	}
-	if _, err := exec.LookPath("mvn"); err != nil {
-		return kgeval.Errorf(kgeval.EUNAVAILABLE, "the first start fetches the Neo4j and GDS jars (about 150 MB) from Maven Central with Apache Maven, and mvn is not on PATH: install it (Debian/Ubuntu: apt-get install maven), or use a Neo4j 5.26 with GDS of your own through KGEVAL_NEO4J_URI and KGEVAL_NEO4J_PASSWORD")
+	if pid := runningPid(home); pid > 0 {
+		return kgeval.Errorf(kgeval.EUNAVAILABLE, "the jars in %s are outdated but Neo4j runs from them (pid %d): run `kgeval neo4j stop` first", home, pid)
 	}
-	return nil
+	lock, err := neo4jdeploy.ReadLock()
+	if err != nil {
+		return err
+	}
+	var repos []string
+	for _, r := range strings.Split(os.Getenv("KGEVAL_MAVEN_URL"), ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			repos = append(repos, r)
+		}
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "neo4j home %s", home)
+	}
+	return neo4jdeploy.Install(ctx, home, lock, neo4jdeploy.InstallOptions{Repos: repos, Log: m.Stderr})
+}
+
+// runningPid is the pid in home/run/neo4j.pid when that process lives, else 0.
+func runningPid(home string) int {
+	b, err := os.ReadFile(filepath.Join(home, "run", "neo4j.pid"))
+	if err != nil {
+		return 0
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 || syscall.Kill(pid, 0) != nil {
+		return 0
+	}
+	return pid
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/kgeval/kgeval"
@@ -13,7 +12,8 @@ import (
 
 func (m *Main) runsCommand() *cobra.Command {
 	c := &cobra.Command{Use: "runs", Short: "List, show or delete stored runs"}
-	c.AddCommand(&cobra.Command{
+	var listJSON, showJSON bool
+	list := &cobra.Command{
 		Use: "list", Short: "List stored runs, newest first", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return m.withStore(cmd, true, func(db *graphstore.DB) error {
@@ -21,30 +21,38 @@ func (m *Main) runsCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if listJSON {
+					if runs == nil {
+						runs = []kgeval.Run{}
+					}
+					return render.JSON(m.Stdout, runs)
+				}
 				return render.RunList(m.Stdout, runs)
 			})
 		},
-	})
-	var asJSON bool
+	}
+	list.Flags().BoolVar(&listJSON, "json", false, "print the run records as a JSON array")
 	show := &cobra.Command{
 		Use: "show NAME", Short: "Show a run: its record (with the model's cost per stage and pair) and mean scores per pair", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return m.withStore(cmd, true, func(db *graphstore.DB) error {
+				if showJSON {
+					r, err := db.GetRun(cmd.Context(), args[0])
+					if err != nil {
+						return err
+					}
+					return render.JSON(m.Stdout, r)
+				}
 				v, err := analysis.NewReader(db, analysis.ReaderOptions{}).View(cmd.Context(), args[0], kgeval.DefaultVariant)
 				if err != nil {
 					return err
-				}
-				if asJSON {
-					enc := json.NewEncoder(m.Stdout)
-					enc.SetIndent("", "  ")
-					return enc.Encode(map[string]any{"run": v.Record, "summary": v.Summary})
 				}
 				return render.RunShow(m.Stdout, v.Record, v.Summary)
 			})
 		},
 	}
-	show.Flags().BoolVar(&asJSON, "json", false, "print the record (ledger included) and the summary as JSON")
-	c.AddCommand(show)
+	show.Flags().BoolVar(&showJSON, "json", false, "print the run's record as JSON (its ledger included)")
+	c.AddCommand(list, show)
 	c.AddCommand(&cobra.Command{
 		Use: "delete NAME", Short: "Delete a run: its record, samples, graphs and scores (not the shared model cache)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

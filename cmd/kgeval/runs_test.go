@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -30,6 +31,32 @@ func TestRuns(t *testing.T) {
 		}
 		if !strings.HasPrefix(out, "name ") || !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(run)+` +done +3 +\S+ +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +\S*copies\.jsonl$`).MatchString(out) {
 			t.Errorf("no line for %s (done, 3 samples, its dataset):\n%s", run, out)
+		}
+	})
+
+	t.Run("JSON", func(t *testing.T) {
+		out, err := cli("runs", "list", "--json")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		var runs []kgeval.Run
+		if err := json.Unmarshal([]byte(out), &runs); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		found := false
+		for _, r := range runs {
+			found = found || r.Name == run && r.Status == kgeval.RunDone && r.Samples == 3
+		}
+		if !found {
+			t.Errorf("runs list --json lacks %s (done, 3 samples):\n%s", run, out)
+		}
+		out, err = cli("runs", "show", run, "--json")
+		var r kgeval.Run
+		if err != nil || json.Unmarshal([]byte(out), &r) != nil || r.Name != run || r.Samples != 3 || r.Calls == nil {
+			t.Errorf("runs show --json: %v\n%s", err, out)
+		}
+		if _, err := cli("runs", "show", run+"-nope", "--json"); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
+			t.Errorf("runs show --json of no run: %v", err)
 		}
 	})
 

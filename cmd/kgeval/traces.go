@@ -24,25 +24,7 @@ func (m *Main) importTracesCommand() *cobra.Command {
   kgeval import-traces phoenix-spans.jsonl --system my-rag-v2 --out samples.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := os.Open(args[0])
-			if err != nil {
-				return kgeval.Wrap(kgeval.EINVALID, err, "import-traces %s", args[0])
-			}
-			defer f.Close()
-			spans, format, err := traces.Read(f)
-			if err != nil {
-				return kgeval.Wrap(kgeval.ErrorCode(err), err, "import-traces %s", args[0])
-			}
-			samples, rejected := traces.Samples(spans, traces.Options{System: system})
-			for _, r := range rejected {
-				fmt.Fprintf(m.Stderr, "import-traces: trace %d rejected: %s\n", r.Record, r.Reason)
-			}
-			fmt.Fprintf(m.Stderr, "import-traces: %s, %d spans in %d traces: %d samples, %d rejected\n",
-				format, len(spans), len(samples)+len(rejected), len(samples), len(rejected))
-			if len(samples) == 0 {
-				return kgeval.Errorf(kgeval.EINVALID, "import-traces %s: no trace gave a sample (see the rejections above)", args[0])
-			}
-			b, err := dataset.EncodeJSONL(samples)
+			b, err := m.traceSamples(args[0], system)
 			if err != nil {
 				return err
 			}
@@ -55,4 +37,30 @@ func (m *Main) importTracesCommand() *cobra.Command {
 	c.Flags().StringVar(&out, "out", "", "write the samples to this file (default: standard output)")
 	c.Flags().StringVar(&system, "system", "", "the samples' system (default: each trace's service.name)")
 	return c
+}
+
+// traceSamples reads the spans of path (package traces) and returns their
+// samples as JSONL, one per trace, with system when it is set; each trace
+// rejected and the count go to standard error. Errors: EINVALID for a file
+// that cannot be read or gives no sample.
+func (m *Main) traceSamples(path, system string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, kgeval.Wrap(kgeval.EINVALID, err, "import-traces %s", path)
+	}
+	defer f.Close()
+	spans, format, err := traces.Read(f)
+	if err != nil {
+		return nil, kgeval.Wrap(kgeval.ErrorCode(err), err, "import-traces %s", path)
+	}
+	samples, rejected := traces.Samples(spans, traces.Options{System: system})
+	for _, r := range rejected {
+		fmt.Fprintf(m.Stderr, "import-traces: trace %d rejected: %s\n", r.Record, r.Reason)
+	}
+	fmt.Fprintf(m.Stderr, "import-traces: %s, %d spans in %d traces: %d samples, %d rejected\n",
+		format, len(spans), len(samples)+len(rejected), len(samples), len(rejected))
+	if len(samples) == 0 {
+		return nil, kgeval.Errorf(kgeval.EINVALID, "import-traces %s: no trace gave a sample (see the rejections above)", path)
+	}
+	return dataset.EncodeJSONL(samples)
 }

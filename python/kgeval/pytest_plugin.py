@@ -6,74 +6,102 @@ says why: the claims that are not supported, each with its evidence.
     def test_rag(sample, kgeval_assert):
         kgeval_assert(sample, faithfulness=0.7, context_relevancy=0.5)
 
-The samples of every test that uses the fixture are evaluated together, in
-one run, the first time one is asserted; a sample that was not collected so
-(built inside the test) is evaluated on its own. Scores go into JUnit
-(pytest --junitxml) as properties; the session ends with a summary.
+Every sample of a session is evaluated in one run: the collected ones
+together at the first assertion; a sample built inside a test joins the run
+(the run is evaluated again with it; the model cache answers the samples it
+held). The run is deleted when the session ends unless --kgeval-keep-runs or
+--kgeval-run NAME. Scores go into JUnit (pytest --junitxml) as properties;
+the session ends with a summary.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+import warnings
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pytest
 
 from . import _data
+from ._result import decisive
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: Any) -> None:
     g = parser.getgroup("kgeval")
-    g.addoption("--kgeval-run", default=None, help="run name of the samples' evaluation (default: pytest-<time>-<hex>)")
+    g.addoption("--kgeval-run", default=None, help="run name of the session's evaluation (default: pytest-<time>-<hex>); a named run is kept")
     g.addoption("--kgeval-config", default=None, help="kgeval config file (YAML) for the evaluation")
-    g.addoption("--kgeval-metrics", default=None, help="metrics to compute (as kgeval evaluate --metrics)")
+    g.addoption("--kgeval-metrics", default=None, help="metrics to compute: pairs and/or families (as kgeval.evaluate's metrics=)")
     g.addoption("--kgeval-cache-only", action="store_true", default=False, help="make no model call: answers from the model cache only")
+    g.addoption("--kgeval-keep-runs", action="store_true", default=False,
+                help="keep the session's run in Neo4j when the session ends (default: deleted, unless --kgeval-run names it)")
 
 
 class _Session:
-    """The samples of a test session and their one evaluation."""
+    """The samples of a test session and their one run."""
 
-    def __init__(self, config):
+    def __init__(self, config: Any) -> None:
+        from ._api import new_run_name
         self.config = config
-        self.pending: Dict[str, dict] = {}
-        self.rows: Dict[str, dict] = {}
-        self.claims: Dict[str, List[dict]] = {}
-        self.results: List[Any] = []
-        self.outcomes: List[tuple] = []
+        opt = config.getoption
+        self.named = opt("--kgeval-run")
+        self.run: str = self.named or new_run_name("pytest")
+        self.keep = bool(opt("--kgeval-keep-runs") or self.named)
+        self.samples: Dict[str, Dict[str, Any]] = {}
+        self.rows: Dict[str, Dict[str, Any]] = {}
+        self.claims: Dict[str, List[Dict[str, Any]]] = {}
+        self.reasons: Dict[str, str] = {}
+        self.evaluated = False
+        self.outcomes: List[Tuple[str, bool]] = []
 
-    def add(self, sample: dict) -> str:
+    def add(self, sample: Dict[str, Any]) -> str:
         s = _data.sample_record(sample)
-        if s["id"] not in self.rows:
-            self.pending[s["id"]] = s
-        return s["id"]
+        self.samples.setdefault(s["id"], s)
+        return str(s["id"])
 
-    def row(self, sample: dict):
+    def row(self, sample: Dict[str, Any]) -> Tuple[str, Optional[Dict[str, Any]]]:
+        __tracebackhide__ = True
         sid = self.add(sample)
-        if sid not in self.rows:
+        if sid not in self.rows and sid not in self.reasons:
             self._evaluate()
         return sid, self.rows.get(sid)
 
     def _evaluate(self) -> None:
-        from ._api import evaluate, new_run_name
-        batch = list(self.pending.values())
-        self.pending.clear()
+        """Evaluates every sample of the session so far into the session's
+        run (again, with replace, when a sample joins it)."""
+        __tracebackhide__ = True
+        from ._api import evaluate
         opt = self.config.getoption
-        run = opt("--kgeval-run")
-        if run and self.results:
-            run = "%s-%d" % (run, len(self.results) + 1)
-        res = evaluate(batch, run=run or new_run_name("pytest"), config=opt("--kgeval-config"), metrics=opt("--kgeval-metrics"),
-                       cache_only=opt("--kgeval-cache-only"), progress=False, replace=bool(run))
-        self.results.append(res)
+        batch = list(self.samples.values())
+        with warnings.catch_warnings(record=True) as caught:  # bad samples fail their own test, not the session (-W error)
+            warnings.simplefilter("always")
+            res = evaluate(batch, run=self.run, config=opt("--kgeval-config"), metrics=opt("--kgeval-metrics"),
+                           cache_only=opt("--kgeval-cache-only"), progress=False, replace=True)
+        self.evaluated = True
+        del caught
+        self.rows, self.claims, self.reasons = {}, {}, {}
         for r in res.rows():
-            self.rows[r["id"]] = dict(r, _run=res.run)
+            self.rows[r["id"]] = dict(r, _run=res.run, _pairs=res.pairs)
+        for row in res._inputs or []:
+            if row.reason and row.id is not None and row.id not in self.rows:
+                self.reasons[row.id] = row.reason
         for c in res.claim_rows():
             self.claims.setdefault(c["id"], []).append(c)
-        self._explain = res.explain
+
+    def finish(self) -> Optional[str]:
+        """Deletes the session's run unless it is kept; what happened, for the summary."""
+        if self.keep or not self.evaluated:
+            return None
+        from . import runs
+        try:
+            runs.delete(self.run)
+        except Exception as e:  # the summary says so; the tests' outcome stands
+            return "run %s not deleted: %s" % (self.run, e)
+        return "run %s deleted (--kgeval-keep-runs keeps it)" % self.run
 
 
-def pytest_configure(config):
+def pytest_configure(config: Any) -> None:
     config._kgeval = _Session(config)
 
 
-def pytest_collection_modifyitems(session, config, items):
+def pytest_collection_modifyitems(session: Any, config: Any, items: List[Any]) -> None:
     """Registers the samples parametrized into tests that use kgeval_assert,
     so that they are evaluated in one run."""
     ks = getattr(config, "_kgeval", None)
@@ -90,7 +118,7 @@ def _fmt(v: Optional[float]) -> str:
     return "null" if v is None else "%.2f" % v
 
 
-def _message(sid: str, row: dict, failures: List[str], claims: List[dict], pairs: List[str]) -> str:
+def _message(sid: str, row: Dict[str, Any], failures: List[str], claims: List[Dict[str, Any]], pairs: List[str], keep: str = "") -> str:
     lines = ["kgeval: sample %s (run %s): %s" % (sid, row.get("_run"), "; ".join(failures))]
     for pair in pairs:
         bad = [c for c in claims if c.get("pair") == pair and c.get("verdict") != "supported"]
@@ -108,12 +136,12 @@ def _message(sid: str, row: dict, failures: List[str], claims: List[dict], pairs
                 lines.append("      evidence [%s]: %r" % (where, c["evidence"]))
             else:
                 lines.append("      evidence: none found in the context")
-    lines.append("  why, in full: kgeval explain --run %s --sample %s" % (row.get("_run"), sid))
+    lines.append("  why, in full: kgeval explain --run %s --sample %s%s" % (row.get("_run"), sid, keep))
     return "\n".join(lines)
 
 
 @pytest.fixture
-def kgeval_assert(request):
+def kgeval_assert(request: Any) -> Callable[..., Dict[str, Any]]:
     """``kgeval_assert(sample, faithfulness=0.7, context_relevancy=0.5)``:
     each keyword is a pair (its headline metric: score for faithfulness and
     factual_correctness, slot_coverage for the question pairs) or
@@ -123,17 +151,21 @@ def kgeval_assert(request):
     Returns the sample's export row."""
     ks: _Session = request.config._kgeval
 
-    def check(sample: dict, **thresholds: float) -> dict:
+    def check(sample: Dict[str, Any], **thresholds: float) -> Dict[str, Any]:
+        __tracebackhide__ = True
         sid, row = ks.row(sample)
         if row is None:
-            raise AssertionError("kgeval: sample %s was not evaluated (rejected: see the warnings)" % sid)
+            raise AssertionError("kgeval: sample %s was not evaluated: %s" % (sid, ks.reasons.get(sid, "see the warnings")))
         heads = row.get("headline") or {}
+        asked = row.get("_pairs")
         for pair, h in heads.items():
             request.node.user_properties.append(("kgeval.%s.%s" % (pair, h.get("metric")), h.get("value")))
         request.node.user_properties.append(("kgeval.run", row.get("_run")))
         failures, pairs = [], []
         if not thresholds:
             for pair, h in heads.items():
+                if asked and pair not in asked or not decisive(h):
+                    continue  # a mark that is not calibrated gives a score, not a fail
                 if h.get("pass") is False:
                     failures.append("%s %s %s < pass mark %.2f" % (pair, h.get("metric"), _fmt(h.get("value")), h.get("pass_mark")))
                     pairs.append(pair)
@@ -157,21 +189,31 @@ def kgeval_assert(request):
                 pairs.append(pair)
         ks.outcomes.append((sid, not failures))
         if failures:
-            raise AssertionError(_message(sid, row, failures, ks.claims.get(sid, []), pairs))
+            keep = "" if ks.keep else " (before the session ends; --kgeval-keep-runs keeps the run)"
+            raise AssertionError(_message(sid, row, failures, ks.claims.get(sid, []), pairs, keep))
         return row
 
     return check
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:
     ks = getattr(config, "_kgeval", None)
     if not ks or not ks.outcomes:
         return
     ok = sum(1 for _, p in ks.outcomes if p)
     tr = terminalreporter
     tr.section("kgeval")
-    runs = ", ".join(r.run for r in ks.results)
-    tr.write_line("%d samples checked in run %s: %d passed, %d failed" % (len(ks.outcomes), runs, ok, len(ks.outcomes) - ok))
+    tr.write_line("%d samples checked in run %s: %d passed, %d failed" % (len(ks.outcomes), ks.run, ok, len(ks.outcomes) - ok))
     for sid, p in ks.outcomes:
         if not p:
-            tr.write_line("  FAILED %s  (kgeval explain --run %s --sample %s)" % (sid, ks.rows.get(sid, {}).get("_run"), sid))
+            tr.write_line("  FAILED %s  (kgeval explain --run %s --sample %s)" % (sid, ks.run, sid))
+    note = ks.finish()
+    ks.finished = True
+    if note:
+        tr.write_line(note)
+
+
+def pytest_unconfigure(config: Any) -> None:
+    ks = getattr(config, "_kgeval", None)
+    if ks is not None and not getattr(ks, "finished", False):
+        ks.finish()

@@ -5,7 +5,11 @@ snapshot with no model call (--cache-only)."""
 import json
 import os
 import pathlib
+import re
+import socket
 import subprocess
+import threading
+import time
 
 import pytest
 
@@ -63,3 +67,102 @@ def runs():
 
 def run_name(prefix):
     return kgeval.new_run_name("pytest-" + prefix)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    """Starts `kgeval serve` (with an API token) and returns (url, token);
+    server(env) starts it with env added (a Neo4j URI of its own)."""
+    procs = []
+
+    def start(env=None):
+        out = kgeval_cli("serve", "new-token", "pytest").stdout
+        token = re.search(r"token:\s+(\S+)", out).group(1)
+        sha = re.search(r"sha256: (\w+)", out).group(1)
+        port = free_port()
+        cfg = tmp_path / ("serve-%d.yaml" % port)
+        cfg.write_text("web:\n  state_dir: %s\n  secure_cookies: false\n  tokens: [{name: pytest, sha256: %s}]\n" % (tmp_path / "web", sha))
+        logpath = tmp_path / ("serve-%d.log" % port)
+        with open(logpath, "w") as log:
+            p = subprocess.Popen([kgeval.binary(), "serve", "--config", str(cfg), "--addr", "127.0.0.1:%d" % port],
+                                 stdout=log, stderr=log, env=dict(os.environ, **(env or {})))
+        procs.append(p)
+        url = "http://127.0.0.1:%d" % port
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                kgeval.Client(url, token)._request("GET", "/healthz")
+                return url, token
+            except kgeval.KgevalError:
+                if p.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError("kgeval serve did not start: " + logpath.read_text()[-2000:])
+                time.sleep(0.5)
+
+    yield start
+    for p in procs:
+        p.terminate()
+        p.wait(30)
+
+
+class Proxy:
+    """A TCP relay to 127.0.0.1:target on a port of its own, that can be cut
+    (fault injection: a Neo4j that stops answering)."""
+
+    def __init__(self, target):
+        self.target = target
+        self.lsock = socket.socket()
+        self.lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.lsock.bind(("127.0.0.1", 0))
+        self.lsock.listen(64)
+        self.port = self.lsock.getsockname()[1]
+        self.conns = []
+        self.cut_ = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.cut_:
+            try:
+                c, _ = self.lsock.accept()
+            except OSError:
+                return
+            if self.cut_:
+                c.close()
+                return
+            u = socket.create_connection(("127.0.0.1", self.target))
+            self.conns += [c, u]
+            for a, b in ((c, u), (u, c)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b):
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cut(self):
+        """Closes the listener and every relayed connection."""
+        self.cut_ = True
+        self.lsock.close()
+        for s in self.conns:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
