@@ -110,7 +110,7 @@ func oldRun(t *testing.T, db *graphstore.DB, cfg *configs.Config, run, path stri
 		t.Fatal("the old record holds no bcrypt hash: not the record of before")
 	}
 	if err := db.CreateRun(context.Background(), kgeval.Run{Name: run, Dataset: path, Fingerprint: res.Fingerprint, Config: string(whole),
-		LLM: "http://127.0.0.1:8089/v1#" + cfg.LLM.Model, Encoder: "all-MiniLM-L6-v2", Engine: "native", Status: kgeval.RunInterrupted,
+		LLM: cfg.LLM.BaseURL + "#" + cfg.LLM.Model, Encoder: "all-MiniLM-L6-v2", Engine: "native", Status: kgeval.RunInterrupted,
 		Samples: len(res.Samples), Started: time.Now().UTC()}); err != nil {
 		t.Fatal(err)
 	}

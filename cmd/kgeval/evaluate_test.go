@@ -242,7 +242,7 @@ func TestEvaluate_ModelPreflight(t *testing.T) {
 	args := append([]string{"evaluate", "--dataset", "../../testdata/triplets.jsonl", "--run", run, "--engine", "native", "--metrics", "kg"}, dbArgs(t)...)
 	out, err := runMain(t, args...)
 	if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE || !strings.Contains(err.Error(), "http://127.0.0.1:1/v1 (llm.base_url) does not answer") ||
-		!strings.Contains(err.Error(), "extraction.method both") {
+		!strings.Contains(err.Error(), "scoring.verify cascade") {
 		t.Fatalf("err = %v\n%s", err, out)
 	}
 	if _, err := db.GetRun(context.Background(), run); kgeval.ErrorCode(err) != kgeval.ENOTFOUND {

@@ -196,7 +196,7 @@ def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = 
         warnings.warn("kgeval: %d of %d rows were not evaluated (pass is None, the reason is in to_pandas()): %s"
                       % (len(bad), len(prepared.rows), _bad_summary(prepared)), UserWarning, stacklevel=2)
     res = Result(summary.get("run", run), LocalBackend(args_cfg, env), summary, inputs=prepared.rows, pairs=pairs)
-    verify_mode = _config.flatten(cfg).get("scoring.verify") or os.environ.get("KGEVAL_SCORING_VERIFY") or "prob"
+    verify_mode = _config.flatten(cfg).get("scoring.verify") or os.environ.get("KGEVAL_SCORING_VERIFY") or "cascade"
     _warn_failed_calls(res, str(verify_mode))
     return res
 
@@ -212,10 +212,16 @@ def _warn_failed_calls(res: Result, verify_mode: str) -> None:
         return
     claims = res.claim_rows()
     checked_pairs = {c.get("pair") for c in claims if c.get("p_supported") is not None}
-    verify_on = verify_mode.lower() == "prob"  # scoring.verify: config=, else the environment, else its default
+    # scoring.verify: config=, else the environment, else its default. With
+    # cascade a claim the cheaper signals settle is not asked (no
+    # p_supported, no error): only a claim whose request failed counts.
+    verify_on = verify_mode.lower() in ("prob", "cascade")
     unchecked: Dict[str, int] = {}
     for c in claims:
-        if c.get("p_supported") is None and (c.get("pair") in checked_pairs or (verify_on and c.get("pair") == "faithfulness")):
+        failed_claim = bool(c.get("model_error"))
+        if verify_mode.lower() == "prob":
+            failed_claim = failed_claim or (c.get("p_supported") is None and (c.get("pair") in checked_pairs or (verify_on and c.get("pair") == "faithfulness")))
+        if failed_claim:
             unchecked[str(c.get("id"))] = unchecked.get(str(c.get("id")), 0) + 1
     what = ""
     if unchecked:

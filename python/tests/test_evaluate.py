@@ -3,6 +3,7 @@ snapshot with 0 model calls, against the CLI's export of the same run; the
 RAGAS shape of the Result; pass over the asked metrics' calibrated marks."""
 import json
 import math
+import os
 
 import pandas as pd
 import pytest
@@ -49,6 +50,9 @@ def assert_same_scores(df, cli_rows):
 
 
 def evaluate_replayed(data, run, runs, **kw):
+    # The snapshot holds the model's extractions: replay them (rules is
+    # the default extraction, which reads no cache).
+    kw.setdefault("config", {"extraction": {"method": "both"}})
     runs.append(run)
     res = kgeval.evaluate(data, run=run, metrics=kw.pop("metrics", "kg"), cache_only=True, progress=False, **kw)
     assert res.run == run
@@ -69,7 +73,11 @@ def test_evaluate_dataframe(wikieval, runs):
     run2 = run_name("cli")
     runs.append(run2)
     path = str(__import__("conftest").WIKIEVAL)
-    kgeval_cli("evaluate", "--dataset", path, "--limit", "6", "--run", run2, "--metrics", "kg", "--cache-only")
+    os.environ["KGEVAL_EXTRACTION_METHOD"] = "both"  # as evaluate_replayed: the snapshot's extractions
+    try:
+        kgeval_cli("evaluate", "--dataset", path, "--limit", "6", "--run", run2, "--metrics", "kg", "--cache-only")
+    finally:
+        del os.environ["KGEVAL_EXTRACTION_METHOD"]
     assert_same_scores(out, jsonl(kgeval_cli("export", "--run", run2).stdout))
     # to_pandas: the input columns first (RAGAS's order), one row per input row.
     short = res.to_pandas()
