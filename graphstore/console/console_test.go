@@ -625,7 +625,7 @@ func TestConsole_Issue26(t *testing.T) {
 			start := time.Now()
 			_, err := c.RunConsole(ctx, q, lim)
 			refused(t, q, err, "")
-			if time.Since(start) > 500*time.Millisecond {
+			if time.Since(start) > time.Second { // issue 49: within 1 s
 				t.Errorf("%.60q: refused after %v", q, time.Since(start))
 			}
 		}
@@ -709,7 +709,7 @@ func TestConsole_Issue36(t *testing.T) {
 		_, err := c.RunConsole(ctx, q, lim)
 		took := time.Since(start)
 		refused(t, q, err, want)
-		if took > 500*time.Millisecond {
+		if took > time.Second { // issue 49: within 1 s
 			t.Errorf("%.80q: refused after %v", q, took)
 		}
 		return took
