@@ -16,6 +16,8 @@ balanced accuracy there. Standard library only; deterministic.
 import json
 import sys
 
+import _auc as auc
+
 CANDIDATES = ["bert_score_f1", "semantic_similarity", "factual_correctness.score"]
 
 
@@ -45,12 +47,8 @@ def pairs(labels, rows, key):
 
 
 def auroc(xy):
-    pos = [x for x, y in xy if y == 1]
-    neg = [x for x, y in xy if y == 0]
-    if not pos or not neg:
-        return None
-    wins = sum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg)
-    return wins / (len(pos) * len(neg))
+    a = auc.auroc([x for x, _ in xy], [y for _, y in xy])
+    return None if a != a else a
 
 
 def bacc(xy, t):

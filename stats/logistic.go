@@ -33,7 +33,7 @@ func (m Logistic) Predict(x []float64) float64 {
 	for j, v := range x {
 		z += m.Coef[j] * (v - m.Mean[j]) / m.Scale[j]
 	}
-	return sigmoid(z)
+	return Sigmoid(z)
 }
 
 // Fit settings: Newton steps stop when the largest change of a parameter
@@ -236,7 +236,7 @@ func newtonSystem(z [][]float64, y []int, beta []float64, lambda float64, g, h [
 	clear(g)
 	clear(h)
 	for i, zi := range z {
-		pi := sigmoid(dot(zi, beta))
+		pi := Sigmoid(dot(zi, beta))
 		w := pi * (1 - pi)
 		r := pi - float64(y[i])
 		for a := range k {
@@ -324,8 +324,9 @@ func dot(a, b []float64) float64 {
 	return s
 }
 
-// sigmoid is 1/(1 + e^−z), without overflow for large |z|.
-func sigmoid(z float64) float64 {
+// Sigmoid is 1/(1 + e^−z), without overflow for large |z| (0 and 1 at
+// −∞ and +∞).
+func Sigmoid(z float64) float64 {
 	if z >= 0 {
 		return 1 / (1 + math.Exp(-z))
 	}

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -515,15 +514,8 @@ func readRow(row MixRow, per []scored) MixRow {
 func readCell(s scored, pass float64, ok, lower bool) MixCell {
 	var c MixCell
 	c.N = len(s.scores)
-	var pos, neg []float64
-	for i, v := range s.scores {
-		c.Positives += s.y[i]
-		if s.y[i] == 1 {
-			pos = append(pos, v)
-		} else {
-			neg = append(neg, v)
-		}
-	}
+	pos, neg := s.split()
+	c.Positives = len(pos)
 	auc, lo, hi, aok := stats.AUROCInterval(pos, neg, 0.95)
 	if !aok {
 		c.Reason = fmt.Sprintf("%d positive and %d negative samples with a value: need 2 of each", len(pos), len(neg))
@@ -547,41 +539,9 @@ func readCell(s scored, pass float64, ok, lower bool) MixCell {
 }
 
 // macroThreshold is the threshold that maximises the mean balanced
-// accuracy over the datasets in per (each counts once): of the midpoints
-// between consecutive distinct scores of all of them, the best; of equal
-// ones the smallest. ok is false when no dataset has both labels.
-func macroThreshold(per []scored) (float64, bool) {
-	var all []float64
-	usable := 0
-	for _, s := range per {
-		if hasBoth(s.y) {
-			all = append(all, s.scores...)
-			usable++
-		}
-	}
-	if usable == 0 {
-		return 0, false
-	}
-	sort.Float64s(all)
-	all = slices.Compact(all)
-	cands := []float64{all[0]}
-	for i := 1; i < len(all); i++ {
-		cands = append(cands, (all[i-1]+all[i])/2)
-	}
-	best, bestT := -1.0, cands[0]
-	for _, t := range cands {
-		sum := 0.0
-		for _, s := range per {
-			if ba, ok := stats.BalancedAccuracy(s.scores, s.y, t); ok && hasBoth(s.y) {
-				sum += ba
-			}
-		}
-		if sum > best+1e-12 {
-			best, bestT = sum, t
-		}
-	}
-	return bestT, true
-}
+// accuracy over the datasets in per (each counts once): chooseMark with
+// MarkMean. ok is false when no dataset has both labels.
+func macroThreshold(per []scored) (float64, bool) { return chooseMark(per, MarkMean) }
 
 func hasBoth(y []int) bool { return slices.Contains(y, 0) && slices.Contains(y, 1) }
 

@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -87,9 +86,8 @@ func chooseMark(per []scored, rule string) (float64, bool) {
 	return bestT, true
 }
 
-// aurocOf is the AUROC of a dataset's sample scores.
-func aurocOf(s scored) (float64, bool) {
-	var pos, neg []float64
+// split returns the scores of the positive and the negative samples.
+func (s scored) split() (pos, neg []float64) {
 	for i, v := range s.scores {
 		if s.y[i] == 1 {
 			pos = append(pos, v)
@@ -97,8 +95,11 @@ func aurocOf(s scored) (float64, bool) {
 			neg = append(neg, v)
 		}
 	}
-	return stats.AUROC(pos, neg)
+	return pos, neg
 }
+
+// aurocOf is the AUROC of a dataset's sample scores.
+func aurocOf(s scored) (float64, bool) { return stats.AUROC(s.split()) }
 
 // ruleValue reads the datasets' balanced accuracies by rule.
 func ruleValue(bas []float64, rule string) float64 {
@@ -113,11 +114,7 @@ func ruleValue(bas []float64, rule string) float64 {
 		}
 		return (s[n/2-1] + s[n/2]) / 2
 	}
-	sum := 0.0
-	for _, v := range bas {
-		sum += v
-	}
-	return sum / float64(len(bas))
+	return stats.Mean(bas)
 }
 
 // predictor scores one claim: its probability, whether the model was asked
@@ -395,7 +392,7 @@ func mixCascade(data []mixData, without, with []string, o MixOptions, rule strin
 		return nil, MixRow{}, err
 	}
 	row := transferRow("cascade", data, build, with, rule)
-	out := &claims.Cascade{Lo: sigmoid(c.center - c.width), Hi: sigmoid(c.center + c.width), PassMark: mark, MarkRule: rule, BARange: spread}
+	out := &claims.Cascade{Lo: stats.Sigmoid(c.center - c.width), Hi: stats.Sigmoid(c.center + c.width), PassMark: mark, MarkRule: rule, BARange: spread}
 	if row.Requests != nil {
 		out.AskedShare = *row.Requests
 	}
@@ -409,19 +406,4 @@ func mixCascade(data []mixData, without, with []string, o MixOptions, rule strin
 		out.CVBalancedAccuracy = *row.Macro.BalancedAccuracy
 	}
 	return out, row, nil
-}
-
-func sigmoid(x float64) float64 {
-	if math.IsInf(x, 1) {
-		return 1
-	}
-	if math.IsInf(x, -1) {
-		return 0
-	}
-	return 1 / (1 + math.Exp(-x))
-}
-
-// String names a cascade's band for reports.
-func cascadeBand(c *claims.Cascade) string {
-	return fmt.Sprintf("model asked when the zero-call probability is in [%.3f, %.3f)", c.Lo, c.Hi)
 }

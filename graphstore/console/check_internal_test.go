@@ -165,7 +165,7 @@ func TestCheck(t *testing.T) {
 		case tc.want != "" && (kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "refused:") || !strings.Contains(kgeval.ErrorMessage(err), tc.want)):
 			t.Errorf("%s: err %v, want a refusal with %q", tc.name, err, tc.want)
 		}
-		if took > 200*time.Millisecond {
+		if took > time.Second { // issue 49: a refusal within 1 s (normally milliseconds; loaded CI machines are slower)
 			t.Errorf("%s: read in %v", tc.name, took)
 		}
 	}
