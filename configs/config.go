@@ -553,3 +553,23 @@ func fieldByKey(v reflect.Value, path []string) (reflect.Value, bool) {
 	}
 	return reflect.Value{}, false
 }
+
+// ModelUses names the settings of c that send requests to the model
+// (llm.*): model extraction, a claim check other than off, and the
+// LLM-judged metric families. None: the configuration scores without it.
+func (c Config) ModelUses() []string {
+	var uses []string
+	if m := c.Extraction.Method; m != "rules" {
+		uses = append(uses, "extraction.method "+m)
+	}
+	if v := c.Scoring.Verify; v != "off" {
+		uses = append(uses, "scoring.verify "+v)
+	}
+	names, _ := metricreg.ExpandMetrics(c.Scoring.Metrics)
+	for _, m := range names {
+		if f := metricreg.MetricFamily(m); (f == metricreg.FamilyLLM || f == metricreg.FamilyRAGAS) && !slices.Contains(metricreg.EncoderMetricNames, m) {
+			uses = append(uses, "scoring.metrics "+m)
+		}
+	}
+	return uses
+}
