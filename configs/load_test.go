@@ -179,7 +179,7 @@ func TestModelUses(t *testing.T) {
 	}
 	c.Extraction.Method, c.Scoring.Verify, c.Scoring.Metrics = "both", "cascade", []string{"bert_score_f1", "ragas"}
 	got := strings.Join(c.ModelUses(), "; ")
-	for _, want := range []string{"extraction.method both", "scoring.verify cascade", "scoring.metrics answer_class"} {
+	for _, want := range []string{"extraction.method both", "scoring.verify cascade", "the LLM-judged metrics answer_class"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("ModelUses = %q, want %q in it", got, want)
 		}
