@@ -70,7 +70,7 @@ llm-stop: ## stop the local LLM server
 llm-status: ## is the local LLM server running?
 	@scripts/llm.sh status
 
-run: deps web-assets build neo4j-start minilm llm-install llm-start ## the main job: evaluate a bundled dataset with the local models
+run: deps web-assets build neo4j-start minilm ## the main job: evaluate a bundled dataset (rules and the local encoder: no model server; make llm-start for scoring.verify cascade or prob)
 	@bin/kgeval doctor --fix $(KGEVAL_FLAGS)
 	@bin/kgeval evaluate --dataset $(DATASET) --run wikieval-demo --replace --limit $(RUN_LIMIT) $(KGEVAL_FLAGS)
 	@echo

@@ -553,3 +553,33 @@ func fieldByKey(v reflect.Value, path []string) (reflect.Value, bool) {
 	}
 	return reflect.Value{}, false
 }
+
+// ModelUses names the settings of c that send requests to the model
+// (llm.*): model extraction, a claim check other than off on a pair it
+// applies to, and the LLM-judged metrics. None: the configuration scores
+// without a model (doctor does not want one, evaluate does not probe it).
+func (c Config) ModelUses() []string {
+	var uses []string
+	if m := c.Extraction.Method; m != "rules" {
+		uses = append(uses, "extraction.method "+m)
+	}
+	if v := c.Scoring.Verify; v != "off" {
+		for _, p := range c.Scoring.Pairs {
+			if slices.Contains(c.Scoring.VerifyPairs, p.Name) {
+				uses = append(uses, "scoring.verify "+v)
+				break
+			}
+		}
+	}
+	var judged []string
+	names, _ := metricreg.ExpandMetrics(c.Scoring.Metrics)
+	for _, m := range names {
+		if f := metricreg.MetricFamily(m); (f == metricreg.FamilyLLM || f == metricreg.FamilyRAGAS) && !slices.Contains(metricreg.EncoderMetricNames, m) {
+			judged = append(judged, m)
+		}
+	}
+	if len(judged) > 0 {
+		uses = append(uses, "the LLM-judged metrics "+strings.Join(judged, ", "))
+	}
+	return uses
+}

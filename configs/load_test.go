@@ -165,3 +165,26 @@ func TestLoad_Root(t *testing.T) {
 		t.Fatalf("KGEVAL_HOME, KGEVAL_STATE_DIR: Root %q, StateDir %q", c.Root, c.StateDir)
 	}
 }
+
+// TestModelUses: the bundled defaults ask the model nothing (issue 50:
+// rules extraction, no claim check, encoder metrics only), so doctor does
+// not want a model server; each setting that does ask it is named.
+func TestModelUses(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uses := c.ModelUses(); len(uses) != 0 {
+		t.Fatalf("the defaults ask the model: %v", uses)
+	}
+	c.Extraction.Method, c.Scoring.Verify, c.Scoring.Metrics = "both", "cascade", []string{"bert_score_f1", "ragas"}
+	got := strings.Join(c.ModelUses(), "; ")
+	for _, want := range []string{"extraction.method both", "scoring.verify cascade", "the LLM-judged metrics answer_class"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("ModelUses = %q, want %q in it", got, want)
+		}
+	}
+	if strings.Contains(got, "bert_score_f1") {
+		t.Errorf("ModelUses = %q names an encoder metric", got)
+	}
+}

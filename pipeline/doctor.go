@@ -45,6 +45,9 @@ type DoctorOptions struct {
 	// The model endpoint (llm.*); Required makes its absence a failure.
 	LLMBaseURL, LLMKey, LLMModel string
 	LLMRequired                  bool
+	// LLMUses names the settings that ask the model
+	// (configs.Config.ModelUses); none makes an unreachable endpoint fine.
+	LLMUses []string
 	// The encoder (embedding.*): an OpenAI-compatible endpoint, or a
 	// local model in ModelDir.
 	EmbeddingProvider, EmbeddingBaseURL, EmbeddingKey, EmbeddingModel, ModelDir string
@@ -89,7 +92,11 @@ func llmCheck(ctx context.Context, o DoctorOptions) Check {
 		return ch
 	}
 	if err := o.Probe(ctx, o.LLMBaseURL, o.LLMKey); err != nil {
-		ch.Detail = fmt.Sprintf("%s not reachable: %v (start the local server with `make llm-start`)", o.LLMBaseURL, err)
+		if len(o.LLMUses) == 0 && !o.LLMRequired {
+			ch.OK, ch.Detail = true, fmt.Sprintf("not needed: this configuration asks the model nothing (%s not running; `make llm-start` for scoring.verify cascade or prob, model extraction or the LLM-judged metrics)", o.LLMBaseURL)
+			return ch
+		}
+		ch.Detail = fmt.Sprintf("%s not reachable: %v (start the local server with `make llm-start`; asked by %s)", o.LLMBaseURL, err, strings.Join(o.LLMUses, ", "))
 		return ch
 	}
 	ch.OK, ch.Detail = true, fmt.Sprintf("model %s at %s", o.LLMModel, o.LLMBaseURL)

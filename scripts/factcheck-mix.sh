@@ -14,14 +14,12 @@
 # Usage: scripts/factcheck-mix.sh [replay|snapshot|calibrate]
 #
 # Environment (all optional):
-#   KGEVAL_MIX_DATASETS   name:limit[:forms] (default "ragtruth:108 halueval:100 expertqa:100
-#                         faithbench:100:claim,threeway": testdata/mix_<name>.jsonl, its first
+#   KGEVAL_MIX_DATASETS   name:limit[:forms] (default "ragtruth:0 halueval:100 expertqa:100
+#                         faithbench:100 hagrid:0": testdata/mix_<name>.jsonl, its first
 #                         <limit> lines, 0 all (every even prefix of a mix file is balanced),
-#                         asked in the question forms its snapshot holds; ragtruth 108: the
-#                         lines testdata/cache/mix-ragtruth.jsonl.gz answers, of 444 since
-#                         the file was extended to all 500 responses)
-#   KGEVAL_MIX_FORMS      scoring.verify_forms of a dataset that names none (default
-#                         claim,context,threeway)
+#                         asked in the question forms its snapshot holds)
+#   KGEVAL_MIX_FORMS      scoring.verify_forms of a dataset that names none (default threeway)
+#   KGEVAL_MIX_SNAPSHOT_SUFFIX  the snapshots' name after mix-<name> (default -w256)
 #   KGEVAL_MIX_OUT        report prefix (default docs/results/factcheck-mix: .txt, .csv, .json)
 #   KGEVAL_NEO4J_URI, KGEVAL_NEO4J_PASSWORD, KGEVAL_LLM_BASE_URL: as scripts/factcheck.sh
 set -uo pipefail
@@ -29,8 +27,14 @@ cd "$(dirname "$0")/.."
 mode=${1:-replay}
 case "$mode" in replay|snapshot|calibrate) ;; *) echo "usage: $0 [replay|snapshot|calibrate]" >&2; exit 2 ;; esac
 export KGEVAL_STATE_DIR=${KGEVAL_STATE_DIR:-$(pwd)/.kgeval}
-datasets=${KGEVAL_MIX_DATASETS:-ragtruth:108 halueval:100 expertqa:100 faithbench:100:claim,threeway}
-forms=${KGEVAL_MIX_FORMS:-claim,context,threeway}
+datasets=${KGEVAL_MIX_DATASETS:-ragtruth:0 halueval:100 expertqa:100 faithbench:100 hagrid:0}
+forms=${KGEVAL_MIX_FORMS:-threeway}
+# The snapshots of the default evidence window (scoring.evidence_tokens 256,
+# issue 50): testdata/cache/mix-<name>-w256.jsonl.gz. KGEVAL_MIX_SNAPSHOT_SUFFIX=""
+# with KGEVAL_SCORING_EVIDENCE_TOKENS=1500, KGEVAL_MIX_FORMS=claim,context,threeway and
+# KGEVAL_MIX_DATASETS="ragtruth:108 halueval:100 expertqa:100 faithbench:100:claim,threeway"
+# replays the report before it (docs/results/factcheck-mix-whole1500.txt).
+suffix=${KGEVAL_MIX_SNAPSHOT_SUFFIX--w256}
 out=${KGEVAL_MIX_OUT:-docs/results/factcheck-mix}
 bin=bin/kgeval
 t0=$SECONDS
@@ -50,7 +54,7 @@ for d in $datasets; do
   # factcheck.sh starts no Neo4j of its own (KGEVAL_NEO4J_URI is set) and
   # writes the per-dataset report beside the snapshot's run.
   KGEVAL_SCORING_VERIFY_FORMS=$dforms KGEVAL_SCORING_VERIFY=prob KGEVAL_FACTCHECK_DATASET=testdata/mix_$name.jsonl KGEVAL_FACTCHECK_RUN=mix-$name KGEVAL_FACTCHECK_LIMIT=$limit \
-    KGEVAL_FACTCHECK_SNAPSHOT=testdata/cache/mix-$name.jsonl.gz KGEVAL_FACTCHECK_OUT=$KGEVAL_STATE_DIR/factcheck/mix-$name \
+    KGEVAL_FACTCHECK_SNAPSHOT=testdata/cache/mix-$name$suffix.jsonl.gz KGEVAL_FACTCHECK_OUT=$KGEVAL_STATE_DIR/factcheck/mix-$name \
     scripts/factcheck.sh "$mode" > "$KGEVAL_STATE_DIR/factcheck-mix-$name.log" 2>&1 || {
       echo "factcheck-mix: $name failed; its log:" >&2; tail -20 "$KGEVAL_STATE_DIR/factcheck-mix-$name.log" >&2; exit 1; }
   grep -E '^(refused|calls|models)|model call' "$KGEVAL_STATE_DIR/factcheck-mix-$name.log" | tail -2

@@ -15,9 +15,10 @@
 #   KGEVAL_VALIDITY_METRICS   metrics to compute (default kg,ts,semantic_similarity,bert_score_f1:
 #                             what the bundled snapshot covers)
 #   KGEVAL_VALIDITY_VERIFY    1 (default): also run <run>-verify with scoring.verify llm (the
-#                             model check of what the graph left open) and report it; 0: skip
+#                             model check of what the graph left open in the model's triplets,
+#                             so with extraction.method both) and report it; 0: skip
 #   KGEVAL_VALIDITY_EXTRACTORS  other extraction methods to report beside the configured one
-#                             (default "llm rules"): for each M, run <run>-M and its sensitivity
+#                             (default "llm rules both"): for each M, run <run>-M and its sensitivity
 #                             experiment <run>-M-sens* with extraction.method M (llm: the model's
 #                             triplets alone; rules: read by rule, no model; both: the two; metrics
 #                             kg,ts,k_precision) and report it as <out>-M; "" skips them
@@ -45,7 +46,7 @@ good=${KGEVAL_VALIDITY_GOOD:-wikieval_grounded}
 badf=${KGEVAL_VALIDITY_BAD_FAITHFULNESS:-wikieval_ungrounded}
 badr=${KGEVAL_VALIDITY_BAD_RELEVANCE:-wikieval_poor}
 verify=${KGEVAL_VALIDITY_VERIFY:-1}
-extractors=${KGEVAL_VALIDITY_EXTRACTORS-llm rules}
+extractors=${KGEVAL_VALIDITY_EXTRACTORS-llm rules both}
 bin=bin/kgeval
 
 started_neo4j=0 started_llm=0
@@ -96,9 +97,9 @@ $bin sensitivity --dataset "$dataset" --system "$good" --run "$sens" --dir "$KGE
 runs=(--run "$run" --run "$sens" --run "$sens-reference_as_answer" --run "$sens-wrong_answer")
 if [ "$verify" = 1 ]; then
   # The model check asks only about the model's own triplets (not the
-  # rule-read ones), with the configured extraction.method.
-  step "evaluate $dataset as run $run-verify with scoring.verify llm"
-  KGEVAL_SCORING_VERIFY=llm $bin evaluate --dataset "$dataset" --run "$run-verify" --replace "${flags[@]}" || exit 1
+  # rule-read ones): extraction.method both (the default before issue 50).
+  step "evaluate $dataset as run $run-verify with scoring.verify llm, extraction.method both"
+  KGEVAL_EXTRACTION_METHOD=both KGEVAL_SCORING_VERIFY=llm $bin evaluate --dataset "$dataset" --run "$run-verify" --replace "${flags[@]}" || exit 1
   runs+=(--run "$run-verify")
 fi
 

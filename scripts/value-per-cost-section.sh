@@ -15,8 +15,10 @@ evaluate --fresh` on the first 6 WikiEval records, the run's ledger, prompt
 times slower than it reads). "mix prompt tokens / sample" is the claims'
 three-way questions on the mix, asked or read from the snapshot (what a
 cold run pays). The evidence window is the default (`scoring.evidence:
-graph`, 1,500 tokens: a context that fits is shown whole); smaller windows
-were not measured this round. The model's extraction was not measured on
+graph`, 256 tokens; five sets). The whole context (1,500 tokens) on the
+four-set mix: off 0.778 / 0.655, cascade 0.776 / 0.682 (51 prompt tokens a
+sample), prob 0.778 / 0.696 (368; 1,010 cold on WikiEval-6);
+`docs/results/factcheck-mix-whole1500.txt` and SPEC-NOTES §4d''. The model's extraction was not measured on
 the mix (its snapshot holds none; extracting its texts takes hours here);
 on WikiEval-50 (`make validity`) rules, both and llm rank the grounded
 answer first at multihop 0.970 / 0.958 / 0.756 and support 0.970 / 0.979 /

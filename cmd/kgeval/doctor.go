@@ -25,7 +25,7 @@ func (m *Main) doctorCommand() *cobra.Command {
 				return err
 			}
 			o := pipeline.DoctorOptions{URI: cfg.Neo4j.URI, Fix: fix, LLMBaseURL: cfg.LLM.BaseURL, LLMKey: cfg.LLM.APIKey, LLMModel: cfg.LLM.Model,
-				LLMRequired: cfg.LLM.Required, EmbeddingProvider: cfg.Embedding.Provider, EmbeddingBaseURL: cfg.Embedding.BaseURL,
+				LLMRequired: cfg.LLM.Required, LLMUses: cfg.ModelUses(), EmbeddingProvider: cfg.Embedding.Provider, EmbeddingBaseURL: cfg.Embedding.BaseURL,
 				EmbeddingKey: cfg.Embedding.APIKey, EmbeddingModel: cfg.Embedding.Model, ModelDir: filepath.Join(cfg.Embedding.ModelsDir, cfg.Embedding.Model),
 				Probe: llm.Probe, MissingFile: minilm.MissingFile, Message: m.oneLine, CleanRun: cfg.CleanRun}
 			if db, err := app.OpenStore(cmd.Context(), cfg); err != nil {

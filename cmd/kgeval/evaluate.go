@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,10 +13,8 @@ import (
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/llm"
-	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
-	"github.com/kgeval/kgeval/scoring"
 	"github.com/spf13/cobra"
 )
 
@@ -197,22 +194,7 @@ func modelPreflight(ctx context.Context, cfg *configs.Config) error {
 	if cfg.LLM.CacheOnly || !cfg.LLM.Required {
 		return nil
 	}
-	var uses []string
-	if cfg.Extraction.Method != "rules" {
-		uses = append(uses, "extraction.method "+cfg.Extraction.Method)
-	}
-	if cfg.Scoring.Verify != "off" {
-		for _, p := range cfg.Scoring.Pairs {
-			if slices.Contains(cfg.Scoring.VerifyPairs, p.Name) {
-				uses = append(uses, "scoring.verify "+cfg.Scoring.Verify)
-				break
-			}
-		}
-	}
-	names, _ := metricreg.ExpandMetrics(cfg.Scoring.Metrics)
-	if _, _, _, judged := scoring.SplitMetrics(names); len(judged) > 0 {
-		uses = append(uses, "the LLM-judged metrics "+strings.Join(judged, ", "))
-	}
+	uses := cfg.ModelUses()
 	if len(uses) == 0 {
 		return nil
 	}

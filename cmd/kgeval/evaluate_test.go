@@ -240,6 +240,7 @@ func TestEvaluate_ModelPreflight(t *testing.T) {
 	t.Setenv("KGEVAL_LLM_BASE_URL", "http://127.0.0.1:1/v1")
 	run := mustRunName(t, db, "preflight")
 	args := append([]string{"evaluate", "--dataset", "../../testdata/triplets.jsonl", "--run", run, "--engine", "native", "--metrics", "kg"}, dbArgs(t)...)
+	t.Setenv("KGEVAL_SCORING_VERIFY", "cascade") // the defaults ask no model (issue 50)
 	out, err := runMain(t, args...)
 	if kgeval.ErrorCode(err) != kgeval.EUNAVAILABLE || !strings.Contains(err.Error(), "http://127.0.0.1:1/v1 (llm.base_url) does not answer") ||
 		!strings.Contains(err.Error(), "scoring.verify cascade") {

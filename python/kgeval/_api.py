@@ -196,7 +196,7 @@ def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = 
         warnings.warn("kgeval: %d of %d rows were not evaluated (pass is None, the reason is in to_pandas()): %s"
                       % (len(bad), len(prepared.rows), _bad_summary(prepared)), UserWarning, stacklevel=2)
     res = Result(summary.get("run", run), LocalBackend(args_cfg, env), summary, inputs=prepared.rows, pairs=pairs)
-    verify_mode = _config.flatten(cfg).get("scoring.verify") or os.environ.get("KGEVAL_SCORING_VERIFY") or "cascade"
+    verify_mode = _config.flatten(cfg).get("scoring.verify") or os.environ.get("KGEVAL_SCORING_VERIFY") or "off"
     _warn_failed_calls(res, str(verify_mode))
     return res
 

@@ -245,17 +245,17 @@ def test_config_keys_and_precedence(wikieval, runs, monkeypatch):
 
 def test_model_endpoint_unreachable(wikieval, runs):
     """A model endpoint that does not answer stops the evaluation before any
-    work (no run is stored); without a model it is not asked."""
+    work (no run is stored) when the configuration asks it (here the claim
+    check); the defaults ask it nothing, so there it is not probed."""
     run = run_name("nomodel")
     cfg = {"llm": {"base_url": "http://127.0.0.1:1/v1"}}
     with pytest.raises(kgeval.UnavailableError) as e:
-        kgeval.evaluate(as_columns(wikieval[:1], RAGAS), run=run, config=cfg, progress=False)
+        kgeval.evaluate(as_columns(wikieval[:1], RAGAS), run=run, config=dict(cfg, scoring={"verify": "cascade"}), progress=False)
     assert "http://127.0.0.1:1/v1 (llm.base_url) does not answer" in e.value.message and e.value.status == 3, e.value.message
     with pytest.raises(kgeval.NotFoundError):
         kgeval.runs.show(run)
     runs.append(run)
-    res = kgeval.evaluate(as_columns(wikieval[:1], RAGAS), run=run, metrics="kg", progress=False,
-                          config=dict(cfg, extraction={"method": "rules"}, scoring={"verify": "off"}))
+    res = kgeval.evaluate(as_columns(wikieval[:1], RAGAS), run=run, metrics="kg", progress=False, config=cfg)
     assert res.summary["calls"]["calls"] == 0
 
 
