@@ -351,6 +351,7 @@ def ensure(e: KgevalError, cfg: Mapping[str, Any]) -> Dict[str, str]:
         raise e
     with _lock:
         t0 = time.monotonic()
+        prepare()  # says so when it assembles the model file (once)
         url = start(quiet=True)
         if not _said:
             _said = True
