@@ -20,7 +20,8 @@ clients send; default the variant's name), KGEVAL_LLM_PORT (8089),
 KGEVAL_LLM_THREADS (2), KGEVAL_LLM_PARALLEL (4 slots), KGEVAL_LLM_CTX
 (8192 per slot), KGEVAL_LLM_START_TIMEOUT (180 s). The model file, pid file
 and log are in <state folder>/llm (kgeval.local: KGEVAL_STATE_DIR, else
-the user's cache folder).
+the user's cache folder), the pid file and log apart from scripts/llm.sh's
+(server.pid), so that neither stops the other's server.
 """
 from __future__ import annotations
 
@@ -143,15 +144,15 @@ def answers(url: Optional[str] = None, timeout: float = 5.0) -> bool:
 
 
 def _pid_file() -> str:
-    return os.path.join(_dir(), "server.pid")
+    return os.path.join(_dir(), "model-server.pid")
 
 
 def _info_file() -> str:
-    return os.path.join(_dir(), "server.json")
+    return os.path.join(_dir(), "model-server.json")
 
 
 def _log_file() -> str:
-    return os.path.join(_dir(), "server.log")
+    return os.path.join(_dir(), "model-server.log")
 
 
 def _alive(pid: int) -> bool:
@@ -212,6 +213,10 @@ def start(*, quiet: bool = False, timeout: Optional[float] = None) -> str:
     message); KgevalError when the extra is not installed."""
     url = base_url()
     pid = _running_pid()
+    running_at = _info().get("base_url") if pid else None
+    if running_at and running_at != url:
+        raise UnavailableError("the bundled model server runs already at %s (pid %s), not at %s: stop it first "
+                               "(kgeval model stop), or set KGEVAL_LLM_PORT to its port" % (running_at, pid, url))
     if pid is None:
         if answers(url):
             raise UnavailableError("%s answers already, not from kgeval's model server: set KGEVAL_LLM_PORT, or point "
