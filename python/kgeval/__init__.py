@@ -12,7 +12,7 @@ docs/PYTHON.md.
 """
 from typing import Any
 
-from . import runs
+from . import model, runs
 from ._api import aevaluate, evaluate, from_traces, neo4j_start, neo4j_stop, new_run_name, result, version
 from ._binary import binary
 from ._client import Client
@@ -37,6 +37,6 @@ def parametrize(path: str, argname: str = "sample") -> Any:
 
 
 __all__ = ["evaluate", "aevaluate", "result", "from_traces", "neo4j_start", "neo4j_stop", "new_run_name", "version", "Result", "Client",
-           "runs", "binary", "load_samples", "parametrize", "COLUMNS", "__version__", "BINARY_VERSION",
+           "runs", "model", "binary", "load_samples", "parametrize", "COLUMNS", "__version__", "BINARY_VERSION",
            "KgevalError", "InternalError", "GateFailedError", "InvalidError", "UnavailableError", "NotFoundError",
            "ConflictError", "UnauthorizedError", "ForbiddenError", "TooLargeError", "TooManyRequestsError"]

@@ -11,7 +11,7 @@ import time
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import _binary, _config, _data, _local
+from . import _binary, _config, _data, _local, model
 from ._config import ConfigArg
 from ._errors import InvalidError, KgevalError
 from ._result import LocalBackend, Result, _jsonl
@@ -163,6 +163,7 @@ def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = 
     if "KGEVAL_LLM_REQUIRED" not in os.environ and "llm.required" not in _config.flatten(cfg):
         env["KGEVAL_LLM_REQUIRED"] = "true"
     env.update(_local.ensure_neo4j(cfg, progress=bool(progress)))
+    env.update(model.endpoint_env(cfg))
     args_cfg = _config.write(cfg, tmp)
     run = run or new_run_name()
     args = ["evaluate", "--dataset", path, "--run", run, "--json", *args_cfg]
@@ -177,7 +178,16 @@ def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = 
     if cache_only:
         args.append("--cache-only")
     try:
-        out = _binary.run(args, progress=progress, env=env)
+        try:
+            out = _binary.run(args, progress=progress, env=env)
+        except KgevalError as e:
+            # The binary checks the model endpoint before any work when the
+            # evaluation needs one: with none configured, start the bundled
+            # server (kgeval[model]) and run it again.
+            if cache_only or not model.unreachable(e, cfg):
+                raise
+            env.update(model.ensure(e, cfg))
+            out = _binary.run(args, progress=progress, env=env)
     except KgevalError as e:
         e.message = _python_advice(e.message)
         e.args = (e.message,)

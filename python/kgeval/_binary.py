@@ -226,8 +226,12 @@ def _message(lines: List[str], status: int) -> str:
 
 def main() -> None:
     """The ``kgeval`` console script: runs the bundled binary in place of
-    this process, with the state folder the Python API uses (kgeval.local)."""
+    this process, with the state folder the Python API uses (kgeval.local);
+    ``kgeval model start|stop|status`` is the package's own (kgeval.model)."""
     from . import _local
+    if sys.argv[1:2] == ["model"]:
+        from . import model
+        sys.exit(model.main(sys.argv[2:]))
     b = binary()
     env = dict(os.environ)
     env.update(_local.console_env())
