@@ -101,7 +101,7 @@ def evaluate(data: Any = None, *, metrics: Metrics = None, run: Optional[str] = 
     config: a YAML file or a dict merged over the defaults (e.g. {"neo4j":
     {"uri": ...}, "llm": {...}}); its keys win over KGEVAL_* variables,
     which apply otherwise; an unknown key raises InvalidError naming the
-    nearest. verify: scoring.verify (off, llm, prob). limit: the first N
+    nearest. verify: scoring.verify (off, the default; cascade, prob, llm). limit: the first N
     rows that can be evaluated. progress: the binary's progress on stderr
     (True), as tqdm bars ("tqdm"; True in a notebook when tqdm is
     installed), or none (False).
