@@ -10,19 +10,19 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/metricreg"
-	"github.com/kgeval/kgeval/pipeline"
 )
 
-// NewJobs returns the dashboard's jobs (pipeline.Jobs) on db with cfg's
+// NewJobs returns the dashboard's jobs (jobs.Jobs) on db with cfg's
 // settings, keeping uploads in dir; each job runs the use case of `kgeval
 // evaluate` under ctx, printing nothing and reading no score back. The
 // jobs share one runner built here: db, the server's store (open and
 // migrated by its caller), and the local encoder, loaded here once. A job
 // opens no driver, migrates nothing, loads no encoder and does not read
-// its upload again (pipeline.JobRun.Data).
-func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir string) (*pipeline.Jobs, error) {
+// its upload again (jobs.Run.Data).
+func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir string) (*jobs.Jobs, error) {
 	names, _ := metricreg.ExpandMetrics(cfg.Scoring.Metrics)
 	// The metrics a job may add to the KG family (never nil: JSON's []).
 	metrics := slices.DeleteFunc(append([]string{}, names...), func(n string) bool { return metricreg.MetricFamily(n) == metricreg.FamilyKG })
@@ -32,15 +32,15 @@ func NewJobs(ctx context.Context, cfg *configs.Config, db *graphstore.DB, dir st
 	// Missing encoder files do not stop the server: each job fails with
 	// the reason until a load succeeds.
 	_, _ = run.encoder()
-	return pipeline.NewJobs(ctx, pipeline.JobsConfig{
-		Options: kgeval.JobOptions{Metrics: metrics, Engines: []string{"gds", "native"}, Engine: cfg.Scoring.Engine, Model: model, Encoder: enc,
+	return jobs.New(ctx, jobs.Config{
+		Options: jobs.Options{Metrics: metrics, Engines: []string{"gds", "native"}, Engine: cfg.Scoring.Engine, Model: model, Encoder: enc,
 			MaxUploadBytes: cfg.Web.UploadMaxBytes},
 		Metrics: cfg.Scoring.Metrics, Strict: cfg.Dataset.Strict, QuotaFiles: cfg.Web.UploadQuotaFiles, QuotaBytes: cfg.Web.UploadQuotaBytes,
 		CleanupAge: cfg.Web.UploadCleanupAge, CleanupEvery: cfg.Web.UploadCleanupInterval,
 		Load: func(path string, upload bool) (*dataset.Result, error) {
 			opt := cfg.DatasetOptions()
 			if upload { // the dashboard lists only the first rejections (all are counted)
-				opt.MaxRejections = kgeval.MaxRejectedListed
+				opt.MaxRejections = jobs.MaxRejectedListed
 			}
 			return dataset.Load(path, opt)
 		},
@@ -80,7 +80,7 @@ func (r *jobRunner) encoder() (kgeval.Embedder, error) {
 
 // evaluate runs the job jr with the server's configuration, changed as
 // jr says, on the runner's store and encoder.
-func (r *jobRunner) evaluate(ctx context.Context, jr pipeline.JobRun) error {
+func (r *jobRunner) evaluate(ctx context.Context, jr jobs.Run) error {
 	c := *r.cfg
 	if jr.Settings != nil {
 		c.Scoring = *jr.Settings

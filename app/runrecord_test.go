@@ -20,6 +20,7 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/pipeline"
 )
 
@@ -201,22 +202,22 @@ func TestCleanRunRecords(t *testing.T) {
 	if r, _ = db.GetRun(ctx, job); r.Dataset != "uploads/"+id {
 		t.Errorf("cleaned job run: dataset %q, want uploads/%s", r.Dataset, id)
 	}
-	jobs, err := app.NewJobs(ctx, cfg, db, cfg.UploadsDir())
+	js, err := app.NewJobs(ctx, cfg, db, cfg.UploadsDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer jobs.Close(30 * time.Second)
-	v, err := jobs.Get(ctx, job)
+	defer js.Close(30 * time.Second)
+	v, err := js.Get(ctx, job)
 	if err != nil || !v.Resumable || v.Dataset != id {
 		t.Errorf("the cleaned job run as a job: %+v %v", v, err)
 	}
-	if owner, ok := jobs.UploadOwner(r.Dataset); !ok {
+	if owner, ok := js.UploadOwner(r.Dataset); !ok {
 		t.Errorf("UploadOwner(%s) = %q %v: not the upload's", r.Dataset, owner, ok)
 	}
-	if _, err := jobs.Resume(ctx, job, kgeval.Caller{User: "user:admin", Admin: true}); err != nil {
+	if _, err := js.Resume(ctx, job, jobs.Caller{User: "user:admin", Admin: true}); err != nil {
 		t.Fatal(err)
 	}
-	v = waitJob(t, jobs, job, func(v kgeval.Job) bool { return !v.Live })
+	v = waitJob(t, js, job, func(v jobs.Job) bool { return !v.Live })
 	if r, _ = db.GetRun(ctx, job); v.Status != kgeval.RunDone || r.Status != kgeval.RunDone || r.Dataset != "uploads/"+id {
 		t.Errorf("resumed job run: job %s, stored %s, dataset %q", v.Status, r.Status, r.Dataset)
 	}

@@ -20,7 +20,7 @@ import (
 // store; the caller closes the store after the server stops (the console,
 // which connects on its first query, closes with the server's
 // ListenAndServe). jobDelay slows every job's
-// progress report down (pipeline.Jobs.Delay; the browser test's, 0
+// progress report down (jobs.Jobs.Delay; the browser test's, 0
 // otherwise).
 func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) (*web.Server, *graphstore.DB, error) {
 	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL}

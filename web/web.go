@@ -31,6 +31,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -73,7 +74,7 @@ type Config struct {
 	// are hidden (default 10).
 	MinN int
 	// Jobs starts and watches evaluations (the jobs page); nil: none.
-	Jobs kgeval.JobService
+	Jobs jobs.Service
 	// UploadMaxBytes caps an uploaded dataset (web.upload_max_bytes;
 	// default 32 MiB).
 	UploadMaxBytes int64

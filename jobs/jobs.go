@@ -1,4 +1,4 @@
-package pipeline
+package jobs
 
 import (
 	"context"
@@ -22,23 +22,23 @@ import (
 	"github.com/kgeval/kgeval/metricreg"
 )
 
-// Jobs runs the dashboard's evaluations (kgeval.JobService) with the use
-// case of `kgeval evaluate` (JobsConfig.Evaluate): uploads are kept in Dir
+// Jobs runs the dashboard's evaluations (Service) with the use
+// case of `kgeval evaluate` (Config.Evaluate): uploads are kept in Dir
 // under generated names, each job runs in the background on a context of
 // its own (Cancel cancels it: the run is recorded as interrupted) and
-// reports its progress through JobRun.Progress. A job outlives the request
+// reports its progress through Run.Progress. A job outlives the request
 // that started it, not the server: runs a stopped server leaves unfinished
-// are listed from the store and resumed (JobRun.Resume).
+// are listed from the store and resumed (Run.Resume).
 //
 // Who uploaded each file and who started each run's job are kept in
 // Dir/owners.json, so that they outlive the server too: each user's
 // uploads are held to the upload quota (web.upload_quota_files,
 // web.upload_quota_bytes), and only a job's owner or an admin may cancel
-// or resume it (kgeval.Caller). Uploads no unfinished run needs are removed
+// or resume it (Caller). Uploads no unfinished run needs are removed
 // web.upload_cleanup_age after they were made, at start and every
 // web.upload_cleanup_interval while the server runs.
 type Jobs struct {
-	cfg JobsConfig
+	cfg Config
 	db  RunCatalog
 	// Dir holds the uploaded datasets.
 	Dir string
@@ -78,10 +78,10 @@ type RunCatalog interface {
 	DeleteRun(ctx context.Context, name string) error
 }
 
-// JobsConfig are the dashboard's job settings and the use case a job runs.
-type JobsConfig struct {
+// Config are the dashboard's job settings and the use case a job runs.
+type Config struct {
 	// Options are what a job may choose (Jobs.Options).
-	Options kgeval.JobOptions
+	Options Options
 	// Metrics are scoring.metrics as configured (a resumed run without
 	// recorded settings shows them).
 	Metrics []string
@@ -95,16 +95,16 @@ type JobsConfig struct {
 	// UploadTTL) and web.upload_cleanup_interval (default 10 minutes).
 	CleanupAge, CleanupEvery time.Duration
 	// Load reads a dataset file with the configured limits; upload keeps
-	// only the rejections the dashboard lists (kgeval.MaxRejectedListed).
+	// only the rejections the dashboard lists (MaxRejectedListed).
 	Load func(path string, upload bool) (*dataset.Result, error)
 	// Evaluate runs one job's evaluation to its end (the run's outcome is
-	// recorded on the run). It evaluates JobRun.Data, which Start or
+	// recorded on the run). It evaluates Run.Data, which Start or
 	// Resume read, and does not read the file again.
-	Evaluate func(ctx context.Context, r JobRun) error
+	Evaluate func(ctx context.Context, r Run) error
 }
 
-// JobRun is one job's evaluation: the configured one with these changes.
-type JobRun struct {
+// Run is one job's evaluation: the configured one with these changes.
+type Run struct {
 	// Path is the dataset file and Run the run's name; Data is the file
 	// as Start or Resume read it (once, inside the memory budget).
 	Path, Run string
@@ -135,7 +135,7 @@ type owners struct {
 }
 
 // uploadRecord is an upload's owner ("user:NAME", "token:NAME",
-// "anonymous"; kgeval.JobRequest.User), size and time of upload. While it
+// "anonymous"; Request.User), size and time of upload. While it
 // is read (Reading), Bytes is what it reserves of the quota: its declared
 // size, or what has arrived. A record still reading
 // when the server starts is of an upload a crash cut short: its file is
@@ -155,15 +155,15 @@ const ownersFile = "owners.json"
 type startingJob struct{ upload, owner string }
 
 type job struct {
-	view    kgeval.Job
+	view    Job
 	cancel  context.CancelFunc
 	stageAt time.Time // when the current stage began
 	stageN  int       // its done count then
 }
 
-// NewJobs returns the jobs of a dashboard on db, keeping uploads in dir;
+// New returns the jobs of a dashboard on db, keeping uploads in dir;
 // jobs run under ctx.
-func NewJobs(ctx context.Context, cfg JobsConfig, db RunCatalog, dir string) (*Jobs, error) {
+func New(ctx context.Context, cfg Config, db RunCatalog, dir string) (*Jobs, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
 	}
@@ -369,7 +369,7 @@ func (j *Jobs) saveOwners() error {
 }
 
 // UploadUsage returns what who's kept uploads hold against the quota.
-func (j *Jobs) UploadUsage(who string) kgeval.UploadUsage {
+func (j *Jobs) UploadUsage(who string) UploadUsage {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.usage(who, "")
@@ -377,8 +377,8 @@ func (j *Jobs) UploadUsage(who string) kgeval.UploadUsage {
 
 // usage counts who's uploads but skip, those being read included (what
 // they reserve). Callers hold mu.
-func (j *Jobs) usage(who, skip string) kgeval.UploadUsage {
-	u := kgeval.UploadUsage{MaxFiles: j.cfg.QuotaFiles, MaxBytes: j.cfg.QuotaBytes, CleanupAgeSeconds: int64(j.cleanupAge() / time.Second)}
+func (j *Jobs) usage(who, skip string) UploadUsage {
+	u := UploadUsage{MaxFiles: j.cfg.QuotaFiles, MaxBytes: j.cfg.QuotaBytes, CleanupAgeSeconds: int64(j.cleanupAge() / time.Second)}
 	for id, r := range j.owners.Uploads {
 		if r.Owner == who && id != skip {
 			u.Files++
@@ -408,8 +408,8 @@ func nameOf(owner string) string {
 	return owner
 }
 
-// Options are JobsConfig.Options.
-func (j *Jobs) Options() kgeval.JobOptions { return j.cfg.Options }
+// Options are Config.Options.
+func (j *Jobs) Options() Options { return j.cfg.Options }
 
 // uploadName is the form of a stored upload's generated name.
 var uploadName = regexp.MustCompile(`^[0-9a-f]{32}\.(jsonl|json|csv|parquet)$`)
@@ -417,10 +417,10 @@ var uploadName = regexp.MustCompile(`^[0-9a-f]{32}\.(jsonl|json|csv|parquet)$`)
 // Upload writes body to a new file of Dir named by 16 random bytes and the
 // extension of name, then validates it with the dataset loader of
 // `kgeval evaluate`. A file with no valid record is not kept. The upload
-// belongs to kgeval.UploaderFrom(ctx) and counts against their quota: at it,
+// belongs to by.User and counts against their quota: at it,
 // ETOOMANY (files) or ETOOLARGE (bytes), with the way to free space.
-func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.Upload, error) {
-	who := kgeval.UploaderFrom(ctx)
+func (j *Jobs) Upload(ctx context.Context, by Caller, name string, size int64, body io.Reader) (Upload, error) {
+	who := by.User
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
 	if ext == "ndjson" {
 		ext = "jsonl"
@@ -428,7 +428,7 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 	switch ext {
 	case "jsonl", "json", "csv", "parquet":
 	default:
-		return kgeval.Upload{}, kgeval.Errorf(kgeval.EINVALID, "%q: want a .jsonl, .json, .csv or .parquet file", name)
+		return Upload{}, kgeval.Errorf(kgeval.EINVALID, "%q: want a .jsonl, .json, .csv or .parquet file", name)
 	}
 	b := make([]byte, 16)
 	rand.Read(b)
@@ -437,13 +437,13 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 	// The upload takes its place in the quota before it is read, its
 	// declared size reserved and then each byte as it arrives, so that
 	// uploads at once count each other.
-	if err := j.reserveUpload(id, who, kgeval.UploadSizeFrom(ctx)); err != nil {
-		return kgeval.Upload{}, err
+	if err := j.reserveUpload(id, who, size); err != nil {
+		return Upload{}, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		j.forgetUpload(id)
-		return kgeval.Upload{}, kgeval.Wrap(kgeval.EINTERNAL, err, "store upload")
+		return Upload{}, kgeval.Wrap(kgeval.EINTERNAL, err, "store upload")
 	}
 	n, err := io.Copy(f, &quotaReader{r: body, j: j, id: id})
 	if cerr := f.Close(); err == nil {
@@ -451,7 +451,7 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 	}
 	if err != nil {
 		j.forgetUpload(id)
-		return kgeval.Upload{}, err
+		return Upload{}, err
 	}
 	j.mu.Lock()
 	if r, ok := j.owners.Uploads[id]; ok {
@@ -466,10 +466,10 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 		if kgeval.ErrorCode(err) != code {
 			code = kgeval.EINVALID
 		}
-		return kgeval.Upload{}, kgeval.Errorf(code, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, name))
+		return Upload{}, kgeval.Errorf(code, "%s", strings.ReplaceAll(kgeval.ErrorMessage(err), path, name))
 	}
-	up := kgeval.Upload{ID: id, Name: name, Format: res.Format, Bytes: n, Records: res.Records(), Valid: len(res.Samples),
-		Rejected: res.Rejected[:min(len(res.Rejected), kgeval.MaxRejectedListed)], RejectedTotal: res.RejectedTotal}
+	up := Upload{ID: id, Name: name, Format: res.Format, Bytes: n, Records: res.Records(), Valid: len(res.Samples),
+		Rejected: res.Rejected[:min(len(res.Rejected), MaxRejectedListed)], RejectedTotal: res.RejectedTotal}
 	if up.Rejected == nil {
 		up.Rejected = []kgeval.Rejection{}
 	}
@@ -484,33 +484,33 @@ func (j *Jobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.
 	if err := j.saveOwners(); err != nil {
 		delete(j.owners.Uploads, id)
 		os.Remove(path)
-		return kgeval.Upload{}, err
+		return Upload{}, err
 	}
 	return up, nil
 }
 
 // Start checks the request before it reads anything: an upload id the
-// caller may evaluate (their own, any with req.AnyUpload), a run name no
+// caller by may evaluate (their own, any for an admin), a run name no
 // stored run and no job has, a free job slot. Only then does it read the
-// upload, once and inside ctx's memory budget (kgeval.MemoryBudgetFrom),
+// upload, once and inside by.Budget,
 // check that it has a valid record, and evaluate it in the background
 // with the chosen metrics, engine and limit.
-func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, error) {
+func (j *Jobs) Start(ctx context.Context, by Caller, req Request) (Job, error) {
 	if !uploadName.MatchString(req.Upload) {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "upload: not an upload id")
+		return Job{}, kgeval.Errorf(kgeval.EINVALID, "upload: not an upload id")
 	}
-	if err := j.mayUse(req); err != nil {
-		return kgeval.Job{}, err
+	if err := j.mayUse(req.Upload, by); err != nil {
+		return Job{}, err
 	}
 	if _, err := j.db.GetRun(ctx, req.Run); err == nil {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists: choose another name, or delete it first", req.Run)
+		return Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q exists: choose another name, or delete it first", req.Run)
 	} else if kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
-	if err := j.claim(req.Run, req.Upload, req.User); err != nil {
-		return kgeval.Job{}, err
+	if err := j.claim(req.Run, req.Upload, by.User); err != nil {
+		return Job{}, err
 	}
-	res, err := j.load(ctx, req.Upload)
+	res, err := j.load(ctx, req.Upload, by.Budget)
 	if err == nil {
 		err = res.Evaluable("upload "+req.Upload, j.cfg.Strict)
 	}
@@ -518,48 +518,48 @@ func (j *Jobs) Start(ctx context.Context, req kgeval.JobRequest) (kgeval.Job, er
 	defer j.mu.Unlock()
 	delete(j.starting, req.Run)
 	if err != nil {
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
 	samples := len(res.Samples)
 	if req.Limit > 0 && req.Limit < samples {
 		samples = req.Limit
 	}
-	j.owners.Runs[req.Run] = req.User
+	j.owners.Runs[req.Run] = by.User
 	if err := j.saveOwners(); err != nil {
 		delete(j.owners.Runs, req.Run)
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
-	v := kgeval.Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
-		Owner: req.User, User: nameOf(req.User)}
-	r := JobRun{Path: filepath.Join(j.Dir, req.Upload), Dataset: kgeval.UploadDataset(req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
+	v := Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
+		Owner: by.User, User: nameOf(by.User)}
+	r := Run{Path: filepath.Join(j.Dir, req.Upload), Dataset: kgeval.UploadDataset(req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
 		Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
 	return j.launch(r, v), nil
 }
 
-// mayUse lets req's caller evaluate the upload req.Upload: one recorded
-// as theirs, or any with req.AnyUpload (an upload kept from before owners
+// mayUse lets by evaluate the upload id: one recorded as theirs, or any
+// for an admin or with sign-in off (an upload kept from before owners
 // were recorded: only then). It reads nothing but the owners record and
 // the file's presence. Errors: ENOTFOUND, EFORBIDDEN.
-func (j *Jobs) mayUse(req kgeval.JobRequest) error {
+func (j *Jobs) mayUse(id string, by Caller) error {
 	j.mu.Lock()
-	rec, ok := j.owners.Uploads[req.Upload]
+	rec, ok := j.owners.Uploads[id]
 	j.mu.Unlock()
-	notFound := kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", req.Upload)
+	notFound := kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", id)
 	if ok && rec.Bytes == 0 { // still being read
 		return notFound
 	}
 	if !ok {
-		if _, err := os.Stat(filepath.Join(j.Dir, req.Upload)); err != nil {
+		if _, err := os.Stat(filepath.Join(j.Dir, id)); err != nil {
 			return notFound
 		}
 	}
 	switch {
-	case req.AnyUpload || (ok && rec.Owner == req.User):
+	case by.anyUpload() || (ok && rec.Owner == by.User):
 		return nil
 	case !ok:
-		return kgeval.Errorf(kgeval.EFORBIDDEN, "only an admin may start a job on upload %s: who uploaded it is not recorded", req.Upload)
+		return kgeval.Errorf(kgeval.EFORBIDDEN, "only an admin may start a job on upload %s: who uploaded it is not recorded", id)
 	}
-	return kgeval.Errorf(kgeval.EFORBIDDEN, "upload %s is another user's: a job may evaluate only your own uploads (an admin may use any); upload the dataset yourself", req.Upload)
+	return kgeval.Errorf(kgeval.EFORBIDDEN, "upload %s is another user's: a job may evaluate only your own uploads (an admin may use any); upload the dataset yourself", id)
 }
 
 // claim takes a job slot for run, whose job owner is being started on
@@ -583,17 +583,17 @@ func (j *Jobs) claim(run, id, owner string) error {
 	return nil
 }
 
-// load reads the upload id once, inside ctx's memory budget (the one the
-// uploads share) when it has one. Errors: ENOTFOUND (removed), the
+// load reads the upload id once, inside reserve (the memory budget the
+// uploads share) when there is one. Errors: ENOTFOUND (removed), the
 // budget's (EUNAVAILABLE), the loader's (ETOOLARGE, EINVALID) naming the
 // upload, not the server's path.
-func (j *Jobs) load(ctx context.Context, id string) (*dataset.Result, error) {
+func (j *Jobs) load(ctx context.Context, id string, reserve MemoryBudget) (*dataset.Result, error) {
 	path := filepath.Join(j.Dir, id)
 	notFound := kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", id)
 	if _, err := os.Stat(path); err != nil {
 		return nil, notFound
 	}
-	if reserve := kgeval.MemoryBudgetFrom(ctx); reserve != nil {
+	if reserve != nil {
 		release, err := reserve(ctx, id, path)
 		if err != nil {
 			return nil, err
@@ -690,7 +690,7 @@ func roundWait(d time.Duration) string {
 }
 
 // launch runs the evaluation r of v in the background. Callers hold mu.
-func (j *Jobs) launch(r JobRun, v kgeval.Job) kgeval.Job {
+func (j *Jobs) launch(r Run, v Job) Job {
 	ctx, cancel := context.WithCancel(j.base)
 	v.Status, v.Live, v.Resumable, v.Started, v.Finished, v.Error, v.ETA = kgeval.RunRunning, true, false, time.Now().UTC(), nil, "", -1
 	v.Stage, v.Done, v.Total, v.Rate = "load", 0, 0, 0
@@ -745,7 +745,7 @@ func (j *Jobs) progress(jb *job, stage string, done, total int) {
 
 // List returns the jobs of this server (newest first), then the stored runs
 // left running or interrupted that no job of this server runs.
-func (j *Jobs) List(ctx context.Context) ([]kgeval.Job, error) {
+func (j *Jobs) List(ctx context.Context) ([]Job, error) {
 	runs, err := j.db.ListRuns(ctx)
 	if err != nil {
 		return nil, err
@@ -755,7 +755,7 @@ func (j *Jobs) List(ctx context.Context) ([]kgeval.Job, error) {
 		stored[r.Name] = r
 	}
 	j.mu.Lock()
-	var out []kgeval.Job
+	var out []Job
 	for _, jb := range j.jobs {
 		// A job whose run is gone was deleted elsewhere, unless it runs
 		// or failed before its run was recorded (its error is shown).
@@ -779,7 +779,7 @@ func (j *Jobs) List(ctx context.Context) ([]kgeval.Job, error) {
 
 // withRun adds the stored run's call accounting and resumes to a job; a
 // job without a stored run cannot be resumed.
-func (j *Jobs) withRun(v kgeval.Job, r kgeval.Run, ok bool) kgeval.Job {
+func (j *Jobs) withRun(v Job, r kgeval.Run, ok bool) Job {
 	if ok {
 		if r.Calls != nil {
 			v.Calls = *r.Calls
@@ -795,7 +795,7 @@ func (j *Jobs) withRun(v kgeval.Job, r kgeval.Run, ok bool) kgeval.Job {
 }
 
 // stored is the job view of a stored run no job of this server runs.
-func (j *Jobs) stored(r kgeval.Run) kgeval.Job {
+func (j *Jobs) stored(r kgeval.Run) Job {
 	j.mu.Lock()
 	owner := j.owners.Runs[r.Name]
 	j.mu.Unlock()
@@ -803,7 +803,7 @@ func (j *Jobs) stored(r kgeval.Run) kgeval.Job {
 	if !isUpload {
 		id = filepath.Base(r.Dataset)
 	}
-	v := kgeval.Job{Run: r.Name, Dataset: id, Status: r.Status, Error: r.Error, Samples: r.Samples, Rejected: r.Rejected,
+	v := Job{Run: r.Name, Dataset: id, Status: r.Status, Error: r.Error, Samples: r.Samples, Rejected: r.Rejected,
 		Engine: r.Engine, Started: r.Started, Resumes: r.Resumes, ETA: -1, Metrics: []string{}, Owner: owner, User: nameOf(owner)}
 	if r.Settings != nil {
 		v.Metrics = append(v.Metrics, r.Settings.Metrics...)
@@ -832,15 +832,15 @@ func (j *Jobs) stored(r kgeval.Run) kgeval.Job {
 }
 
 // Get returns the job of run, or its stored run.
-func (j *Jobs) Get(ctx context.Context, run string) (kgeval.Job, error) {
+func (j *Jobs) Get(ctx context.Context, run string) (Job, error) {
 	r, err := j.db.GetRun(ctx, run)
 	found := err == nil
 	if err != nil && kgeval.ErrorCode(err) != kgeval.ENOTFOUND {
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
 	j.mu.Lock()
 	jb, ok := j.jobs[run]
-	var v kgeval.Job
+	var v Job
 	if ok {
 		v = jb.view
 	}
@@ -851,23 +851,23 @@ func (j *Jobs) Get(ctx context.Context, run string) (kgeval.Job, error) {
 	case found:
 		return j.stored(r), nil
 	}
-	return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "no job or run %q", run)
+	return Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "no job or run %q", run)
 }
 
 // Cancel cancels a running job's context; Evaluate records the run as
 // interrupted. It waits up to 30 s for that.
-func (j *Jobs) Cancel(ctx context.Context, run string, by kgeval.Caller) (kgeval.Job, error) {
+func (j *Jobs) Cancel(ctx context.Context, run string, by Caller) (Job, error) {
 	if err := j.mayControl(ctx, run, by, "cancel"); err != nil {
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
 	j.mu.Lock()
 	jb, ok := j.jobs[run]
 	if !ok || !jb.view.Live {
 		j.mu.Unlock()
 		if !ok {
-			return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "no job runs %q on this server", run)
+			return Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "no job runs %q on this server", run)
 		}
-		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "job %q is not running (%s)", run, jb.view.Status)
+		return Job{}, kgeval.Errorf(kgeval.ECONFLICT, "job %q is not running (%s)", run, jb.view.Status)
 	}
 	jb.cancel()
 	j.mu.Unlock()
@@ -887,23 +887,23 @@ func (j *Jobs) Cancel(ctx context.Context, run string, by kgeval.Caller) (kgeval
 // Resume finishes an interrupted or unfinished run of an uploaded dataset
 // with the settings it was recorded with (Evaluate with Resume). As Start,
 // it checks who may, the run and a free slot before it reads the upload,
-// once and inside ctx's memory budget. The run keeps the owner it was
+// once and inside by.Budget. The run keeps the owner it was
 // started by; by.User becomes it when none is recorded.
-func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval.Job, error) {
+func (j *Jobs) Resume(ctx context.Context, run string, by Caller) (Job, error) {
 	if err := j.mayControl(ctx, run, by, "resume"); err != nil {
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
 	user := by.User
 	r, err := j.db.GetRun(ctx, run)
 	if err != nil {
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
 	if r.Status == kgeval.RunDone {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is done", run)
+		return Job{}, kgeval.Errorf(kgeval.ECONFLICT, "run %q is done", run)
 	}
 	id, ok := j.uploadOf(r.Dataset)
 	if !ok {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.EINVALID, "run %q is not of a dashboard upload: finish it with kgeval evaluate --resume", run)
+		return Job{}, kgeval.Errorf(kgeval.EINVALID, "run %q is not of a dashboard upload: finish it with kgeval evaluate --resume", run)
 	}
 	j.mu.Lock()
 	owner := j.owners.Runs[run]
@@ -912,18 +912,18 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 		owner = user
 	}
 	if err := j.claim(run, id, owner); err != nil {
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
-	res, err := j.load(ctx, id)
+	res, err := j.load(ctx, id, by.Budget)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	delete(j.starting, run)
 	if kgeval.ErrorCode(err) == kgeval.ENOTFOUND {
-		return kgeval.Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "run %q cannot be resumed: its upload %s is gone (an upload is removed web.upload_cleanup_age after it was made once no unfinished run of its owner needs it); upload the dataset again and start a new run", run, id)
+		return Job{}, kgeval.Errorf(kgeval.ENOTFOUND, "run %q cannot be resumed: its upload %s is gone (an upload is removed web.upload_cleanup_age after it was made once no unfinished run of its owner needs it); upload the dataset again and start a new run", run, id)
 	} else if err != nil {
-		return kgeval.Job{}, err
+		return Job{}, err
 	}
-	jr := JobRun{Path: filepath.Join(j.Dir, id), Dataset: kgeval.UploadDataset(id), Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
+	jr := Run{Path: filepath.Join(j.Dir, id), Dataset: kgeval.UploadDataset(id), Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
 	var rec struct{ LLM struct{ CacheOnly bool } }
 	if json.Unmarshal([]byte(r.Config), &rec) == nil && rec.LLM.CacheOnly {
 		jr.CacheOnly = true
@@ -942,11 +942,11 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 		j.owners.Runs[run] = owner
 		if err := j.saveOwners(); err != nil {
 			delete(j.owners.Runs, run)
-			return kgeval.Job{}, err
+			return Job{}, err
 		}
 	}
 	owner = j.owners.Runs[run]
-	v := kgeval.Job{Run: run, Dataset: id, Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine,
+	v := Job{Run: run, Dataset: id, Samples: r.Samples, Rejected: r.Rejected, Metrics: metrics, Engine: r.Engine,
 		Owner: owner, User: nameOf(owner), Resumes: r.Resumes + 1}
 	if jb, ok := j.jobs[run]; ok {
 		v.Dataset, v.Metrics = jb.view.Dataset, jb.view.Metrics
@@ -958,7 +958,7 @@ func (j *Jobs) Resume(ctx context.Context, run string, by kgeval.Caller) (kgeval
 // resume ("what") the job of run: EFORBIDDEN for anyone else, and for
 // everyone but admins when no owner is recorded. With sign-in off there
 // is nobody to tell apart, and everyone may. Only then is the job read.
-func (j *Jobs) mayControl(ctx context.Context, run string, by kgeval.Caller, what string) error {
+func (j *Jobs) mayControl(ctx context.Context, run string, by Caller, what string) error {
 	if by.Admin || by.Open {
 		return nil
 	}
@@ -971,7 +971,7 @@ func (j *Jobs) mayControl(ctx context.Context, run string, by kgeval.Caller, wha
 
 // ownerMay is mayControl's rule for a caller who is neither an admin nor
 // on a server with sign-in off: only the job's recorded owner may.
-func ownerMay(v kgeval.Job, by kgeval.Caller, what string) error {
+func ownerMay(v Job, by Caller, what string) error {
 	switch v.Owner {
 	case "":
 		return kgeval.Errorf(kgeval.EFORBIDDEN, "only an admin may %s the job of run %q: who started it is not recorded", what, v.Run)
@@ -1017,7 +1017,7 @@ func (j *Jobs) Close(timeout time.Duration) {
 }
 
 var (
-	_ kgeval.JobService   = (*Jobs)(nil)
-	_ kgeval.UploadQuota  = (*Jobs)(nil)
-	_ kgeval.UploadOwners = (*Jobs)(nil)
+	_ Service   = (*Jobs)(nil)
+	_ UploadQuota  = (*Jobs)(nil)
+	_ UploadOwners = (*Jobs)(nil)
 )
