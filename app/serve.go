@@ -6,12 +6,12 @@ import (
 	"io"
 	"time"
 
-	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/console"
 	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -53,7 +53,7 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	}
 	jobs.Delay = jobDelay
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
-		Console:    kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
+		Console:    readmodel.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
 		Cypher:     console.New(storeConfig(cfg)),
 		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,
 		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: dataset.UploadCost(cfg.DatasetOptions()),

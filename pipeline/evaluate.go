@@ -14,16 +14,6 @@ import (
 	"github.com/kgeval/kgeval/scoring/claims"
 )
 
-// Services is what the use cases read and write: the domain's storage
-// services and its readers (graphstore implements them on Neo4j).
-type Services interface {
-	kgeval.RunService
-	kgeval.SampleService
-	kgeval.ScoreService
-	kgeval.PairGraphService
-	readmodel.Reader
-}
-
 // Models are the model-backed adapters of one evaluation. They are built
 // for each run (EvaluateOptions.Models) on the run's cache, so that every
 // answer and vector the run reads or writes records the run, and every
@@ -162,7 +152,7 @@ type Evaluation struct {
 // done, failed, or interrupted (a cancelled ctx). Errors: ECONFLICT for a
 // stored run without Resume or Replace, EINVALID for a resume of another
 // evaluation, and those of the store and the pipeline.
-func Evaluate(ctx context.Context, store Services, o EvaluateOptions) (*Evaluation, error) {
+func Evaluate(ctx context.Context, store readmodel.Services, o EvaluateOptions) (*Evaluation, error) {
 	if o.Shards > 0 {
 		if err := checkShard(o); err != nil {
 			return nil, err
@@ -178,7 +168,7 @@ func Evaluate(ctx context.Context, store Services, o EvaluateOptions) (*Evaluati
 	return ev, err
 }
 
-func evaluate(ctx context.Context, store Services, o EvaluateOptions) (ev *Evaluation, err error) {
+func evaluate(ctx context.Context, store readmodel.Services, o EvaluateOptions) (ev *Evaluation, err error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
@@ -227,7 +217,7 @@ func evaluate(ctx context.Context, store Services, o EvaluateOptions) (ev *Evalu
 // attempt is one Evaluate call on a run: the run record as it was, and the
 // models and report of this attempt.
 type attempt struct {
-	store Services
+	store readmodel.Services
 	o     EvaluateOptions
 	// old is the stored run a resume continues (the zero Run otherwise).
 	old kgeval.Run

@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // SensitivityOptions are the paper's sensitivity experiment on a dataset.
@@ -67,7 +68,7 @@ type SensitivityReport struct {
 // Errors: EINVALID for an unknown system, fewer than 2 samples with a
 // reference or an unwritable Dir; ECONFLICT (a MismatchError) for a stored
 // run of other content, found before any file is written.
-func Sensitivity(ctx context.Context, store Services, o SensitivityOptions) (*SensitivityReport, error) {
+func Sensitivity(ctx context.Context, store readmodel.Services, o SensitivityOptions) (*SensitivityReport, error) {
 	log := o.Log
 	if log == nil {
 		log = io.Discard
