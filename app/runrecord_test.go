@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -22,6 +21,7 @@ import (
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/runner"
 )
 
 // serverConfig is the configuration of a server holding secrets, as
@@ -74,7 +74,9 @@ func TestEvaluate_RunRecordHasNoSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := fmt.Sprintf("runrecord-new-%d", time.Now().UnixNano())
-	ev, err := app.Evaluate(context.Background(), cfg, path, run, app.EvaluateOptions{Stdout: io.Discard, Stderr: io.Discard})
+	rn := runner.New(cfg)
+	defer rn.Close(context.Background())
+	ev, err := rn.Evaluate(context.Background(), runner.Request{Path: path, Run: run})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +191,9 @@ func TestCleanRunRecords(t *testing.T) {
 	if r.Dataset != "data.jsonl" || r.Settings == nil || !reflect.DeepEqual(*r.Settings, cfg.Scoring) || analysis.ExtractionMethod(r) != cfg.Extraction.Method {
 		t.Errorf("cleaned CLI run: dataset %q, settings %+v, extraction %s", r.Dataset, r.Settings, analysis.ExtractionMethod(r))
 	}
-	if _, err := app.Evaluate(ctx, cfg, path, cli, app.EvaluateOptions{Resume: true, Stdout: io.Discard, Stderr: io.Discard}); err != nil {
+	rn := runner.New(cfg)
+	defer rn.Close(ctx)
+	if _, err := rn.Evaluate(ctx, runner.Request{Path: path, Run: cli, Resume: true}); err != nil {
 		t.Fatalf("resume of the cleaned CLI run: %v", err)
 	}
 	if r, _ = db.GetRun(ctx, cli); r.Status != kgeval.RunDone || r.Resumes != 1 {

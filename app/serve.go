@@ -1,3 +1,6 @@
+// Package app is the dashboard's composition root: it builds the server
+// of a configs.Config (its users, state, console and limits) on a migrated
+// store, with the jobs on one runner.Runner.
 package app
 
 import (
@@ -12,6 +15,7 @@ import (
 	"github.com/kgeval/kgeval/graphstore/console"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/readmodel"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -30,7 +34,7 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := OpenMigratedStore(ctx, cfg)
+	db, err := runner.OpenMigratedStore(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -54,7 +58,7 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	jobs.Delay = jobDelay
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
 		Console:    readmodel.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
-		Cypher:     console.New(storeConfig(cfg)),
+		Cypher:     console.New(runner.StoreConfig(cfg)),
 		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,
 		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: dataset.UploadCost(cfg.DatasetOptions()),
 		UploadMeter: uploadMeter(cfg.DatasetOptions())},

@@ -12,14 +12,17 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/metricreg"
+	"github.com/kgeval/kgeval/runner"
 )
 
 // Jobs runs the dashboard's evaluations (Service) with the use
@@ -38,8 +41,9 @@ import (
 // web.upload_cleanup_age after they were made, at start and every
 // web.upload_cleanup_interval while the server runs.
 type Jobs struct {
-	cfg Config
-	db  RunCatalog
+	cfg    Config
+	runner *runner.Runner
+	db     RunCatalog
 	// Dir holds the uploaded datasets.
 	Dir string
 	// base is the context jobs run under (the server's).
@@ -94,37 +98,6 @@ type Config struct {
 	// CleanupAge and CleanupEvery are web.upload_cleanup_age (default
 	// UploadTTL) and web.upload_cleanup_interval (default 10 minutes).
 	CleanupAge, CleanupEvery time.Duration
-	// Load reads a dataset file with the configured limits; upload keeps
-	// only the rejections the dashboard lists (MaxRejectedListed).
-	Load func(path string, upload bool) (*dataset.Result, error)
-	// Evaluate runs one job's evaluation to its end (the run's outcome is
-	// recorded on the run). It evaluates Run.Data, which Start or
-	// Resume read, and does not read the file again.
-	Evaluate func(ctx context.Context, r Run) error
-}
-
-// Run is one job's evaluation: the configured one with these changes.
-type Run struct {
-	// Path is the dataset file and Run the run's name; Data is the file
-	// as Start or Resume read it (once, inside the memory budget).
-	Path, Run string
-	// Dataset is what the run records as its dataset: the upload's
-	// kgeval.UploadDataset, not the server's path to it.
-	Dataset string
-	Data    *dataset.Result
-	// Settings, if set, replace the configured scoring settings (a resumed
-	// run's recorded ones); Metrics, if set, scoring.metrics.
-	Settings *kgeval.RunSettings
-	Metrics  []string
-	// Engine is scoring.engine; CacheOnly turns llm.cache_only on.
-	Engine    string
-	CacheOnly bool
-	// Limit evaluates the first Limit samples (0: all); Resume finishes
-	// the stored run.
-	Limit  int
-	Resume bool
-	// Progress is told about each stage's progress.
-	Progress func(stage string, done, total int)
 }
 
 // owners is what Jobs keeps in Dir/owners.json: the owner and size of
@@ -161,13 +134,13 @@ type job struct {
 	stageN  int       // its done count then
 }
 
-// New returns the jobs of a dashboard on db, keeping uploads in dir;
-// jobs run under ctx.
-func New(ctx context.Context, cfg Config, db RunCatalog, dir string) (*Jobs, error) {
+// New returns the jobs of a dashboard on db, keeping uploads in dir; jobs
+// run under ctx, each one an evaluation that r runs.
+func New(ctx context.Context, cfg Config, r *runner.Runner, db RunCatalog, dir string) (*Jobs, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
 	}
-	j := &Jobs{cfg: cfg, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, starting: map[string]startingJob{}, MaxRunning: 2, MaxPerUser: 1,
+	j := &Jobs{cfg: cfg, runner: r, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, starting: map[string]startingJob{}, MaxRunning: 2, MaxPerUser: 1,
 		stop: make(chan struct{})}
 	if err := j.loadOwners(); err != nil {
 		return nil, err
@@ -180,6 +153,30 @@ func New(ctx context.Context, cfg Config, db RunCatalog, dir string) (*Jobs, err
 	}
 	go j.cleanupLoop(j.cleanupEvery())
 	return j, nil
+}
+
+// ConfigOf is the job settings of cfg: what a job may choose, the
+// metrics, dataset.strict and the upload quota and cleanup of web.*.
+func ConfigOf(cfg *configs.Config) Config {
+	names, _ := metricreg.ExpandMetrics(cfg.Scoring.Metrics)
+	// The metrics a job may add to the KG family (never nil: JSON's []).
+	metrics := slices.DeleteFunc(append([]string{}, names...), func(n string) bool { return metricreg.MetricFamily(n) == metricreg.FamilyKG })
+	return Config{
+		Options: Options{Metrics: metrics, Engines: []string{"gds", "native"}, Engine: cfg.Scoring.Engine,
+			Model: cfg.LLM.BaseURL + "#" + cfg.LLM.Model, Encoder: cfg.Embedding.Provider + " " + cfg.Embedding.Model, MaxUploadBytes: cfg.Web.UploadMaxBytes},
+		Metrics: cfg.Scoring.Metrics, Strict: cfg.Dataset.Strict, QuotaFiles: cfg.Web.UploadQuotaFiles, QuotaBytes: cfg.Web.UploadQuotaBytes,
+		CleanupAge: cfg.Web.UploadCleanupAge, CleanupEvery: cfg.Web.UploadCleanupInterval,
+	}
+}
+
+// read reads a dataset file with the configured limits; upload keeps only
+// the rejections the dashboard lists (MaxRejectedListed).
+func (j *Jobs) read(path string, upload bool) (*dataset.Result, error) {
+	opt := j.runner.Config().DatasetOptions()
+	if upload {
+		opt.MaxRejections = MaxRejectedListed
+	}
+	return dataset.Load(path, opt)
 }
 
 // UploadTTL is the default of web.upload_cleanup_age: how long an upload
@@ -459,7 +456,7 @@ func (j *Jobs) Upload(ctx context.Context, by Caller, name string, size int64, b
 		j.owners.Uploads[id] = r
 	}
 	j.mu.Unlock()
-	res, err := j.cfg.Load(path, true)
+	res, err := j.read(path, true)
 	if err != nil {
 		j.forgetUpload(id)
 		code := kgeval.ETOOLARGE // over a dataset limit: 413
@@ -531,7 +528,7 @@ func (j *Jobs) Start(ctx context.Context, by Caller, req Request) (Job, error) {
 	}
 	v := Job{Run: req.Run, Dataset: req.Upload, Samples: samples, Rejected: len(res.Rejected), Metrics: req.Metrics, Engine: req.Engine,
 		Owner: by.User, User: nameOf(by.User)}
-	r := Run{Path: filepath.Join(j.Dir, req.Upload), Dataset: kgeval.UploadDataset(req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
+	r := runner.Request{Path: filepath.Join(j.Dir, req.Upload), Dataset: kgeval.UploadDataset(req.Upload), Run: req.Run, Data: res, Metrics: append([]string{metricreg.FamilyKG}, req.Metrics...),
 		Engine: req.Engine, CacheOnly: req.CacheOnly, Limit: req.Limit}
 	return j.launch(r, v), nil
 }
@@ -600,7 +597,7 @@ func (j *Jobs) load(ctx context.Context, id string, reserve MemoryBudget) (*data
 		}
 		defer release()
 	}
-	res, err := j.cfg.Load(path, false)
+	res, err := j.read(path, false)
 	if err == nil {
 		return res, nil
 	}
@@ -690,7 +687,7 @@ func roundWait(d time.Duration) string {
 }
 
 // launch runs the evaluation r of v in the background. Callers hold mu.
-func (j *Jobs) launch(r Run, v Job) Job {
+func (j *Jobs) launch(r runner.Request, v Job) Job {
 	ctx, cancel := context.WithCancel(j.base)
 	v.Status, v.Live, v.Resumable, v.Started, v.Finished, v.Error, v.ETA = kgeval.RunRunning, true, false, time.Now().UTC(), nil, "", -1
 	v.Stage, v.Done, v.Total, v.Rate = "load", 0, 0, 0
@@ -709,7 +706,7 @@ func (j *Jobs) launch(r Run, v Job) Job {
 	go func() {
 		defer j.wg.Done()
 		defer cancel()
-		err := j.cfg.Evaluate(ctx, r)
+		_, err := j.runner.Evaluate(ctx, r)
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		now := time.Now().UTC()
@@ -923,7 +920,7 @@ func (j *Jobs) Resume(ctx context.Context, run string, by Caller) (Job, error) {
 	} else if err != nil {
 		return Job{}, err
 	}
-	jr := Run{Path: filepath.Join(j.Dir, id), Dataset: kgeval.UploadDataset(id), Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
+	jr := runner.Request{Path: filepath.Join(j.Dir, id), Dataset: kgeval.UploadDataset(id), Run: run, Data: res, Settings: r.Settings, Engine: r.Engine, Limit: r.Samples, Resume: true}
 	var rec struct{ LLM struct{ CacheOnly bool } }
 	if json.Unmarshal([]byte(r.Config), &rec) == nil && rec.LLM.CacheOnly {
 		jr.CacheOnly = true
@@ -1017,7 +1014,7 @@ func (j *Jobs) Close(timeout time.Duration) {
 }
 
 var (
-	_ Service   = (*Jobs)(nil)
+	_ Service      = (*Jobs)(nil)
 	_ UploadQuota  = (*Jobs)(nil)
 	_ UploadOwners = (*Jobs)(nil)
 )

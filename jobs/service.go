@@ -101,10 +101,10 @@ type Upload struct {
 	// number (1-based) and reason, as `kgeval evaluate` reports them.
 	// Rejected lists at most MaxRejectedListed of them; RejectedTotal
 	// counts them all.
-	Records       int         `json:"records"`
-	Valid         int         `json:"valid"`
+	Records       int                `json:"records"`
+	Valid         int                `json:"valid"`
 	Rejected      []kgeval.Rejection `json:"rejected"`
-	RejectedTotal int         `json:"rejected_total"`
+	RejectedTotal int                `json:"rejected_total"`
 }
 
 // MaxRejectedListed bounds the rejected records an upload lists.
@@ -186,10 +186,10 @@ type Job struct {
 	ETA   float64 `json:"eta"`
 	// Calls is the run's model-call accounting.
 	Calls    kgeval.Calls `json:"calls"`
-	Samples  int      `json:"samples"`
-	Rejected int      `json:"rejected"`
-	Metrics  []string `json:"metrics"`
-	Engine   string   `json:"engine"`
+	Samples  int          `json:"samples"`
+	Rejected int          `json:"rejected"`
+	Metrics  []string     `json:"metrics"`
+	Engine   string       `json:"engine"`
 	// Owner started the job ("user:NAME", "token:NAME" or "anonymous");
 	// only they and admins may cancel or resume it. Empty when no starter
 	// is recorded (a run of the CLI, or one started before owners were

@@ -9,12 +9,12 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -163,15 +163,16 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := app.OpenMigratedStore(cmd.Context(), cfg)
+			r := runner.New(cfg)
+			defer r.Close(context.WithoutCancel(cmd.Context()))
+			db, err := r.Store(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer db.Close(context.WithoutCancel(cmd.Context()))
 			rep, err := pipeline.Sensitivity(cmd.Context(), db, pipeline.SensitivityOptions{Dataset: o.dataset, Records: res.Records(), Samples: res.Samples,
 				Rejected: len(res.Rejected), System: o.system, Limit: o.limit, Seed: o.seed, Prefix: o.prefix, Dir: o.dir, Bins: o.bins, Replace: o.replace,
 				Evaluate: func(ctx context.Context, file, run string, resume, replace bool) error {
-					err := m.evaluate(ctx, cfg, file, run, evaluateOptions{EvaluateOptions: app.EvaluateOptions{Resume: resume, Replace: replace}})
+					err := m.evaluate(ctx, r, runner.Request{Path: file, Run: run, Resume: resume, Replace: replace}, printOptions{})
 					return adviseIf(err, pipeline.IsMismatch, resumeMismatchAdvice)
 				}, Log: m.Stdout})
 			if err != nil {

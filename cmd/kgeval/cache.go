@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/cachefile"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
@@ -16,6 +15,7 @@ import (
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -57,7 +57,7 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := app.OpenStore(cmd.Context(), cfg)
+			db, err := runner.OpenStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
@@ -152,7 +152,7 @@ func importCacheFile(ctx context.Context, cfg *configs.Config, file string, over
 	for _, w := range pipeline.SnapshotWarnings(r.Header(), prompts(), cfg.LLM.Model, cfg.Embedding.Model) {
 		fmt.Fprintf(stderr, "cache import: warning: %s: %s\n", file, w)
 	}
-	db, err := app.OpenMigratedStore(ctx, cfg)
+	db, err := runner.OpenMigratedStore(ctx, cfg)
 	if err != nil {
 		return err
 	}

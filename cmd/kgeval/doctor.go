@@ -4,11 +4,11 @@ import (
 	"path/filepath"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/minilm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -28,7 +28,7 @@ func (m *Main) doctorCommand() *cobra.Command {
 				LLMRequired: cfg.LLM.Required, EmbeddingProvider: cfg.Embedding.Provider, EmbeddingBaseURL: cfg.Embedding.BaseURL,
 				EmbeddingKey: cfg.Embedding.APIKey, EmbeddingModel: cfg.Embedding.Model, ModelDir: filepath.Join(cfg.Embedding.ModelsDir, cfg.Embedding.Model),
 				Probe: llm.Probe, MissingFile: minilm.MissingFile, Message: m.oneLine, CleanRun: cfg.CleanRun}
-			if db, err := app.OpenStore(cmd.Context(), cfg); err != nil {
+			if db, err := runner.OpenStore(cmd.Context(), cfg); err != nil {
 				o.StoreErr = err
 			} else {
 				defer db.Close(cmd.Context())

@@ -5,11 +5,11 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/export"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +31,7 @@ func (m *Main) exportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := app.OpenStore(cmd.Context(), cfg)
+			db, err := runner.OpenStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
