@@ -169,14 +169,25 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := pipeline.Sensitivity(cmd.Context(), db, pipeline.SensitivityOptions{Dataset: o.dataset, Records: res.Records(), Samples: res.Samples,
-				Rejected: len(res.Rejected), System: o.system, Limit: o.limit, Seed: o.seed, Prefix: o.prefix, Dir: o.dir, Bins: o.bins, Replace: o.replace,
-				Evaluate: func(ctx context.Context, file, run string, resume, replace bool) error {
-					err := m.evaluate(ctx, r, runner.Request{Path: file, Run: run, Resume: resume, Replace: replace}, printOptions{})
-					return adviseIf(err, pipeline.IsMismatch, resumeMismatchAdvice)
-				}, Log: m.Stdout})
+			plan, err := pipeline.PlanSensitivity(cmd.Context(), db, pipeline.SensitivityOptions{Dataset: o.dataset, Records: res.Records(), Samples: res.Samples,
+				Rejected: len(res.Rejected), System: o.system, Limit: o.limit, Seed: o.seed, Prefix: o.prefix, Dir: o.dir, Bins: o.bins, Replace: o.replace, Log: m.Stdout})
 			if err != nil {
 				return adviseIf(err, pipeline.IsMismatch, keepMismatchAdvice)
+			}
+			for _, st := range plan.Steps {
+				if st.Keep {
+					fmt.Fprintf(m.Stdout, "\nsensitivity: %s: run %q of %s is done; kept\n", st.Variant, st.Run, st.File)
+					continue
+				}
+				fmt.Fprintf(m.Stdout, "\nsensitivity: %s: evaluating %s as run %q\n", st.Variant, st.File, st.Run)
+				err := m.evaluate(cmd.Context(), r, runner.Request{Path: st.File, Run: st.Run, Resume: st.Resume, Replace: st.Replace}, printOptions{})
+				if err != nil {
+					return fmt.Errorf("sensitivity %s: %w", st.Variant, adviseIf(err, pipeline.IsMismatch, resumeMismatchAdvice))
+				}
+			}
+			rep, err := plan.Read(cmd.Context(), db)
+			if err != nil {
+				return err
 			}
 			fmt.Fprintln(m.Stdout)
 			render.Sensitivity(m.Stdout, *rep)
