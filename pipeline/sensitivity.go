@@ -40,6 +40,24 @@ type SensitivityOptions struct {
 	Log io.Writer
 }
 
+// Check fills the defaults of o (Prefix: the dataset's file name with
+// -sensitivity; Dir: Prefix) and refuses what cannot run. Errors: EINVALID.
+func (o *SensitivityOptions) Check() error {
+	if o.Dataset == "" {
+		return kgeval.Errorf(kgeval.EINVALID, "--dataset is required")
+	}
+	if o.Prefix == "" {
+		o.Prefix = strings.TrimSuffix(filepath.Base(o.Dataset), filepath.Ext(o.Dataset)) + "-sensitivity"
+	}
+	if o.Dir == "" {
+		o.Dir = o.Prefix
+	}
+	if o.Bins < 1 {
+		return kgeval.Errorf(kgeval.EINVALID, "--bins %d: want at least 1", o.Bins)
+	}
+	return nil
+}
+
 // SensitivityReport is the outcome of the sensitivity experiment.
 type SensitivityReport struct {
 	Dataset string `json:"dataset"`

@@ -381,6 +381,33 @@ func NewEmbedder(cfg *configs.Config, client *llm.Client) (kgeval.Embedder, erro
 	return mdl, nil
 }
 
+// PlanSensitivity prepares the sensitivity experiment of o on the Runner's
+// store (pipeline.PlanSensitivity), o.Dataset read with the configured
+// limits. The caller asks Evaluate for each step of the plan, then
+// ReadSensitivity for the report.
+func (r *Runner) PlanSensitivity(ctx context.Context, o pipeline.SensitivityOptions) (*pipeline.SensitivityPlan, error) {
+	res, err := dataset.Load(o.Dataset, r.cfg.DatasetOptions())
+	if err != nil {
+		return nil, err
+	}
+	o.Records, o.Samples, o.Rejected = res.Records(), res.Samples, len(res.Rejected)
+	db, err := r.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.PlanSensitivity(ctx, db, o)
+}
+
+// ReadSensitivity reads the runs of a sensitivity plan back into its
+// report, once each step is evaluated.
+func (r *Runner) ReadSensitivity(ctx context.Context, p *pipeline.SensitivityPlan) (*pipeline.SensitivityReport, error) {
+	db, err := r.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return p.Read(ctx, db)
+}
+
 // Preflight asks the model endpoint for its model list before any work
 // when llm.required is set (the Python package sets it) and the evaluation
 // will call the model without answering from the cache alone (no
