@@ -36,16 +36,8 @@ func (m *Main) exportCommand() *cobra.Command {
 				return err
 			}
 			defer db.Close(cmd.Context())
-			rec, err := db.GetRun(cmd.Context(), run)
-			if err != nil {
-				return err
-			}
 			// The pair columns are the run's own pairs, not today's config.
-			pairs := cfg.Scoring.Pairs
-			if rec.Settings != nil && len(rec.Settings.Pairs) > 0 {
-				pairs = rec.Settings.Pairs
-			}
-			rows, err := db.RunScores(cmd.Context(), run, variant)
+			rows, pairs, err := analysis.LoadRunScores(cmd.Context(), db, run, variant, cfg.Scoring.Pairs)
 			if err != nil {
 				return err
 			}

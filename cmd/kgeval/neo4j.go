@@ -2,8 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/kgeval/kgeval"
@@ -33,31 +31,8 @@ func (m *Main) neo4jCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			state := cfg.StateDir
-			env := append(os.Environ(), "KGEVAL_STATE_DIR="+state)
-			if action == "install" || action == "start" || action == "restart" {
-				home, err := neo4jdeploy.JavaHome(os.Getenv("JAVA_HOME"))
-				if err != nil {
-					return err
-				}
-				env = append(env, "JAVA_HOME="+home)
-				if err := neo4jdeploy.EnsureJars(cmd.Context(), filepath.Join(state, "neo4j"), mavenRepos(), m.Stderr); err != nil {
-					return err
-				}
-			}
-			script, err := neo4jdeploy.WriteLauncher(filepath.Join(state, "launcher"))
-			if err != nil {
-				return err
-			}
-			run := exec.CommandContext(cmd.Context(), "bash", script, action)
-			run.Env, run.Stdout, run.Stderr = env, m.Stdout, m.Stderr
-			if err := run.Run(); err != nil {
-				if action == "status" {
-					return kgeval.Errorf(kgeval.EUNAVAILABLE, "neo4j is not running (state in %s)", state)
-				}
-				return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "neo4j %s (state in %s; the launcher's output is above)", action, state)
-			}
-			return nil
+			return neo4jdeploy.Run(cmd.Context(), action, cfg.StateDir, neo4jdeploy.RunOptions{JavaHome: os.Getenv("JAVA_HOME"),
+				Repos: mavenRepos(), Stdout: m.Stdout, Stderr: m.Stderr})
 		},
 	}
 	return c

@@ -16,6 +16,46 @@ import (
 	"github.com/kgeval/kgeval"
 )
 
+// RunOptions are what Run takes from its caller's environment: its
+// JAVA_HOME, the Maven repositories of the jars (none: Maven Central) and
+// where the launcher's output goes.
+type RunOptions struct {
+	JavaHome       string
+	Repos          []string
+	Stdout, Stderr io.Writer
+}
+
+// Run runs the launcher's action (install, start, stop, restart, status,
+// password) with the state directory state: for install, start and
+// restart it finds a Java (JavaHome) and the jars first (EnsureJars).
+// Errors: EUNAVAILABLE (status: Neo4j is not running).
+func Run(ctx context.Context, action, state string, o RunOptions) error {
+	env := append(os.Environ(), "KGEVAL_STATE_DIR="+state)
+	if action == "install" || action == "start" || action == "restart" {
+		home, err := JavaHome(o.JavaHome)
+		if err != nil {
+			return err
+		}
+		env = append(env, "JAVA_HOME="+home)
+		if err := EnsureJars(ctx, filepath.Join(state, "neo4j"), o.Repos, o.Stderr); err != nil {
+			return err
+		}
+	}
+	script, err := WriteLauncher(filepath.Join(state, "launcher"))
+	if err != nil {
+		return err
+	}
+	run := exec.CommandContext(ctx, "bash", script, action)
+	run.Env, run.Stdout, run.Stderr = env, o.Stdout, o.Stderr
+	if err := run.Run(); err != nil {
+		if action == "status" {
+			return kgeval.Errorf(kgeval.EUNAVAILABLE, "neo4j is not running (state in %s)", state)
+		}
+		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "neo4j %s (state in %s; the launcher's output is above)", action, state)
+	}
+	return nil
+}
+
 // WriteLauncher writes the embedded launcher files into dir (when they
 // differ) and returns the script's path.
 func WriteLauncher(dir string) (string, error) {
