@@ -70,6 +70,17 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	return s, db, nil
 }
 
+// Serve serves the dashboard of cfg (NewServer) on server.addr until ctx
+// ends, then closes the store.
+func Serve(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) error {
+	s, db, err := NewServer(ctx, cfg, version, log, jobDelay)
+	if err != nil {
+		return err
+	}
+	defer db.Close(context.WithoutCancel(ctx))
+	return s.ListenAndServe(ctx, cfg.Server.Addr, log)
+}
+
 // uploadMeter measures an upload with the dataset limits (nil for a name
 // of no dataset format: it is refused before it is read).
 func uploadMeter(opt dataset.Options) func(name string) web.UploadMeter {

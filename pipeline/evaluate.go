@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kgeval/kgeval"
@@ -739,4 +741,19 @@ func (a *attempt) ledger() kgeval.Ledger {
 		l.Set("claims", pair, e)
 	}
 	return l
+}
+
+// ParseShard parses a shard spec I/N (evaluate --shard): worker I of N.
+func ParseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, kgeval.Errorf(kgeval.EINVALID, "--shard %q: want I/N with 0 <= I < N, e.g. 0/2 and 1/2 for two workers", s)
+	}
+	return i, n, nil
 }

@@ -75,7 +75,12 @@ func ExportCache(ctx context.Context, cfg *configs.Config, out string, o pipelin
 }
 
 // CacheStats counts the cache entries of db per kind (all, or those the
-// runs of f used).
+// runs of f used). Errors: ENOTFOUND for a run of f that is not stored.
 func CacheStats(ctx context.Context, db *graphstore.DB, f kgeval.CacheFilter) ([]kgeval.CacheKindStats, error) {
+	for _, r := range f.Runs {
+		if _, err := db.GetRun(ctx, r); err != nil {
+			return nil, err
+		}
+	}
 	return (&graphstore.Cache{DB: db}).Stats(ctx, f)
 }

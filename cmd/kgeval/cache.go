@@ -93,11 +93,6 @@ func (m *Main) cacheStatsCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return m.withStore(cmd, true, func(db *graphstore.DB) error {
-				for _, r := range runs {
-					if _, err := db.GetRun(cmd.Context(), r); err != nil {
-						return err
-					}
-				}
 				st, err := runner.CacheStats(cmd.Context(), db, kgeval.CacheFilter{Runs: runs})
 				if err != nil {
 					return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -53,7 +52,7 @@ func (m *Main) evaluateCommand() *cobra.Command {
 				return kgeval.Errorf(kgeval.EINVALID, "--replace and --resume exclude each other")
 			}
 			if shard != "" {
-				if q.Shard, q.Shards, err = parseShard(shard); err != nil {
+				if q.Shard, q.Shards, err = pipeline.ParseShard(shard); err != nil {
 					return err
 				}
 			}
@@ -94,13 +93,9 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	return c
 }
 
-// printOptions are what to print of an evaluation.
-type printOptions struct {
-	// All prints every score after the headline (render.Scores).
-	All bool
-	// JSON prints render.EvaluationJSON instead of the tables.
-	JSON bool
-}
+// printOptions are what to print of an evaluation: every score after the
+// headline (All, render.Scores), or render.EvaluationJSON (JSON).
+type printOptions struct{ All, JSON bool }
 
 // evaluate asks r to run q with the program's output streams and progress
 // bars, then prints the evaluation summary and the run's table from the
@@ -151,21 +146,6 @@ func (m *Main) tracesDataset(path, system string) (string, error) {
 		return "", kgeval.Wrap(kgeval.EINTERNAL, err, "write %s", out)
 	}
 	return out, nil
-}
-
-// parseShard parses --shard I/N.
-func parseShard(s string) (i, n int, err error) {
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		i, err = strconv.Atoi(a)
-		if err == nil {
-			n, err = strconv.Atoi(b)
-		}
-	}
-	if !ok || err != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, kgeval.Errorf(kgeval.EINVALID, "--shard %q: want I/N with 0 <= I < N, e.g. 0/2 and 1/2 for two workers", s)
-	}
-	return i, n, nil
 }
 
 // killHook wraps a progress function so that the process kills itself with
