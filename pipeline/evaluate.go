@@ -41,7 +41,7 @@ type Models struct {
 
 // ModelFactory builds one evaluation's model adapters on the run's cache:
 // cache for label vectors, answers for the model's answers (--fresh makes
-// it write-only). The caller that wires the clients (app) provides it; the
+// it write-only). The room that wires the clients (runner) provides it; the
 // pipeline never calls back up to build them.
 type ModelFactory interface {
 	Models(cache, answers kgeval.Cache) (*Models, error)

@@ -17,7 +17,7 @@ import (
 	"github.com/kgeval/kgeval/jobs"
 )
 
-// holdJobs is a JobService whose Upload reads the body and then, for an upload
+// holdJobs is a jobs.Service whose Upload reads the body and then, for an upload
 // named hold.jsonl, blocks until release is closed (fault injection: a
 // parse that takes its time while holding its memory).
 type holdJobs struct {
