@@ -227,8 +227,8 @@ def _message(lines: List[str], status: int) -> str:
 def main() -> None:
     """The ``kgeval`` console script: runs the bundled binary in place of
     this process, with the state folder the Python API uses (kgeval.local)."""
-    from . import _local
+    from ._state import console_env
     b = binary()
     env = dict(os.environ)
-    env.update(_local.console_env())
+    env.update(console_env())
     os.execve(b, [b, *sys.argv[1:]], env)
