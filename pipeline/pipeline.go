@@ -16,7 +16,7 @@
 // scores, then compute and store the other selected per-sample metrics
 // (triplet similarity, encoder metrics, the LLM judge's). A resumed run
 // skips what is already stored (Evaluator.Done, MetricsDone).
-// RuleExtractor is the model-free extractor of `extraction.method: rules`;
+// scoring.RuleExtractor is the model-free extractor of `extraction.method: rules`;
 // Evaluator.RuleFacts adds the same rule-read triplets to the model's
 // (`both`, the default).
 package pipeline

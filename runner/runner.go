@@ -17,10 +17,10 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
-	"github.com/kgeval/kgeval/judge"
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/minilm"
+	"github.com/kgeval/kgeval/models"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
 	"github.com/kgeval/kgeval/scoring"
@@ -37,7 +37,7 @@ func OpenMigratedStore(ctx context.Context, cfg *configs.Config) (*graphstore.DB
 }
 
 // opened counts the stores OpenStore and OpenMigratedStore opened, and
-// encoders the local encoders NewEmbedder loaded: a test's evidence that a
+// encoders the local encoders loadEncoder loaded: a test's evidence that a
 // dashboard job opens no driver and loads no encoder of its own.
 var opened, encoders atomic.Int64
 
@@ -180,7 +180,7 @@ func (r *Runner) Evaluate(ctx context.Context, q Request) (*pipeline.Evaluation,
 	if err != nil {
 		return nil, err
 	}
-	w, err := newModels(cfg, enc)
+	w, err := models.New(cfg, enc)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func (r *Runner) encoder() (kgeval.Embedder, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.enc == nil {
-		enc, err := NewEmbedder(r.cfg, nil)
+		enc, err := loadEncoder(r.cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -250,7 +250,7 @@ func prepare(cfg *configs.Config, path string, res *dataset.Result, o Request) e
 
 // evaluate runs pipeline.Evaluate of res (read from o.Path) as o.Run on
 // the migrated store db with the models w.
-func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *models, res *dataset.Result, o Request) (*pipeline.Evaluation, error) {
+func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *models.Set, res *dataset.Result, o Request) (*pipeline.Evaluation, error) {
 	path, run := o.Path, o.Run
 	if o.Resume || o.Shards > 0 {
 		stored, err := db.GetRun(ctx, run)
@@ -277,7 +277,7 @@ func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *mo
 	ev, err := pipeline.Evaluate(ctx, db, pipeline.EvaluateOptions{
 		Run: run, Dataset: dataset, Fingerprint: res.Fingerprint, Samples: res.Samples, Rejected: len(res.Rejected),
 		Replace: o.Replace, Resume: o.Resume, Fresh: o.Fresh, Config: cfg.RunConfig(), Settings: cfg.Scoring,
-		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: w.client.Endpoint(), Encoder: w.embedder.Name(), JudgeConcurrency: cfg.LLM.Concurrency,
+		Grounding: cfg.Extraction.Grounding, RuleFacts: cfg.Extraction.Method == "both", LLM: w.Endpoint(), Encoder: w.Encoder(), JudgeConcurrency: cfg.LLM.Concurrency,
 		Engine: engine, Cache: &graphstore.Cache{DB: db}, Models: w,
 		Progress: o.Progress, Log: o.Stderr, Scores: o.Scores, Shard: o.Shard, Shards: o.Shards,
 		Rejections: res.Rejected, CacheOnly: cfg.LLM.CacheOnly,
@@ -288,91 +288,8 @@ func evaluate(ctx context.Context, cfg *configs.Config, db *graphstore.DB, w *mo
 	return ev, nil
 }
 
-// models are the model clients of one evaluation: one for extraction, one
-// for the judge and one for the model check, so that each family's calls
-// and tokens are counted apart; Models builds the run's adapters on them.
-type models struct {
-	cfg                               *configs.Config
-	client, judgeClient, verifyClient *llm.Client
-	embedder                          kgeval.Embedder
-	cached                            *llm.CachedEmbedder
-	judge                             *judge.Judge
-}
-
-// newModels builds one evaluation's model clients; enc, if not nil, is its
-// encoder (a server's, loaded once), else it loads the configured one.
-func newModels(cfg *configs.Config, enc kgeval.Embedder) (*models, error) {
-	llmCfg := llm.Config{BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model, Timeout: cfg.LLM.Timeout,
-		MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, Temperature: float32(cfg.LLM.Temperature), MaxTokens: cfg.LLM.MaxTokens,
-		CacheOnly: cfg.LLM.CacheOnly, ContextTokens: cfg.LLM.ContextTokens}
-	w := &models{cfg: cfg, client: llm.New(llmCfg), judgeClient: llm.New(llmCfg), verifyClient: llm.New(llmCfg), embedder: enc}
-	if enc != nil {
-		return w, nil
-	}
-	var err error
-	if w.embedder, err = NewEmbedder(cfg, w.client); err != nil {
-		return nil, err
-	}
-	return w, nil
-}
-
-// Models builds the run's adapters on its cache (pipeline.ModelFactory).
-func (w *models) Models(cache, answers kgeval.Cache) (*pipeline.Models, error) {
-	cfg := w.cfg
-	w.cached = &llm.CachedEmbedder{Next: w.embedder, Cache: cache}
-	w.judge = &judge.Judge{Client: w.judgeClient, Cache: answers, Embedder: w.cached}
-	ms := &pipeline.Models{
-		Extractor: &llm.Extractor{Client: w.client, Cache: answers, MaxLabelChars: cfg.Dataset.MaxLabelChars, WindowChars: cfg.Extraction.WindowChars},
-		Embedder:  w.cached, Judge: w.judge, Verifier: &llm.Verifier{Client: w.verifyClient, Cache: answers},
-		Calls: func() kgeval.Calls { return w.client.Stats().Add(w.judgeClient.Stats()).Add(w.verifyClient.Stats()) },
-	}
-	if kgeval.AsksClaims(cfg.Scoring.Verify) {
-		cv := &llm.ClaimVerifier{Client: w.verifyClient, Cache: answers, Forms: cfg.Scoring.VerifyForms, Aggregate: cfg.Scoring.EvidenceAggregate}
-		ms.ClaimVerifier = cv
-		if cfg.Scoring.AtomicWords > 0 {
-			ms.ClaimVerifier = &llm.AtomicVerifier{Inner: cv, Words: cfg.Scoring.AtomicWords}
-		}
-	}
-	if cfg.Extraction.Method == "rules" {
-		ms.Extractor = pipeline.RuleExtractor{}
-	}
-	if m, ok := w.embedder.(*minilm.Model); ok {
-		ms.Tokens = m
-	}
-	return ms, nil
-}
-
-// Usage is what these models did (pipeline.ModelFactory): each family's
-// client, and every model client of this evaluation, a separate
-// embeddings endpoint's included.
-func (w *models) Usage() pipeline.Usage {
-	all := w.client.Stats().Add(w.judgeClient.Stats()).Add(w.verifyClient.Stats())
-	if e, ok := w.embedder.(*llm.Embedder); ok && e.Client != w.client {
-		all = all.Add(e.Client.Stats())
-	}
-	u := pipeline.Usage{Extraction: w.client.Stats(), Verify: w.verifyClient.Stats(), Judge: w.judgeClient.Stats(), All: all}
-	if w.judge != nil {
-		js := w.judge.Stats()
-		u.JudgeCached = len(js.CacheHits)
-		u.JudgeAsks, u.JudgeHits = js.Totals()
-	}
-	if w.cached != nil {
-		u.EmbedMisses = w.cached.Misses
-	}
-	return u
-}
-
-// NewEmbedder is the configured encoder: the local MiniLM files, or an
-// OpenAI-compatible embeddings endpoint (client's, or its own base URL).
-func NewEmbedder(cfg *configs.Config, client *llm.Client) (kgeval.Embedder, error) {
-	if cfg.Embedding.Provider == "openai" {
-		ec := client
-		if cfg.Embedding.BaseURL != "" {
-			ec = llm.New(llm.Config{BaseURL: cfg.Embedding.BaseURL, APIKey: cfg.Embedding.APIKey, Model: cfg.Embedding.Model,
-				Timeout: cfg.LLM.Timeout, MaxRetries: cfg.LLM.MaxRetries, Concurrency: cfg.LLM.Concurrency, CacheOnly: cfg.LLM.CacheOnly})
-		}
-		return &llm.Embedder{Client: ec, Model: cfg.Embedding.Model, BatchSize: cfg.Embedding.BatchSize}, nil
-	}
+// loadEncoder loads the local MiniLM encoder of cfg.
+func loadEncoder(cfg *configs.Config) (kgeval.Embedder, error) {
 	mdl, err := minilm.Load(cfg.EncoderDir())
 	if err != nil {
 		return nil, kgeval.Wrap(kgeval.EUNAVAILABLE, err, "local encoder %s", cfg.Embedding.Model)
