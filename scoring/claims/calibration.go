@@ -321,7 +321,7 @@ func ReadCalibration(path string) (Calibration, error) {
 	}
 	named := func(f *Fit) bool { return f != nil && len(f.Names) > 0 }
 	if !named(cal.WithModel) && !named(cal.WithoutModel) {
-		return cal, kgeval.Errorf(kgeval.EINVALID, "--calibration %s: no model.names: not a file of `kgeval calibrate`", path)
+		return cal, kgeval.Errorf(kgeval.EINVALID, "%s: no model.names: not a file of `kgeval calibrate`", path)
 	}
 	return cal, nil
 }
