@@ -15,13 +15,14 @@ import (
 	"github.com/kgeval/kgeval/runner"
 )
 
-// Jobs runs the dashboard's evaluations (Service) with the use
-// case of `kgeval evaluate` (Config.Evaluate): uploads are kept in Dir
+// Jobs runs the dashboard's evaluations (Service), each one an evaluation
+// the Runner runs as it runs `kgeval evaluate`'s: uploads are kept in Dir
 // under generated names, each job runs in the background on a context of
 // its own (Cancel cancels it: the run is recorded as interrupted) and
-// reports its progress through Run.Progress. A job outlives the request
-// that started it, not the server: runs a stopped server leaves unfinished
-// are listed from the store and resumed (Run.Resume).
+// reports its progress through its runner.Request's Progress. A job
+// outlives the request that started it, not the server: runs a stopped
+// server leaves unfinished are listed from the store and resumed (a
+// Request with Resume).
 //
 // Who uploaded each file and who started each run's job are kept in
 // Dir/owners.json, so that they outlive the server too: each user's
@@ -72,7 +73,7 @@ type RunCatalog interface {
 	DeleteRun(ctx context.Context, name string) error
 }
 
-// Config are the dashboard's job settings and the use case a job runs.
+// Config are the dashboard's job settings (ConfigOf a configuration).
 type Config struct {
 	// Options are what a job may choose (Jobs.Options).
 	Options Options
