@@ -25,29 +25,27 @@
 // # Map
 //
 //	kgeval (this package)  domain types (KGResult keyed by the registry in
-//	                       metricreg); service.go,
-//	                       cache.go, console.go, the services with the error
-//	                       codes they return; error.go, the application
-//	                       error and its codes
+//	                       metricreg); service.go, cache.go, the services
+//	                       with the error codes they return; error.go, the
+//	                       application error and its codes
 //	readmodel              the read side: sample pages and details, score
-//	                       rows, run aggregates and the readers of them
+//	                       rows, run aggregates, the console's results and
+//	                       the readers of them; Services, what the use cases
+//	                       and the dashboard read and write
 //	metricreg              the metric registry, a leaf (names, families,
 //	                       directions, scales, meanings, validity types,
 //	                       each KG metric's place in a KGResult's JSON)
 //	pipeline               use cases: Evaluate (the run policy: start / resume /
 //	                       replace, call accounting; it returns the scores it
 //	                       holds), Sweep, Sensitivity, ExportCache, ImportCache,
-//	                       Doctor, the dashboard's Jobs; the Evaluator runs one
+//	                       Doctor; the Evaluator runs one
 //	                       evaluation as stages (load, extract, ground,
 //	                       rules, embed, build, score, verify, claims, store,
 //	                       metrics, judge), each a method testable alone, in
 //	                       a file of its own when it calls the scoring room
-//	analysis               read models over stored rows: Reader loads a run
-//	                       once and caches its views per finished run (overview,
-//	                       triage, sweep, compare, sample) for the CLI and the
-//	                       dashboard; run statistics, correlations, system and
-//	                       run comparisons, sensitivity, sweeps;
-//	                       one claim view (ClaimView) for render and web
+//	analysis               read models over stored rows (Reader caches a
+//	                       finished run's views for the CLI and the dashboard):
+//	                       statistics, correlations, comparisons, sweeps
 //	analysis/check         the checks a run is held to: the validity report
 //	                       (win rates with intervals) and the CI gate
 //	analysis/fit           the claim verdicts measured on labelled data
@@ -67,43 +65,37 @@
 //	                       calibrated claim score (calibration.json)
 //	graphstore             Neo4j: storage of every node type, the GDS engine;
 //	                       graphstoretest for tests
-//	graphstore/console     the dashboard's read-only Cypher console: one
-//	                       reader of a query, its parse tree, against an
-//	                       allowlist; its own Neo4j connection and slots
+//	graphstore/console     the dashboard's read-only Cypher console: a query's
+//	                       parse tree against an allowlist; its own connection
 //	cypher                 every query, one per file, values as parameters;
-//	                       cypher/parser, the Cypher 5 parser generated from
-//	                       openCypher's grammar (ANTLR) through which the
-//	                       console reads a query before Neo4j sees it
+//	                       cypher/parser, the console's Cypher 5 parser (ANTLR)
 //	llm, minilm, judge     the model adapters: OpenAI-compatible client,
 //	                       extractor and verifier; the local encoder; the judge
-//	dataset, cachefile,    file formats: datasets (their size and structure
-//	export, traces         bounded while read), cache snapshots, score
-//	                       exports, OpenInference/OTLP traces turned into
-//	                       samples (kgeval import-traces)
+//	dataset, cachefile,    file formats: datasets (bounded while read), cache
+//	export, traces         snapshots, score exports, OpenInference/OTLP traces
 //	web                    the dashboard and JSON API (Gin): a handler parses,
 //	                       makes one call (analysis.Reader, a service) and
 //	                       renders
 //	render                 the CLI's tables, reports and plots
 //	configs                the configuration and its loading (defaults, file,
 //	                       KGEVAL_* environment, flags)
-//	app                    the composition root: builds the store, model
-//	                       clients, encoder, engine and dashboard from configs
-//	cmd/kgeval             the CLI: parses flags, calls app, pipeline, analysis
-//	                       and render, prints the tables and adds its own
-//	                       advice to errors (the lower layers' messages fit
-//	                       every caller)
-//	python                 the Python package carried by the wheel (make
-//	                       wheel): kgeval.evaluate, Result, Client, the
-//	                       pytest plugin; it drives the bundled binary
+//	runner                 the one Runner, built once from configs: store,
+//	                       encoder, engines, each evaluation's model clients;
+//	                       Evaluate(ctx, Request) for every caller
+//	jobs                   the dashboard's jobs on the Runner: uploads, quotas,
+//	                       owners, slots, the queue; Caller is who asks
+//	app                    the dashboard's wiring: server, console, jobs
+//	cmd/kgeval             the CLI: parses flags, asks runner, pipeline, analysis
+//	                       and render, and adds its flag advice to errors
+//	python                 the Python package of the wheel; it drives the binary
 //
 // Dependencies point inwards: the adapters import this package (and the
 // pure scoring packages), not each other, except judge, which asks its
 // questions through the llm client; web and pipeline know the services and
-// readers, not graphstore; only app (and cmd, through it) builds concrete
-// types. This package imports the standard library, metricreg and
+// readers, not graphstore; only runner and app build concrete adapters. This package imports the standard library, metricreg and
 // golang.org/x/text (Unicode NFKC for label keys, Key), never readmodel.
 // What computes over its types for one or two packages lives with them
-// (the triplets of a built graph in scoring, the upload quota in pipeline,
+// (the triplets of a built graph in scoring, the upload quota in jobs,
 // Cosine in metrics); a method stays here when several do. docs/ARCHITECTURE.md
 // draws these floors and the one way an evaluation travels through them.
 package kgeval

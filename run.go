@@ -233,3 +233,15 @@ type RunUpdate struct {
 	Grounding *GroundingCounts
 	Ledger    Ledger
 }
+
+// UploadDataset is what a run of the dashboard upload id records as its
+// dataset (Run.Dataset): "uploads/ID", the upload's place in
+// web.state_dir, not the server's path to it.
+func UploadDataset(id string) string { return "uploads/" + id }
+
+// UploadOf returns the upload id of a Run.Dataset that UploadDataset made,
+// and whether it is one.
+func UploadOf(dataset string) (string, bool) {
+	id, ok := strings.CutPrefix(dataset, "uploads/")
+	return id, ok && id != "" && !strings.ContainsAny(id, `/\`)
+}

@@ -361,3 +361,21 @@ func ExtractionMethod(r kgeval.Run) string {
 	}
 	return "llm"
 }
+
+// LoadRunScores returns the score rows of a run's variant with the pairs
+// it was scored with: its recorded settings' pairs, else pairs (today's
+// configuration), for the columns of an export.
+func LoadRunScores(ctx context.Context, st ScoreSource, run, variant string, pairs []kgeval.Pair) ([]readmodel.SampleScores, []kgeval.Pair, error) {
+	rec, err := st.GetRun(ctx, run)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rec.Settings != nil && len(rec.Settings.Pairs) > 0 {
+		pairs = rec.Settings.Pairs
+	}
+	rows, err := st.RunScores(ctx, run, variant)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, pairs, nil
+}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
-	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/jobs"
 )
 
 // tripletRecords returns n JSONL records with given triplets (no model call
@@ -34,7 +33,7 @@ func tripletRecords(n int, broken bool) string {
 }
 
 // waitJob polls the job of run until ok says so, or fails after 2 minutes.
-func waitJob(t *testing.T, j *pipeline.Jobs, run string, ok func(kgeval.Job) bool) kgeval.Job {
+func waitJob(t *testing.T, j *jobs.Jobs, run string, ok func(jobs.Job) bool) jobs.Job {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
@@ -68,14 +67,14 @@ func TestJobs(t *testing.T) {
 	cfg.Neo4j.URI, cfg.Neo4j.Password = graphstoretest.URI(), graphstoretest.Password()
 	cfg.Scoring.Engine = "native"
 	ctx := context.Background()
-	jobs, err := app.NewJobs(ctx, cfg, db, t.TempDir())
+	js, err := app.NewJobs(ctx, cfg, db, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer jobs.Close(30 * time.Second)
-	jobs.Delay = 300 * time.Millisecond
+	defer js.Close(30 * time.Second)
+	js.Delay = 300 * time.Millisecond
 
-	up, err := jobs.Upload(ctx, "data.jsonl", strings.NewReader(tripletRecords(600, true)))
+	up, err := js.Upload(ctx, jobs.Caller{}, "data.jsonl", -1, strings.NewReader(tripletRecords(600, true)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,64 +82,64 @@ func TestJobs(t *testing.T) {
 	if up.Records != 601 || up.Valid != 600 || len(up.Rejected) != 1 || up.Rejected[0].Record != 601 || up.Rejected[0].Reason == "" {
 		t.Fatalf("upload %+v", up)
 	}
-	if _, err := os.Stat(filepath.Join(jobs.Dir, up.ID)); err != nil {
+	if _, err := os.Stat(filepath.Join(js.Dir, up.ID)); err != nil {
 		t.Fatal(err)
 	}
-	many, err := jobs.Upload(ctx, "many.jsonl", strings.NewReader(tripletRecords(1, false)+strings.Repeat(`{"id": "x"}`+"\n", 1500)))
-	if err != nil || many.RejectedTotal != 1500 || len(many.Rejected) != kgeval.MaxRejectedListed || many.Rejected[0].Record != 2 {
+	many, err := js.Upload(ctx, jobs.Caller{}, "many.jsonl", -1, strings.NewReader(tripletRecords(1, false)+strings.Repeat(`{"id": "x"}`+"\n", 1500)))
+	if err != nil || many.RejectedTotal != 1500 || len(many.Rejected) != jobs.MaxRejectedListed || many.Rejected[0].Record != 2 {
 		t.Errorf("1,500 rejected records: total %d, %d listed, %v", many.RejectedTotal, len(many.Rejected), err)
 	}
-	// An upload older than pipeline.UploadTTL that no run evaluates is removed
+	// An upload older than jobs.UploadTTL that no run evaluates is removed
 	// when a server starts; a recent one is kept.
-	old := filepath.Join(jobs.Dir, strings.Repeat("0", 32)+".jsonl")
+	old := filepath.Join(js.Dir, strings.Repeat("0", 32)+".jsonl")
 	if err := os.WriteFile(old, []byte("{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	week := time.Now().Add(-pipeline.UploadTTL - time.Hour)
+	week := time.Now().Add(-jobs.UploadTTL - time.Hour)
 	os.Chtimes(old, week, week)
-	if _, err := app.NewJobs(ctx, cfg, db, jobs.Dir); err != nil {
+	if _, err := app.NewJobs(ctx, cfg, db, js.Dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Errorf("old upload %s kept: %v", old, err)
 	}
-	if _, err := os.Stat(filepath.Join(jobs.Dir, up.ID)); err != nil {
+	if _, err := os.Stat(filepath.Join(js.Dir, up.ID)); err != nil {
 		t.Errorf("recent upload removed: %v", err)
 	}
-	if _, err := jobs.Upload(ctx, "../../etc/x.sh", strings.NewReader("x")); kgeval.ErrorCode(err) != kgeval.EINVALID {
+	if _, err := js.Upload(ctx, jobs.Caller{}, "../../etc/x.sh", -1, strings.NewReader("x")); kgeval.ErrorCode(err) != kgeval.EINVALID {
 		t.Errorf("upload of a .sh: %v", err)
 	}
-	bad, err := jobs.Upload(ctx, "bad.jsonl", strings.NewReader(`{"id": "x"}`+"\nnot json\n"))
+	bad, err := js.Upload(ctx, jobs.Caller{}, "bad.jsonl", -1, strings.NewReader(`{"id": "x"}`+"\nnot json\n"))
 	if err != nil || bad.ID != "" || bad.Valid != 0 || len(bad.Rejected) != 2 {
 		t.Errorf("upload with no valid record: %+v %v", bad, err)
 	}
 
 	run := fmt.Sprintf("jobs-test-%d", time.Now().UnixNano())
 	t.Cleanup(func() { _ = db.DeleteRun(context.Background(), run) })
-	if _, err := jobs.Start(ctx, kgeval.JobRequest{Upload: "../x.jsonl", Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.EINVALID {
+	if _, err := js.Start(ctx, jobs.Caller{}, jobs.Request{Upload: "../x.jsonl", Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.EINVALID {
 		t.Errorf("start on a path: %v", err)
 	}
-	v, err := jobs.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run, Engine: "native"})
+	v, err := js.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: run, Engine: "native"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.Status != kgeval.RunRunning || !v.Live || v.Samples != 600 {
 		t.Errorf("started %+v", v)
 	}
-	if _, err := jobs.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
+	if _, err := js.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
 		t.Errorf("second start of %s: %v", run, err)
 	}
-	first := waitJob(t, jobs, run, func(v kgeval.Job) bool { return v.Stage == "embed" && v.Done > 0 })
-	second := waitJob(t, jobs, run, func(v kgeval.Job) bool { return v.Stage != "embed" || v.Done > first.Done })
+	first := waitJob(t, js, run, func(v jobs.Job) bool { return v.Stage == "embed" && v.Done > 0 })
+	second := waitJob(t, js, run, func(v jobs.Job) bool { return v.Stage != "embed" || v.Done > first.Done })
 	t.Logf("progress: %s %d/%d (%.1f/s, ETA %.1f s), then %s %d/%d", first.Stage, first.Done, first.Total, first.Rate, first.ETA, second.Stage, second.Done, second.Total)
 	if second.Stage == "embed" && (second.Rate <= 0 || second.ETA < 0) {
 		t.Errorf("no rate or ETA: %+v", second)
 	}
-	if err := jobs.DeleteRun(ctx, run); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
+	if err := js.DeleteRun(ctx, run); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
 		t.Errorf("delete of a running run: %v", err)
 	}
 
-	v, err = jobs.Cancel(ctx, run, kgeval.Caller{Admin: true})
+	v, err = js.Cancel(ctx, run, jobs.Caller{Admin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +151,11 @@ func TestJobs(t *testing.T) {
 	if v.Status != kgeval.RunInterrupted || !v.Resumable || v.Live || stored.Status != kgeval.RunInterrupted {
 		t.Fatalf("cancelled: job %+v, stored %s", v, stored.Status)
 	}
-	if _, err := jobs.Cancel(ctx, run, kgeval.Caller{Admin: true}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
+	if _, err := js.Cancel(ctx, run, jobs.Caller{Admin: true}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
 		t.Errorf("second cancel: %v", err)
 	}
 	// A new server (a restart) lists the interrupted run as resumable.
-	again, err := app.NewJobs(ctx, cfg, db, jobs.Dir)
+	again, err := app.NewJobs(ctx, cfg, db, js.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,10 +174,10 @@ func TestJobs(t *testing.T) {
 	}
 
 	again.Delay = 0
-	if _, err := again.Resume(ctx, run, kgeval.Caller{User: "test", Admin: true}); err != nil {
+	if _, err := again.Resume(ctx, run, jobs.Caller{User: "test", Admin: true}); err != nil {
 		t.Fatal(err)
 	}
-	done := waitJob(t, again, run, func(v kgeval.Job) bool { return !v.Live })
+	done := waitJob(t, again, run, func(v jobs.Job) bool { return !v.Live })
 	stored, _ = db.GetRun(ctx, run)
 	t.Logf("resumed: job %s, stored %s, %d samples, %d resumes, %d model calls", done.Status, stored.Status, stored.Samples, stored.Resumes, done.Calls.Calls)
 	if done.Status != kgeval.RunDone || stored.Status != kgeval.RunDone || stored.Resumes != 1 || stored.Samples != 600 || done.Calls.Calls != 0 {
@@ -188,7 +187,7 @@ func TestJobs(t *testing.T) {
 	if err != nil || len(scores) != 600 {
 		t.Errorf("resumed run: %d samples with scores, %v", len(scores), err)
 	}
-	if _, err := again.Resume(ctx, run, kgeval.Caller{User: "test", Admin: true}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
+	if _, err := again.Resume(ctx, run, jobs.Caller{User: "test", Admin: true}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
 		t.Errorf("resume of a done run: %v", err)
 	}
 	if err := again.DeleteRun(ctx, run); err != nil {
@@ -202,14 +201,14 @@ func TestJobs(t *testing.T) {
 	// listed as failed with its error, not resumable.
 	broken := *cfg
 	broken.Embedding.ModelsDir = t.TempDir()
-	bj, err := app.NewJobs(ctx, &broken, db, jobs.Dir)
+	bj, err := app.NewJobs(ctx, &broken, db, js.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bj.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run + "-broken", Engine: "native"}); err != nil {
+	if _, err := bj.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: run + "-broken", Engine: "native"}); err != nil {
 		t.Fatal(err)
 	}
-	failed := waitJob(t, bj, run+"-broken", func(v kgeval.Job) bool { return !v.Live })
+	failed := waitJob(t, bj, run+"-broken", func(v jobs.Job) bool { return !v.Live })
 	list, _ = bj.List(ctx)
 	t.Logf("failed job: %s: %s (listed: %v)", failed.Status, failed.Error, len(list) > 0 && list[0].Run == run+"-broken")
 	if failed.Status != kgeval.RunFailed || failed.Resumable || !strings.Contains(failed.Error, "encoder") || len(list) == 0 || list[0].Run != run+"-broken" {
@@ -219,95 +218,17 @@ func TestJobs(t *testing.T) {
 	// At most MaxRunning jobs at once; a server that stops (Close) records
 	// its running job as interrupted.
 	again.Delay, again.MaxRunning = 300*time.Millisecond, 1
-	if _, err := again.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run, Engine: "native"}); err != nil {
+	if _, err := again.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: run, Engine: "native"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := again.Start(ctx, kgeval.JobRequest{Upload: up.ID, Run: run + "-2", Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ETOOMANY {
+	if _, err := again.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: run + "-2", Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ETOOMANY {
 		t.Errorf("second job at once: %v", err)
 	}
-	waitJob(t, again, run, func(v kgeval.Job) bool { return v.Done > 0 })
+	waitJob(t, again, run, func(v jobs.Job) bool { return v.Done > 0 })
 	again.Close(30 * time.Second)
 	stored, _ = db.GetRun(ctx, run)
 	t.Logf("after Close: stored %s", stored.Status)
 	if stored.Status != kgeval.RunInterrupted {
 		t.Errorf("after Close: stored %s", stored.Status)
-	}
-}
-
-// TestJobs_SharedRunner checks that the dashboard's jobs run on what the
-// server built once: two jobs at once open no Neo4j driver (and so migrate
-// nothing), load no encoder beyond the one NewJobs loaded, and read their
-// upload once, inside the memory budget their Start carried: each upload is
-// removed as soon as its Start returns, and both jobs still end done with
-// their scores.
-func TestJobs_SharedRunner(t *testing.T) {
-	db := graphstoretest.MustOpenDB(t)
-	cfg, err := configs.Load("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Job plumbing, not the claims' model check (make factcheck measures
-	// that): no claim question waits on the shared model server.
-	cfg.Scoring.Verify = "off"
-	cfg.Neo4j.URI, cfg.Neo4j.Password = graphstoretest.URI(), graphstoretest.Password()
-	cfg.Scoring.Engine = "native"
-	ctx := context.Background()
-	opened, encoders := app.Opened(), app.Encoders()
-	jobs, err := app.NewJobs(ctx, cfg, db, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer jobs.Close(30 * time.Second)
-	if n := app.Encoders() - encoders; n != 1 {
-		t.Fatalf("NewJobs loaded %d encoders, want 1", n)
-	}
-	jobs.Delay = 50 * time.Millisecond // the two jobs overlap
-
-	var mu sync.Mutex
-	reserved := map[string]int64{}
-	budget := kgeval.WithMemoryBudget(ctx, func(_ context.Context, name, path string) (func(), error) {
-		st, err := os.Stat(path)
-		if err != nil {
-			return nil, err
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		reserved[name] += st.Size()
-		return func() {}, nil
-	})
-	run := fmt.Sprintf("jobs-shared-%d", time.Now().UnixNano())
-	var runs []string
-	for i, n := range []int{30, 40} {
-		up, err := jobs.Upload(ctx, "shared.jsonl", strings.NewReader(tripletRecords(n, false)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := fmt.Sprintf("%s-%d", run, i)
-		t.Cleanup(func() { _ = db.DeleteRun(context.Background(), name) })
-		if _, err := jobs.Start(budget, kgeval.JobRequest{Upload: up.ID, Run: name, Engine: "native"}); err != nil {
-			t.Fatal(err)
-		}
-		if reserved[up.ID] != up.Bytes {
-			t.Errorf("start of %s reserved the budget for %d bytes, want the upload's file of %d", name, reserved[up.ID], up.Bytes)
-		}
-		if err := os.Remove(filepath.Join(jobs.Dir, up.ID)); err != nil {
-			t.Fatal(err)
-		}
-		runs = append(runs, name)
-	}
-	for i, name := range runs {
-		v := waitJob(t, jobs, name, func(v kgeval.Job) bool { return !v.Live })
-		scores, err := db.RunScores(ctx, name, kgeval.DefaultVariant)
-		t.Logf("job %d: %s, %d samples scored (its upload removed once started)", i, v.Status, len(scores))
-		if v.Status != kgeval.RunDone || err != nil || len(scores) != v.Samples {
-			t.Errorf("job %s: %+v, %d scores, %v", name, v, len(scores), err)
-		}
-	}
-	t.Logf("two jobs: %d Neo4j drivers opened, %d encoders loaded after NewJobs's one, %d budget reservations", app.Opened()-opened, app.Encoders()-encoders-1, len(reserved))
-	if n := app.Opened() - opened; n != 0 {
-		t.Errorf("two jobs opened %d Neo4j drivers, want 0 (the server's)", n)
-	}
-	if n := app.Encoders() - encoders; n != 1 {
-		t.Errorf("two jobs loaded %d encoders in all, want the 1 NewJobs loaded", n)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,7 +19,9 @@ import (
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/runner"
 )
 
 // serverConfig is the configuration of a server holding secrets, as
@@ -73,7 +74,9 @@ func TestEvaluate_RunRecordHasNoSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := fmt.Sprintf("runrecord-new-%d", time.Now().UnixNano())
-	ev, err := app.Evaluate(context.Background(), cfg, path, run, app.EvaluateOptions{Stdout: io.Discard, Stderr: io.Discard})
+	rn := runner.New(cfg)
+	defer rn.Close(context.Background())
+	ev, err := rn.Evaluate(context.Background(), runner.Request{Path: path, Run: run})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +191,9 @@ func TestCleanRunRecords(t *testing.T) {
 	if r.Dataset != "data.jsonl" || r.Settings == nil || !reflect.DeepEqual(*r.Settings, cfg.Scoring) || analysis.ExtractionMethod(r) != cfg.Extraction.Method {
 		t.Errorf("cleaned CLI run: dataset %q, settings %+v, extraction %s", r.Dataset, r.Settings, analysis.ExtractionMethod(r))
 	}
-	if _, err := app.Evaluate(ctx, cfg, path, cli, app.EvaluateOptions{Resume: true, Stdout: io.Discard, Stderr: io.Discard}); err != nil {
+	rn := runner.New(cfg)
+	defer rn.Close(ctx)
+	if _, err := rn.Evaluate(ctx, runner.Request{Path: path, Run: cli, Resume: true}); err != nil {
 		t.Fatalf("resume of the cleaned CLI run: %v", err)
 	}
 	if r, _ = db.GetRun(ctx, cli); r.Status != kgeval.RunDone || r.Resumes != 1 {
@@ -201,22 +206,22 @@ func TestCleanRunRecords(t *testing.T) {
 	if r, _ = db.GetRun(ctx, job); r.Dataset != "uploads/"+id {
 		t.Errorf("cleaned job run: dataset %q, want uploads/%s", r.Dataset, id)
 	}
-	jobs, err := app.NewJobs(ctx, cfg, db, cfg.UploadsDir())
+	js, err := app.NewJobs(ctx, cfg, db, cfg.UploadsDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer jobs.Close(30 * time.Second)
-	v, err := jobs.Get(ctx, job)
+	defer js.Close(30 * time.Second)
+	v, err := js.Get(ctx, job)
 	if err != nil || !v.Resumable || v.Dataset != id {
 		t.Errorf("the cleaned job run as a job: %+v %v", v, err)
 	}
-	if owner, ok := jobs.UploadOwner(r.Dataset); !ok {
+	if owner, ok := js.UploadOwner(r.Dataset); !ok {
 		t.Errorf("UploadOwner(%s) = %q %v: not the upload's", r.Dataset, owner, ok)
 	}
-	if _, err := jobs.Resume(ctx, job, kgeval.Caller{User: "user:admin", Admin: true}); err != nil {
+	if _, err := js.Resume(ctx, job, jobs.Caller{User: "user:admin", Admin: true}); err != nil {
 		t.Fatal(err)
 	}
-	v = waitJob(t, jobs, job, func(v kgeval.Job) bool { return !v.Live })
+	v = waitJob(t, js, job, func(v jobs.Job) bool { return !v.Live })
 	if r, _ = db.GetRun(ctx, job); v.Status != kgeval.RunDone || r.Status != kgeval.RunDone || r.Dataset != "uploads/"+id {
 		t.Errorf("resumed job run: job %s, stored %s, dataset %q", v.Status, r.Status, r.Dataset)
 	}

@@ -1,3 +1,6 @@
+// Package app is the dashboard's composition root: it builds the server
+// of a configs.Config (its users, state, console and limits) on a migrated
+// store, with the jobs on one runner.Runner.
 package app
 
 import (
@@ -6,12 +9,13 @@ import (
 	"io"
 	"time"
 
-	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/console"
 	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/readmodel"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -20,7 +24,7 @@ import (
 // store; the caller closes the store after the server stops (the console,
 // which connects on its first query, closes with the server's
 // ListenAndServe). jobDelay slows every job's
-// progress report down (pipeline.Jobs.Delay; the browser test's, 0
+// progress report down (jobs.Jobs.Delay; the browser test's, 0
 // otherwise).
 func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) (*web.Server, *graphstore.DB, error) {
 	auth := web.AuthConfig{Disabled: !cfg.Web.Auth, InsecureCookies: !cfg.Web.SecureCookies, SessionTTL: cfg.Web.SessionTTL}
@@ -30,7 +34,7 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := OpenMigratedStore(ctx, cfg)
+	db, err := runner.OpenMigratedStore(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -53,8 +57,8 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 	}
 	jobs.Delay = jobDelay
 	s, err := web.NewServer(web.Config{Version: version, Auth: auth, TrustedProxies: cfg.Web.TrustedProxies,
-		Console:    kgeval.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
-		Cypher:     console.New(storeConfig(cfg)),
+		Console:    readmodel.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
+		Cypher:     console.New(runner.StoreConfig(cfg)),
 		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,
 		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: dataset.UploadCost(cfg.DatasetOptions()),
 		UploadMeter: uploadMeter(cfg.DatasetOptions())},
@@ -64,6 +68,17 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 		return nil, nil, err
 	}
 	return s, db, nil
+}
+
+// Serve serves the dashboard of cfg (NewServer) on server.addr until ctx
+// ends, then closes the store.
+func Serve(ctx context.Context, cfg *configs.Config, version string, log io.Writer, jobDelay time.Duration) error {
+	s, db, err := NewServer(ctx, cfg, version, log, jobDelay)
+	if err != nil {
+		return err
+	}
+	defer db.Close(context.WithoutCancel(ctx))
+	return s.ListenAndServe(ctx, cfg.Server.Addr, log)
 }
 
 // uploadMeter measures an upload with the dataset limits (nil for a name

@@ -3,7 +3,7 @@
 // them. It implements the storage services of package kgeval (RunService,
 // SampleService, ScoreService, PairGraphService, CacheService), the
 // readers of package readmodel (Reader) and the GDS KG engine; with its
-// package console (the dashboard's read-only Cypher console, kgeval.Console)
+// package console (the dashboard's read-only Cypher console, readmodel.Console)
 // it is the only package that imports the Neo4j driver.
 // It stores and reads: aggregates other than the two the dashboard needs
 // at speed (RunSummary, RunSweep) are computed by package analysis. Every

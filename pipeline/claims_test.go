@@ -58,7 +58,7 @@ func TestEvaluate_ClaimsEnginesAgree(t *testing.T) {
 	for _, engine := range []kgeval.KGEngine{&scoring.Native{Seed: 42}, &graphstore.GDS{DB: db}} {
 		run := fmt.Sprintf("test-claims-%s-%d", engine.Name(), time.Now().UnixNano())
 		t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
-		ev := &pipeline.Evaluator{Extractor: pipeline.RuleExtractor{}, Embedder: m, Store: db, Engine: engine,
+		ev := &pipeline.Evaluator{Extractor: scoring.RuleExtractor{}, Embedder: m, Store: db, Engine: engine,
 			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(),
 			Claims: pipeline.ClaimOptions{Evidence: claims.Params{Mode: claims.ModeGraph, Budget: 40}}}
 		rep, err := ev.Evaluate(ctx, run, samples)
@@ -211,7 +211,7 @@ func TestEvaluate_ClaimsCascade(t *testing.T) {
 		t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
 		cv := &countingVerifier{inner: &llm.ClaimVerifier{Client: llm.New(llm.Config{BaseURL: base, Model: model, Timeout: 5 * time.Minute, MaxRetries: 2, Concurrency: 2}),
 			Cache: cache, Forms: []string{llm.FormThreeWay}}}
-		ev := &pipeline.Evaluator{Extractor: pipeline.RuleExtractor{}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 42},
+		ev := &pipeline.Evaluator{Extractor: scoring.RuleExtractor{}, Embedder: m, Store: db, Engine: &scoring.Native{Seed: 42},
 			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs(), ClaimVerifier: cv, VerifyPairs: []string{"faithfulness"},
 			Claims: pipeline.ClaimOptions{Evidence: claims.Params{Mode: claims.ModeGraph, Budget: 1500}, Cascade: cascade, Calibration: cal}}
 		rep, err := ev.Evaluate(ctx, run, samples)

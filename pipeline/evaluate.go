@@ -6,66 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metricreg"
+	"github.com/kgeval/kgeval/models"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring/claims"
 )
-
-// Services is what the use cases read and write: the domain's storage
-// services and its readers (graphstore implements them on Neo4j).
-type Services interface {
-	kgeval.RunService
-	kgeval.SampleService
-	kgeval.ScoreService
-	kgeval.PairGraphService
-	readmodel.Reader
-}
-
-// Models are the model-backed adapters of one evaluation. They are built
-// for each run (EvaluateOptions.Models) on the run's cache, so that every
-// answer and vector the run reads or writes records the run, and every
-// cached answer carries the run's call accounting.
-type Models struct {
-	Extractor kgeval.Extractor
-	// Embedder embeds labels and texts through the run's cache.
-	Embedder kgeval.Embedder
-	// Tokens gives token vectors for bert_score_f1 (nil: the metric is null).
-	Tokens kgeval.TokenEmbedder
-	// Judge computes the LLM-judged metrics (nil: they are null).
-	Judge kgeval.Judge
-	// Verifier is the model check of scoring.verify: llm (nil: off).
-	Verifier kgeval.Verifier
-	// ClaimVerifier is the model's P(supported) of each claim, for
-	// scoring.verify: prob (nil: not asked). Its calls are the verify
-	// client's.
-	ClaimVerifier kgeval.ClaimVerifier
-	// Calls returns the call accounting of this process's model clients
-	// (extraction, judge, verify) so far.
-	Calls func() kgeval.Calls
-}
-
-// ModelFactory builds one evaluation's model adapters on the run's cache:
-// cache for label vectors, answers for the model's answers (--fresh makes
-// it write-only). The caller that wires the clients (app) provides it; the
-// pipeline never calls back up to build them.
-type ModelFactory interface {
-	Models(cache, answers kgeval.Cache) (*Models, error)
-	// Usage is what the models it built did so far, per client.
-	Usage() Usage
-}
-
-// Usage is what an evaluation's model clients did: the calls of each
-// family (extraction, the model check, the judge) and of every client of
-// the process (All: with a separate embeddings endpoint's), the judge's
-// questions, and the texts embedded now.
-type Usage struct {
-	Extraction, Verify, Judge, All    kgeval.Calls
-	JudgeAsks, JudgeHits, JudgeCached int
-	EmbedMisses                       int
-}
 
 // EvaluateOptions are one evaluation of a dataset as a run.
 type EvaluateOptions struct {
@@ -101,7 +51,7 @@ type EvaluateOptions struct {
 	// run's cache (answers: the cache the model answers go through, which
 	// --fresh makes write-only).
 	Cache  kgeval.CacheService
-	Models ModelFactory
+	Models *models.Set
 	// Progress, if set, is told about each stage's progress.
 	Progress func(stage string, done, total int)
 	// Log receives what the operator should know as it happens (a resume,
@@ -138,14 +88,14 @@ type Evaluation struct {
 	Grounding                    string
 	Resumed, Verified, CacheOnly bool
 	// Models are the adapters it used (their counters say what they did).
-	Models *Models
+	Models *models.Adapters
 	// Calls is the run's call accounting over all its attempts, Ledger
 	// the model's cost per stage and pair over them.
 	Calls  kgeval.Calls
 	Ledger kgeval.Ledger
-	// Usage is what this process's model clients did (ModelFactory.Usage);
+	// Usage is what this process's model clients did (models.Set.Usage);
 	// Usage.All.Refused the requests --cache-only found no answer for.
-	Usage Usage
+	Usage models.Usage
 	// Scores are the run's score rows, in record order, when
 	// EvaluateOptions.Scores asked for them.
 	Scores []readmodel.SampleScores
@@ -162,7 +112,7 @@ type Evaluation struct {
 // done, failed, or interrupted (a cancelled ctx). Errors: ECONFLICT for a
 // stored run without Resume or Replace, EINVALID for a resume of another
 // evaluation, and those of the store and the pipeline.
-func Evaluate(ctx context.Context, store Services, o EvaluateOptions) (*Evaluation, error) {
+func Evaluate(ctx context.Context, store readmodel.Services, o EvaluateOptions) (*Evaluation, error) {
 	if o.Shards > 0 {
 		if err := checkShard(o); err != nil {
 			return nil, err
@@ -178,7 +128,7 @@ func Evaluate(ctx context.Context, store Services, o EvaluateOptions) (*Evaluati
 	return ev, err
 }
 
-func evaluate(ctx context.Context, store Services, o EvaluateOptions) (ev *Evaluation, err error) {
+func evaluate(ctx context.Context, store readmodel.Services, o EvaluateOptions) (ev *Evaluation, err error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
@@ -203,7 +153,7 @@ func evaluate(ctx context.Context, store Services, o EvaluateOptions) (ev *Evalu
 			ev.Usage = o.Models.Usage()
 		}
 	}()
-	if a.models, err = o.Models.Models(cache, answers); err != nil {
+	if a.models, err = o.Models.Adapters(cache, answers); err != nil {
 		return ev, err
 	}
 	ev.Models = a.models
@@ -227,7 +177,7 @@ func evaluate(ctx context.Context, store Services, o EvaluateOptions) (ev *Evalu
 // attempt is one Evaluate call on a run: the run record as it was, and the
 // models and report of this attempt.
 type attempt struct {
-	store Services
+	store readmodel.Services
 	o     EvaluateOptions
 	// old is the stored run a resume continues (the zero Run otherwise).
 	old kgeval.Run
@@ -238,7 +188,7 @@ type attempt struct {
 	prevLedger  kgeval.Ledger
 	done        map[string]bool
 	metricsDone map[string]map[string]bool
-	models      *Models
+	models      *models.Adapters
 	rep         *Report
 	// shards is the store of a sharded run (nil: a run of one process).
 	shards ShardLedger
@@ -749,4 +699,19 @@ func (a *attempt) ledger() kgeval.Ledger {
 		l.Set("claims", pair, e)
 	}
 	return l
+}
+
+// ParseShard parses a shard spec I/N (evaluate --shard): worker I of N.
+func ParseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, kgeval.Errorf(kgeval.EINVALID, "--shard %q: want I/N with 0 <= I < N, e.g. 0/2 and 1/2 for two workers", s)
+	}
+	return i, n, nil
 }

@@ -1,11 +1,11 @@
 // Package pipeline holds kgeval's use cases, each one function with an
-// options struct that the CLI and the dashboard can call alike: Evaluate (a
-// run with its start / resume / replace policy and call accounting, or one
-// shard of a run that several workers share; both in evaluate.go), Sweep,
-// Sensitivity, ExportCache and ImportCache, Doctor, and Jobs (the
-// dashboard's evaluations in the background, with each user's upload quota
-// in uploadquota.go). They depend on the domain's
-// service interfaces; package app wires the adapters.
+// options struct: Evaluate (a run with its start / resume / replace policy
+// and call accounting, or one shard of a run that several workers share;
+// both in evaluate.go), Sweep, the sensitivity experiment
+// (PlanSensitivity, then each step evaluated, then Read), ExportCache and
+// ImportCache, Doctor. They depend on the domain's service interfaces
+// (readmodel.Services); package runner builds the adapters once and is
+// what the CLI and the dashboard's jobs ask.
 //
 // The Evaluator is the evaluation itself, one stage after the other on one
 // evaluation value (stages.go; each stage that calls the scoring room sits
@@ -16,7 +16,7 @@
 // scores, then compute and store the other selected per-sample metrics
 // (triplet similarity, encoder metrics, the LLM judge's). A resumed run
 // skips what is already stored (Evaluator.Done, MetricsDone).
-// RuleExtractor is the model-free extractor of `extraction.method: rules`;
+// scoring.RuleExtractor is the model-free extractor of `extraction.method: rules`;
 // Evaluator.RuleFacts adds the same rule-read triplets to the model's
 // (`both`, the default).
 package pipeline

@@ -1,34 +1,12 @@
 package pipeline
 
 import (
-	"context"
 	"slices"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/lexical"
 	"github.com/kgeval/kgeval/scoring"
 )
-
-// RuleExtractor is the extractor of `extraction.method: rules`: triplets
-// read by rule (scoring.RuleTriplets), with no model call and no cache. Each
-// triplet keeps the span of its sentence as its window. A question is read
-// like any text: its triplets are full facts, not asked ones with a slot.
-type RuleExtractor struct{}
-
-// Extract implements kgeval.Extractor.
-func (RuleExtractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, progress func(done, total int)) ([]kgeval.Extraction, error) {
-	out := make([]kgeval.Extraction, len(reqs))
-	for i, r := range reqs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		out[i] = kgeval.Extraction{Triplets: scoring.RuleTriplets(r.Text)}
-		if progress != nil {
-			progress(i+1, len(reqs))
-		}
-	}
-	return out, nil
-}
 
 // addRuleFacts adds the rule-read triplets to every extracted text's
 // (extraction.method both), checked as the grounding drops.

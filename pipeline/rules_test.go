@@ -49,7 +49,7 @@ func TestEvaluate_RuleExtraction(t *testing.T) {
 	for _, engine := range []kgeval.KGEngine{&scoring.Native{Seed: 42}, &graphstore.GDS{DB: db}} {
 		run := fmt.Sprintf("test-rules-%s-%d", engine.Name(), time.Now().UnixNano())
 		t.Cleanup(func() { db.DeleteRunGraphs(context.Background(), run) })
-		ev := &pipeline.Evaluator{Extractor: pipeline.RuleExtractor{}, Embedder: m, Store: db, Engine: engine,
+		ev := &pipeline.Evaluator{Extractor: scoring.RuleExtractor{}, Embedder: m, Store: db, Engine: engine,
 			Params: kgeval.DefaultGraphParams(), Pairs: kgeval.DefaultPairs()}
 		rep, err := ev.Evaluate(ctx, run, samples)
 		if err != nil {

@@ -53,7 +53,7 @@ func ScoreRows(samples []kgeval.Sample, results []kgeval.KGResult, metrics []kge
 // what the evaluation rep holds when it evaluated every sample (a new or
 // replaced run), read back from the store on a resume, whose earlier
 // attempts' scores are only there.
-func scoreRows(ctx context.Context, store Services, o EvaluateOptions, rep *Report) ([]readmodel.SampleScores, error) {
+func scoreRows(ctx context.Context, store readmodel.Services, o EvaluateOptions, rep *Report) ([]readmodel.SampleScores, error) {
 	if o.Resume {
 		return store.RunScores(ctx, o.Run, kgeval.DefaultVariant)
 	}

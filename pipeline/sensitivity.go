@@ -12,6 +12,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
 	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // SensitivityOptions are the paper's sensitivity experiment on a dataset.
@@ -35,12 +36,26 @@ type SensitivityOptions struct {
 	Bins int
 	// Replace deletes and redoes runs of the same names.
 	Replace bool
-	// Evaluate evaluates one derived dataset file as run: the CLI's
-	// evaluate, with the same configuration. resume finishes a stored run
-	// of the same content; replace starts it over.
-	Evaluate func(ctx context.Context, file, run string, resume, replace bool) error
 	// Log receives the experiment's progress; nil discards it.
 	Log io.Writer
+}
+
+// Check fills the defaults of o (Prefix: the dataset's file name with
+// -sensitivity; Dir: Prefix) and refuses what cannot run. Errors: EINVALID.
+func (o *SensitivityOptions) Check() error {
+	if o.Dataset == "" {
+		return kgeval.Errorf(kgeval.EINVALID, "--dataset is required")
+	}
+	if o.Prefix == "" {
+		o.Prefix = strings.TrimSuffix(filepath.Base(o.Dataset), filepath.Ext(o.Dataset)) + "-sensitivity"
+	}
+	if o.Dir == "" {
+		o.Dir = o.Prefix
+	}
+	if o.Bins < 1 {
+		return kgeval.Errorf(kgeval.EINVALID, "--bins %d: want at least 1", o.Bins)
+	}
+	return nil
 }
 
 // SensitivityReport is the outcome of the sensitivity experiment.
@@ -59,15 +74,31 @@ type SensitivityReport struct {
 	Metrics []analysis.Separation `json:"metrics"`
 }
 
-// Sensitivity runs the experiment: it keeps the samples that have a
-// reference, derives the reference_as_answer and wrong_answer variants,
-// writes the three datasets to Dir, evaluates each as a run — new, kept
-// (done, same content), resumed (unfinished, same content) or replaced
-// (Replace) — and reads the three runs back (analysis.LoadSensitivity).
-// Errors: EINVALID for an unknown system, fewer than 2 samples with a
-// reference or an unwritable Dir; ECONFLICT (a MismatchError) for a stored
-// run of other content, found before any file is written.
-func Sensitivity(ctx context.Context, store Services, o SensitivityOptions) (*SensitivityReport, error) {
+// SensitivityPlan is the experiment prepared: its report so far and the
+// evaluation each variant needs, in order. The caller asks its Runner for
+// each Step, then Read reads the three runs back.
+type SensitivityPlan struct {
+	Report *SensitivityReport
+	Steps  []SensitivityStep
+	bins   int
+}
+
+// SensitivityStep is one variant's run: kept (Keep: done, same content),
+// resumed (Resume: unfinished, same content), replaced (Replace) or new.
+type SensitivityStep struct {
+	Variant, Run, File    string
+	Keep, Resume, Replace bool
+}
+
+// PlanSensitivity prepares the experiment: it keeps the samples that have
+// a reference, derives the reference_as_answer and wrong_answer variants,
+// decides each variant's run — new, kept (done, same content), resumed
+// (unfinished, same content) or replaced (Replace) — and writes the three
+// datasets to Dir. Errors: EINVALID for an unknown system, fewer than 2
+// samples with a reference or an unwritable Dir; ECONFLICT (a
+// MismatchError) for a stored run of other content, found before any file
+// is written.
+func PlanSensitivity(ctx context.Context, store readmodel.Services, o SensitivityOptions) (*SensitivityPlan, error) {
 	log := o.Log
 	if log == nil {
 		log = io.Discard
@@ -151,21 +182,22 @@ func Sensitivity(ctx context.Context, store Services, o SensitivityOptions) (*Se
 			return nil, kgeval.Wrap(kgeval.EINVALID, err, "derived dataset %s", rep.Files[variant])
 		}
 	}
+	p := &SensitivityPlan{Report: rep, bins: o.Bins}
 	for _, variant := range analysis.SensitivityVariants {
-		run, file := rep.Runs[variant], rep.Files[variant]
-		if plan[variant].skip {
-			fmt.Fprintf(log, "\nsensitivity: %s: run %q of %s is done; kept\n", variant, run, file)
-			continue
-		}
-		fmt.Fprintf(log, "\nsensitivity: %s: evaluating %s as run %q\n", variant, file, run)
-		if err := o.Evaluate(ctx, file, run, plan[variant].resume, o.Replace); err != nil {
-			return nil, fmt.Errorf("sensitivity %s: %w", variant, err)
-		}
+		p.Steps = append(p.Steps, SensitivityStep{Variant: variant, Run: rep.Runs[variant], File: rep.Files[variant],
+			Keep: plan[variant].skip, Resume: plan[variant].resume, Replace: o.Replace})
 	}
-	sens, err := analysis.LoadSensitivity(ctx, store, rep.Runs, o.Bins)
+	return p, nil
+}
+
+// Read reads the experiment's three runs back (analysis.LoadSensitivity)
+// into its report, once each Step is evaluated.
+func (p *SensitivityPlan) Read(ctx context.Context, store readmodel.Services) (*SensitivityReport, error) {
+	sens, err := analysis.LoadSensitivity(ctx, store, p.Report.Runs, p.bins)
 	if err != nil {
 		return nil, err
 	}
+	rep := *p.Report
 	rep.Metrics = sens.Metrics
-	return rep, nil
+	return &rep, nil
 }

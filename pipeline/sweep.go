@@ -79,7 +79,7 @@ func SweepVariant(tau, delta float64) string {
 // label vector missing from the cache, EINVALID for a run without a stored
 // pair graph or options Check refuses, EINTERNAL for a run without a
 // recorded configuration.
-func Sweep(ctx context.Context, store Services, o SweepOptions) (*SweepResult, error) {
+func Sweep(ctx context.Context, store readmodel.Services, o SweepOptions) (*SweepResult, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
 	}

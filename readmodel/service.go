@@ -102,3 +102,15 @@ type GraphReader interface {
 	// communities and best paths. Errors: ENOTFOUND.
 	ReadGraphExplanation(ctx context.Context, run, sample, pair string) (*GraphExplanation, error)
 }
+
+// Services is what the use cases and the dashboard read and write: the
+// domain's storage services and the readers above (graphstore implements
+// them on Neo4j). It is declared once, here, for package pipeline and
+// package web alike.
+type Services interface {
+	kgeval.RunService
+	kgeval.SampleService
+	kgeval.ScoreService
+	kgeval.PairGraphService
+	Reader
+}

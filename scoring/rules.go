@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"context"
 	"slices"
 
 	"github.com/kgeval/kgeval"
@@ -33,4 +34,25 @@ func RuleFacts(text string, check bool, prepared func(string) *lexical.Text) []k
 		})
 	}
 	return ts
+}
+
+// RuleExtractor is the extractor of `extraction.method: rules`: triplets
+// read by rule (RuleTriplets), with no model call and no cache. Each
+// triplet keeps the span of its sentence as its window. A question is read
+// like any text: its triplets are full facts, not asked ones with a slot.
+type RuleExtractor struct{}
+
+// Extract implements kgeval.Extractor.
+func (RuleExtractor) Extract(ctx context.Context, reqs []kgeval.ExtractRequest, progress func(done, total int)) ([]kgeval.Extraction, error) {
+	out := make([]kgeval.Extraction, len(reqs))
+	for i, r := range reqs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out[i] = kgeval.Extraction{Triplets: RuleTriplets(r.Text)}
+		if progress != nil {
+			progress(i+1, len(reqs))
+		}
+	}
+	return out, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -25,7 +26,7 @@ import (
 func consoleServer(tb testing.TB, timeout time.Duration) *client {
 	tb.Helper()
 	db := graphstoretest.MustOpenDB(tb)
-	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: timeout}, Cypher: graphstoretest.MustConsole(tb), Auth: web.AuthConfig{
+	cfg := web.Config{Version: "test", Console: readmodel.ConsoleLimits{Timeout: timeout}, Cypher: graphstoretest.MustConsole(tb), Auth: web.AuthConfig{
 		Tokens:     map[string]string{web.HashToken(testToken): "ci"},
 		SessionKey: []byte(strings.Repeat("k", 64)),
 	}}
@@ -201,7 +202,7 @@ func TestServer_Console_Issue26(t *testing.T) {
 func TestServer_Console_Issue36(t *testing.T) {
 	const otherToken = "other-token-0123456789abcdef"
 	db := graphstoretest.MustOpenDB(t)
-	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: 3 * time.Second}, Cypher: graphstoretest.MustConsole(t), Auth: web.AuthConfig{
+	cfg := web.Config{Version: "test", Console: readmodel.ConsoleLimits{Timeout: 3 * time.Second}, Cypher: graphstoretest.MustConsole(t), Auth: web.AuthConfig{
 		Tokens:     map[string]string{web.HashToken(testToken): "ci", web.HashToken(otherToken): "other"},
 		SessionKey: []byte(strings.Repeat("k", 64)),
 	}}
@@ -313,7 +314,7 @@ func TestServer_Console_Issue36(t *testing.T) {
 func TestServer_Console_Issue49(t *testing.T) {
 	const otherToken = "other-token-0123456789abcdef"
 	db := graphstoretest.MustOpenDB(t)
-	cfg := web.Config{Version: "test", Console: kgeval.ConsoleLimits{Timeout: 12 * time.Second}, Cypher: graphstoretest.MustConsole(t), Auth: web.AuthConfig{
+	cfg := web.Config{Version: "test", Console: readmodel.ConsoleLimits{Timeout: 12 * time.Second}, Cypher: graphstoretest.MustConsole(t), Auth: web.AuthConfig{
 		Tokens:     map[string]string{web.HashToken(testToken): "ci", web.HashToken(otherToken): "other"},
 		SessionKey: []byte(strings.Repeat("k", 64)),
 	}}

@@ -10,12 +10,13 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/jobs"
 )
 
 // JobsPage is the view model of the jobs page: the options of a job and,
 // for an admin, every stored run (to delete one).
 type JobsPage struct {
-	Options kgeval.JobOptions
+	Options jobs.Options
 	Admin   bool
 	Runs    []string
 }
@@ -37,7 +38,7 @@ func (s *Server) jobsPage(c *gin.Context) (string, any, error) {
 	return "Jobs", p, nil
 }
 
-func (s *Server) jobs() (kgeval.JobService, error) {
+func (s *Server) jobService() (jobs.Service, error) {
 	if s.cfg.Jobs == nil {
 		return nil, kgeval.Errorf(kgeval.ENOTFOUND, "jobs are not enabled on this server")
 	}
@@ -47,11 +48,12 @@ func (s *Server) jobs() (kgeval.JobService, error) {
 // upload stores the request body (the file itself, not a multipart form)
 // as a dataset named by ?name=.
 func (s *Server) upload(c *gin.Context) (any, error) {
-	j, err := s.jobs()
+	j, err := s.jobService()
 	if err != nil {
 		return nil, err
 	}
-	if err := s.uploadQuota(c); err != nil {
+	by := s.jobCaller(c)
+	if err := s.uploadQuota(c, by.User); err != nil {
 		return nil, err
 	}
 	name := c.Query("name")
@@ -60,7 +62,7 @@ func (s *Server) upload(c *gin.Context) (any, error) {
 	}
 	body, release := s.budgetBody(c, name, c.Request.Body)
 	defer release()
-	up, err := j.Upload(c.Request.Context(), name, body)
+	up, err := j.Upload(c.Request.Context(), by, name, c.Request.ContentLength, body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -71,15 +73,12 @@ func (s *Server) upload(c *gin.Context) (any, error) {
 	return up, nil
 }
 
-// uploadQuota names the caller as the upload's owner (kgeval.WithUploader,
-// on the request's context) with its declared length (WithUploadSize), and
-// refuses the upload before its body is read when their uploads are at the
-// quota, or its declared length would pass it. JobService.Upload reserves
-// the declared length, then the bytes as they arrive.
-func (s *Server) uploadQuota(c *gin.Context) error {
-	who := caller(c)
-	c.Request = c.Request.WithContext(kgeval.WithUploadSize(kgeval.WithUploader(c.Request.Context(), who), c.Request.ContentLength))
-	q, ok := s.cfg.Jobs.(kgeval.UploadQuota)
+// uploadQuota refuses an upload of who before its body is read when their
+// uploads are at the quota, or its declared length would pass it.
+// jobs.Service.Upload reserves the declared length, then the bytes as
+// they arrive.
+func (s *Server) uploadQuota(c *gin.Context, who string) error {
+	q, ok := s.cfg.Jobs.(jobs.UploadQuota)
 	if !ok {
 		return nil
 	}
@@ -107,11 +106,11 @@ func checkRunName(name string) error {
 }
 
 func (s *Server) startJob(c *gin.Context) (any, error) {
-	j, err := s.jobs()
+	j, err := s.jobService()
 	if err != nil {
 		return nil, err
 	}
-	var req kgeval.JobRequest
+	var req jobs.Request
 	if err := c.ShouldBindJSON(&req); err != nil {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "want a JSON body {upload, run, metrics, engine, limit, cache_only}")
 	}
@@ -144,16 +143,14 @@ func (s *Server) startJob(c *gin.Context) (any, error) {
 	if !ok {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "engine %q: want one of %s", req.Engine, strings.Join(opt.Engines, ", "))
 	}
-	by := s.jobCaller(c)
-	req.User, req.AnyUpload = by.User, by.Admin || by.Open
-	return j.Start(s.jobContext(c), req)
+	return j.Start(c.Request.Context(), s.jobCaller(c), req)
 }
 
-// jobContext is the request's context carrying the memory budget the
-// uploads share (web.upload_memory_bytes): Start and Resume read the
-// upload of a job inside it, once their cheap checks have passed.
-func (s *Server) jobContext(c *gin.Context) context.Context {
-	return kgeval.WithMemoryBudget(c.Request.Context(), func(ctx context.Context, name, path string) (func(), error) {
+// jobBudget is the memory budget the uploads share (web.upload_memory_bytes)
+// for the caller of c: Start and Resume read the upload of a job inside it,
+// once their cheap checks have passed.
+func (s *Server) jobBudget(c *gin.Context) jobs.MemoryBudget {
+	return func(ctx context.Context, name, path string) (func(), error) {
 		// What the file's decoded structure will hold (the upload meter's
 		// cost, read through the file), not its size alone.
 		w, err := s.budget.fileWeight(name, path)
@@ -165,33 +162,33 @@ func (s *Server) jobContext(c *gin.Context) context.Context {
 			return nil, err
 		}
 		return b.release, nil
-	})
+	}
 }
 
 func (s *Server) listJobs(c *gin.Context) (any, error) {
-	j, err := s.jobs()
+	j, err := s.jobService()
 	if err != nil {
 		return nil, err
 	}
-	jobs, err := j.List(c.Request.Context())
+	list, err := j.List(c.Request.Context())
 	if err != nil {
 		return nil, err
 	}
-	if jobs == nil {
-		jobs = []kgeval.Job{}
+	if list == nil {
+		list = []jobs.Job{}
 	}
-	for i := range jobs {
-		jobs[i].Dataset = s.shownDataset(c, jobs[i].Dataset, jobs[i].Owner)
+	for i := range list {
+		list[i].Dataset = s.shownDataset(c, list[i].Dataset, list[i].Owner)
 	}
-	out := gin.H{"jobs": jobs, "options": j.Options(), "admin": s.auth.isAdmin(c), "you": caller(c)}
-	if q, ok := j.(kgeval.UploadQuota); ok {
+	out := gin.H{"jobs": list, "options": j.Options(), "admin": s.auth.isAdmin(c), "you": caller(c)}
+	if q, ok := j.(jobs.UploadQuota); ok {
 		out["uploads"] = q.UploadUsage(caller(c))
 	}
 	return out, nil
 }
 
 func (s *Server) getJob(c *gin.Context) (any, error) {
-	j, err := s.jobs()
+	j, err := s.jobService()
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +201,7 @@ func (s *Server) getJob(c *gin.Context) (any, error) {
 }
 
 func (s *Server) cancelJob(c *gin.Context) (any, error) {
-	j, err := s.jobs()
+	j, err := s.jobService()
 	if err != nil {
 		return nil, err
 	}
@@ -212,17 +209,18 @@ func (s *Server) cancelJob(c *gin.Context) (any, error) {
 }
 
 func (s *Server) resumeJob(c *gin.Context) (any, error) {
-	j, err := s.jobs()
+	j, err := s.jobService()
 	if err != nil {
 		return nil, err
 	}
-	return j.Resume(s.jobContext(c), c.Param("run"), s.jobCaller(c))
+	return j.Resume(c.Request.Context(), c.Param("run"), s.jobCaller(c))
 }
 
-// jobCaller is who calls, for the job service to decide whether they may
-// cancel or resume a job.
-func (s *Server) jobCaller(c *gin.Context) kgeval.Caller {
-	return kgeval.Caller{User: caller(c), Admin: s.auth.isAdmin(c), Open: c.GetString(keyVia) == "open"}
+// jobCaller is who calls, for the job service: whose quota an upload
+// counts against, who owns a job, who may cancel or resume it, and the
+// memory budget their reads of an upload are held to.
+func (s *Server) jobCaller(c *gin.Context) jobs.Caller {
+	return jobs.Caller{User: caller(c), Admin: s.auth.isAdmin(c), Open: c.GetString(keyVia) == "open", Budget: s.jobBudget(c)}
 }
 
 // deleteRun deletes a stored run; admins only.
@@ -230,7 +228,7 @@ func (s *Server) deleteRun(c *gin.Context) (any, error) {
 	if !s.auth.isAdmin(c) {
 		return nil, kgeval.Errorf(kgeval.EFORBIDDEN, "deleting a run needs an admin")
 	}
-	j, err := s.jobs()
+	j, err := s.jobService()
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
-	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -27,7 +27,7 @@ import (
 // (uploads of at most 64 KiB), three users signing in with testPassword —
 // alice and bob, who are not admins, and root, who is — and the admin
 // token ci; set changes the configuration first (quota, cleanup).
-func accessServer(t *testing.T, db *graphstore.DB, set func(*configs.Config)) (*httptest.Server, *pipeline.Jobs) {
+func accessServer(t *testing.T, db *graphstore.DB, set func(*configs.Config)) (*httptest.Server, *jobs.Jobs) {
 	t.Helper()
 	hash, err := web.HashPassword(testPassword)
 	if err != nil {
@@ -44,12 +44,12 @@ func accessServer(t *testing.T, db *graphstore.DB, set func(*configs.Config)) (*
 	if set != nil {
 		set(cfg)
 	}
-	jobs, err := app.NewJobs(context.Background(), cfg, db, t.TempDir())
+	js, err := app.NewJobs(context.Background(), cfg, db, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { jobs.Close(30 * time.Second) })
-	s, err := web.NewServer(web.Config{Version: "test", Jobs: jobs, UploadMaxBytes: 64 << 10, Auth: web.AuthConfig{
+	t.Cleanup(func() { js.Close(30 * time.Second) })
+	s, err := web.NewServer(web.Config{Version: "test", Jobs: js, UploadMaxBytes: 64 << 10, Auth: web.AuthConfig{
 		Users:  map[string]string{"alice": hash, "bob": hash, "root": hash},
 		Tokens: map[string]string{web.HashToken(testToken): "ci"},
 		Admins: map[string]bool{"user:root": true, "token:ci": true}, SessionKey: []byte(strings.Repeat("k", 64)), InsecureCookies: true,
@@ -59,7 +59,7 @@ func accessServer(t *testing.T, db *graphstore.DB, set func(*configs.Config)) (*
 	}
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
-	return srv, jobs
+	return srv, js
 }
 
 // signedIn returns a browser-like client signed in as user, holding its
@@ -83,13 +83,13 @@ func (c *client) post(path, ctype string, body io.Reader) (*http.Response, strin
 }
 
 // mustUpload uploads data as name and returns the upload.
-func mustUpload(t *testing.T, c *client, name, data string) kgeval.Upload {
+func mustUpload(t *testing.T, c *client, name, data string) jobs.Upload {
 	t.Helper()
 	resp, body := c.post("/api/uploads?name="+name, "application/octet-stream", strings.NewReader(data))
 	if resp.StatusCode != 200 {
 		t.Fatalf("upload %s: %d %s", name, resp.StatusCode, body)
 	}
-	up := decode[kgeval.Upload](t, body)
+	up := decode[jobs.Upload](t, body)
 	if up.ID == "" {
 		t.Fatalf("upload %s not kept: %s", name, body)
 	}
@@ -97,23 +97,23 @@ func mustUpload(t *testing.T, c *client, name, data string) kgeval.Upload {
 }
 
 // mustStart starts a job of upload as run, deleted when the test ends.
-func mustStart(t *testing.T, db *graphstore.DB, c *client, upload, run string) kgeval.Job {
+func mustStart(t *testing.T, db *graphstore.DB, c *client, upload, run string) jobs.Job {
 	t.Helper()
 	t.Cleanup(func() { _ = db.DeleteRun(context.Background(), run) })
 	resp, body := c.post("/api/jobs", "application/json", strings.NewReader(`{"upload": "`+upload+`", "run": "`+run+`", "metrics": [], "engine": "native"}`))
 	if resp.StatusCode != 200 {
 		t.Fatalf("start %s: %d %s", run, resp.StatusCode, body)
 	}
-	return decode[kgeval.Job](t, body)
+	return decode[jobs.Job](t, body)
 }
 
 // waitFor polls the job of run as c until ok says so (2 minutes at most).
-func waitFor(t *testing.T, c *client, run string, what string, ok func(kgeval.Job) bool) kgeval.Job {
+func waitFor(t *testing.T, c *client, run string, what string, ok func(jobs.Job) bool) jobs.Job {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		_, body := c.get("/api/jobs/" + url.PathEscape(run))
-		v := decode[kgeval.Job](t, body)
+		v := decode[jobs.Job](t, body)
 		if ok(v) {
 			return v
 		}
@@ -130,8 +130,8 @@ func waitFor(t *testing.T, c *client, run string, what string, ok func(kgeval.Jo
 // is for admins only.
 func TestServer_JobsOwner(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
-	srv, jobs := accessServer(t, db, nil)
-	jobs.Delay = 250 * time.Millisecond
+	srv, js := accessServer(t, db, nil)
+	js.Delay = 250 * time.Millisecond
 	alice, bob, root := signedIn(t, srv.URL, "alice"), signedIn(t, srv.URL, "bob"), signedIn(t, srv.URL, "root")
 
 	up := mustUpload(t, alice, "owned.jsonl", jobRecords(40, false))
@@ -143,7 +143,7 @@ func TestServer_JobsOwner(t *testing.T) {
 	path := "/api/jobs/" + url.PathEscape(run)
 	cancel, resume := path+"/cancel", path+"/resume"
 	// Its run is recorded once the pipeline reports progress.
-	waitFor(t, alice, run, "progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
+	waitFor(t, alice, run, "progress", func(v jobs.Job) bool { return v.Live && v.Done > 0 })
 
 	// Another user: 403 on cancel and resume of a running job; the job
 	// runs on, and its owner is shown to everyone.
@@ -154,14 +154,14 @@ func TestServer_JobsOwner(t *testing.T) {
 			t.Errorf("bob POST %s: %d %s", p, resp.StatusCode, body)
 		}
 	}
-	if v := waitFor(t, bob, run, "running", func(kgeval.Job) bool { return true }); !v.Live || v.Owner != "user:alice" {
+	if v := waitFor(t, bob, run, "running", func(jobs.Job) bool { return true }); !v.Live || v.Owner != "user:alice" {
 		t.Errorf("job after bob's attempts: live %v, owner %q", v.Live, v.Owner)
 	}
 
 	// The starter cancels; another user still may not resume.
 	resp, body := alice.post(cancel, "application/json", nil)
-	t.Logf("alice cancel: %d, status %s", resp.StatusCode, decode[kgeval.Job](t, body).Status)
-	if resp.StatusCode != 200 || decode[kgeval.Job](t, body).Status != kgeval.RunInterrupted {
+	t.Logf("alice cancel: %d, status %s", resp.StatusCode, decode[jobs.Job](t, body).Status)
+	if resp.StatusCode != 200 || decode[jobs.Job](t, body).Status != kgeval.RunInterrupted {
 		t.Fatalf("alice cancel: %d %s", resp.StatusCode, body)
 	}
 	if resp, body := bob.post(resume, "application/json", nil); resp.StatusCode != 403 {
@@ -171,21 +171,21 @@ func TestServer_JobsOwner(t *testing.T) {
 	// An admin may do both; the job stays alice's.
 	resp, body = root.post(resume, "application/json", nil)
 	t.Logf("root (admin) resume: %d", resp.StatusCode)
-	if resp.StatusCode != 200 || decode[kgeval.Job](t, body).Owner != "user:alice" {
+	if resp.StatusCode != 200 || decode[jobs.Job](t, body).Owner != "user:alice" {
 		t.Fatalf("admin resume: %d %s", resp.StatusCode, body)
 	}
 	resp, body = root.post(cancel, "application/json", nil)
-	t.Logf("root (admin) cancel: %d, status %s", resp.StatusCode, decode[kgeval.Job](t, body).Status)
-	if resp.StatusCode != 200 || decode[kgeval.Job](t, body).Status != kgeval.RunInterrupted {
+	t.Logf("root (admin) cancel: %d, status %s", resp.StatusCode, decode[jobs.Job](t, body).Status)
+	if resp.StatusCode != 200 || decode[jobs.Job](t, body).Status != kgeval.RunInterrupted {
 		t.Fatalf("admin cancel: %d %s", resp.StatusCode, body)
 	}
 
 	// The starter resumes it to done.
-	jobs.Delay = 0
+	js.Delay = 0
 	if resp, body := alice.post(resume, "application/json", nil); resp.StatusCode != 200 {
 		t.Fatalf("alice resume: %d %s", resp.StatusCode, body)
 	}
-	done := waitFor(t, alice, run, "done", func(v kgeval.Job) bool { return !v.Live })
+	done := waitFor(t, alice, run, "done", func(v jobs.Job) bool { return !v.Live })
 	t.Logf("alice resume: %s after %d resumes, owner %s", done.Status, done.Resumes, done.Owner)
 	// (The admin's resume, cancelled at once, may end before it counts.)
 	if done.Status != kgeval.RunDone || done.Resumes < 1 || done.Owner != "user:alice" {
@@ -194,13 +194,13 @@ func TestServer_JobsOwner(t *testing.T) {
 
 	// A job started with no recorded starter (as the CLI's runs, or
 	// those of a server before owners were kept) is for admins only.
-	jobs.Delay = 250 * time.Millisecond
+	js.Delay = 250 * time.Millisecond
 	orphan := run + "-orphan"
 	t.Cleanup(func() { _ = db.DeleteRun(context.Background(), orphan) })
-	if _, err := jobs.Start(context.Background(), kgeval.JobRequest{Upload: up.ID, Run: orphan, Engine: "native", AnyUpload: true}); err != nil {
+	if _, err := js.Start(context.Background(), jobs.Caller{Admin: true}, jobs.Request{Upload: up.ID, Run: orphan, Engine: "native"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, root, orphan, "progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
+	waitFor(t, root, orphan, "progress", func(v jobs.Job) bool { return v.Live && v.Done > 0 })
 	for _, c := range []*client{alice, bob} {
 		resp, body := c.post("/api/jobs/"+url.PathEscape(orphan)+"/cancel", "application/json", nil)
 		if resp.StatusCode != 403 || !strings.Contains(body, "only an admin may cancel") || !strings.Contains(body, "not recorded") {
@@ -236,7 +236,7 @@ func uploadFiles(t *testing.T, dir string) int {
 // and the cleanup frees the quota.
 func TestServer_UploadQuota(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
-	srv, jobs := accessServer(t, db, func(c *configs.Config) {
+	srv, js := accessServer(t, db, func(c *configs.Config) {
 		c.Web.UploadQuotaFiles, c.Web.UploadQuotaBytes = 3, 10<<10
 	})
 	alice, bob := signedIn(t, srv.URL, "alice"), signedIn(t, srv.URL, "bob")
@@ -256,8 +256,8 @@ func TestServer_UploadQuota(t *testing.T) {
 		t.Errorf("upload over the file quota: %d %s", resp.StatusCode, body)
 	}
 	var list struct {
-		You     string             `json:"you"`
-		Uploads kgeval.UploadUsage `json:"uploads"`
+		You     string           `json:"you"`
+		Uploads jobs.UploadUsage `json:"uploads"`
 	}
 	if code := alice.getJSON("/api/jobs", &list); code != 200 || list.You != "user:alice" || list.Uploads.Files != 3 || list.Uploads.MaxFiles != 3 ||
 		list.Uploads.Bytes != int64(3*len(small)) || list.Uploads.MaxBytes != 10<<10 || list.Uploads.CleanupAgeSeconds != 86400 {
@@ -274,13 +274,13 @@ func TestServer_UploadQuota(t *testing.T) {
 		!strings.Contains(body, "this one brings at least") || !strings.Contains(body, kgeval.ETOOLARGE) {
 		t.Errorf("declared upload over the byte quota: %d %s", resp.StatusCode, body)
 	}
-	before := uploadFiles(t, jobs.Dir)
+	before := uploadFiles(t, js.Dir)
 	resp, body = bob.post("/api/uploads?name=big3.jsonl", "application/octet-stream", io.MultiReader(strings.NewReader(big)))
 	t.Logf("chunked upload over the byte quota: %d %s", resp.StatusCode, body)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(body, "web.upload_quota_bytes") {
 		t.Errorf("chunked upload over the byte quota: %d %s", resp.StatusCode, body)
 	}
-	if after := uploadFiles(t, jobs.Dir); after != before {
+	if after := uploadFiles(t, js.Dir); after != before {
 		t.Errorf("an upload over the quota was kept: %d files, then %d", before, after)
 	}
 	mustUpload(t, bob, "small.jsonl", small) // what fits still does
@@ -288,11 +288,11 @@ func TestServer_UploadQuota(t *testing.T) {
 	// The cleanup frees alice's quota: her uploads, a day and more old and
 	// used by no run, are removed, and she may upload again.
 	old := time.Now().Add(-25 * time.Hour)
-	entries, _ := os.ReadDir(jobs.Dir)
+	entries, _ := os.ReadDir(js.Dir)
 	for _, e := range entries {
-		os.Chtimes(filepath.Join(jobs.Dir, e.Name()), old, old)
+		os.Chtimes(filepath.Join(js.Dir, e.Name()), old, old)
 	}
-	removed, err := jobs.CleanupUploads(context.Background())
+	removed, err := js.CleanupUploads(context.Background())
 	t.Logf("cleanup of day-old uploads: removed %d, %v", len(removed), err)
 	if err != nil || len(removed) != 5 {
 		t.Errorf("cleanup removed %d uploads, want 5 (3 of alice, 2 of bob): %v", len(removed), err)
@@ -309,7 +309,7 @@ func TestServer_UploadQuota(t *testing.T) {
 // resumed) and a new one are kept.
 func TestServer_UploadCleanup(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
-	srv, jobs := accessServer(t, db, func(c *configs.Config) {
+	srv, js := accessServer(t, db, func(c *configs.Config) {
 		c.Web.UploadCleanupAge, c.Web.UploadCleanupInterval = time.Hour, 100*time.Millisecond
 	})
 	alice := signedIn(t, srv.URL, "alice")
@@ -319,26 +319,26 @@ func TestServer_UploadCleanup(t *testing.T) {
 	stopped := mustUpload(t, alice, "interrupted.jsonl", jobRecords(40, false))
 
 	run := fmt.Sprintf("web-cleanup-%d", time.Now().UnixNano())
-	jobs.Delay = 0
+	js.Delay = 0
 	mustStart(t, db, alice, doneUp.ID, run+"-done")
-	if v := waitFor(t, alice, run+"-done", "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+	if v := waitFor(t, alice, run+"-done", "done", func(v jobs.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
 		t.Fatalf("done run: %+v", v)
 	}
-	jobs.Delay = 250 * time.Millisecond
+	js.Delay = 250 * time.Millisecond
 	mustStart(t, db, alice, stopped.ID, run+"-interrupted")
-	waitFor(t, alice, run+"-interrupted", "progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
+	waitFor(t, alice, run+"-interrupted", "progress", func(v jobs.Job) bool { return v.Live && v.Done > 0 })
 	if resp, body := alice.post("/api/jobs/"+url.PathEscape(run+"-interrupted")+"/cancel", "application/json", nil); resp.StatusCode != 200 {
 		t.Fatalf("cancel: %d %s", resp.StatusCode, body)
 	}
 
 	twoHours := time.Now().Add(-2 * time.Hour)
-	for _, up := range []kgeval.Upload{unused, doneUp, stopped} {
-		if err := os.Chtimes(filepath.Join(jobs.Dir, up.ID), twoHours, twoHours); err != nil {
+	for _, up := range []jobs.Upload{unused, doneUp, stopped} {
+		if err := os.Chtimes(filepath.Join(js.Dir, up.ID), twoHours, twoHours); err != nil {
 			t.Fatal(err)
 		}
 	}
 	exists := func(id string) bool {
-		_, err := os.Stat(filepath.Join(jobs.Dir, id))
+		_, err := os.Stat(filepath.Join(js.Dir, id))
 		return err == nil
 	}
 	start := time.Now()
@@ -357,17 +357,17 @@ func TestServer_UploadCleanup(t *testing.T) {
 		t.Errorf("the done run without its upload: %d", resp.StatusCode)
 	}
 	var list struct {
-		Uploads kgeval.UploadUsage `json:"uploads"`
+		Uploads jobs.UploadUsage `json:"uploads"`
 	}
 	if alice.getJSON("/api/jobs", &list); list.Uploads.Files != 2 {
 		t.Errorf("alice's usage after the cleanup: %+v, want 2 files", list.Uploads)
 	}
 	// The interrupted run still resumes from its upload.
-	jobs.Delay = 0
+	js.Delay = 0
 	if resp, body := alice.post("/api/jobs/"+url.PathEscape(run+"-interrupted")+"/resume", "application/json", nil); resp.StatusCode != 200 {
 		t.Fatalf("resume: %d %s", resp.StatusCode, body)
 	}
-	if v := waitFor(t, alice, run+"-interrupted", "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+	if v := waitFor(t, alice, run+"-interrupted", "done", func(v jobs.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
 		t.Errorf("resumed after the cleanup: %+v", v)
 	}
 }
@@ -379,15 +379,15 @@ func TestServer_UploadCleanup(t *testing.T) {
 // the runs list and page, a run and a comparison of runs.
 func TestServer_UploadIDsShown(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
-	srv, jobs := accessServer(t, db, nil)
-	jobs.Delay = 0
+	srv, js := accessServer(t, db, nil)
+	js.Delay = 0
 	alice, bob, root := signedIn(t, srv.URL, "alice"), signedIn(t, srv.URL, "bob"), signedIn(t, srv.URL, "root")
 	upA := mustUpload(t, alice, "a.jsonl", jobRecords(3, false))
 	upB := mustUpload(t, alice, "b.jsonl", jobRecords(4, false))
 	run := fmt.Sprintf("web-ids-%d", time.Now().UnixNano())
 	for _, r := range []struct{ run, upload string }{{run + "-a", upA.ID}, {run + "-b", upB.ID}} { // one job of alice's at a time
 		mustStart(t, db, alice, r.upload, r.run)
-		if v := waitFor(t, alice, r.run, "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+		if v := waitFor(t, alice, r.run, "done", func(v jobs.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
 			t.Fatalf("%s: %+v", r.run, v)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/jobs"
 )
 
 // memoryUse is what the process's heap did while a function ran: the peak
@@ -86,11 +87,11 @@ func startAll(c *client, n int, body func(i int) string) ([]int, []string) {
 // read the upload, once each, and two get 429.
 func TestServer_JobsCheapChecksFirst(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
-	srv, jobs := accessServer(t, db, nil)
+	srv, js := accessServer(t, db, nil)
 	alice, bob := signedIn(t, srv.URL, "alice"), signedIn(t, srv.URL, "bob")
 
 	data := jobRecords(60000, false)
-	large, err := jobs.Upload(kgeval.WithUploader(context.Background(), "user:alice"), "large.jsonl", strings.NewReader(data))
+	large, err := js.Upload(context.Background(), jobs.Caller{User: "user:alice"}, "large.jsonl", -1, strings.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +99,9 @@ func TestServer_JobsCheapChecksFirst(t *testing.T) {
 	t.Logf("large upload: %.1f MB, %d records", float64(large.Bytes)/1e6, large.Valid)
 	small := mustUpload(t, alice, "small.jsonl", jobRecords(40, false))
 	run := fmt.Sprintf("web-f2-%d", time.Now().UnixNano())
-	jobs.Delay = 0
+	js.Delay = 0
 	mustStart(t, db, alice, small.ID, run)
-	waitFor(t, alice, run, "done", func(v kgeval.Job) bool { return !v.Live })
+	waitFor(t, alice, run, "done", func(v jobs.Job) bool { return !v.Live })
 
 	start := func(upload, run string) string {
 		return `{"upload": "` + upload + `", "run": "` + run + `", "engine": "native", "cache_only": true}`
@@ -127,7 +128,7 @@ func TestServer_JobsCheapChecksFirst(t *testing.T) {
 	check("another user's upload", bob, http.StatusForbidden, "is another user's", func(i int) string { return start(large.ID, fmt.Sprintf("%s-bob-%d", run, i)) })
 
 	// One job runs and at most one may: the four others get 429 unread.
-	jobs.Delay, jobs.MaxRunning = 250*time.Millisecond, 1
+	js.Delay, js.MaxRunning = 250*time.Millisecond, 1
 	busy := run + "-busy"
 	mustStart(t, db, alice, small.ID, busy)
 	check("jobs running", alice, http.StatusTooManyRequests, "at most 1 at once", func(i int) string { return start(large.ID, fmt.Sprintf("%s-%d", busy, i)) })
@@ -140,7 +141,7 @@ func TestServer_JobsCheapChecksFirst(t *testing.T) {
 	// it each: one at a time); the other two get 429 unread. (One user may
 	// hold one slot, TestServer_JobsFairSlots: lifted here, so that alice
 	// alone fills both.)
-	jobs.Delay, jobs.MaxRunning, jobs.MaxPerUser = 0, 2, 0
+	js.Delay, js.MaxRunning, js.MaxPerUser = 0, 2, 0
 	var reads []string
 	for i := range 4 {
 		name := fmt.Sprintf("%s-read-%d", run, i)
@@ -159,7 +160,7 @@ func TestServer_JobsCheapChecksFirst(t *testing.T) {
 		switch code {
 		case 200:
 			ok++
-			if v := waitFor(t, alice, reads[i], "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone || v.Samples != 3 {
+			if v := waitFor(t, alice, reads[i], "done", func(v jobs.Job) bool { return !v.Live }); v.Status != kgeval.RunDone || v.Samples != 3 {
 				t.Errorf("job on the large upload: %+v", v)
 			}
 		case http.StatusTooManyRequests:
@@ -181,7 +182,7 @@ func TestServer_JobsCheapChecksFirst(t *testing.T) {
 // keeps hers.
 func TestServer_JobsUploadOwner(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
-	srv, jobs := accessServer(t, db, func(c *configs.Config) { c.Web.UploadCleanupAge = time.Hour })
+	srv, js := accessServer(t, db, func(c *configs.Config) { c.Web.UploadCleanupAge = time.Hour })
 	alice, bob, root := signedIn(t, srv.URL, "alice"), signedIn(t, srv.URL, "bob"), signedIn(t, srv.URL, "root")
 	aliceUp := mustUpload(t, alice, "alice.jsonl", jobRecords(40, false))
 	aliceOwn := mustUpload(t, alice, "alice-own.jsonl", jobRecords(40, false))
@@ -206,13 +207,13 @@ func TestServer_JobsUploadOwner(t *testing.T) {
 
 	// The admin may use alice's upload; alice her own. Both runs are
 	// interrupted.
-	jobs.Delay = 250 * time.Millisecond
+	js.Delay = 250 * time.Millisecond
 	interrupt := func(c *client, owner, upload, name string) {
 		t.Helper()
 		if v := mustStart(t, db, c, upload, name); v.Owner != owner {
 			t.Errorf("job %s: owner %q", name, v.Owner)
 		}
-		waitFor(t, c, name, "progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
+		waitFor(t, c, name, "progress", func(v jobs.Job) bool { return v.Live && v.Done > 0 })
 		if resp, body := c.post("/api/jobs/"+url.PathEscape(name)+"/cancel", "application/json", nil); resp.StatusCode != 200 {
 			t.Fatalf("cancel %s: %d %s", name, resp.StatusCode, body)
 		}
@@ -222,20 +223,20 @@ func TestServer_JobsUploadOwner(t *testing.T) {
 
 	// Past the cleanup age, the admin's interrupted run does not keep
 	// alice's upload; alice's own does.
-	jobs.Delay = 0
+	js.Delay = 0
 	aged := time.Now().Add(-2 * time.Hour)
 	for _, id := range []string{aliceUp.ID, aliceOwn.ID} {
-		if err := os.Chtimes(filepath.Join(jobs.Dir, id), aged, aged); err != nil {
+		if err := os.Chtimes(filepath.Join(js.Dir, id), aged, aged); err != nil {
 			t.Fatal(err)
 		}
 	}
-	removed, err := jobs.CleanupUploads(context.Background())
+	removed, err := js.CleanupUploads(context.Background())
 	t.Logf("cleanup past the age: removed %v", removed)
 	if err != nil || len(removed) != 1 || removed[0] != aliceUp.ID {
 		t.Errorf("cleanup removed %v (%v), want only %s, which only the admin's interrupted run used", removed, err, aliceUp.ID)
 	}
 	var list struct {
-		Uploads kgeval.UploadUsage `json:"uploads"`
+		Uploads jobs.UploadUsage `json:"uploads"`
 	}
 	if alice.getJSON("/api/jobs", &list); list.Uploads.Files != 1 {
 		t.Errorf("alice's usage after the cleanup: %+v, want 1 file", list.Uploads)
@@ -248,7 +249,7 @@ func TestServer_JobsUploadOwner(t *testing.T) {
 	if resp, body := alice.post("/api/jobs/"+url.PathEscape(run+"-alice")+"/resume", "application/json", nil); resp.StatusCode != 200 {
 		t.Fatalf("alice resume: %d %s", resp.StatusCode, body)
 	}
-	if v := waitFor(t, alice, run+"-alice", "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+	if v := waitFor(t, alice, run+"-alice", "done", func(v jobs.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
 		t.Errorf("alice's resumed run: %+v", v)
 	}
 }
@@ -262,12 +263,12 @@ func TestServer_JobsUploadOwner(t *testing.T) {
 // from the two running jobs. Once alice's job ends she starts again.
 func TestServer_JobsFairSlots(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
-	srv, jobs := accessServer(t, db, nil)
+	srv, js := accessServer(t, db, nil)
 	alice, bob, root := signedIn(t, srv.URL, "alice"), signedIn(t, srv.URL, "bob"), signedIn(t, srv.URL, "root")
 	upA, upB, upR := mustUpload(t, alice, "a.jsonl", jobRecords(40, false)), mustUpload(t, bob, "b.jsonl", jobRecords(40, false)),
 		mustUpload(t, root, "r.jsonl", jobRecords(3, false))
 	run := fmt.Sprintf("web-n4-%d", time.Now().UnixNano())
-	jobs.Delay = 300 * time.Millisecond // 40 records: each job runs for seconds
+	js.Delay = 300 * time.Millisecond // 40 records: each job runs for seconds
 	start := func(c *client, upload, name string) (int, string, string) {
 		t.Helper()
 		t.Cleanup(func() { _ = db.DeleteRun(context.Background(), name) })
@@ -285,7 +286,7 @@ func TestServer_JobsFairSlots(t *testing.T) {
 	if code, _, body := start(alice, upA.ID, run+"-alice-1"); code != 200 {
 		t.Fatalf("alice's first job: %d %s", code, body)
 	}
-	waitFor(t, alice, run+"-alice-1", "a rate", func(v kgeval.Job) bool { return v.Live && v.ETA >= 0 })
+	waitFor(t, alice, run+"-alice-1", "a rate", func(v jobs.Job) bool { return v.Live && v.ETA >= 0 })
 	code, retry, body := start(alice, upA.ID, run+"-alice-2")
 	refused("alice's second job while her first runs", code, retry, body, "at most 1 per user, so that other users get a slot")
 	code, _, body = start(bob, upB.ID, run+"-bob")
@@ -293,17 +294,17 @@ func TestServer_JobsFairSlots(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("bob's job while alice's runs: %d %s, want 200", code, body)
 	}
-	waitFor(t, bob, run+"-bob", "a rate", func(v kgeval.Job) bool { return !v.Live || v.ETA >= 0 })
+	waitFor(t, bob, run+"-bob", "a rate", func(v jobs.Job) bool { return !v.Live || v.ETA >= 0 })
 	code, retry, body = start(root, upR.ID, run+"-root")
 	refused("root's job with both slots taken", code, retry, body, "2 jobs are running or starting (at most 2 at once)")
 
-	jobs.Delay = 0
-	waitFor(t, alice, run+"-alice-1", "done", func(v kgeval.Job) bool { return !v.Live })
+	js.Delay = 0
+	waitFor(t, alice, run+"-alice-1", "done", func(v jobs.Job) bool { return !v.Live })
 	if code, _, body := start(alice, upA.ID, run+"-alice-2"); code != 200 {
 		t.Errorf("alice's second job once her first ended: %d %s", code, body)
 	}
 	for _, r := range []string{run + "-alice-2", run + "-bob"} {
-		if v := waitFor(t, root, r, "done", func(v kgeval.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
+		if v := waitFor(t, root, r, "done", func(v jobs.Job) bool { return !v.Live }); v.Status != kgeval.RunDone {
 			t.Errorf("%s: %+v", r, v)
 		}
 	}

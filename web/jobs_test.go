@@ -17,7 +17,7 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
-	"github.com/kgeval/kgeval/pipeline"
+	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -37,7 +37,7 @@ func jobRecords(n int, broken bool) string {
 
 // jobsServer is MustServer with the real jobs of package app (uploads of at
 // most 64 KiB) or, when fake is set, with fake.
-func jobsServer(t *testing.T, db *graphstore.DB, fake kgeval.JobService) (*httptest.Server, *pipeline.Jobs) {
+func jobsServer(t *testing.T, db *graphstore.DB, fake jobs.Service) (*httptest.Server, *jobs.Jobs) {
 	t.Helper()
 	hash, err := web.HashPassword(testPassword)
 	if err != nil {
@@ -51,15 +51,15 @@ func jobsServer(t *testing.T, db *graphstore.DB, fake kgeval.JobService) (*httpt
 	// that): no claim question waits on the shared model server.
 	cfg.Scoring.Verify = "off"
 	cfg.Scoring.Engine = "native"
-	var jobs *pipeline.Jobs
-	var j kgeval.JobService = fake
+	var js *jobs.Jobs
+	var j jobs.Service = fake
 	if fake == nil {
-		if jobs, err = app.NewJobs(context.Background(), cfg, db, t.TempDir()); err != nil {
+		if js, err = app.NewJobs(context.Background(), cfg, db, t.TempDir()); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { jobs.Close(30 * time.Second) })
-		jobs.Delay = 250 * time.Millisecond
-		j = jobs
+		t.Cleanup(func() { js.Close(30 * time.Second) })
+		js.Delay = 250 * time.Millisecond
+		j = js
 	}
 	s, err := web.NewServer(web.Config{Version: "test", Jobs: j, UploadMaxBytes: 64 << 10, Auth: web.AuthConfig{
 		Users:  map[string]string{testUser: hash},
@@ -71,7 +71,7 @@ func jobsServer(t *testing.T, db *graphstore.DB, fake kgeval.JobService) (*httpt
 	}
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
-	return srv, jobs
+	return srv, js
 }
 
 func decode[T any](t *testing.T, body string) T {
@@ -135,7 +135,7 @@ func TestServer_Jobs(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("upload: %d %s", resp.StatusCode, body)
 	}
-	up := decode[kgeval.Upload](t, body)
+	up := decode[jobs.Upload](t, body)
 	t.Logf("upload: %d records, %d valid, rejected %+v", up.Records, up.Valid, up.Rejected)
 	if up.Records != 41 || up.Valid != 40 || len(up.Rejected) != 1 || up.RejectedTotal != 1 || up.Rejected[0].Record != 41 || !strings.Contains(up.Rejected[0].Reason, "missing question") {
 		t.Fatalf("upload %+v", up)
@@ -162,11 +162,11 @@ func TestServer_Jobs(t *testing.T) {
 		t.Fatalf("start: %d %s", resp.StatusCode, body)
 	}
 	path := "/api/jobs/" + url.PathEscape(run)
-	wait := func(what string, ok func(kgeval.Job) bool) kgeval.Job {
+	wait := func(what string, ok func(jobs.Job) bool) jobs.Job {
 		deadline := time.Now().Add(2 * time.Minute)
 		for {
 			_, body := c.get(path)
-			v := decode[kgeval.Job](t, body)
+			v := decode[jobs.Job](t, body)
 			if ok(v) {
 				return v
 			}
@@ -176,12 +176,12 @@ func TestServer_Jobs(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	first := wait("progress", func(v kgeval.Job) bool { return v.Live && v.Done > 0 })
+	first := wait("progress", func(v jobs.Job) bool { return v.Live && v.Done > 0 })
 	t.Logf("progress: %s %d/%d", first.Stage, first.Done, first.Total)
 	_, body = c.get("/api/jobs")
 	list := decode[struct {
-		Jobs    []kgeval.Job      `json:"jobs"`
-		Options kgeval.JobOptions `json:"options"`
+		Jobs    []jobs.Job   `json:"jobs"`
+		Options jobs.Options `json:"options"`
 	}](t, body)
 	if len(list.Jobs) == 0 || list.Jobs[0].Run != run || len(list.Options.Metrics) == 0 {
 		t.Errorf("list: %.400s", body)
@@ -190,7 +190,7 @@ func TestServer_Jobs(t *testing.T) {
 		t.Errorf("cancel without CSRF: %d %s", resp.StatusCode, body)
 	}
 	resp, body = post(path+"/cancel", "application/json", "", csrf())
-	cancelled := decode[kgeval.Job](t, body)
+	cancelled := decode[jobs.Job](t, body)
 	t.Logf("cancel: %d, status %s at %s %d/%d", resp.StatusCode, cancelled.Status, cancelled.Stage, cancelled.Done, cancelled.Total)
 	if resp.StatusCode != 200 || cancelled.Status != kgeval.RunInterrupted || !cancelled.Resumable {
 		t.Fatalf("cancel: %d %s", resp.StatusCode, body)
@@ -198,7 +198,7 @@ func TestServer_Jobs(t *testing.T) {
 	if resp, body = post(path+"/resume", "application/json", "", csrf()); resp.StatusCode != 200 {
 		t.Fatalf("resume: %d %s", resp.StatusCode, body)
 	}
-	done := wait("done", func(v kgeval.Job) bool { return !v.Live })
+	done := wait("done", func(v jobs.Job) bool { return !v.Live })
 	t.Logf("resumed: %s, %d resumes", done.Status, done.Resumes)
 	if done.Status != kgeval.RunDone || done.Resumes != 1 {
 		t.Fatalf("resumed: %+v", done)
@@ -225,16 +225,16 @@ func TestServer_Jobs(t *testing.T) {
 }
 
 // failingJobs injects faults: every call fails with EUNAVAILABLE.
-type failingJobs struct{ kgeval.JobService }
+type failingJobs struct{ jobs.Service }
 
-func (failingJobs) Options() kgeval.JobOptions {
-	return kgeval.JobOptions{Metrics: []string{}, Engines: []string{"native"}, Engine: "native"}
+func (failingJobs) Options() jobs.Options {
+	return jobs.Options{Metrics: []string{}, Engines: []string{"native"}, Engine: "native"}
 }
-func (failingJobs) Upload(context.Context, string, io.Reader) (kgeval.Upload, error) {
-	return kgeval.Upload{}, kgeval.Errorf(kgeval.EUNAVAILABLE, "disk full")
+func (failingJobs) Upload(context.Context, jobs.Caller, string, int64, io.Reader) (jobs.Upload, error) {
+	return jobs.Upload{}, kgeval.Errorf(kgeval.EUNAVAILABLE, "disk full")
 }
-func (failingJobs) Start(context.Context, kgeval.JobRequest) (kgeval.Job, error) {
-	return kgeval.Job{}, kgeval.Errorf(kgeval.EUNAVAILABLE, "neo4j down")
+func (failingJobs) Start(context.Context, jobs.Caller, jobs.Request) (jobs.Job, error) {
+	return jobs.Job{}, kgeval.Errorf(kgeval.EUNAVAILABLE, "neo4j down")
 }
 
 // TestServer_JobsFaults checks that a failing jobs service gives its error

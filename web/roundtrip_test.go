@@ -20,7 +20,7 @@ import (
 
 // countingStore counts the store round trips of the dashboard's reads.
 type countingStore struct {
-	web.Services
+	readmodel.Services
 	mu sync.Mutex
 	n  map[string]int
 }

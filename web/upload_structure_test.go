@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/dataset/datasettest"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/web"
 )
 
@@ -167,7 +167,7 @@ func TestServer_UploadInterrupted(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	var list struct {
-		Uploads kgeval.UploadUsage `json:"uploads"`
+		Uploads jobs.UploadUsage `json:"uploads"`
 	}
 	json.NewDecoder(resp.Body).Decode(&list)
 	if list.Uploads.Files != 0 || list.Uploads.Bytes != 0 {
@@ -262,7 +262,7 @@ func TestServer_UploadQuotaInFlight(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	var list struct {
-		Uploads kgeval.UploadUsage `json:"uploads"`
+		Uploads jobs.UploadUsage `json:"uploads"`
 	}
 	json.NewDecoder(resp.Body).Decode(&list)
 	if list.Uploads.Bytes != kept || list.Uploads.Files != count[200] || list.Uploads.Reading != 0 {

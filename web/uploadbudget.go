@@ -65,7 +65,7 @@ func (b *uploadBudget) weight(name string, size int64) int64 {
 // fileWeight is what loading the stored dataset at path (an upload, named
 // name) reserves of the budget: its UploadMeter's cost, the file read
 // through it, when the budget has a meter, else weight of its size: what a
-// job that loads its upload reserves (Server.jobContext). Errors:
+// job that loads its upload reserves (Server.jobBudget). Errors:
 // ENOTFOUND, ETOOLARGE (more than the whole budget).
 func (b *uploadBudget) fileWeight(name, path string) (int64, error) {
 	f, err := os.Open(path)

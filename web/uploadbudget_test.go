@@ -14,27 +14,28 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/dataset"
+	"github.com/kgeval/kgeval/jobs"
 )
 
-// holdJobs is a JobService whose Upload reads the body and then, for an upload
+// holdJobs is a jobs.Service whose Upload reads the body and then, for an upload
 // named hold.jsonl, blocks until release is closed (fault injection: a
 // parse that takes its time while holding its memory).
 type holdJobs struct {
-	kgeval.JobService // nil: the other methods are not called
-	held              chan string
-	release           chan struct{}
+	jobs.Service // nil: the other methods are not called
+	held         chan string
+	release      chan struct{}
 }
 
-func (h *holdJobs) Upload(ctx context.Context, name string, body io.Reader) (kgeval.Upload, error) {
+func (h *holdJobs) Upload(ctx context.Context, _ jobs.Caller, name string, _ int64, body io.Reader) (jobs.Upload, error) {
 	n, err := io.Copy(io.Discard, body)
 	if err != nil {
-		return kgeval.Upload{}, err
+		return jobs.Upload{}, err
 	}
 	if name == "hold.jsonl" {
 		h.held <- name
 		<-h.release
 	}
-	return kgeval.Upload{Name: name, Bytes: n, Rejected: []kgeval.Rejection{}}, nil
+	return jobs.Upload{Name: name, Bytes: n, Rejected: []kgeval.Rejection{}}, nil
 }
 
 // TestServer_UploadBudget checks the memory budget uploads share: an upload

@@ -4,8 +4,8 @@ import (
 	"regexp"
 
 	"github.com/gin-gonic/gin"
-	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/jobs"
 )
 
 // An upload's id is shown only to the user who made it and to admins
@@ -19,7 +19,7 @@ import (
 // owner when the upload's is no longer recorded; "upload of OWNER" or
 // "an upload" for anyone else.
 func (s *Server) shownDataset(c *gin.Context, dataset, jobOwner string) string {
-	o, ok := s.cfg.Jobs.(kgeval.UploadOwners)
+	o, ok := s.cfg.Jobs.(jobs.UploadOwners)
 	if !ok || s.auth.isAdmin(c) || c.GetString(keyVia) == "open" {
 		return dataset
 	}

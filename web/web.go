@@ -31,6 +31,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
+	"github.com/kgeval/kgeval/jobs"
 	"github.com/kgeval/kgeval/readmodel"
 )
 
@@ -40,26 +41,16 @@ type Health interface {
 	Check(ctx context.Context) (map[string]string, error)
 }
 
-// Services is what the dashboard reads: the domain's storage services and
-// its readers (graphstore implements them on Neo4j).
-type Services interface {
-	kgeval.RunService
-	kgeval.SampleService
-	kgeval.ScoreService
-	kgeval.PairGraphService
-	readmodel.Reader
-}
-
 // Config configures the server.
 type Config struct {
 	Version string
 	Auth    AuthConfig
 	// Console bounds Cypher console queries (defaults: 10s, 1000 rows,
 	// 2 MiB).
-	Console kgeval.ConsoleLimits
+	Console readmodel.ConsoleLimits
 	// Cypher runs the console's queries (package graphstore/console);
 	// nil: POST /api/cypher answers EUNAVAILABLE.
-	Cypher kgeval.Console
+	Cypher readmodel.Console
 	// TrustedProxies are the addresses or CIDRs of reverse proxies whose
 	// X-Forwarded-For names the client (for the sign-in rate limits) and
 	// whose X-Forwarded-Proto says https (for the session cookie); by
@@ -73,7 +64,7 @@ type Config struct {
 	// are hidden (default 10).
 	MinN int
 	// Jobs starts and watches evaluations (the jobs page); nil: none.
-	Jobs kgeval.JobService
+	Jobs jobs.Service
 	// UploadMaxBytes caps an uploaded dataset (web.upload_max_bytes;
 	// default 32 MiB).
 	UploadMaxBytes int64
@@ -100,7 +91,7 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	health  Health
-	store   Services
+	store   readmodel.Services
 	engine  *gin.Engine
 	auth    *auth
 	metrics *metrics
@@ -116,7 +107,7 @@ var files embed.FS
 
 // NewServer returns a server with its routes. store may be nil for a server
 // that only answers /healthz and /metrics.
-func NewServer(cfg Config, h Health, store Services) (*Server, error) {
+func NewServer(cfg Config, h Health, store readmodel.Services) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

@@ -53,7 +53,7 @@ func MustServer(tb testing.TB, db *graphstore.DB, h web.Health) (*httptest.Serve
 		// httptest serves plain http, where clients drop Secure cookies.
 		InsecureCookies: true,
 	}}
-	var store web.Services
+	var store readmodel.Services
 	if db != nil {
 		store = db
 		cfg.Cypher = graphstoretest.MustConsole(tb)

@@ -39,7 +39,7 @@ func adviseIf(err error, ok func(error) bool, advice string) error {
 }
 
 // Advice on a stored run that may not be resumed (pipeline.Resumable) or
-// kept (pipeline.Sensitivity) because it was made from other data or with
+// kept (pipeline.PlanSensitivity) because it was made from other data or with
 // other settings (pipeline.MismatchError).
 const (
 	resumeMismatchAdvice = "; use --replace or another --run"

@@ -9,12 +9,11 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/app"
-	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/metricreg"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -135,7 +134,8 @@ func (m *Main) compareRuns(cmd *cobra.Command, run, baseline, variant string, pa
 }
 
 func (m *Main) sensitivityCommand() *cobra.Command {
-	var o sensitivityOpts
+	var o pipeline.SensitivityOptions
+	var jsonOut, plotOut string
 	c := &cobra.Command{
 		Use:     "sensitivity --dataset FILE [--run PREFIX] [--system NAME] [--limit N] [--seed S] [--cache-only]",
 		Short:   "Score reference answers against wrong answers: the paper's sensitivity experiment",
@@ -147,75 +147,63 @@ func (m *Main) sensitivityCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if o.dataset == "" {
-				return kgeval.Errorf(kgeval.EINVALID, "--dataset is required")
-			}
-			if o.prefix == "" {
-				o.prefix = strings.TrimSuffix(filepath.Base(o.dataset), filepath.Ext(o.dataset)) + "-sensitivity"
-			}
-			if o.dir == "" {
-				o.dir = o.prefix
-			}
-			if o.bins < 1 {
-				return kgeval.Errorf(kgeval.EINVALID, "--bins %d: want at least 1", o.bins)
-			}
-			res, err := dataset.Load(o.dataset, cfg.DatasetOptions())
-			if err != nil {
+			if err := o.Check(); err != nil {
 				return err
 			}
-			db, err := app.OpenMigratedStore(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			defer db.Close(context.WithoutCancel(cmd.Context()))
-			rep, err := pipeline.Sensitivity(cmd.Context(), db, pipeline.SensitivityOptions{Dataset: o.dataset, Records: res.Records(), Samples: res.Samples,
-				Rejected: len(res.Rejected), System: o.system, Limit: o.limit, Seed: o.seed, Prefix: o.prefix, Dir: o.dir, Bins: o.bins, Replace: o.replace,
-				Evaluate: func(ctx context.Context, file, run string, resume, replace bool) error {
-					err := m.evaluate(ctx, cfg, file, run, evaluateOptions{EvaluateOptions: app.EvaluateOptions{Resume: resume, Replace: replace}})
-					return adviseIf(err, pipeline.IsMismatch, resumeMismatchAdvice)
-				}, Log: m.Stdout})
+			o.Log = m.Stdout
+			r := runner.New(cfg)
+			defer r.Close(context.WithoutCancel(cmd.Context()))
+			plan, err := r.PlanSensitivity(cmd.Context(), o)
 			if err != nil {
 				return adviseIf(err, pipeline.IsMismatch, keepMismatchAdvice)
 			}
-			fmt.Fprintln(m.Stdout)
-			render.Sensitivity(m.Stdout, *rep)
-			if o.jsonOut == "" {
-				o.jsonOut = filepath.Join(o.dir, "sensitivity.json")
+			for _, st := range plan.Steps {
+				if st.Keep {
+					fmt.Fprintf(m.Stdout, "\nsensitivity: %s: run %q of %s is done; kept\n", st.Variant, st.Run, st.File)
+					continue
+				}
+				fmt.Fprintf(m.Stdout, "\nsensitivity: %s: evaluating %s as run %q\n", st.Variant, st.File, st.Run)
+				err := m.evaluate(cmd.Context(), r, runner.Request{Path: st.File, Run: st.Run, Resume: st.Resume, Replace: st.Replace}, printOptions{})
+				if err != nil {
+					return fmt.Errorf("sensitivity %s: %w", st.Variant, adviseIf(err, pipeline.IsMismatch, resumeMismatchAdvice))
+				}
 			}
-			if o.plotOut == "" {
-				o.plotOut = filepath.Join(o.dir, "sensitivity.png")
-			}
-			if err := render.WriteFiles(render.File(o.jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }),
-				render.File(o.plotOut, "--plot", func(w io.Writer) error { return render.SensitivityPNG(w, *rep) })); err != nil {
+			rep, err := r.ReadSensitivity(cmd.Context(), plan)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(m.Stdout, "\nwrote %s and %s; derived datasets in %s\n", o.jsonOut, o.plotOut, o.dir)
+			fmt.Fprintln(m.Stdout)
+			render.Sensitivity(m.Stdout, *rep)
+			if jsonOut == "" {
+				jsonOut = filepath.Join(o.Dir, "sensitivity.json")
+			}
+			if plotOut == "" {
+				plotOut = filepath.Join(o.Dir, "sensitivity.png")
+			}
+			if err := render.WriteFiles(render.File(jsonOut, "--json", func(w io.Writer) error { return render.JSON(w, rep) }),
+				render.File(plotOut, "--plot", func(w io.Writer) error { return render.SensitivityPNG(w, *rep) })); err != nil {
+				return err
+			}
+			fmt.Fprintf(m.Stdout, "\nwrote %s and %s; derived datasets in %s\n", jsonOut, plotOut, o.Dir)
 			return nil
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.dataset, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
-	f.StringVar(&o.prefix, "run", "", "run name prefix (default: <dataset name>-sensitivity)")
-	f.IntVar(&o.limit, "limit", 0, "use only the first N samples that have a reference (0: all)")
-	f.Uint64Var(&o.seed, "seed", 1, "seed of the wrong_answer derangement")
-	f.StringVar(&o.dir, "dir", "", "directory for the derived datasets and the report (default: the run prefix)")
-	f.StringVar(&o.jsonOut, "json", "", "report file (default: DIR/sensitivity.json)")
-	f.StringVar(&o.plotOut, "plot", "", "histogram PNG (default: DIR/sensitivity.png)")
-	f.IntVar(&o.bins, "bins", 10, "histogram bins")
-	f.BoolVar(&o.replace, "replace", false, "delete and redo runs of the same names")
-	f.StringVar(&o.system, "system", "", "use only the records of this system (the dataset's system field)")
+	f.StringVar(&o.Dataset, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
+	f.StringVar(&o.Prefix, "run", "", "run name prefix (default: <dataset name>-sensitivity)")
+	f.IntVar(&o.Limit, "limit", 0, "use only the first N samples that have a reference (0: all)")
+	f.Uint64Var(&o.Seed, "seed", 1, "seed of the wrong_answer derangement")
+	f.StringVar(&o.Dir, "dir", "", "directory for the derived datasets and the report (default: the run prefix)")
+	f.StringVar(&jsonOut, "json", "", "report file (default: DIR/sensitivity.json)")
+	f.StringVar(&plotOut, "plot", "", "histogram PNG (default: DIR/sensitivity.png)")
+	f.IntVar(&o.Bins, "bins", 10, "histogram bins")
+	f.BoolVar(&o.Replace, "replace", false, "delete and redo runs of the same names")
+	f.StringVar(&o.System, "system", "", "use only the records of this system (the dataset's system field)")
 	f.String("engine", "", "gds or native (scoring.engine)")
 	f.StringSlice("metrics", nil, "metrics to compute (scoring.metrics)")
 	f.Int("concurrency", 0, "parallel model calls (llm.concurrency)")
 	f.Bool("cache-only", false, "make no model call: a request the cache cannot answer fails (llm.cache_only)")
 	return c
-}
-
-type sensitivityOpts struct {
-	dataset, prefix, dir, jsonOut, plotOut, system string
-	limit, bins                                    int
-	seed                                           uint64
-	replace                                        bool
 }
 
 func (m *Main) sweepReportCommand() *cobra.Command {

@@ -1,21 +1,13 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/app"
-	"github.com/kgeval/kgeval/cachefile"
-	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
-	"github.com/kgeval/kgeval/judge"
-	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -57,12 +49,13 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := app.OpenStore(cmd.Context(), cfg)
+			f := kgeval.CacheFilter{Kinds: kinds, Runs: runs}
+			h, size, err := runner.ExportCache(cmd.Context(), cfg, out, pipeline.CacheExportOptions{Filter: f, Kgeval: version + " (commit " + commit + ")", NoTime: noTime})
 			if err != nil {
 				return err
 			}
-			defer db.Close(context.WithoutCancel(cmd.Context()))
-			return m.cacheExport(cmd.Context(), db, out, kgeval.CacheFilter{Kinds: kinds, Runs: runs}, noTime)
+			render.CacheExported(m.Stdout, m.Stderr, h, size, f, out)
+			return nil
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "snapshot file to write (.jsonl.gz)")
@@ -70,16 +63,6 @@ func (m *Main) cacheExportCommand() *cobra.Command {
 	c.Flags().StringSliceVar(&kinds, "kind", nil, "only these kinds (extract, embed, judge, verify)")
 	c.Flags().BoolVar(&noTime, "no-time", false, "leave the export time out of the header (byte-identical files from the same store)")
 	return c
-}
-
-func (m *Main) cacheExport(ctx context.Context, db *graphstore.DB, out string, f kgeval.CacheFilter, noTime bool) error {
-	h, size, err := pipeline.ExportCacheFile(ctx, db, &graphstore.Cache{DB: db}, out, pipeline.CacheExportOptions{Filter: f,
-		Kgeval: version + " (commit " + commit + ")", Prompts: prompts(), NoTime: noTime})
-	if err != nil {
-		return err
-	}
-	render.CacheExported(m.Stdout, m.Stderr, h, size, f, out)
-	return nil
 }
 
 func (m *Main) cacheImportCommand() *cobra.Command {
@@ -95,7 +78,7 @@ func (m *Main) cacheImportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return importCacheFile(cmd.Context(), cfg, args[0], overwrite, m.Stdout, m.Stderr)
+			return runner.ImportCacheFile(cmd.Context(), cfg, args[0], overwrite, m.Stdout, m.Stderr)
 		},
 	}
 	c.Flags().BoolVar(&overwrite, "overwrite", false, "replace the value of a key the cache already holds")
@@ -110,12 +93,7 @@ func (m *Main) cacheStatsCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return m.withStore(cmd, true, func(db *graphstore.DB) error {
-				for _, r := range runs {
-					if _, err := db.GetRun(cmd.Context(), r); err != nil {
-						return err
-					}
-				}
-				st, err := (&graphstore.Cache{DB: db}).Stats(cmd.Context(), kgeval.CacheFilter{Runs: runs})
+				st, err := runner.CacheStats(cmd.Context(), db, kgeval.CacheFilter{Runs: runs})
 				if err != nil {
 					return err
 				}
@@ -126,46 +104,4 @@ func (m *Main) cacheStatsCommand() *cobra.Command {
 	}
 	c.Flags().StringArrayVar(&runs, "run", nil, "only entries this run used (repeat for several runs)")
 	return c
-}
-
-// prompts lists this kgeval's prompt versions, by package: a snapshot's
-// header records them and an import warns when they differ.
-func prompts() map[string][]string {
-	return map[string][]string{"extraction": llm.PromptVersions(), "judge": judge.Prompts(), "verify": append([]string{llm.VerifyPromptVersion}, llm.ClaimPromptVersions()...)}
-}
-
-// importCacheFile adds the entries of a snapshot file to the cache of cfg's
-// store: it prints the snapshot's runs and warnings (other prompts, model or
-// encoder) and the counts; malformed lines are reported by number on
-// stderr and skipped, and then make the import an EINVALID error.
-func importCacheFile(ctx context.Context, cfg *configs.Config, file string, overwrite bool, stdout, stderr io.Writer) error {
-	f, err := os.Open(file)
-	if err != nil {
-		return kgeval.Wrap(kgeval.EINVALID, err, "cache import")
-	}
-	defer f.Close()
-	r, err := cachefile.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	render.SnapshotRuns(stdout, file, r.Header())
-	for _, w := range pipeline.SnapshotWarnings(r.Header(), prompts(), cfg.LLM.Model, cfg.Embedding.Model) {
-		fmt.Fprintf(stderr, "cache import: warning: %s: %s\n", file, w)
-	}
-	db, err := app.OpenMigratedStore(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer db.Close(context.WithoutCancel(ctx))
-	n, err := pipeline.ImportCache(ctx, &graphstore.Cache{DB: db}, r, overwrite, func(e *cachefile.LineError) {
-		fmt.Fprintf(stderr, "cache import: %s: %v (skipped)\n", file, e)
-	})
-	render.CacheImported(stdout, stderr, file, n, r.Counts(), r.Header(), overwrite, err)
-	if err != nil {
-		return fmt.Errorf("cache import %s (the %d entries before the error are stored; run the import again after fixing it): %w", file, n.Entries, err)
-	}
-	if n.Malformed > 0 {
-		return kgeval.Errorf(kgeval.EINVALID, "cache import %s: %d malformed lines skipped (listed above); the other %d entries are stored", file, n.Malformed, n.Entries)
-	}
-	return nil
 }

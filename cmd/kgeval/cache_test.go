@@ -23,6 +23,7 @@ import (
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/metricreg"
+	"github.com/kgeval/kgeval/runner"
 )
 
 // snapshotLines returns the lines of a snapshot file (gunzipped): the
@@ -249,7 +250,7 @@ func TestCache_ExportImport(t *testing.T) {
 	// Other prompt versions and another model: warnings.
 	var old cachefile.Header
 	_ = json.Unmarshal([]byte(lines[0]), &old)
-	old.Prompts = prompts()
+	old.Prompts = runner.Prompts()
 	old.Prompts["extraction"] = []string{"extract_triplets.v1", llm.AskedPromptVersion}
 	hb, _ := json.Marshal(old)
 	oldFile := filepath.Join(dir, "old.jsonl.gz")
@@ -344,7 +345,7 @@ func TestEvaluate_CacheOnlyReplay(t *testing.T) {
 	}
 	cache := &graphstore.Cache{DB: db}
 	t.Cleanup(func() { _ = cache.Delete(context.Background(), keys) })
-	h, _ := json.Marshal(cachefile.Header{Format: cachefile.Format, Kgeval: "test", Prompts: prompts(), Counts: map[string]int{"extract": len(entries)}, Entries: len(entries),
+	h, _ := json.Marshal(cachefile.Header{Format: cachefile.Format, Kgeval: "test", Prompts: runner.Prompts(), Counts: map[string]int{"extract": len(entries)}, Entries: len(entries),
 		Runs: []cachefile.Run{{Name: "made-by-hand", Model: model, Encoder: "all-MiniLM-L6-v2"}}})
 	snap := filepath.Join(dir, "snap.jsonl.gz")
 	writeGz(t, snap, append([]string{string(h)}, entries...))

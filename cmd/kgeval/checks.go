@@ -11,11 +11,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// validityOpts are validity's flags.
+// validityOpts are validity's flags (vo: check.ValidityOptions's).
 type validityOpts struct {
 	run, variant, sensRun, jsonOut, mdOut string
-	good, badFaith, badRel                string
 	patterns                              []string
+	vo                                    check.ValidityOptions
 }
 
 func (m *Main) validityCommand() *cobra.Command {
@@ -31,8 +31,7 @@ func (m *Main) validityCommand() *cobra.Command {
 				return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
 			}
 			return m.withStore(cmd, false, func(db *graphstore.DB) error {
-				rep, err := check.LoadValidity(cmd.Context(), db, o.run, o.variant, o.patterns, o.sensRun,
-					check.ValidityOptions{Good: o.good, BadFaithfulness: o.badFaith, BadRelevance: o.badRel})
+				rep, err := check.LoadValidity(cmd.Context(), db, o.run, o.variant, o.patterns, o.sensRun, o.vo)
 				if err != nil {
 					return err
 				}
@@ -45,9 +44,9 @@ func (m *Main) validityCommand() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&o.run, "run", "", "run name")
 	f.StringVar(&o.variant, "variant", kgeval.DefaultVariant, "scoring variant of the KG scores")
-	f.StringVar(&o.good, "good", "wikieval_grounded", "the system that answers well")
-	f.StringVar(&o.badFaith, "bad-faithfulness", "wikieval_ungrounded", "the system faithfulness-type metrics should rank below --good")
-	f.StringVar(&o.badRel, "bad-relevance", "wikieval_poor", "the system relevance-type metrics should rank below --good")
+	f.StringVar(&o.vo.Good, "good", "wikieval_grounded", "the system that answers well")
+	f.StringVar(&o.vo.BadFaithfulness, "bad-faithfulness", "wikieval_ungrounded", "the system faithfulness-type metrics should rank below --good")
+	f.StringVar(&o.vo.BadRelevance, "bad-relevance", "wikieval_poor", "the system relevance-type metrics should rank below --good")
 	f.StringVar(&o.sensRun, "sensitivity-run", "", "run prefix of a finished `kgeval sensitivity` (its runs PREFIX, PREFIX-reference_as_answer, PREFIX-wrong_answer)")
 	f.StringSliceVar(&o.patterns, "metrics", nil, "metrics (as for correlate); default all")
 	f.StringVar(&o.jsonOut, "json", "", "write the report as JSON to this file")

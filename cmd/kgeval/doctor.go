@@ -1,14 +1,9 @@
 package main
 
 import (
-	"path/filepath"
-
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/app"
-	"github.com/kgeval/kgeval/llm"
-	"github.com/kgeval/kgeval/minilm"
-	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -24,17 +19,7 @@ func (m *Main) doctorCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			o := pipeline.DoctorOptions{URI: cfg.Neo4j.URI, Fix: fix, LLMBaseURL: cfg.LLM.BaseURL, LLMKey: cfg.LLM.APIKey, LLMModel: cfg.LLM.Model,
-				LLMRequired: cfg.LLM.Required, LLMUses: cfg.ModelUses(), EmbeddingProvider: cfg.Embedding.Provider, EmbeddingBaseURL: cfg.Embedding.BaseURL,
-				EmbeddingKey: cfg.Embedding.APIKey, EmbeddingModel: cfg.Embedding.Model, ModelDir: filepath.Join(cfg.Embedding.ModelsDir, cfg.Embedding.Model),
-				Probe: llm.Probe, MissingFile: minilm.MissingFile, Message: m.oneLine, CleanRun: cfg.CleanRun}
-			if db, err := app.OpenStore(cmd.Context(), cfg); err != nil {
-				o.StoreErr = err
-			} else {
-				defer db.Close(cmd.Context())
-				o.Store = db
-			}
-			if render.Doctor(m.Stdout, pipeline.Doctor(cmd.Context(), o)) {
+			if render.Doctor(m.Stdout, runner.Doctor(cmd.Context(), cfg, fix, m.oneLine)) {
 				return kgeval.Errorf(kgeval.EUNAVAILABLE, "doctor: something required is missing (see FAIL lines above)")
 			}
 			return nil

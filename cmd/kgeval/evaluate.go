@@ -5,22 +5,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/app"
-	"github.com/kgeval/kgeval/configs"
-	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
 func (m *Main) evaluateCommand() *cobra.Command {
-	var datasetPath, tracesPath, system, runName, killAt, shard string
-	var o evaluateOptions
+	var tracesPath, system, killAt, shard string
+	var q runner.Request
+	var o printOptions
 	c := &cobra.Command{
 		Use:   "evaluate --dataset FILE [--run NAME]",
 		Short: "Extract, store and score a dataset (one run)",
@@ -32,36 +30,38 @@ func (m *Main) evaluateCommand() *cobra.Command {
 				return err
 			}
 			switch {
-			case datasetPath != "" && tracesPath != "":
+			case q.Path != "" && tracesPath != "":
 				return kgeval.Errorf(kgeval.EINVALID, "--dataset and --traces exclude each other")
 			case tracesPath != "":
-				if runName == "" {
-					runName = strings.TrimSuffix(filepath.Base(tracesPath), filepath.Ext(tracesPath))
+				if q.Run == "" {
+					q.Run = strings.TrimSuffix(filepath.Base(tracesPath), filepath.Ext(tracesPath))
 				}
-				if datasetPath, err = m.tracesDataset(tracesPath, system); err != nil {
+				if q.Path, err = m.tracesDataset(tracesPath, system); err != nil {
 					return err
 				}
-				defer os.RemoveAll(filepath.Dir(datasetPath))
-			case datasetPath == "":
+				defer os.RemoveAll(filepath.Dir(q.Path))
+			case q.Path == "":
 				return kgeval.Errorf(kgeval.EINVALID, "--dataset (or --traces) is required")
 			case system != "":
 				return kgeval.Errorf(kgeval.EINVALID, "--system names the samples of --traces: a dataset's records carry their own")
 			}
-			if runName == "" {
-				runName = strings.TrimSuffix(filepath.Base(datasetPath), filepath.Ext(datasetPath))
+			if q.Run == "" {
+				q.Run = strings.TrimSuffix(filepath.Base(q.Path), filepath.Ext(q.Path))
 			}
-			if o.Replace && o.Resume {
+			if q.Replace && q.Resume {
 				return kgeval.Errorf(kgeval.EINVALID, "--replace and --resume exclude each other")
 			}
 			if shard != "" {
-				if o.Shard, o.Shards, err = parseShard(shard); err != nil {
+				if q.Shard, q.Shards, err = pipeline.ParseShard(shard); err != nil {
 					return err
 				}
 			}
 			if killAt != "" {
-				o.Progress = killHook(killAt, render.Progress(m.Stderr))
+				q.Progress = killHook(killAt, render.Progress(m.Stderr))
 			}
-			err = adviseIf(m.evaluate(cmd.Context(), cfg, datasetPath, runName, o), pipeline.IsMismatch, resumeMismatchAdvice)
+			r := runner.New(cfg)
+			defer r.Close(context.WithoutCancel(cmd.Context()))
+			err = adviseIf(m.evaluate(cmd.Context(), r, q, o), pipeline.IsMismatch, resumeMismatchAdvice)
 			if shard != "" {
 				return withAdvice(err, kgeval.ECONFLICT, ": add --resume to finish this shard, or delete the run (`kgeval runs delete`) to start every shard over")
 			}
@@ -69,14 +69,14 @@ func (m *Main) evaluateCommand() *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&datasetPath, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
+	f.StringVar(&q.Path, "dataset", "", "dataset file (.jsonl, .json, .csv, .parquet)")
 	f.StringVar(&tracesPath, "traces", "", "recorded spans (OTLP JSON or a Phoenix span export) to turn into samples and evaluate in one step, as import-traces does")
 	f.StringVar(&system, "system", "", "with --traces: the samples' system (default: each trace's service.name)")
-	f.StringVar(&runName, "run", "", "run name (default: the dataset's file name)")
-	f.IntVar(&o.Limit, "limit", 0, "evaluate only the first N valid records (0: all)")
-	f.BoolVar(&o.Replace, "replace", false, "delete a stored run of the same name first")
-	f.BoolVar(&o.Fresh, "fresh", false, "ask the model again even when its answer is cached (measures calls and tokens; new answers replace the cached ones)")
-	f.BoolVar(&o.Resume, "resume", false, "finish a stored run that was interrupted or crashed (no repeated model call, no duplicate)")
+	f.StringVar(&q.Run, "run", "", "run name (default: the dataset's file name)")
+	f.IntVar(&q.Limit, "limit", 0, "evaluate only the first N valid records (0: all)")
+	f.BoolVar(&q.Replace, "replace", false, "delete a stored run of the same name first")
+	f.BoolVar(&q.Fresh, "fresh", false, "ask the model again even when its answer is cached (measures calls and tokens; new answers replace the cached ones)")
+	f.BoolVar(&q.Resume, "resume", false, "finish a stored run that was interrupted or crashed (no repeated model call, no duplicate)")
 	f.StringVar(&shard, "shard", "", "evaluate shard I/N of the dataset (records whose index mod N is I) into a run that N workers share; the run is done when every shard is (docs/SCALING.md)")
 	f.BoolVar(&o.JSON, "json", false, "print one JSON object on standard output instead of the tables (run, samples, rejected records, sample errors, model calls, headline per pair); the dataset report goes to standard error")
 	f.BoolVar(&o.All, "all", false, "print every score after the headline: each KG metric per pair and the other metric families")
@@ -93,38 +93,34 @@ func (m *Main) evaluateCommand() *cobra.Command {
 	return c
 }
 
-// evaluateOptions are app.EvaluateOptions and what to print.
-type evaluateOptions struct {
-	app.EvaluateOptions
-	// All prints every score after the headline (render.Scores).
-	All bool
-	// JSON prints render.EvaluationJSON instead of the tables.
-	JSON bool
-}
+// printOptions are what to print of an evaluation: every score after the
+// headline (All, render.Scores), or render.EvaluationJSON (JSON).
+type printOptions struct{ All, JSON bool }
 
-// evaluate runs app.Evaluate with the program's output streams and
-// progress bars, then prints the evaluation summary and the run's table
-// from the scores the evaluation holds.
-func (m *Main) evaluate(ctx context.Context, cfg *configs.Config, path, run string, o evaluateOptions) error {
-	o.Stdout, o.Stderr, o.Scores = m.Stdout, m.Stderr, true
+// evaluate asks r to run q with the program's output streams and progress
+// bars, then prints the evaluation summary and the run's table from the
+// scores the evaluation holds.
+func (m *Main) evaluate(ctx context.Context, r *runner.Runner, q runner.Request, o printOptions) error {
+	q.Stdout, q.Stderr, q.Scores = m.Stdout, m.Stderr, true
 	if o.JSON {
-		o.Stdout = m.Stderr
+		q.Stdout = m.Stderr
 	}
-	if o.Progress == nil {
-		o.Progress = render.Progress(m.Stderr)
+	if q.Progress == nil {
+		q.Progress = render.Progress(m.Stderr)
 	}
-	if err := modelPreflight(ctx, cfg); err != nil {
+	if err := r.Preflight(ctx); err != nil {
 		return err
 	}
-	ev, err := app.Evaluate(ctx, cfg, path, run, o.EvaluateOptions)
+	ev, err := r.Evaluate(ctx, q)
 	if err != nil {
 		return err
 	}
+	cfg := r.Config()
 	if o.JSON {
 		return render.EvaluationJSON(m.Stdout, ev, cfg.Scoring.Pairs)
 	}
 	render.Evaluation(m.Stdout, ev)
-	render.Scores(m.Stdout, run, ev.Scores, cfg.Scoring.Pairs, o.All)
+	render.Scores(m.Stdout, q.Run, ev.Scores, cfg.Scoring.Pairs, o.All)
 	if refused := ev.Usage.All.Refused; refused > 0 {
 		// Not an error: a model that gave no valid answer when the snapshot
 		// was made left nothing to cache, and its values were null then too.
@@ -152,21 +148,6 @@ func (m *Main) tracesDataset(path, system string) (string, error) {
 	return out, nil
 }
 
-// parseShard parses --shard I/N.
-func parseShard(s string) (i, n int, err error) {
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		i, err = strconv.Atoi(a)
-		if err == nil {
-			n, err = strconv.Atoi(b)
-		}
-	}
-	if !ok || err != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, kgeval.Errorf(kgeval.EINVALID, "--shard %q: want I/N with 0 <= I < N, e.g. 0/2 and 1/2 for two workers", s)
-	}
-	return i, n, nil
-}
-
 // killHook wraps a progress function so that the process kills itself with
 // SIGKILL when stage reports progress: the resume test passes --kill-at to
 // crash at exact points (after the pair graphs are stored and before they
@@ -179,28 +160,4 @@ func killHook(stage string, next func(stage string, done, total int)) func(stage
 			select {}
 		}
 	}
-}
-
-// modelPreflight asks the model endpoint for its model list before any work
-// when llm.required is set (the Python package sets it) and the evaluation
-// will call the model without answering from the cache alone (no
-// --cache-only): extraction by the model, the model check of a pair it
-// applies to, or an LLM-judged metric. An endpoint that does not answer
-// would otherwise leave those values null after minutes of retries (left
-// so when llm.required is false: a dataset of pre-extracted triplets needs
-// no extraction). Errors: EUNAVAILABLE naming llm.base_url and the ways to
-// score without it.
-func modelPreflight(ctx context.Context, cfg *configs.Config) error {
-	if cfg.LLM.CacheOnly || !cfg.LLM.Required {
-		return nil
-	}
-	uses := cfg.ModelUses()
-	if len(uses) == 0 {
-		return nil
-	}
-	if err := llm.Probe(ctx, cfg.LLM.BaseURL, cfg.LLM.APIKey); err != nil {
-		return kgeval.Wrap(kgeval.EUNAVAILABLE, err, "the model endpoint %s (llm.base_url) does not answer, and %s need%s it: start it (make llm-start), point llm.base_url / KGEVAL_LLM_BASE_URL at one, replay from the model cache with --cache-only, or score without a model (extraction.method rules, scoring.verify off, no llm or ragas metrics)",
-			cfg.LLM.BaseURL, strings.Join(uses, ", "), map[bool]string{true: "s", false: ""}[len(uses) == 1])
-	}
-	return nil
 }

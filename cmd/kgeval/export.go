@@ -5,11 +5,11 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis"
-	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/export"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -31,21 +31,13 @@ func (m *Main) exportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := app.OpenStore(cmd.Context(), cfg)
+			db, err := runner.OpenStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
 			defer db.Close(cmd.Context())
-			rec, err := db.GetRun(cmd.Context(), run)
-			if err != nil {
-				return err
-			}
 			// The pair columns are the run's own pairs, not today's config.
-			pairs := cfg.Scoring.Pairs
-			if rec.Settings != nil && len(rec.Settings.Pairs) > 0 {
-				pairs = rec.Settings.Pairs
-			}
-			rows, err := db.RunScores(cmd.Context(), run, variant)
+			rows, pairs, err := analysis.LoadRunScores(cmd.Context(), db, run, variant, cfg.Scoring.Pairs)
 			if err != nil {
 				return err
 			}

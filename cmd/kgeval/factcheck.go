@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/kgeval/kgeval/scoring/claims"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 	"github.com/kgeval/kgeval/analysis/fit"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/scoring/claims"
 	"github.com/spf13/cobra"
 )
 
@@ -29,8 +28,7 @@ type factcheckOpts struct {
 	runs                          []string
 	run                           string // runs[0]
 	variant, csvOut, jsonOut, out string
-	folds                         int
-	lambda                        float64
+	fo                            fit.FactcheckOptions // --folds, --lambda
 }
 
 func (o *factcheckOpts) flags(c *cobra.Command) {
@@ -38,8 +36,8 @@ func (o *factcheckOpts) flags(c *cobra.Command) {
 	f.StringArrayVar(&o.runs, "run", nil, "run name (a claim-level dataset with human faithfulness 0/1, e.g. testdata/expertqa_claims_balanced.jsonl); "+
 		"repeat it for a training mix, one run per dataset: each is left out in turn (leave-one-dataset-out)")
 	f.StringVar(&o.variant, "variant", kgeval.DefaultVariant, "scoring variant of the KG scores")
-	f.IntVar(&o.folds, "folds", fit.FactcheckFolds, "cross-validation folds (samples of one group, the id before '#', share a fold)")
-	f.Float64Var(&o.lambda, "lambda", fit.FactcheckLambda, "L2 penalty of the logistic regression (1/C in scikit-learn); with several --run, unset: chosen from 1, 10, 100, 1000 leaving each dataset out")
+	f.IntVar(&o.fo.Folds, "folds", fit.FactcheckFolds, "cross-validation folds (samples of one group, the id before '#', share a fold)")
+	f.Float64Var(&o.fo.Lambda, "lambda", fit.FactcheckLambda, "L2 penalty of the logistic regression (1/C in scikit-learn); with several --run, unset: chosen from 1, 10, 100, 1000 leaving each dataset out")
 }
 
 func (o *factcheckOpts) check() error {
@@ -47,17 +45,13 @@ func (o *factcheckOpts) check() error {
 		return kgeval.Errorf(kgeval.EINVALID, "--run is required (see `kgeval runs list`)")
 	}
 	o.run = o.runs[0]
-	if o.folds < 2 {
-		return kgeval.Errorf(kgeval.EINVALID, "--folds %d: want at least 2", o.folds)
+	if o.fo.Folds < 2 {
+		return kgeval.Errorf(kgeval.EINVALID, "--folds %d: want at least 2", o.fo.Folds)
 	}
-	if !(o.lambda > 0) {
-		return kgeval.Errorf(kgeval.EINVALID, "--lambda %v: want a value above 0", o.lambda)
+	if !(o.fo.Lambda > 0) {
+		return kgeval.Errorf(kgeval.EINVALID, "--lambda %v: want a value above 0", o.fo.Lambda)
 	}
 	return nil
-}
-
-func (o factcheckOpts) options() fit.FactcheckOptions {
-	return fit.FactcheckOptions{Folds: o.folds, Lambda: o.lambda}
 }
 
 func (m *Main) factcheckCommand() *cobra.Command {
@@ -75,9 +69,9 @@ func (m *Main) factcheckCommand() *cobra.Command {
 			if len(o.runs) > 1 {
 				return m.factcheckMix(cmd, o, "")
 			}
-			fo := o.options()
+			fo := o.fo
 			if o.out != "" {
-				cal, err := readCalibration(o.out)
+				cal, err := claims.ReadCalibration(o.out)
 				if err != nil {
 					return fmt.Errorf("--calibration: %w", err)
 				}
@@ -99,24 +93,6 @@ func (m *Main) factcheckCommand() *cobra.Command {
 	c.Flags().StringVar(&o.jsonOut, "json", "", "write the report as JSON to this file")
 	c.Flags().StringVar(&o.out, "calibration", "", "also judge this calibration file (written by calibrate, e.g. "+DefaultCalibrationFile+") on the run: each fit and its pass mark as they are")
 	return c
-}
-
-// readCalibration reads a calibration file written by calibrate. Errors:
-// EINVALID for a file that cannot be read or is not one.
-func readCalibration(path string) (claims.Calibration, error) {
-	var cal claims.Calibration
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return cal, kgeval.Wrap(kgeval.EINVALID, err, "%s", path)
-	}
-	if err := json.Unmarshal(b, &cal); err != nil {
-		return cal, kgeval.Wrap(kgeval.EINVALID, err, "%s", path)
-	}
-	named := func(f *claims.Fit) bool { return f != nil && len(f.Names) > 0 }
-	if !named(cal.WithModel) && !named(cal.WithoutModel) {
-		return cal, kgeval.Errorf(kgeval.EINVALID, "--calibration %s: no model.names: not a file of `kgeval calibrate`", path)
-	}
-	return cal, nil
 }
 
 func (m *Main) calibrateCommand() *cobra.Command {
@@ -142,9 +118,9 @@ func (m *Main) calibrateCommand() *cobra.Command {
 					return kgeval.Errorf(kgeval.EINVALID, "--out %s: no directory %s (run from the repository root for the default)", o.out, dir)
 				}
 			}
-			co := fit.CalibrateOptions{FactcheckOptions: o.options(), Kgeval: version + " (commit " + commit + ")"}
+			co := fit.CalibrateOptions{FactcheckOptions: o.fo, Kgeval: version + " (commit " + commit + ")"}
 			if _, err := os.Stat(o.out); err == nil {
-				prev, err := readCalibration(o.out)
+				prev, err := claims.ReadCalibration(o.out)
 				if err != nil {
 					return fmt.Errorf("--out: %w", err)
 				}
@@ -175,7 +151,7 @@ func (m *Main) factcheckMix(cmd *cobra.Command, o factcheckOpts, out string) err
 	return m.withStore(cmd, false, func(db *graphstore.DB) error {
 		mo := fit.MixOptions{Kgeval: version + " (commit " + commit + ")"}
 		if cmd.Flags().Changed("lambda") {
-			mo.Lambda = o.lambda // else chosen leaving each dataset out
+			mo.Lambda = o.fo.Lambda // else chosen leaving each dataset out
 		}
 		rep, err := fit.LoadMix(cmd.Context(), db, o.runs, o.variant, mo)
 		if err != nil {

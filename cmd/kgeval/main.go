@@ -19,9 +19,9 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/analysis/check"
-	"github.com/kgeval/kgeval/app"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 )
@@ -220,7 +220,7 @@ func (m *Main) withStore(cmd *cobra.Command, own bool, fn func(db *graphstore.DB
 	if err != nil {
 		return err
 	}
-	db, err := app.OpenStore(cmd.Context(), cfg)
+	db, err := runner.OpenStore(cmd.Context(), cfg)
 	if err != nil {
 		return err
 	}

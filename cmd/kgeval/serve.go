@@ -2,14 +2,12 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/app"
-	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/web"
 	"github.com/spf13/cobra"
 )
@@ -25,7 +23,7 @@ func (m *Main) serveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return m.serve(cmd.Context(), cfg, jobDelay)
+			return app.Serve(cmd.Context(), cfg, version, m.Stderr, jobDelay)
 		},
 	}
 	c.Flags().String("addr", "", "listen address (server.addr, default 127.0.0.1:8080)")
@@ -61,13 +59,4 @@ func (m *Main) serveCommand() *cobra.Command {
 		},
 	})
 	return c
-}
-
-func (m *Main) serve(ctx context.Context, cfg *configs.Config, jobDelay time.Duration) error {
-	s, db, err := app.NewServer(ctx, cfg, version, m.Stderr, jobDelay)
-	if err != nil {
-		return err
-	}
-	defer db.Close(context.WithoutCancel(ctx))
-	return s.ListenAndServe(ctx, cfg.Server.Addr, m.Stderr)
 }

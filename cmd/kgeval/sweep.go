@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kgeval/kgeval"
-	"github.com/kgeval/kgeval/app"
-	"github.com/kgeval/kgeval/graphstore"
-	"github.com/kgeval/kgeval/llm"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/render"
+	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -34,16 +31,10 @@ func (m *Main) sweepCommand() *cobra.Command {
 			if err := o.Check(); err != nil {
 				return err
 			}
-			db, err := app.OpenMigratedStore(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			defer db.Close(context.WithoutCancel(cmd.Context()))
+			r := runner.New(cfg)
+			defer r.Close(context.WithoutCancel(cmd.Context()))
 			start := time.Now()
-			o.Embedder = func(encoder string) kgeval.Embedder {
-				return &llm.CachedEmbedder{Next: pipeline.NoCall(encoder), Cache: &graphstore.Cache{DB: db}}
-			}
-			res, err := pipeline.Sweep(cmd.Context(), db, o)
+			res, err := r.Sweep(cmd.Context(), o)
 			if err != nil {
 				return err
 			}

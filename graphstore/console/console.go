@@ -44,6 +44,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore"
+	"github.com/kgeval/kgeval/readmodel"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 )
@@ -59,7 +60,7 @@ type Console struct {
 	conn *conn // made on the first query
 }
 
-var _ kgeval.Console = (*Console)(nil)
+var _ readmodel.Console = (*Console)(nil)
 
 // New returns a console for the Neo4j of cfg (the store's configuration:
 // URI, user, password, database, connect timeout). It connects on its
@@ -111,11 +112,11 @@ func (c *Console) connection(maxRow int) (*conn, error) {
 // already, or lim.Owner ownerSlots; EUNAVAILABLE when Neo4j does not
 // answer; EINTERNAL when the reader fails on a query (a bug of its own:
 // the query is refused, not run).
-func (c *Console) RunConsole(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
+func (c *Console) RunConsole(ctx context.Context, query string, lim readmodel.ConsoleLimits) (*readmodel.ConsoleResult, error) {
 	return c.run(ctx, query, lim, true)
 }
 
-func (c *Console) run(ctx context.Context, query string, lim kgeval.ConsoleLimits, guard bool) (*kgeval.ConsoleResult, error) {
+func (c *Console) run(ctx context.Context, query string, lim readmodel.ConsoleLimits, guard bool) (*readmodel.ConsoleResult, error) {
 	if lim.Timeout <= 0 {
 		lim.Timeout = 10 * time.Second
 	}
@@ -168,7 +169,7 @@ func (c *Console) run(ctx context.Context, query string, lim kgeval.ConsoleLimit
 		if p := sum.Plan(); p != nil {
 			text, _ = p.Arguments()["string-representation"].(string)
 		}
-		return &kgeval.ConsoleResult{Columns: []string{}, Rows: [][]any{}, Nodes: []kgeval.ConsoleNode{}, Rels: []kgeval.ConsoleRel{},
+		return &readmodel.ConsoleResult{Columns: []string{}, Rows: [][]any{}, Nodes: []readmodel.ConsoleNode{}, Rels: []readmodel.ConsoleRel{},
 			Millis: time.Since(start).Milliseconds(), Plan: text}, nil
 	}
 	text := q.body
@@ -198,7 +199,7 @@ func explain(ctx context.Context, sess neo4j.SessionWithContext, body string, tx
 }
 
 // consoleRows runs text and reads its rows within lim.
-func consoleRows(ctx context.Context, sess neo4j.SessionWithContext, text string, lim kgeval.ConsoleLimits, txConfig []func(*neo4j.TransactionConfig)) (*kgeval.ConsoleResult, error) {
+func consoleRows(ctx context.Context, sess neo4j.SessionWithContext, text string, lim readmodel.ConsoleLimits, txConfig []func(*neo4j.TransactionConfig)) (*readmodel.ConsoleResult, error) {
 	tx, err := sess.BeginTransaction(ctx, txConfig...)
 	if err != nil {
 		return nil, err
@@ -212,7 +213,7 @@ func consoleRows(ctx context.Context, sess neo4j.SessionWithContext, text string
 	if err != nil {
 		return nil, err
 	}
-	r := &kgeval.ConsoleResult{Columns: keys, Rows: [][]any{}, Nodes: []kgeval.ConsoleNode{}, Rels: []kgeval.ConsoleRel{}}
+	r := &readmodel.ConsoleResult{Columns: keys, Rows: [][]any{}, Nodes: []readmodel.ConsoleNode{}, Rels: []readmodel.ConsoleRel{}}
 	g := &consoleGraph{r: r, nodes: map[string]bool{}, rels: map[string]bool{}}
 	size := 0
 	for res.Next(ctx) {
@@ -256,7 +257,7 @@ func consoleRows(ctx context.Context, sess neo4j.SessionWithContext, text string
 
 // jsonSize returns how many bytes a row and the graph elements it added
 // take in the response.
-func jsonSize(row []any, nodes []kgeval.ConsoleNode, rels []kgeval.ConsoleRel) (int, error) {
+func jsonSize(row []any, nodes []readmodel.ConsoleNode, rels []readmodel.ConsoleRel) (int, error) {
 	n := 0
 	for _, v := range []any{row, nodes, rels} {
 		b, err := json.Marshal(v)
@@ -274,7 +275,7 @@ func jsonSize(row []any, nodes []kgeval.ConsoleNode, rels []kgeval.ConsoleRel) (
 // console stopped waiting), "not reachable" only when Neo4j did not answer
 // at all. No message gives advice for one kind of caller (the dashboard,
 // the API, the CLI) only.
-func consoleError(ctx context.Context, err error, lim kgeval.ConsoleLimits) error {
+func consoleError(ctx context.Context, err error, lim readmodel.ConsoleLimits) error {
 	var kerr *kgeval.Error
 	if errors.As(err, &kerr) {
 		return err
@@ -310,7 +311,7 @@ func consoleError(ctx context.Context, err error, lim kgeval.ConsoleLimits) erro
 }
 
 type consoleGraph struct {
-	r           *kgeval.ConsoleResult
+	r           *readmodel.ConsoleResult
 	nodes, rels map[string]bool
 }
 
@@ -378,14 +379,14 @@ func (g *consoleGraph) node(n dbtype.Node) {
 		return
 	}
 	g.nodes[n.ElementId] = true
-	g.r.Nodes = append(g.r.Nodes, kgeval.ConsoleNode{ID: n.ElementId, Labels: n.Labels, Properties: g.props(n.Props)})
+	g.r.Nodes = append(g.r.Nodes, readmodel.ConsoleNode{ID: n.ElementId, Labels: n.Labels, Properties: g.props(n.Props)})
 }
 func (g *consoleGraph) rel(r dbtype.Relationship) {
 	if g.rels[r.ElementId] {
 		return
 	}
 	g.rels[r.ElementId] = true
-	g.r.Rels = append(g.r.Rels, kgeval.ConsoleRel{ID: r.ElementId, Type: r.Type, Start: r.StartElementId, End: r.EndElementId, Properties: g.props(r.Props)})
+	g.r.Rels = append(g.r.Rels, readmodel.ConsoleRel{ID: r.ElementId, Type: r.Type, Start: r.StartElementId, End: r.EndElementId, Properties: g.props(r.Props)})
 }
 
 // refusedf is a console query refused before or while it runs: EINVALID,

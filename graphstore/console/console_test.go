@@ -22,6 +22,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/graphstore/console"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // refused fails t unless err is a refusal (EINVALID, "refused: ...")
@@ -278,7 +279,7 @@ func TestConsole_Attacks(t *testing.T) {
 	n0, r0 := graphstoretest.Counts(t)
 
 	corpus := append(writeCorpus(tag, proj), escapeCorpus(tag, proj, url)...)
-	lim := kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 10}
+	lim := readmodel.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 10}
 	start := time.Now()
 	var slowest time.Duration
 	for _, q := range corpus {
@@ -340,7 +341,7 @@ func TestConsole_Refused(t *testing.T) {
 	ctx := context.Background()
 	marker := fmt.Sprintf("refused%d", time.Now().UnixNano())
 	m := "'" + marker + "'"
-	lim := kgeval.ConsoleLimits{Timeout: 5 * time.Second}
+	lim := readmodel.ConsoleLimits{Timeout: 5 * time.Second}
 	var slowest time.Duration
 	for _, tc := range []struct{ q, want string }{
 		{"UNWIND [1] AS one WITH one, COLLECT { RETURN " + m + " AS x LIMIT 1 } AS l RETURN l", "COLLECT { } subquery is not allowed"},
@@ -431,7 +432,7 @@ func TestConsole_Browsing(t *testing.T) {
 	tag := fmt.Sprintf("webbrowse-%d", time.Now().UnixNano())
 	graphstoretest.MustSentinel(t, tag)
 	s := fmt.Sprintf("(n:WebSentinel {tag: '%s'})", tag)
-	lim := kgeval.ConsoleLimits{Timeout: 10 * time.Second, MaxRows: 200}
+	lim := readmodel.ConsoleLimits{Timeout: 10 * time.Second, MaxRows: 200}
 	for _, tc := range []struct {
 		q    string
 		want string // the rows, printed; "" for any
@@ -525,10 +526,10 @@ func TestConsole_RunConsole(t *testing.T) {
 	ctx := context.Background()
 	tag := fmt.Sprintf("webconsole-%d", time.Now().UnixNano())
 	graphstoretest.MustSentinel(t, tag)
-	lim := kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1}
+	lim := readmodel.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1}
 	t.Run("OK", func(t *testing.T) {
 		q := fmt.Sprintf("MATCH (a:WebSentinel {tag: '%s'})-[r]->(b) RETURN a, r, b, a.score AS score, [a.name, b.name] AS names", tag)
-		res, err := c.RunConsole(ctx, q, kgeval.ConsoleLimits{})
+		res, err := c.RunConsole(ctx, q, readmodel.ConsoleLimits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -552,19 +553,19 @@ func TestConsole_RunConsole(t *testing.T) {
 	t.Run("ByteCap", func(t *testing.T) {
 		// one row of a million numbers (5 MB in Bolt, 7 MB in JSON) is
 		// refused, not sent.
-		_, err := c.RunConsole(ctx, "UNWIND range(1, 1000000) AS i WITH collect(i) AS r RETURN r", kgeval.ConsoleLimits{Timeout: 10 * time.Second})
+		_, err := c.RunConsole(ctx, "UNWIND range(1, 1000000) AS i WITH collect(i) AS r RETURN r", readmodel.ConsoleLimits{Timeout: 10 * time.Second})
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "refused: ") {
 			t.Errorf("a 7 MB row: err %v, want a refusal", err)
 		}
 		// Many rows are cut at the byte cap, with the graph elements of
 		// the rows kept only.
 		res, err := c.RunConsole(ctx, "UNWIND range(1, 1000) AS x RETURN x, '"+strings.Repeat("x", 100)+"' AS pad",
-			kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1000, MaxBytes: 10000})
+			readmodel.ConsoleLimits{Timeout: 5 * time.Second, MaxRows: 1000, MaxBytes: 10000})
 		if err != nil || !res.Truncated || res.TruncatedBy != "bytes" || len(res.Rows) < 50 || len(res.Rows) > 100 {
 			t.Errorf("byte cap: %d rows, truncated %v by %q, %v", len(res.Rows), res.Truncated, res.TruncatedBy, err)
 		}
 		q := fmt.Sprintf("MATCH (a:WebSentinel {tag: '%s'}) RETURN a, '%s' AS pad ORDER BY a.name", tag, strings.Repeat("y", 300))
-		res, err = c.RunConsole(ctx, q, kgeval.ConsoleLimits{Timeout: 5 * time.Second, MaxBytes: 700})
+		res, err = c.RunConsole(ctx, q, readmodel.ConsoleLimits{Timeout: 5 * time.Second, MaxBytes: 700})
 		if err != nil || len(res.Rows) != 1 || len(res.Nodes) != 1 || res.TruncatedBy != "bytes" {
 			t.Errorf("byte cap with nodes: %d rows, %d nodes, %q, %v", len(res.Rows), len(res.Nodes), res.TruncatedBy, err)
 		}
@@ -573,7 +574,7 @@ func TestConsole_RunConsole(t *testing.T) {
 		// A timed-out query says so (EINVALID, 400), and "not reachable"
 		// is kept for a Neo4j that does not answer.
 		start := time.Now()
-		_, err := c.RunConsole(ctx, slowQuery, kgeval.ConsoleLimits{Timeout: time.Second, MaxRows: 1})
+		_, err := c.RunConsole(ctx, slowQuery, readmodel.ConsoleLimits{Timeout: time.Second, MaxRows: 1})
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "timed out: the query ran past the console's time limit of 1s") || time.Since(start) > 8*time.Second {
 			t.Errorf("err %v after %v, want a time-out (EINVALID) within the limit", err, time.Since(start))
 		}
@@ -602,7 +603,7 @@ func TestConsole_Issue26(t *testing.T) {
 	c := graphstoretest.MustConsole(t)
 	ctx := context.Background()
 	limit := 10 * time.Second
-	lim := kgeval.ConsoleLimits{Timeout: limit}
+	lim := readmodel.ConsoleLimits{Timeout: limit}
 	refuse := func(t *testing.T, q, want string) time.Duration {
 		t.Helper()
 		start := time.Now()
@@ -633,7 +634,7 @@ func TestConsole_Issue26(t *testing.T) {
 		marker := fmt.Sprintf("f1rows-%d", time.Now().UnixNano())
 		short := 3 * time.Second
 		start := time.Now()
-		_, err := c.RunConsole(ctx, strings.Replace(slowQuery, "AS n", "AS n, '"+marker+"' AS m", 1), kgeval.ConsoleLimits{Timeout: short})
+		_, err := c.RunConsole(ctx, strings.Replace(slowQuery, "AS n", "AS n, '"+marker+"' AS m", 1), readmodel.ConsoleLimits{Timeout: short})
 		took := time.Since(start)
 		if kgeval.ErrorCode(err) != kgeval.EINVALID || !strings.HasPrefix(kgeval.ErrorMessage(err), "timed out: the query ran past the console's time limit of 3s") {
 			t.Errorf("err %v, want a time-out", err)
@@ -671,7 +672,7 @@ func TestConsole_Issue26(t *testing.T) {
 		errs := make(chan error, 22)
 		for i := range 22 {
 			go func() {
-				_, err := c.RunConsole(ctx, deep[i%len(deep)], kgeval.ConsoleLimits{Owner: fmt.Sprint("user", i)})
+				_, err := c.RunConsole(ctx, deep[i%len(deep)], readmodel.ConsoleLimits{Owner: fmt.Sprint("user", i)})
 				errs <- err
 			}()
 		}
@@ -738,7 +739,7 @@ func TestConsole_Issue36(t *testing.T) {
 	c, sent := spyNeo4j(t)
 	ctx := context.Background()
 	limit := 10 * time.Second
-	lim := kgeval.ConsoleLimits{Timeout: limit, Owner: "user:mallory"}
+	lim := readmodel.ConsoleLimits{Timeout: limit, Owner: "user:mallory"}
 	refuse := func(t *testing.T, q, want string) time.Duration {
 		t.Helper()
 		start := time.Now()
@@ -808,7 +809,7 @@ func TestConsole_Issue36(t *testing.T) {
 			hub + "MATCH (a)--(b) WITH b LIMIT 100 RETURN collect(b.i) AS next",
 			hub + "MATCH p = (a)-[*1..4]-() WITH p LIMIT 2000000 RETURN size(collect(p)) AS n",
 		} {
-			var res *kgeval.ConsoleResult
+			var res *readmodel.ConsoleResult
 			var err error
 			start := time.Now()
 			rise := peakRSS(func() { res, err = c.RunConsole(ctx, q, lim) })
@@ -856,7 +857,7 @@ func n5Queries(marker string) map[string]string {
 func TestConsole_Issue49(t *testing.T) {
 	c, sent := spyNeo4j(t)
 	ctx := context.Background()
-	lim := kgeval.ConsoleLimits{Timeout: 12 * time.Second, Owner: "user:mallory"}
+	lim := readmodel.ConsoleLimits{Timeout: 12 * time.Second, Owner: "user:mallory"}
 	t.Run("N1_CollectSubquery", func(t *testing.T) {
 		// Before: 503 after 4.7 s, the Neo4j JVM gone at 6.0 s.
 		marker := fmt.Sprintf("n1x%d", time.Now().UnixNano())
@@ -911,7 +912,7 @@ func TestConsole_NotReachable(t *testing.T) {
 	f := mustForwarder(t)
 	ctx := context.Background()
 	c := f.console(t)
-	lim := kgeval.ConsoleLimits{Timeout: 5 * time.Second}
+	lim := readmodel.ConsoleLimits{Timeout: 5 * time.Second}
 	if res, err := c.RunConsole(ctx, "RETURN 1 AS one", lim); err != nil || fmt.Sprint(res.Rows) != "[[1]]" {
 		t.Fatalf("through the forwarder: %v %v", res, err)
 	}
@@ -930,8 +931,8 @@ func TestConsole_NotReachable(t *testing.T) {
 func TestConsole_Fairness(t *testing.T) {
 	c := graphstoretest.MustConsole(t)
 	ctx := context.Background()
-	alice := kgeval.ConsoleLimits{Timeout: 3 * time.Second, Owner: "user:alice"}
-	bob := kgeval.ConsoleLimits{Timeout: 3 * time.Second, Owner: "user:bob"}
+	alice := readmodel.ConsoleLimits{Timeout: 3 * time.Second, Owner: "user:alice"}
+	bob := readmodel.ConsoleLimits{Timeout: 3 * time.Second, Owner: "user:bob"}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i := range errs {

@@ -3,7 +3,7 @@ package console
 import (
 	"context"
 
-	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/readmodel"
 )
 
 // This file exports internals of the console to the tests of package
@@ -13,7 +13,7 @@ import (
 // without its read-only plan check), in the same READ transaction, so that
 // a test can show what the transaction refuses on its own and what it lets
 // through (LOAD CSV, procedures) that the reading must stop.
-func (c *Console) RunUnchecked(ctx context.Context, query string, lim kgeval.ConsoleLimits) (*kgeval.ConsoleResult, error) {
+func (c *Console) RunUnchecked(ctx context.Context, query string, lim readmodel.ConsoleLimits) (*readmodel.ConsoleResult, error) {
 	return c.run(ctx, query, lim, false)
 }
 

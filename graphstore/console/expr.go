@@ -266,6 +266,15 @@ func (w *walker) expr(t antlr.Tree, d int) val {
 		return w.expr(x.GetChild(0), d)
 	case *parser.ParenthesizedExpressionContext:
 		return w.expr(x.Expression(), d+1)
+	default:
+		return w.term(t, d)
+	}
+}
+
+// term is the value of a literal, a map or list, a map projection or a
+// variable; other terms go to compound.
+func (w *walker) term(t antlr.Tree, d int) val {
+	switch x := t.(type) {
 	case *parser.NummericLiteralContext, *parser.BooleanLiteralContext, *parser.KeywordLiteralContext:
 		return scalar
 	case *parser.StringsLiteralContext:
@@ -314,6 +323,21 @@ func (w *walker) expr(t antlr.Tree, d int) val {
 		}
 		w.cost("a map projection", 0, 16*out.n)
 		return out
+	case *parser.VariableContext:
+		if v, ok := w.env[name(x)]; ok {
+			return v
+		}
+		return stored // Neo4j refuses an unknown variable
+	default:
+		return w.compound(t, d)
+	}
+}
+
+// compound is the value of a CASE, a comprehension or predicate over a
+// list, a function call, a subquery or a pattern; it refuses the
+// expressions the console does not allow.
+func (w *walker) compound(t antlr.Tree, d int) val {
+	switch x := t.(type) {
 	case *parser.CaseExpressionContext:
 		// A CASE counts two levels: Neo4j's parser overflowed at 200
 		// nested CASEs, at 500 nested parentheses.
@@ -398,11 +422,6 @@ func (w *walker) expr(t antlr.Tree, d int) val {
 		w.newPath()
 		w.element(x.ShortestPathPattern().PatternElement(), true, d+1)
 		return pathValue
-	case *parser.VariableContext:
-		if v, ok := w.env[name(x)]; ok {
-			return v
-		}
-		return stored // Neo4j refuses an unknown variable
 	case *parser.CollectExpressionContext:
 		refuse("COLLECT { } subquery is not allowed in the console: Neo4j's memory guard does not count the list it builds; use collect() over rows, which it counts")
 	case *parser.PatternComprehensionContext:

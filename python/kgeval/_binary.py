@@ -228,11 +228,11 @@ def main() -> None:
     """The ``kgeval`` console script: runs the bundled binary in place of
     this process, with the state folder the Python API uses (kgeval.local);
     ``kgeval model start|stop|status`` is the package's own (kgeval.model)."""
-    from . import _local
+    from ._state import console_env
     if sys.argv[1:2] == ["model"]:
         from . import model
         sys.exit(model.main(sys.argv[2:]))
     b = binary()
     env = dict(os.environ)
-    env.update(_local.console_env())
+    env.update(console_env())
     os.execve(b, [b, *sys.argv[1:]], env)

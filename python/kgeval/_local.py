@@ -9,38 +9,10 @@ import sys
 import threading
 from typing import Any, Dict, Mapping, Optional
 
+from ._state import cache_dir, console_env, state_dir  # noqa: F401 (kgeval.local's names)
+
 _said = False
 _lock = threading.Lock()
-
-
-def cache_dir() -> str:
-    """The user's cache folder for kgeval: $XDG_CACHE_HOME/kgeval or
-    ~/.cache/kgeval (Linux), ~/Library/Caches/kgeval (macOS)."""
-    if sys.platform == "darwin":
-        base = os.path.expanduser("~/Library/Caches")
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return os.path.join(base, "kgeval")
-
-
-def state_dir() -> str:
-    """Where the bundled Neo4j keeps its jars, store, logs and password:
-    $KGEVAL_STATE_DIR, else the folder an older wheel used when it holds a
-    store (~/.local/share/kgeval), else cache_dir()."""
-    d = os.environ.get("KGEVAL_STATE_DIR")
-    if d:
-        return d
-    old = os.path.expanduser("~/.local/share/kgeval")
-    if os.path.isdir(os.path.join(old, "neo4j", "data")):
-        return old
-    return cache_dir()
-
-
-def console_env() -> Dict[str, str]:
-    """What the ``kgeval`` console script adds to the binary's environment:
-    the state folder the Python API uses, so that ``kgeval neo4j stop``
-    stops the Neo4j that evaluate started."""
-    return {} if os.environ.get("KGEVAL_STATE_DIR") else {"KGEVAL_STATE_DIR": state_dir()}
 
 
 def java_home() -> Optional[str]:

@@ -6,10 +6,7 @@ none), SIMILAR and CONFLICTS edges apart, and one node per claim with its
 verdict, linked to the input entities it names."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
-
-if TYPE_CHECKING:
-    from ._result import Result
+from typing import Any, Dict, List, Tuple
 
 #: Colours: the answer's side, the context's, and the verdicts.
 COLORS = {"in": "#8da0cb", "ctx": "#d9d9d9", "passed": "#66c2a5", "failed": "#fc8d62",
@@ -60,7 +57,7 @@ def graph_data(g: Dict[str, Any], claims: List[Dict[str, Any]]) -> Tuple[List[Di
     return nodes, rels
 
 
-def draw(result: "Result", sample_id: str, pair: str, render: bool = True) -> Any:
+def draw(result: Any, sample_id: str, pair: str, render: bool = True) -> Any:
     try:
         from neo4j_viz import Node, Relationship, VisualizationGraph
     except ImportError:

@@ -36,7 +36,8 @@ import urllib.error
 import urllib.request
 from typing import Any, Dict, List, Mapping, Optional
 
-from . import _llama, _local
+from . import _llama
+from ._state import state_dir
 from ._errors import InvalidError, KgevalError, UnavailableError
 
 HOST = "127.0.0.1"
@@ -90,7 +91,7 @@ def variant() -> str:
 
 
 def _dir() -> str:
-    return os.path.join(_local.state_dir(), "llm")
+    return os.path.join(state_dir(), "llm")
 
 
 def model_file(name: Optional[str] = None) -> str:

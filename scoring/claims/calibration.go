@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"slices"
 
 	"github.com/kgeval/kgeval"
@@ -305,4 +306,22 @@ func (c *Calibration) Score(r *kgeval.KGResult, checks []kgeval.ClaimCheck, ps [
 		r.SetValue(metricreg.MetricPSupported, nil)
 		r.Reasons[metricreg.MetricPSupported] = kgeval.ReasonNotApplicable + "scoring.verify is not prob or cascade"
 	}
+}
+
+// ReadCalibration reads a calibration file written by `kgeval calibrate`.
+// Errors: EINVALID for a file that cannot be read or is not one.
+func ReadCalibration(path string) (Calibration, error) {
+	var cal Calibration
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return cal, kgeval.Wrap(kgeval.EINVALID, err, "%s", path)
+	}
+	if err := json.Unmarshal(b, &cal); err != nil {
+		return cal, kgeval.Wrap(kgeval.EINVALID, err, "%s", path)
+	}
+	named := func(f *Fit) bool { return f != nil && len(f.Names) > 0 }
+	if !named(cal.WithModel) && !named(cal.WithoutModel) {
+		return cal, kgeval.Errorf(kgeval.EINVALID, "%s: no model.names: not a file of `kgeval calibrate`", path)
+	}
+	return cal, nil
 }

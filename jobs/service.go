@@ -1,30 +1,40 @@
-package kgeval
+// Package jobs runs the dashboard's evaluations in the background on the
+// one runner.Runner the CLI asks: uploads kept and validated (uploads.go),
+// each user's upload quota (quota.go), who owns each upload and run and
+// the cleanup of old uploads (owners.go), the slots that bound the jobs
+// running at once (slots.go), and the queue of jobs with their progress,
+// cancel and resume (jobs.go). Service is what package web calls; who asks
+// is one explicit Caller argument.
+package jobs
 
 import (
 	"context"
 	"io"
-	"strings"
 	"time"
+
+	"github.com/kgeval/kgeval"
 )
 
-// JobService starts and watches evaluations for the dashboard: datasets uploaded and validated, evaluations run in the
-// background with their progress, cancelled, resumed, and runs deleted.
-// pipeline.Jobs implements it on the use case the CLI runs (package app
-// wires it).
-type JobService interface {
+// Service starts and watches evaluations for the dashboard: datasets
+// uploaded and validated, evaluations run in the background with their
+// progress, cancelled, resumed, and runs deleted. Jobs implements it on the
+// Runner the CLI asks. Who asks is always the explicit Caller argument.
+type Service interface {
 	// Options are what a job may choose, from the server's configuration.
-	Options() JobOptions
-	// Upload stores a dataset file (name gives its format by extension;
-	// the body is already size-limited) and validates it record by record.
-	// Errors: EINVALID (unknown format, unreadable file), ETOOLARGE.
-	Upload(ctx context.Context, name string, body io.Reader) (Upload, error)
-	// Start evaluates an upload as a new run in the background. It reads
-	// the upload (once, inside ctx's MemoryBudget) only after the cheap
-	// checks have passed. Errors: EINVALID, ENOTFOUND (no such upload),
-	// EFORBIDDEN (another user's upload, JobRequest.AnyUpload unset),
-	// ECONFLICT (the run exists), ETOOMANY (jobs running), and the
-	// budget's (EUNAVAILABLE).
-	Start(ctx context.Context, req JobRequest) (Job, error)
+	Options() Options
+	// Upload stores a dataset file of by (name gives its format by
+	// extension; size is its declared length, -1 when not declared; the
+	// body is already size-limited), counts it against by's quota and
+	// validates it record by record. Errors: EINVALID (unknown format,
+	// unreadable file), ETOOLARGE, ETOOMANY (the quota's files).
+	Upload(ctx context.Context, by Caller, name string, size int64, body io.Reader) (Upload, error)
+	// Start evaluates an upload as a new run of by in the background. It
+	// reads the upload (once, inside by.Budget) only after the cheap checks
+	// have passed. Errors: EINVALID, ENOTFOUND (no such upload),
+	// EFORBIDDEN (another user's upload, and by is no admin on a server
+	// with sign-in on), ECONFLICT (the run exists), ETOOMANY (jobs
+	// running), and the budget's (EUNAVAILABLE).
+	Start(ctx context.Context, by Caller, req Request) (Job, error)
 	// List returns this server's jobs and the stored runs left unfinished.
 	List(ctx context.Context) ([]Job, error)
 	// Get returns the job (or unfinished stored run) of a run. Errors:
@@ -47,21 +57,32 @@ type JobService interface {
 	DeleteRun(ctx context.Context, run string) error
 }
 
-// Caller is who asks to cancel or resume a job, as the server knows them.
-// The job's Owner and admins may; with sign-in off (Open) there is nobody
-// to tell apart, and everyone may. Anyone else, and everyone but admins
-// when no owner is recorded, gets EFORBIDDEN.
+// Caller is who asks, as the server knows them: one argument of every
+// call that depends on it. An upload counts against User's quota; a job
+// records User as its Owner. The job's Owner and admins may cancel or
+// resume it; with sign-in off (Open) there is nobody to tell apart, and
+// everyone may. Anyone else, and everyone but admins when no owner is
+// recorded, gets EFORBIDDEN. Admins (and everyone with sign-in off) may
+// evaluate any upload, others only their own.
 type Caller struct {
-	// User is "user:NAME", "token:NAME" or "anonymous", as JobRequest.User.
+	// User is "user:NAME" or "token:NAME" (as web.users and web.tokens
+	// name them), "anonymous" with sign-in off.
 	User string
 	// Admin: web.users[].admin or web.tokens[].admin.
 	Admin bool
 	// Open: sign-in is off (web.auth: false).
 	Open bool
+	// Budget, if set, is the memory budget the caller's reads of an upload
+	// are held to (the one the server's uploads share); nil: none.
+	Budget MemoryBudget
 }
 
-// JobOptions are the choices the jobs page offers.
-type JobOptions struct {
+// anyUpload says whether by may evaluate any upload: an admin, or anyone
+// with sign-in off.
+func (by Caller) anyUpload() bool { return by.Admin || by.Open }
+
+// Options are the choices the jobs page offers.
+type Options struct {
 	// Metrics are the non-KG metrics of scoring.metrics (the KG metrics
 	// are always computed); a job keeps all or some of them.
 	Metrics []string `json:"metrics"`
@@ -87,29 +108,17 @@ type Upload struct {
 	// number (1-based) and reason, as `kgeval evaluate` reports them.
 	// Rejected lists at most MaxRejectedListed of them; RejectedTotal
 	// counts them all.
-	Records       int         `json:"records"`
-	Valid         int         `json:"valid"`
-	Rejected      []Rejection `json:"rejected"`
-	RejectedTotal int         `json:"rejected_total"`
+	Records       int                `json:"records"`
+	Valid         int                `json:"valid"`
+	Rejected      []kgeval.Rejection `json:"rejected"`
+	RejectedTotal int                `json:"rejected_total"`
 }
 
 // MaxRejectedListed bounds the rejected records an upload lists.
 const MaxRejectedListed = 1000
 
-// UploadDataset is what a run of the dashboard upload id records as its
-// dataset (Run.Dataset): "uploads/ID", the upload's place in
-// web.state_dir, not the server's path to it.
-func UploadDataset(id string) string { return "uploads/" + id }
-
-// UploadOf returns the upload id of a Run.Dataset that UploadDataset made,
-// and whether it is one.
-func UploadOf(dataset string) (string, bool) {
-	id, ok := strings.CutPrefix(dataset, "uploads/")
-	return id, ok && id != "" && !strings.ContainsAny(id, `/\`)
-}
-
-// UploadQuota is implemented by a JobService that keeps each user's
-// uploads within a quota (pipeline.Jobs does). Its Upload enforces it;
+// UploadQuota is implemented by a Service that keeps each user's
+// uploads within a quota (Jobs does). Its Upload enforces it;
 // the server asks first, so that an upload over it is refused before its
 // body is read.
 type UploadQuota interface {
@@ -134,8 +143,8 @@ type UploadUsage struct {
 	CleanupAgeSeconds int64 `json:"cleanup_age_seconds"`
 }
 
-// UploadOwners is implemented by a JobService that records who made each
-// upload (pipeline.Jobs does): the dashboard shows an upload's id only to
+// UploadOwners is implemented by a Service that records who made each
+// upload (Jobs does): the dashboard shows an upload's id only to
 // its owner and admins.
 type UploadOwners interface {
 	// UploadOwner tells whether dataset (an upload id, or the path a run
@@ -144,76 +153,22 @@ type UploadOwners interface {
 	UploadOwner(dataset string) (owner string, upload bool)
 }
 
-type uploaderKey struct{}
-
-// WithUploader returns ctx naming who uploads (as JobRequest.User names
-// who starts a job): JobService.Upload counts the upload against their quota.
-func WithUploader(ctx context.Context, who string) context.Context {
-	return context.WithValue(ctx, uploaderKey{}, who)
-}
-
-// UploaderFrom returns who WithUploader named ("" if nobody).
-func UploaderFrom(ctx context.Context) string {
-	who, _ := ctx.Value(uploaderKey{}).(string)
-	return who
-}
-
-type uploadSizeKey struct{}
-
-// WithUploadSize returns ctx declaring the size of an upload's body (its
-// Content-Length; -1: not declared): JobService.Upload reserves it of the
-// uploader's quota before reading the body.
-func WithUploadSize(ctx context.Context, n int64) context.Context {
-	return context.WithValue(ctx, uploadSizeKey{}, n)
-}
-
-// UploadSizeFrom returns the size WithUploadSize declared (-1 if none).
-func UploadSizeFrom(ctx context.Context) int64 {
-	if n, ok := ctx.Value(uploadSizeKey{}).(int64); ok {
-		return n
-	}
-	return -1
-}
-
-// JobRequest starts a job.
-type JobRequest struct {
+// Request starts a job.
+type Request struct {
 	Upload    string   `json:"upload"`
 	Run       string   `json:"run"`
 	Metrics   []string `json:"metrics"`
 	Engine    string   `json:"engine"`
 	Limit     int      `json:"limit"`
 	CacheOnly bool     `json:"cache_only"`
-	// User who starts it, set by the server: "user:NAME" or "token:NAME"
-	// (as web.users and web.tokens name them), "anonymous" with sign-in
-	// off. The job records it as its Owner.
-	User string `json:"-"`
-	// AnyUpload, set by the server, lets the caller evaluate any upload:
-	// an admin, or anyone with sign-in off. Without it a job may evaluate
-	// only an upload recorded as User's (EFORBIDDEN otherwise).
-	AnyUpload bool `json:"-"`
 }
 
 // MemoryBudget reserves the memory that reading the stored dataset file
 // at path (name, its extension giving the format) may hold, and returns
 // the function that gives it back. The dashboard's uploads and the jobs
-// that read them share one (web.upload_memory_bytes). Errors:
+// that read them share one (web.upload_memory_bytes); a Caller brings it. Errors:
 // EUNAVAILABLE (not free in time), ETOOLARGE (more than the whole budget).
 type MemoryBudget func(ctx context.Context, name, path string) (release func(), err error)
-
-type budgetKey struct{}
-
-// WithMemoryBudget returns ctx carrying b: JobService.Start and Resume
-// read the upload inside it.
-func WithMemoryBudget(ctx context.Context, b MemoryBudget) context.Context {
-	return context.WithValue(ctx, budgetKey{}, b)
-}
-
-// MemoryBudgetFrom returns the budget WithMemoryBudget set (nil if none:
-// the read is not held to one).
-func MemoryBudgetFrom(ctx context.Context) MemoryBudget {
-	b, _ := ctx.Value(budgetKey{}).(MemoryBudget)
-	return b
-}
 
 // Job is an evaluation started (or left unfinished) and its progress.
 type Job struct {
@@ -237,11 +192,11 @@ type Job struct {
 	Rate  float64 `json:"rate"`
 	ETA   float64 `json:"eta"`
 	// Calls is the run's model-call accounting.
-	Calls    Calls    `json:"calls"`
-	Samples  int      `json:"samples"`
-	Rejected int      `json:"rejected"`
-	Metrics  []string `json:"metrics"`
-	Engine   string   `json:"engine"`
+	Calls    kgeval.Calls `json:"calls"`
+	Samples  int          `json:"samples"`
+	Rejected int          `json:"rejected"`
+	Metrics  []string     `json:"metrics"`
+	Engine   string       `json:"engine"`
 	// Owner started the job ("user:NAME", "token:NAME" or "anonymous");
 	// only they and admins may cancel or resume it. Empty when no starter
 	// is recorded (a run of the CLI, or one started before owners were

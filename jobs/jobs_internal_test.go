@@ -1,4 +1,4 @@
-package pipeline
+package jobs
 
 import (
 	"context"
@@ -29,25 +29,25 @@ func TestJobs_MayControl(t *testing.T) {
 		jobs:   map[string]*job{},
 		owners: owners{Runs: map[string]string{"mine": "user:alice"}},
 	}
-	alice := kgeval.Caller{User: "user:alice"}
-	bob := kgeval.Caller{User: "token:bob"}
+	alice := Caller{User: "user:alice"}
+	bob := Caller{User: "token:bob"}
 	for _, tc := range []struct {
 		name, run, what string
-		by              kgeval.Caller
+		by              Caller
 		code, msg       string
 	}{
 		{name: "owner", run: "mine", what: "cancel", by: alice},
-		{name: "admin", run: "mine", what: "resume", by: kgeval.Caller{User: "user:root", Admin: true}},
-		{name: "admin without owner", run: "cli", what: "cancel", by: kgeval.Caller{User: "user:root", Admin: true}},
+		{name: "admin", run: "mine", what: "resume", by: Caller{User: "user:root", Admin: true}},
+		{name: "admin without owner", run: "cli", what: "cancel", by: Caller{User: "user:root", Admin: true}},
 		// An admin's or an open server's request is not checked against
 		// the job: Cancel or Resume says what is wrong with it.
-		{name: "admin of no job", run: "gone", what: "cancel", by: kgeval.Caller{Admin: true}},
-		{name: "sign-in off", run: "cli", what: "resume", by: kgeval.Caller{User: "anonymous", Open: true}},
+		{name: "admin of no job", run: "gone", what: "cancel", by: Caller{Admin: true}},
+		{name: "sign-in off", run: "cli", what: "resume", by: Caller{User: "anonymous", Open: true}},
 		{name: "someone else", run: "mine", what: "cancel", by: bob, code: kgeval.EFORBIDDEN,
 			msg: `only user:alice, who started it, or an admin may cancel the job of run "mine"`},
 		{name: "no owner recorded", run: "cli", what: "resume", by: alice, code: kgeval.EFORBIDDEN,
 			msg: `only an admin may resume the job of run "cli": who started it is not recorded`},
-		{name: "no caller", run: "mine", what: "resume", by: kgeval.Caller{}, code: kgeval.EFORBIDDEN,
+		{name: "no caller", run: "mine", what: "resume", by: Caller{}, code: kgeval.EFORBIDDEN,
 			msg: `only user:alice, who started it, or an admin may resume the job of run "mine"`},
 		{name: "no job", run: "gone", what: "cancel", by: bob, code: kgeval.ENOTFOUND, msg: `no job or run "gone"`},
 	} {

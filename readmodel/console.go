@@ -1,4 +1,4 @@
-package kgeval
+package readmodel
 
 import (
 	"context"

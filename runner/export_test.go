@@ -1,4 +1,4 @@
-package app
+package runner
 
 // Opened and Encoders count the stores opened and the local encoders
 // loaded by this process so far.

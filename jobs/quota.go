@@ -1,4 +1,4 @@
-package pipeline
+package jobs
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 )
 
 // CheckUpload refuses one more upload by who of size bytes (-1: not known
-// yet) over the quota (kgeval.UploadQuota): the dashboard asks before it
+// yet) over the quota (UploadQuota): the dashboard asks before it
 // reads an upload's body; Upload reserves its declared size and its bytes
 // as they arrive.
 func (j *Jobs) CheckUpload(who string, size int64) error {
@@ -94,7 +94,7 @@ func (j *Jobs) removeInterrupted() error {
 // over the quota u: ETOOMANY (429) when the files are at their limit,
 // ETOOLARGE (413) when the bytes are or would be. The message says the
 // limit and how to free space.
-func checkQuota(u kgeval.UploadUsage, size int64) error {
+func checkQuota(u UploadUsage, size int64) error {
 	free := fmt.Sprintf("an upload is removed %s after it was made once no unfinished run needs it (web.upload_cleanup_age): wait for that, resume your interrupted runs to done, or ask an admin to delete runs you no longer need",
 		age(time.Duration(u.CleanupAgeSeconds)*time.Second))
 	if u.MaxFiles > 0 && u.Files >= u.MaxFiles {
@@ -140,7 +140,7 @@ func age(d time.Duration) string {
 }
 
 // UploadOwner tells whether dataset, an upload id or a run's recorded
-// dataset (uploadOf), is an upload, and who made it (kgeval.UploadOwners).
+// dataset (uploadOf), is an upload, and who made it (UploadOwners).
 func (j *Jobs) UploadOwner(dataset string) (string, bool) {
 	id, ok := j.uploadOf(dataset)
 	if !ok && uploadName.MatchString(dataset) {

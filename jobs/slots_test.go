@@ -1,10 +1,8 @@
-package pipeline
+package jobs
 
 import (
 	"testing"
 	"time"
-
-	"github.com/kgeval/kgeval"
 )
 
 // TestSlotWait checks the estimate a refused job start gets as Retry-After
@@ -14,7 +12,7 @@ func TestSlotWait(t *testing.T) {
 	jobsWith := func(etas ...float64) []*job {
 		var out []*job
 		for _, e := range etas {
-			out = append(out, &job{view: kgeval.Job{Live: true, ETA: e}})
+			out = append(out, &job{view: Job{Live: true, ETA: e}})
 		}
 		return out
 	}

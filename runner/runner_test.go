@@ -1,0 +1,132 @@
+package runner_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/app"
+	"github.com/kgeval/kgeval/configs"
+	"github.com/kgeval/kgeval/graphstore/graphstoretest"
+	"github.com/kgeval/kgeval/jobs"
+	"github.com/kgeval/kgeval/runner"
+)
+
+// tripletRecords returns n JSONL records with given triplets (no model call
+// is needed to evaluate them), each with labels of its own, so that the
+// embedding stage reports progress in several steps; broken adds a record
+// without an answer at record number n+1.
+func tripletRecords(n int, broken bool) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"id": "job-%d", "question": "What is plant %d called?", "contexts": ["Plant %d is called heath %d and grows in region %d."], "answer": "Plant %d is called heath %d.", "reference": "Heath %d", "system": "jobs", "triplets": {"question": [["plant %d", "is called", "unknown"]], "answer": [["plant %d", "is called", "heath %d"]], "reference": [["plant %d", "is called", "heath %d"]], "contexts": [[["plant %d", "is called", "heath %d"], ["plant %d", "grows in", "region %d"]]]}}`+"\n",
+			i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i)
+	}
+	if broken {
+		b.WriteString(`{"id": "broken", "answer": "no question"}` + "\n")
+	}
+	return b.String()
+}
+
+// waitJob polls the job of run until ok says so, or fails after 2 minutes.
+func waitJob(t *testing.T, j *jobs.Jobs, run string, ok func(jobs.Job) bool) jobs.Job {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		v, err := j.Get(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s: waited 2 minutes, last %+v", run, v)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestJobs_SharedRunner checks that the dashboard's jobs run on what the
+// server built once: two jobs at once open no Neo4j driver (and so migrate
+// nothing), load no encoder beyond the one NewJobs loaded, and read their
+// upload once, inside the memory budget their Start carried: each upload is
+// removed as soon as its Start returns, and both jobs still end done with
+// their scores.
+func TestJobs_SharedRunner(t *testing.T) {
+	db := graphstoretest.MustOpenDB(t)
+	cfg, err := configs.Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Job plumbing, not the claims' model check (make factcheck measures
+	// that): no claim question waits on the shared model server.
+	cfg.Scoring.Verify = "off"
+	cfg.Neo4j.URI, cfg.Neo4j.Password = graphstoretest.URI(), graphstoretest.Password()
+	cfg.Scoring.Engine = "native"
+	ctx := context.Background()
+	opened, encoders := runner.Opened(), runner.Encoders()
+	js, err := app.NewJobs(ctx, cfg, db, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer js.Close(30 * time.Second)
+	if n := runner.Encoders() - encoders; n != 1 {
+		t.Fatalf("NewJobs loaded %d encoders, want 1", n)
+	}
+	js.Delay = 50 * time.Millisecond // the two jobs overlap
+
+	var mu sync.Mutex
+	reserved := map[string]int64{}
+	budget := jobs.MemoryBudget(func(_ context.Context, name, path string) (func(), error) {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		reserved[name] += st.Size()
+		return func() {}, nil
+	})
+	run := fmt.Sprintf("jobs-shared-%d", time.Now().UnixNano())
+	var runs []string
+	for i, n := range []int{30, 40} {
+		up, err := js.Upload(ctx, jobs.Caller{}, "shared.jsonl", -1, strings.NewReader(tripletRecords(n, false)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%s-%d", run, i)
+		t.Cleanup(func() { _ = db.DeleteRun(context.Background(), name) })
+		if _, err := js.Start(ctx, jobs.Caller{Budget: budget}, jobs.Request{Upload: up.ID, Run: name, Engine: "native"}); err != nil {
+			t.Fatal(err)
+		}
+		if reserved[up.ID] != up.Bytes {
+			t.Errorf("start of %s reserved the budget for %d bytes, want the upload's file of %d", name, reserved[up.ID], up.Bytes)
+		}
+		if err := os.Remove(filepath.Join(js.Dir, up.ID)); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, name)
+	}
+	for i, name := range runs {
+		v := waitJob(t, js, name, func(v jobs.Job) bool { return !v.Live })
+		scores, err := db.RunScores(ctx, name, kgeval.DefaultVariant)
+		t.Logf("job %d: %s, %d samples scored (its upload removed once started)", i, v.Status, len(scores))
+		if v.Status != kgeval.RunDone || err != nil || len(scores) != v.Samples {
+			t.Errorf("job %s: %+v, %d scores, %v", name, v, len(scores), err)
+		}
+	}
+	t.Logf("two jobs: %d Neo4j drivers opened, %d encoders loaded after NewJobs's one, %d budget reservations", runner.Opened()-opened, runner.Encoders()-encoders-1, len(reserved))
+	if n := runner.Opened() - opened; n != 0 {
+		t.Errorf("two jobs opened %d Neo4j drivers, want 0 (the server's)", n)
+	}
+	if n := runner.Encoders() - encoders; n != 1 {
+		t.Errorf("two jobs loaded %d encoders in all, want the 1 NewJobs loaded", n)
+	}
+}
