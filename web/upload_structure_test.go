@@ -245,6 +245,12 @@ func TestServer_UploadQuotaInFlight(t *testing.T) {
 			kept += int64(len(files[i]))
 		case r.status == http.StatusRequestEntityTooLarge && strings.HasPrefix(msg, "upload quota: your uploads hold") && strings.Contains(msg, "at most 100.0 MiB per user (web.upload_quota_bytes)"):
 			t.Logf("%s (%.1f MB, declared %v): 413 in %s: %s", r.name, float64(len(files[i]))/1e6, i%2 == 0, r.took.Round(time.Millisecond), msg[:strings.Index(msg, ";")])
+		case r.status == 0 && (strings.Contains(msg, "connection reset by peer") || strings.Contains(msg, "broken pipe")):
+			// The server answered 413 and closed the connection while this
+			// client was still sending the body; the reset can reach the
+			// client before the answer does (1 run in 6 or 8 here). The
+			// upload was not kept: the usage check below counts it.
+			t.Logf("%s (%.1f MB, declared %v): refused mid-body, the client saw %q", r.name, float64(len(files[i]))/1e6, i%2 == 0, msg)
 		default:
 			t.Errorf("%s: %d %v", r.name, r.status, r.body)
 		}
