@@ -62,7 +62,7 @@ def draw(result: Any, sample_id: str, pair: str, render: bool = True) -> Any:
         from neo4j_viz import Node, Relationship, VisualizationGraph
     except ImportError:
         raise ImportError("Result.graph draws with neo4j-viz: pip install neo4j-viz (or kgeval[viz])") from None
-    g = result._backend.graph(result.run, sample_id, pair)  # type: ignore[attr-defined]
+    g = result._backend.graph(result.run, sample_id, pair)
     claims = [c for c in result.claim_rows() if c.get("id") == sample_id and c.get("pair") == pair]
     nodes, rels = graph_data(g, claims)
     vg = VisualizationGraph(nodes=[Node(**n) for n in nodes], relationships=[Relationship(**r) for r in rels])
