@@ -14,42 +14,8 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/jobs"
+	"github.com/kgeval/kgeval/jobs/jobstest"
 )
-
-// tripletRecords returns n JSONL records with given triplets (no model call
-// is needed to evaluate them), each with labels of its own, so that the
-// embedding stage reports progress in several steps; broken adds a record
-// without an answer at record number n+1.
-func tripletRecords(n int, broken bool) string {
-	var b strings.Builder
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, `{"id": "job-%d", "question": "What is plant %d called?", "contexts": ["Plant %d is called heath %d and grows in region %d."], "answer": "Plant %d is called heath %d.", "reference": "Heath %d", "system": "jobs", "triplets": {"question": [["plant %d", "is called", "unknown"]], "answer": [["plant %d", "is called", "heath %d"]], "reference": [["plant %d", "is called", "heath %d"]], "contexts": [[["plant %d", "is called", "heath %d"], ["plant %d", "grows in", "region %d"]]]}}`+"\n",
-			i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i)
-	}
-	if broken {
-		b.WriteString(`{"id": "broken", "answer": "no question"}` + "\n")
-	}
-	return b.String()
-}
-
-// waitJob polls the job of run until ok says so, or fails after 2 minutes.
-func waitJob(t *testing.T, j *jobs.Jobs, run string, ok func(jobs.Job) bool) jobs.Job {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		v, err := j.Get(context.Background(), run)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok(v) {
-			return v
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s: waited 2 minutes, last %+v", run, v)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // TestJobs uploads a dataset with a broken record (listed by number and
 // reason), starts a job on it against the real Neo4j, watches its progress
@@ -74,7 +40,7 @@ func TestJobs(t *testing.T) {
 	defer js.Close(30 * time.Second)
 	js.Delay = 300 * time.Millisecond
 
-	up, err := js.Upload(ctx, jobs.Caller{}, "data.jsonl", -1, strings.NewReader(tripletRecords(600, true)))
+	up, err := js.Upload(ctx, jobs.Caller{}, "data.jsonl", -1, strings.NewReader(jobstest.TripletRecords(600, true)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +51,7 @@ func TestJobs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(js.Dir, up.ID)); err != nil {
 		t.Fatal(err)
 	}
-	many, err := js.Upload(ctx, jobs.Caller{}, "many.jsonl", -1, strings.NewReader(tripletRecords(1, false)+strings.Repeat(`{"id": "x"}`+"\n", 1500)))
+	many, err := js.Upload(ctx, jobs.Caller{}, "many.jsonl", -1, strings.NewReader(jobstest.TripletRecords(1, false)+strings.Repeat(`{"id": "x"}`+"\n", 1500)))
 	if err != nil || many.RejectedTotal != 1500 || len(many.Rejected) != jobs.MaxRejectedListed || many.Rejected[0].Record != 2 {
 		t.Errorf("1,500 rejected records: total %d, %d listed, %v", many.RejectedTotal, len(many.Rejected), err)
 	}
@@ -129,8 +95,8 @@ func TestJobs(t *testing.T) {
 	if _, err := js.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: run, Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ECONFLICT {
 		t.Errorf("second start of %s: %v", run, err)
 	}
-	first := waitJob(t, js, run, func(v jobs.Job) bool { return v.Stage == "embed" && v.Done > 0 })
-	second := waitJob(t, js, run, func(v jobs.Job) bool { return v.Stage != "embed" || v.Done > first.Done })
+	first := jobstest.WaitJob(t, js, run, func(v jobs.Job) bool { return v.Stage == "embed" && v.Done > 0 })
+	second := jobstest.WaitJob(t, js, run, func(v jobs.Job) bool { return v.Stage != "embed" || v.Done > first.Done })
 	t.Logf("progress: %s %d/%d (%.1f/s, ETA %.1f s), then %s %d/%d", first.Stage, first.Done, first.Total, first.Rate, first.ETA, second.Stage, second.Done, second.Total)
 	if second.Stage == "embed" && (second.Rate <= 0 || second.ETA < 0) {
 		t.Errorf("no rate or ETA: %+v", second)
@@ -177,7 +143,7 @@ func TestJobs(t *testing.T) {
 	if _, err := again.Resume(ctx, run, jobs.Caller{User: "test", Admin: true}); err != nil {
 		t.Fatal(err)
 	}
-	done := waitJob(t, again, run, func(v jobs.Job) bool { return !v.Live })
+	done := jobstest.WaitJob(t, again, run, func(v jobs.Job) bool { return !v.Live })
 	stored, _ = db.GetRun(ctx, run)
 	t.Logf("resumed: job %s, stored %s, %d samples, %d resumes, %d model calls", done.Status, stored.Status, stored.Samples, stored.Resumes, done.Calls.Calls)
 	if done.Status != kgeval.RunDone || stored.Status != kgeval.RunDone || stored.Resumes != 1 || stored.Samples != 600 || done.Calls.Calls != 0 {
@@ -208,7 +174,7 @@ func TestJobs(t *testing.T) {
 	if _, err := bj.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: run + "-broken", Engine: "native"}); err != nil {
 		t.Fatal(err)
 	}
-	failed := waitJob(t, bj, run+"-broken", func(v jobs.Job) bool { return !v.Live })
+	failed := jobstest.WaitJob(t, bj, run+"-broken", func(v jobs.Job) bool { return !v.Live })
 	list, _ = bj.List(ctx)
 	t.Logf("failed job: %s: %s (listed: %v)", failed.Status, failed.Error, len(list) > 0 && list[0].Run == run+"-broken")
 	if failed.Status != kgeval.RunFailed || failed.Resumable || !strings.Contains(failed.Error, "encoder") || len(list) == 0 || list[0].Run != run+"-broken" {
@@ -224,7 +190,7 @@ func TestJobs(t *testing.T) {
 	if _, err := again.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: run + "-2", Engine: "native"}); kgeval.ErrorCode(err) != kgeval.ETOOMANY {
 		t.Errorf("second job at once: %v", err)
 	}
-	waitJob(t, again, run, func(v jobs.Job) bool { return v.Done > 0 })
+	jobstest.WaitJob(t, again, run, func(v jobs.Job) bool { return v.Done > 0 })
 	again.Close(30 * time.Second)
 	stored, _ = db.GetRun(ctx, run)
 	t.Logf("after Close: stored %s", stored.Status)

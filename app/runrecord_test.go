@@ -20,6 +20,7 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/jobs"
+	"github.com/kgeval/kgeval/jobs/jobstest"
 	"github.com/kgeval/kgeval/pipeline"
 	"github.com/kgeval/kgeval/runner"
 )
@@ -70,7 +71,7 @@ func TestEvaluate_RunRecordHasNoSecrets(t *testing.T) {
 	dir := t.TempDir()
 	cfg, secrets := serverConfig(t, dir)
 	path := filepath.Join(dir, "data.jsonl")
-	if err := os.WriteFile(path, []byte(tripletRecords(3, false)), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(jobstest.TripletRecords(3, false)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	run := fmt.Sprintf("runrecord-new-%d", time.Now().UnixNano())
@@ -136,7 +137,7 @@ func TestCleanRunRecords(t *testing.T) {
 	stamp := time.Now().UnixNano()
 	cli, job, late := fmt.Sprintf("runrecord-cli-%d", stamp), fmt.Sprintf("runrecord-job-%d", stamp), fmt.Sprintf("runrecord-late-%d", stamp)
 	path := filepath.Join(dir, "data.jsonl")
-	if err := os.WriteFile(path, []byte(tripletRecords(3, false)), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(jobstest.TripletRecords(3, false)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	id := fmt.Sprintf("%032x.jsonl", stamp)
@@ -144,7 +145,7 @@ func TestCleanRunRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	upload := filepath.Join(cfg.UploadsDir(), id)
-	if err := os.WriteFile(upload, []byte(tripletRecords(2, false)), 0o600); err != nil {
+	if err := os.WriteFile(upload, []byte(jobstest.TripletRecords(2, false)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	oldRun(t, db, cfg, cli, path)
@@ -155,7 +156,7 @@ func TestCleanRunRecords(t *testing.T) {
 	}
 
 	doctor := func(fix bool) pipeline.Check {
-		o := pipeline.DoctorOptions{Store: db, URI: cfg.Neo4j.URI, Fix: fix, CleanRun: cfg.CleanRun, Message: kgeval.ErrorMessage,
+		o := pipeline.DoctorOptions{Store: db, URI: cfg.Neo4j.URI, Fix: fix, CleanRun: cfg.CleanRun,
 			Probe: func(context.Context, string, string) error { return nil }, MissingFile: func(string) string { return "" }}
 		for _, ch := range pipeline.Doctor(ctx, o) {
 			if ch.Name == "runs" {
@@ -221,7 +222,7 @@ func TestCleanRunRecords(t *testing.T) {
 	if _, err := js.Resume(ctx, job, jobs.Caller{User: "user:admin", Admin: true}); err != nil {
 		t.Fatal(err)
 	}
-	v = waitJob(t, js, job, func(v jobs.Job) bool { return !v.Live })
+	v = jobstest.WaitJob(t, js, job, func(v jobs.Job) bool { return !v.Live })
 	if r, _ = db.GetRun(ctx, job); v.Status != kgeval.RunDone || r.Status != kgeval.RunDone || r.Dataset != "uploads/"+id {
 		t.Errorf("resumed job run: job %s, stored %s, dataset %q", v.Status, r.Status, r.Dataset)
 	}

@@ -15,43 +15,9 @@ import (
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/graphstore/graphstoretest"
 	"github.com/kgeval/kgeval/jobs"
+	"github.com/kgeval/kgeval/jobs/jobstest"
 	"github.com/kgeval/kgeval/runner"
 )
-
-// tripletRecords returns n JSONL records with given triplets (no model call
-// is needed to evaluate them), each with labels of its own, so that the
-// embedding stage reports progress in several steps; broken adds a record
-// without an answer at record number n+1.
-func tripletRecords(n int, broken bool) string {
-	var b strings.Builder
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, `{"id": "job-%d", "question": "What is plant %d called?", "contexts": ["Plant %d is called heath %d and grows in region %d."], "answer": "Plant %d is called heath %d.", "reference": "Heath %d", "system": "jobs", "triplets": {"question": [["plant %d", "is called", "unknown"]], "answer": [["plant %d", "is called", "heath %d"]], "reference": [["plant %d", "is called", "heath %d"]], "contexts": [[["plant %d", "is called", "heath %d"], ["plant %d", "grows in", "region %d"]]]}}`+"\n",
-			i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i)
-	}
-	if broken {
-		b.WriteString(`{"id": "broken", "answer": "no question"}` + "\n")
-	}
-	return b.String()
-}
-
-// waitJob polls the job of run until ok says so, or fails after 2 minutes.
-func waitJob(t *testing.T, j *jobs.Jobs, run string, ok func(jobs.Job) bool) jobs.Job {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		v, err := j.Get(context.Background(), run)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok(v) {
-			return v
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s: waited 2 minutes, last %+v", run, v)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // TestJobs_SharedRunner checks that the dashboard's jobs run on what the
 // server built once: two jobs at once open no Neo4j driver (and so migrate
@@ -97,7 +63,7 @@ func TestJobs_SharedRunner(t *testing.T) {
 	run := fmt.Sprintf("jobs-shared-%d", time.Now().UnixNano())
 	var runs []string
 	for i, n := range []int{30, 40} {
-		up, err := js.Upload(ctx, jobs.Caller{}, "shared.jsonl", -1, strings.NewReader(tripletRecords(n, false)))
+		up, err := js.Upload(ctx, jobs.Caller{}, "shared.jsonl", -1, strings.NewReader(jobstest.TripletRecords(n, false)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +81,7 @@ func TestJobs_SharedRunner(t *testing.T) {
 		runs = append(runs, name)
 	}
 	for i, name := range runs {
-		v := waitJob(t, js, name, func(v jobs.Job) bool { return !v.Live })
+		v := jobstest.WaitJob(t, js, name, func(v jobs.Job) bool { return !v.Live })
 		scores, err := db.RunScores(ctx, name, kgeval.DefaultVariant)
 		t.Logf("job %d: %s, %d samples scored (its upload removed once started)", i, v.Status, len(scores))
 		if v.Status != kgeval.RunDone || err != nil || len(scores) != v.Samples {
