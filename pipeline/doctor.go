@@ -28,6 +28,9 @@ type Check struct {
 	OK       bool
 	Required bool
 	Detail   string
+	// Err is the error the check failed on (Detail holds its message); a
+	// caller that advises on errors renders it again.
+	Err error
 }
 
 // DoctorOptions are what Doctor checks and with what.
@@ -55,8 +58,6 @@ type DoctorOptions struct {
 	// the local model lacks in a directory ("" when none).
 	Probe       func(ctx context.Context, baseURL, key string) error
 	MissingFile func(dir string) string
-	// Message renders an error on one line.
-	Message func(error) string
 }
 
 // Doctor checks, one line each, that the store answers, that the Graph
@@ -65,7 +66,7 @@ type DoctorOptions struct {
 func Doctor(ctx context.Context, o DoctorOptions) []Check {
 	out := []Check{{Name: "config", OK: true, Required: true, Detail: "valid"}}
 	if o.Store == nil {
-		out = append(out, Check{Name: "neo4j", Required: true, Detail: o.Message(o.StoreErr)},
+		out = append(out, Check{Name: "neo4j", Required: true, Detail: kgeval.ErrorMessage(o.StoreErr), Err: o.StoreErr},
 			Check{Name: "gds", Required: true, Detail: "not checked: Neo4j is not reachable"},
 			Check{Name: "schema", Required: true, Detail: "not checked: Neo4j is not reachable"})
 	} else {
@@ -75,7 +76,7 @@ func Doctor(ctx context.Context, o DoctorOptions) []Check {
 		if info.GDSVersion != "" {
 			out = append(out, Check{Name: "gds", OK: true, Required: true, Detail: "Graph Data Science " + info.GDSVersion})
 		} else {
-			out = append(out, Check{Name: "gds", Required: true, Detail: o.Message(err)})
+			out = append(out, Check{Name: "gds", Required: true, Detail: kgeval.ErrorMessage(err), Err: err})
 		}
 		out = append(out, schemaCheck(ctx, o))
 		if o.CleanRun != nil {
@@ -106,14 +107,14 @@ func llmCheck(ctx context.Context, o DoctorOptions) Check {
 func schemaCheck(ctx context.Context, o DoctorOptions) Check {
 	missing, err := o.Store.MissingSchema(ctx)
 	if err != nil {
-		return Check{Name: "schema", Required: true, Detail: o.Message(err)}
+		return Check{Name: "schema", Required: true, Detail: kgeval.ErrorMessage(err), Err: err}
 	}
 	if len(missing) > 0 && o.Fix {
 		if err := o.Store.Migrate(ctx); err != nil {
-			return Check{Name: "schema", Required: true, Detail: o.Message(err)}
+			return Check{Name: "schema", Required: true, Detail: kgeval.ErrorMessage(err), Err: err}
 		}
 		if missing, err = o.Store.MissingSchema(ctx); err != nil {
-			return Check{Name: "schema", Required: true, Detail: o.Message(err)}
+			return Check{Name: "schema", Required: true, Detail: kgeval.ErrorMessage(err), Err: err}
 		}
 		if len(missing) == 0 {
 			return Check{Name: "schema", OK: true, Required: true, Detail: "created kgeval's constraints and indexes"}
@@ -133,7 +134,7 @@ func runsCheck(ctx context.Context, o DoctorOptions) Check {
 	c, err := CleanRunRecords(ctx, o.Store, o.CleanRun, !o.Fix)
 	switch {
 	case err != nil:
-		return Check{Name: "runs", Detail: o.Message(err)}
+		return Check{Name: "runs", Detail: kgeval.ErrorMessage(err), Err: err}
 	case c.Dirty == 0:
 		return Check{Name: "runs", OK: true, Detail: fmt.Sprintf("%d run records hold only the configuration's allowlist and no server path", c.Runs)}
 	case !o.Fix:

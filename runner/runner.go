@@ -326,11 +326,11 @@ func (r *Runner) ReadSensitivity(ctx context.Context, p *pipeline.SensitivityPla
 // Doctor checks what cfg configures (pipeline.Doctor): Neo4j, GDS and the
 // schema, fixing what it may with fix; the model endpoints; the local
 // encoder's files. message writes an error on one line.
-func Doctor(ctx context.Context, cfg *configs.Config, fix bool, message func(error) string) []pipeline.Check {
+func Doctor(ctx context.Context, cfg *configs.Config, fix bool) []pipeline.Check {
 	o := pipeline.DoctorOptions{URI: cfg.Neo4j.URI, Fix: fix, LLMBaseURL: cfg.LLM.BaseURL, LLMKey: cfg.LLM.APIKey, LLMModel: cfg.LLM.Model,
 		LLMRequired: cfg.LLM.Required, LLMUses: cfg.ModelUses(), EmbeddingProvider: cfg.Embedding.Provider, EmbeddingBaseURL: cfg.Embedding.BaseURL,
 		EmbeddingKey: cfg.Embedding.APIKey, EmbeddingModel: cfg.Embedding.Model, ModelDir: cfg.EncoderDir(),
-		Probe: llm.Probe, MissingFile: minilm.MissingFile, Message: message, CleanRun: cfg.CleanRun}
+		Probe: llm.Probe, MissingFile: minilm.MissingFile, CleanRun: cfg.CleanRun}
 	if db, err := OpenStore(ctx, cfg); err != nil {
 		o.StoreErr = err
 	} else {

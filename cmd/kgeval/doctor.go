@@ -19,7 +19,13 @@ func (m *Main) doctorCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if render.Doctor(m.Stdout, runner.Doctor(cmd.Context(), cfg, fix, m.oneLine)) {
+			checks := runner.Doctor(cmd.Context(), cfg, fix)
+			for i, c := range checks {
+				if c.Err != nil {
+					checks[i].Detail = m.oneLine(c.Err) // with the CLI's advice
+				}
+			}
+			if render.Doctor(m.Stdout, checks) {
 				return kgeval.Errorf(kgeval.EUNAVAILABLE, "doctor: something required is missing (see FAIL lines above)")
 			}
 			return nil
