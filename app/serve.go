@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/kgeval/kgeval/configs"
-	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/graphstore/console"
 	"github.com/kgeval/kgeval/pipeline"
@@ -60,8 +59,7 @@ func NewServer(ctx context.Context, cfg *configs.Config, version string, log io.
 		Console:    readmodel.ConsoleLimits{Timeout: cfg.Web.CypherTimeout, MaxRows: cfg.Web.CypherMaxRows, MaxBytes: cfg.Web.CypherMaxBytes},
 		Cypher:     console.New(runner.StoreConfig(cfg)),
 		Thresholds: cfg.Web.Thresholds, MinN: cfg.Web.MinN,
-		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes, UploadMemoryBytes: cfg.Web.UploadMemoryBytes, UploadCost: dataset.UploadCost(cfg.DatasetOptions()),
-		UploadMeter: uploadMeter(cfg.DatasetOptions())},
+		Jobs: jobs, UploadMaxBytes: cfg.Web.UploadMaxBytes},
 		&graphstore.Health{DB: db}, db)
 	if err != nil {
 		db.Close(context.WithoutCancel(ctx))
@@ -79,15 +77,4 @@ func Serve(ctx context.Context, cfg *configs.Config, version string, log io.Writ
 	}
 	defer db.Close(context.WithoutCancel(ctx))
 	return s.ListenAndServe(ctx, cfg.Server.Addr, log)
-}
-
-// uploadMeter measures an upload with the dataset limits (nil for a name
-// of no dataset format: it is refused before it is read).
-func uploadMeter(opt dataset.Options) func(name string) web.UploadMeter {
-	return func(name string) web.UploadMeter {
-		if m := dataset.NewMeter(name, opt); m != nil {
-			return m
-		}
-		return nil
-	}
 }

@@ -7,6 +7,7 @@ package configs
 import (
 	"encoding/hex"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"net/url"
@@ -20,6 +21,7 @@ import (
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/dataset"
 	"github.com/kgeval/kgeval/metricreg"
+	"gopkg.in/yaml.v3"
 )
 
 // Config is kgeval's whole configuration. Its defaults are configs/kgeval.yaml.
@@ -126,6 +128,15 @@ func (c *Config) Redacted() Config {
 	r.LLM.APIKey = redact(r.LLM.APIKey)
 	r.Embedding.APIKey = redact(r.Embedding.APIKey)
 	return r
+}
+
+// WriteYAML writes c without its secrets (Redacted) as YAML indented by
+// two spaces: what `kgeval config` prints.
+func (c *Config) WriteYAML(w io.Writer) error {
+	r := c.Redacted()
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	return enc.Encode(&r)
 }
 
 func redact(s string) string {

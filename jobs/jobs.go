@@ -53,6 +53,9 @@ type Jobs struct {
 	// request that names nobody ("").
 	MaxPerUser int
 
+	// budget is the memory uploads and job loads share.
+	budget *budget
+
 	mu     sync.Mutex
 	jobs   map[string]*job
 	owners owners
@@ -89,6 +92,9 @@ type Config struct {
 	// CleanupAge and CleanupEvery are web.upload_cleanup_age (default
 	// UploadTTL) and web.upload_cleanup_interval (default 10 minutes).
 	CleanupAge, CleanupEvery time.Duration
+	// MemoryBytes is the memory the uploads being read and the jobs
+	// loading one share at once (web.upload_memory_bytes; default 512 MiB).
+	MemoryBytes int64
 }
 
 type job struct {
@@ -104,7 +110,7 @@ func New(ctx context.Context, cfg Config, r *runner.Runner, db RunCatalog, dir s
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, kgeval.Wrap(kgeval.EINVALID, err, "uploads directory %s", dir)
 	}
-	j := &Jobs{cfg: cfg, runner: r, db: db, Dir: dir, base: context.WithoutCancel(ctx), jobs: map[string]*job{}, starting: map[string]startingJob{}, MaxRunning: 2, MaxPerUser: 1,
+	j := &Jobs{cfg: cfg, runner: r, db: db, Dir: dir, budget: newBudget(cfg.MemoryBytes, r.Config().DatasetOptions()), base: context.WithoutCancel(ctx), jobs: map[string]*job{}, starting: map[string]startingJob{}, MaxRunning: 2, MaxPerUser: 1,
 		stop: make(chan struct{})}
 	if err := j.loadOwners(); err != nil {
 		return nil, err
@@ -125,7 +131,7 @@ func (j *Jobs) Options() Options { return j.cfg.Options }
 // Start checks the request before it reads anything: an upload id the
 // caller by may evaluate (their own, any for an admin), a run name no
 // stored run and no job has, a free job slot. Only then does it read the
-// upload, once and inside by.Budget,
+// upload, once and inside the memory budget uploads share,
 // check that it has a valid record, and evaluate it in the background
 // with the chosen metrics, engine and limit.
 func (j *Jobs) Start(ctx context.Context, by Caller, req Request) (Job, error) {
@@ -143,7 +149,7 @@ func (j *Jobs) Start(ctx context.Context, by Caller, req Request) (Job, error) {
 	if err := j.claim(req.Run, req.Upload, by.User); err != nil {
 		return Job{}, err
 	}
-	res, err := j.load(ctx, req.Upload, by.Budget)
+	res, err := j.load(ctx, req.Upload)
 	if err == nil {
 		err = res.Evaluable("upload "+req.Upload, j.cfg.Strict)
 	}
@@ -367,7 +373,7 @@ func (j *Jobs) Cancel(ctx context.Context, run string, by Caller) (Job, error) {
 // Resume finishes an interrupted or unfinished run of an uploaded dataset
 // with the settings it was recorded with (Evaluate with Resume). As Start,
 // it checks who may, the run and a free slot before it reads the upload,
-// once and inside by.Budget. The run keeps the owner it was
+// once and inside the memory budget. The run keeps the owner it was
 // started by; by.User becomes it when none is recorded.
 func (j *Jobs) Resume(ctx context.Context, run string, by Caller) (Job, error) {
 	if err := j.mayControl(ctx, run, by, "resume"); err != nil {
@@ -394,7 +400,7 @@ func (j *Jobs) Resume(ctx context.Context, run string, by Caller) (Job, error) {
 	if err := j.claim(run, id, owner); err != nil {
 		return Job{}, err
 	}
-	res, err := j.load(ctx, id, by.Budget)
+	res, err := j.load(ctx, id)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	delete(j.starting, run)

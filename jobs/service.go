@@ -25,11 +25,14 @@ type Service interface {
 	// Upload stores a dataset file of by (name gives its format by
 	// extension; size is its declared length, -1 when not declared; the
 	// body is already size-limited), counts it against by's quota and
-	// validates it record by record. Errors: EINVALID (unknown format,
-	// unreadable file), ETOOLARGE, ETOOMANY (the quota's files).
+	// validates it record by record, inside the memory budget uploads and
+	// job loads share (web.upload_memory_bytes; reserved once the body is
+	// in). Errors: EINVALID (unknown format, unreadable file), ETOOLARGE,
+	// ETOOMANY (the quota's files), EUNAVAILABLE with a RetryAfter (the
+	// budget not free in time).
 	Upload(ctx context.Context, by Caller, name string, size int64, body io.Reader) (Upload, error)
 	// Start evaluates an upload as a new run of by in the background. It
-	// reads the upload (once, inside by.Budget) only after the cheap checks
+	// reads the upload (once, inside the memory budget) only after the cheap checks
 	// have passed. Errors: EINVALID, ENOTFOUND (no such upload),
 	// EFORBIDDEN (another user's upload, and by is no admin on a server
 	// with sign-in on), ECONFLICT (the run exists), ETOOMANY (jobs
@@ -72,9 +75,6 @@ type Caller struct {
 	Admin bool
 	// Open: sign-in is off (web.auth: false).
 	Open bool
-	// Budget, if set, is the memory budget the caller's reads of an upload
-	// are held to (the one the server's uploads share); nil: none.
-	Budget MemoryBudget
 }
 
 // anyUpload says whether by may evaluate any upload: an admin, or anyone
@@ -162,13 +162,6 @@ type Request struct {
 	Limit     int      `json:"limit"`
 	CacheOnly bool     `json:"cache_only"`
 }
-
-// MemoryBudget reserves the memory that reading the stored dataset file
-// at path (name, its extension giving the format) may hold, and returns
-// the function that gives it back. The dashboard's uploads and the jobs
-// that read them share one (web.upload_memory_bytes); a Caller brings it. Errors:
-// EUNAVAILABLE (not free in time), ETOOLARGE (more than the whole budget).
-type MemoryBudget func(ctx context.Context, name, path string) (release func(), err error)
 
 // Job is an evaluation started (or left unfinished) and its progress.
 type Job struct {

@@ -28,7 +28,7 @@ func ConfigOf(cfg *configs.Config) Config {
 		Options: Options{Metrics: metrics, Engines: []string{"gds", "native"}, Engine: cfg.Scoring.Engine,
 			Model: cfg.LLM.BaseURL + "#" + cfg.LLM.Model, Encoder: cfg.Embedding.Provider + " " + cfg.Embedding.Model, MaxUploadBytes: cfg.Web.UploadMaxBytes},
 		Metrics: cfg.Scoring.Metrics, Strict: cfg.Dataset.Strict, QuotaFiles: cfg.Web.UploadQuotaFiles, QuotaBytes: cfg.Web.UploadQuotaBytes,
-		CleanupAge: cfg.Web.UploadCleanupAge, CleanupEvery: cfg.Web.UploadCleanupInterval,
+		CleanupAge: cfg.Web.UploadCleanupAge, CleanupEvery: cfg.Web.UploadCleanupInterval, MemoryBytes: cfg.Web.UploadMemoryBytes,
 	}
 }
 
@@ -79,7 +79,8 @@ var uploadName = regexp.MustCompile(`^[0-9a-f]{32}\.(jsonl|json|csv|parquet)$`)
 
 // Upload writes body to a new file of Dir named by 16 random bytes and the
 // extension of name, then validates it with the dataset loader of
-// `kgeval evaluate`. A file with no valid record is not kept. The upload
+// `kgeval evaluate`, inside the memory budget (reserved once the body is
+// in, given back when it returns). A file with no valid record is not kept. The upload
 // belongs to by.User and counts against their quota: at it,
 // ETOOMANY (files) or ETOOLARGE (bytes), with the way to free space.
 func (j *Jobs) Upload(ctx context.Context, by Caller, name string, size int64, body io.Reader) (Upload, error) {
@@ -108,6 +109,8 @@ func (j *Jobs) Upload(ctx context.Context, by Caller, name string, size int64, b
 		j.forgetUpload(id)
 		return Upload{}, kgeval.Wrap(kgeval.EINTERNAL, err, "store upload")
 	}
+	body, release := j.budget.body(ctx, name, body)
+	defer release()
 	n, err := io.Copy(f, &quotaReader{r: body, j: j, id: id})
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -178,23 +181,21 @@ func (j *Jobs) mayUse(id string, by Caller) error {
 	return kgeval.Errorf(kgeval.EFORBIDDEN, "upload %s is another user's: a job may evaluate only your own uploads (an admin may use any); upload the dataset yourself", id)
 }
 
-// load reads the upload id once, inside reserve (the memory budget the
-// uploads share) when there is one. Errors: ENOTFOUND (removed), the
+// load reads the upload id once, inside the memory budget the uploads
+// share. Errors: ENOTFOUND (removed), the
 // budget's (EUNAVAILABLE), the loader's (ETOOLARGE, EINVALID) naming the
 // upload, not the server's path.
-func (j *Jobs) load(ctx context.Context, id string, reserve MemoryBudget) (*dataset.Result, error) {
+func (j *Jobs) load(ctx context.Context, id string) (*dataset.Result, error) {
 	path := filepath.Join(j.Dir, id)
 	notFound := kgeval.Errorf(kgeval.ENOTFOUND, "upload %s: not found (upload it again)", id)
 	if _, err := os.Stat(path); err != nil {
 		return nil, notFound
 	}
-	if reserve != nil {
-		release, err := reserve(ctx, id, path)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
+	release, err := j.budget.file(ctx, id, path)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	res, err := j.read(path, false)
 	if err == nil {
 		return res, nil

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,9 +21,9 @@ import (
 // TestJobs_SharedRunner checks that the dashboard's jobs run on what the
 // server built once: two jobs at once open no Neo4j driver (and so migrate
 // nothing), load no encoder beyond the one NewJobs loaded, and read their
-// upload once, inside the memory budget their Start carried: each upload is
-// removed as soon as its Start returns, and both jobs still end done with
-// their scores.
+// upload once, in Start: each upload is removed as soon as its Start
+// returns, and both jobs still end done with their scores (the memory
+// budget a load is held to: jobs' TestBudget_File).
 func TestJobs_SharedRunner(t *testing.T) {
 	db := graphstoretest.MustOpenDB(t)
 	cfg, err := configs.Load("", nil)
@@ -48,18 +47,6 @@ func TestJobs_SharedRunner(t *testing.T) {
 	}
 	js.Delay = 50 * time.Millisecond // the two jobs overlap
 
-	var mu sync.Mutex
-	reserved := map[string]int64{}
-	budget := jobs.MemoryBudget(func(_ context.Context, name, path string) (func(), error) {
-		st, err := os.Stat(path)
-		if err != nil {
-			return nil, err
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		reserved[name] += st.Size()
-		return func() {}, nil
-	})
 	run := fmt.Sprintf("jobs-shared-%d", time.Now().UnixNano())
 	var runs []string
 	for i, n := range []int{30, 40} {
@@ -69,11 +56,8 @@ func TestJobs_SharedRunner(t *testing.T) {
 		}
 		name := fmt.Sprintf("%s-%d", run, i)
 		t.Cleanup(func() { _ = db.DeleteRun(context.Background(), name) })
-		if _, err := js.Start(ctx, jobs.Caller{Budget: budget}, jobs.Request{Upload: up.ID, Run: name, Engine: "native"}); err != nil {
+		if _, err := js.Start(ctx, jobs.Caller{}, jobs.Request{Upload: up.ID, Run: name, Engine: "native"}); err != nil {
 			t.Fatal(err)
-		}
-		if reserved[up.ID] != up.Bytes {
-			t.Errorf("start of %s reserved the budget for %d bytes, want the upload's file of %d", name, reserved[up.ID], up.Bytes)
 		}
 		if err := os.Remove(filepath.Join(js.Dir, up.ID)); err != nil {
 			t.Fatal(err)
@@ -88,7 +72,7 @@ func TestJobs_SharedRunner(t *testing.T) {
 			t.Errorf("job %s: %+v, %d scores, %v", name, v, len(scores), err)
 		}
 	}
-	t.Logf("two jobs: %d Neo4j drivers opened, %d encoders loaded after NewJobs's one, %d budget reservations", runner.Opened()-opened, runner.Encoders()-encoders-1, len(reserved))
+	t.Logf("two jobs: %d Neo4j drivers opened, %d encoders loaded after NewJobs's one", runner.Opened()-opened, runner.Encoders()-encoders-1)
 	if n := runner.Opened() - opened; n != 0 {
 		t.Errorf("two jobs opened %d Neo4j drivers, want 0 (the server's)", n)
 	}

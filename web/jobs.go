@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -60,9 +59,7 @@ func (s *Server) upload(c *gin.Context) (any, error) {
 	if name == "" || len(name) > 255 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "name: want the file's name (with its extension: .jsonl, .json, .csv or .parquet)")
 	}
-	body, release := s.budgetBody(c, name, c.Request.Body)
-	defer release()
-	up, err := j.Upload(c.Request.Context(), by, name, c.Request.ContentLength, body)
+	up, err := j.Upload(c.Request.Context(), by, name, c.Request.ContentLength, c.Request.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -146,25 +143,6 @@ func (s *Server) startJob(c *gin.Context) (any, error) {
 	return j.Start(c.Request.Context(), s.jobCaller(c), req)
 }
 
-// jobBudget is the memory budget the uploads share (web.upload_memory_bytes)
-// for the caller of c: Start and Resume read the upload of a job inside it,
-// once their cheap checks have passed.
-func (s *Server) jobBudget(c *gin.Context) jobs.MemoryBudget {
-	return func(ctx context.Context, name, path string) (func(), error) {
-		// What the file's decoded structure will hold (the upload meter's
-		// cost, read through the file), not its size alone.
-		w, err := s.budget.fileWeight(name, path)
-		if err != nil {
-			return nil, err
-		}
-		b := &budgetedBody{ctx: ctx, name: name, budget: s.budget, c: c, fixed: w}
-		if err := b.reserve(); err != nil {
-			return nil, err
-		}
-		return b.release, nil
-	}
-}
-
 func (s *Server) listJobs(c *gin.Context) (any, error) {
 	j, err := s.jobService()
 	if err != nil {
@@ -217,10 +195,9 @@ func (s *Server) resumeJob(c *gin.Context) (any, error) {
 }
 
 // jobCaller is who calls, for the job service: whose quota an upload
-// counts against, who owns a job, who may cancel or resume it, and the
-// memory budget their reads of an upload are held to.
+// counts against, who owns a job, who may cancel or resume it.
 func (s *Server) jobCaller(c *gin.Context) jobs.Caller {
-	return jobs.Caller{User: caller(c), Admin: s.auth.isAdmin(c), Open: c.GetString(keyVia) == "open", Budget: s.jobBudget(c)}
+	return jobs.Caller{User: caller(c), Admin: s.auth.isAdmin(c), Open: c.GetString(keyVia) == "open"}
 }
 
 // deleteRun deletes a stored run; admins only.

@@ -68,17 +68,6 @@ type Config struct {
 	// UploadMaxBytes caps an uploaded dataset (web.upload_max_bytes;
 	// default 32 MiB).
 	UploadMaxBytes int64
-	// UploadMemoryBytes is the memory the uploads being read at once share
-	// (web.upload_memory_bytes; default 512 MiB), and UploadCost what
-	// reading an upload named name of size bytes may hold (package app
-	// gives dataset.MemoryBound with the dataset limits); nil, or a
-	// negative cost: the whole budget.
-	UploadMemoryBytes int64
-	UploadCost        func(name string, size int64) int64
-	// UploadMeter, if set, measures an upload as it arrives (package app
-	// gives dataset.NewMeter with the dataset limits): its Cost, the
-	// structure of its records included, is what the upload reserves.
-	UploadMeter func(name string) UploadMeter
 	// Logger receives internal errors and Neo4j's comings and goings
 	// (default: slog.Default()).
 	Logger *slog.Logger
@@ -98,7 +87,6 @@ type Server struct {
 	pages   map[string]*template.Template
 	log     *slog.Logger
 	read    *analysis.Reader
-	budget  *uploadBudget
 	watch   *healthWatch
 }
 
@@ -132,7 +120,7 @@ func NewServer(cfg Config, h Health, store readmodel.Services) (*Server, error) 
 		cfg.HealthEvery = 15 * time.Second
 	}
 	s := &Server{cfg: cfg, health: h, store: store, engine: gin.New(), auth: a, metrics: newMetrics(), log: cfg.Logger,
-		read: analysis.NewReader(store, analysis.ReaderOptions{Thresholds: cfg.Thresholds}), budget: newUploadBudget(cfg.UploadMemoryBytes, cfg.UploadCost, cfg.UploadMeter),
+		read:  analysis.NewReader(store, analysis.ReaderOptions{Thresholds: cfg.Thresholds}),
 		watch: &healthWatch{log: cfg.Logger}}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err

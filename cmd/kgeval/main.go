@@ -23,7 +23,6 @@ import (
 	"github.com/kgeval/kgeval/graphstore"
 	"github.com/kgeval/kgeval/runner"
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 )
 
 // Build information, set with -ldflags by `make build`.
@@ -257,10 +256,7 @@ func (m *Main) configCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r := c.Redacted()
-			enc := yaml.NewEncoder(m.Stdout)
-			enc.SetIndent(2)
-			return enc.Encode(&r)
+			return c.WriteYAML(m.Stdout)
 		},
 	}
 	c.Flags().BoolVar(&keys, "keys", false, "print every configuration key, one a line (a map's as key.*), and nothing else")
