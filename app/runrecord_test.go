@@ -156,8 +156,7 @@ func TestCleanRunRecords(t *testing.T) {
 	}
 
 	doctor := func(fix bool) pipeline.Check {
-		o := pipeline.DoctorOptions{Store: db, URI: cfg.Neo4j.URI, Fix: fix, CleanRun: cfg.CleanRun,
-			Probe: func(context.Context, string, string) error { return nil }, MissingFile: func(string) string { return "" }}
+		o := pipeline.DoctorOptions{Store: db, URI: cfg.Neo4j.URI, Fix: fix, CleanRun: cfg.CleanRun}
 		for _, ch := range pipeline.Doctor(ctx, o) {
 			if ch.Name == "runs" {
 				t.Logf("doctor (fix %v): runs: ok %v: %s", fix, ch.OK, ch.Detail)

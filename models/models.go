@@ -7,6 +7,8 @@
 package models
 
 import (
+	"context"
+
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/configs"
 	"github.com/kgeval/kgeval/judge"
@@ -146,3 +148,20 @@ func (w *Set) Endpoint() string { return w.client.Endpoint() }
 
 // Encoder names the evaluation's encoder.
 func (w *Set) Encoder() string { return w.embedder.Name() }
+
+// CacheOnly is the embedder of encoder's vectors stored in cache that
+// calls no model (a sweep): a text whose vector is not there is
+// ENOTFOUND.
+func CacheOnly(encoder string, cache kgeval.Cache) kgeval.Embedder {
+	return &llm.CachedEmbedder{Next: noCall{encoder}, Cache: cache}
+}
+
+// noCall stands behind the model cache where no model may be called: it
+// has the encoder's name (part of the cache key) and refuses to embed.
+type noCall struct{ name string }
+
+func (e noCall) Name() string { return e.name }
+
+func (e noCall) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return nil, kgeval.Errorf(kgeval.ENOTFOUND, "%d entity embeddings of this run are not in the cache (was it evaluated with encoder %s?); a sweep makes no embedding call", len(texts), e.name)
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/kgeval/kgeval"
+	"github.com/kgeval/kgeval/llm"
+	"github.com/kgeval/kgeval/minilm"
 )
 
 // StoreAdmin is what Doctor asks of the store.
@@ -54,10 +56,6 @@ type DoctorOptions struct {
 	// The encoder (embedding.*): an OpenAI-compatible endpoint, or a
 	// local model in ModelDir.
 	EmbeddingProvider, EmbeddingBaseURL, EmbeddingKey, EmbeddingModel, ModelDir string
-	// Probe asks an endpoint for its model list; MissingFile names a file
-	// the local model lacks in a directory ("" when none).
-	Probe       func(ctx context.Context, baseURL, key string) error
-	MissingFile func(dir string) string
 }
 
 // Doctor checks, one line each, that the store answers, that the Graph
@@ -92,7 +90,7 @@ func llmCheck(ctx context.Context, o DoctorOptions) Check {
 		ch.Detail = "no endpoint configured (llm.base_url or OPENAI_BASE_URL)"
 		return ch
 	}
-	if err := o.Probe(ctx, o.LLMBaseURL, o.LLMKey); err != nil {
+	if err := llm.Probe(ctx, o.LLMBaseURL, o.LLMKey); err != nil {
 		if len(o.LLMUses) == 0 && !o.LLMRequired {
 			ch.OK, ch.Detail = true, fmt.Sprintf("not needed: this configuration asks the model nothing (%s not running; `make llm-start` for scoring.verify cascade or prob, model extraction or the LLM-judged metrics)", o.LLMBaseURL)
 			return ch
@@ -150,14 +148,14 @@ func embeddingCheck(ctx context.Context, o DoctorOptions) Check {
 		if base == "" {
 			base = o.LLMBaseURL
 		}
-		if err := o.Probe(ctx, base, o.EmbeddingKey); err != nil {
+		if err := llm.Probe(ctx, base, o.EmbeddingKey); err != nil {
 			ch.Detail = fmt.Sprintf("%s not reachable: %v", base, err)
 			return ch
 		}
 		ch.OK, ch.Detail = true, fmt.Sprintf("model %s at %s", o.EmbeddingModel, base)
 		return ch
 	}
-	if f := o.MissingFile(o.ModelDir); f != "" {
+	if f := minilm.MissingFile(o.ModelDir); f != "" {
 		ch.Detail = fmt.Sprintf("local model %s missing %s in %s (run `make models`)", o.EmbeddingModel, f, o.ModelDir)
 		return ch
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgeval/kgeval"
 	"github.com/kgeval/kgeval/metricreg"
+	"github.com/kgeval/kgeval/models"
 	"github.com/kgeval/kgeval/readmodel"
 	"github.com/kgeval/kgeval/scoring"
 	"github.com/kgeval/kgeval/stats"
@@ -18,10 +19,9 @@ import (
 type SweepOptions struct {
 	Run          string
 	Taus, Deltas []float64
-	// Embedder returns the embedder of the run's label vectors for the
-	// run's encoder: the model cache in front of NoCall(encoder), so that
-	// a sweep makes no model call.
-	Embedder func(encoder string) kgeval.Embedder
+	// Cache is the model cache the run's label vectors are read from
+	// (models.CacheOnly: a sweep makes no model call).
+	Cache kgeval.Cache
 	// Progress, if set, is told about the grid points done.
 	Progress func(stage string, done, total int)
 	// Log receives what the sweep found before it scores; nil discards it.
@@ -147,7 +147,7 @@ func Sweep(ctx context.Context, store readmodel.Services, o SweepOptions) (*Swee
 	if len(items) == 0 {
 		return nil, kgeval.Errorf(kgeval.EINVALID, "run %q has no stored pair graph to sweep", run)
 	}
-	vec, err := cachedVectors(ctx, o.Embedder(rec.Encoder), keys)
+	vec, err := cachedVectors(ctx, models.CacheOnly(rec.Encoder, o.Cache), keys)
 	if err != nil {
 		return nil, err
 	}
@@ -238,19 +238,6 @@ func summarisePoint(tau, delta float64, variant string, results []kgeval.KGResul
 		}
 	}
 	return sp
-}
-
-// NoCall stands behind the model cache where no model may be called (a
-// sweep): it has the encoder's name (part of the cache key) and refuses
-// to embed.
-func NoCall(encoder string) kgeval.Embedder { return noCall{encoder} }
-
-type noCall struct{ name string }
-
-func (e noCall) Name() string { return e.name }
-
-func (e noCall) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	return nil, kgeval.Errorf(kgeval.ENOTFOUND, "%d entity embeddings of this run are not in the cache (was it evaluated with encoder %s?); a sweep makes no embedding call", len(texts), e.name)
 }
 
 // textOnly are the KG metrics that read the sample texts, not the graph: a

@@ -229,9 +229,7 @@ func (r *Runner) Sweep(ctx context.Context, o pipeline.SweepOptions) (*pipeline.
 	if err != nil {
 		return nil, err
 	}
-	o.Embedder = func(encoder string) kgeval.Embedder {
-		return &llm.CachedEmbedder{Next: pipeline.NoCall(encoder), Cache: &graphstore.Cache{DB: db}}
-	}
+	o.Cache = &graphstore.Cache{DB: db}
 	return pipeline.Sweep(ctx, db, o)
 }
 
@@ -330,7 +328,7 @@ func Doctor(ctx context.Context, cfg *configs.Config, fix bool) []pipeline.Check
 	o := pipeline.DoctorOptions{URI: cfg.Neo4j.URI, Fix: fix, LLMBaseURL: cfg.LLM.BaseURL, LLMKey: cfg.LLM.APIKey, LLMModel: cfg.LLM.Model,
 		LLMRequired: cfg.LLM.Required, LLMUses: cfg.ModelUses(), EmbeddingProvider: cfg.Embedding.Provider, EmbeddingBaseURL: cfg.Embedding.BaseURL,
 		EmbeddingKey: cfg.Embedding.APIKey, EmbeddingModel: cfg.Embedding.Model, ModelDir: cfg.EncoderDir(),
-		Probe: llm.Probe, MissingFile: minilm.MissingFile, CleanRun: cfg.CleanRun}
+		CleanRun: cfg.CleanRun}
 	if db, err := OpenStore(ctx, cfg); err != nil {
 		o.StoreErr = err
 	} else {
