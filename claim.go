@@ -160,18 +160,19 @@ const (
 	// FeatureConflict is 1 when a value or name of the claim conflicts
 	// with its evidence.
 	FeatureConflict = "conflict"
-	// FeatureNovel is log(1 + n), n the claim's content words that no
-	// context text holds (overlap's complement as a count: a claim that
-	// adds much is less likely stated); FeatureSentence the largest share
-	// of the claim's content words that one context sentence holds.
-	FeatureNovel    = "novel"
-	FeatureSentence = "sentence"
+	// FeatureNovel is log(1 + n), n the claim's content words no context
+	// text holds; FeatureSentence the largest share of them one sentence
+	// holds, FeatureSentenceF1 the best F1 against one sentence's words;
+	// FeatureTrigrams the share of its lexical.WordTrigrams a context states.
+	FeatureNovel      = "novel"
+	FeatureSentence   = "sentence"
+	FeatureSentenceF1 = "sentence_f1"
+	FeatureTrigrams   = "trigrams"
 	// FeaturePairs is the share of the claim's neighbouring content-word
 	// pairs (lexical.WordPairs) that the context side or the question
 	// states as neighbours (1 when the claim has fewer than two content
-	// words): overlap reads words, pairs reads phrases, so a claim that
-	// recombines the context's words into something it never says scores
-	// low here while its overlap stays high.
+	// words): a claim that recombines the context's words into something
+	// it never says scores low here while its overlap stays high.
 	FeaturePairs = "pairs"
 	// FeatureModelClaim, FeatureModelContext and FeatureModelThreeWay are
 	// the logits of each question form's P(supported) (scoring.verify_forms;
@@ -208,7 +209,7 @@ var ModelFeatures = []string{FeatureModel, FeatureModelClaim, FeatureModelContex
 
 // KnownFeatures are every feature a claim check may have, in a fixed
 // order (the model's first).
-var KnownFeatures = append(slices.Clone(ModelFeatures), FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict, FeatureNovel, FeatureSentence, FeaturePairs)
+var KnownFeatures = append(slices.Clone(ModelFeatures), FeatureOverlap, FeatureAtoms, FeatureSupport, FeatureReach, FeatureConflict, FeatureNovel, FeatureSentence, FeaturePairs, FeatureSentenceF1, FeatureTrigrams)
 
 // CalibrationFeatures are the features of the calibrated score, in the
 // order of its coefficients; CalibrationFeaturesNoModel those of the
@@ -222,4 +223,5 @@ var (
 // (stats.FitLogisticSigned): more support, overlap or reach never lowers a
 // claim's score, a conflict never raises it.
 var FeatureSigns = map[string]int{FeatureModel: 1, FeatureOverlap: 1, FeatureAtoms: 1, FeatureSupport: 1, FeatureReach: 1, FeatureConflict: -1,
-	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1, FeatureModelNotStated: -1, FeatureModelYesNo: 1, FeatureNovel: -1, FeatureSentence: 1, FeaturePairs: 1}
+	FeatureModelClaim: 1, FeatureModelContext: 1, FeatureModelThreeWay: 1, FeatureModelContradicted: -1, FeatureModelNotStated: -1, FeatureModelYesNo: 1, FeatureNovel: -1, FeatureSentence: 1, FeaturePairs: 1,
+	FeatureSentenceF1: 1, FeatureTrigrams: 1}

@@ -325,6 +325,41 @@ func (t *Text) HasPair(p string) bool {
 	return t.pairs[p]
 }
 
+// WordTrigrams returns the trigrams of s's words (after NFKC and case
+// folding, numbers and stop words included), each three adjacent words in
+// order, repeats kept; s of one or two words gives them as one gram, no
+// word none. Pairs read content words as phrases; trigrams read the
+// wording itself ("was not designed by" is not "was designed by").
+func WordTrigrams(s string) []string {
+	toks := tokensOf(s)
+	if len(toks) < 3 {
+		if len(toks) == 0 {
+			return nil
+		}
+		return []string{strings.Join(toks, " ")}
+	}
+	out := make([]string, 0, len(toks)-2)
+	for i := 2; i < len(toks); i++ {
+		out = append(out, toks[i-2]+" "+toks[i-1]+" "+toks[i])
+	}
+	return out
+}
+
+// HasGram reports whether the text holds g (one of WordTrigrams) as
+// adjacent words.
+func (t *Text) HasGram(g string) bool {
+	t.gramsOnce.Do(func() {
+		t.grams = map[string]bool{}
+		toks := tokensOf(t.raw)
+		for i := range toks {
+			for n := 1; n <= 3 && i+n <= len(toks); n++ {
+				t.grams[strings.Join(toks[i:i+n], " ")] = true
+			}
+		}
+	})
+	return t.grams[g]
+}
+
 // HasWord reports whether the text holds word w (a ContentWords word), up to
 // the light inflection tolerance of the occurrence rule ("launch" and
 // "launched").

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,5 +138,31 @@ func TestChain_GroundedOnWikiEval(t *testing.T) {
 	}
 	if facts < 1000 {
 		t.Errorf("%d facts read from %d texts", facts, len(seen))
+	}
+}
+
+// TestWordTrigrams checks the claim's trigrams (stop words kept, case
+// folded; a short text as one gram) and that a text holds the ones it
+// words the same way, whatever sentence or case they are in.
+func TestWordTrigrams(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want []string
+	}{
+		{"The tower was NOT completed.", []string{"the tower was", "tower was not", "was not completed"}},
+		{"Completed 1889", []string{"completed 1889"}},
+		{"tower", []string{"tower"}},
+		{" ... ", nil},
+	} {
+		if got := WordTrigrams(tc.s); !slices.Equal(got, tc.want) {
+			t.Errorf("WordTrigrams(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+	text := NewText("Paris is the capital. The tower was completed in 1889.")
+	for g, want := range map[string]bool{"the tower was": true, "tower was completed": true, "completed 1889": false, "completed in": true,
+		"tower": true, "tower was not": false, "capital the tower": true} {
+		if text.HasGram(g) != want {
+			t.Errorf("HasGram(%q) = %v, want %v", g, !want, want)
+		}
 	}
 }

@@ -31,6 +31,8 @@ type Text struct {
 	atomsOnce sync.Once
 	pairs     map[string]bool // WordPairs of raw, read on first use (Text.HasPair)
 	pairsOnce sync.Once
+	grams     map[string]bool // word 1- to 3-grams of raw, read on first use (Text.HasGram)
+	gramsOnce sync.Once
 }
 
 // NewText prepares text for Occurs.

@@ -75,6 +75,7 @@ type sentence struct {
 	lt                  *lexical.Text
 	weight              float64
 	why                 []string
+	words               int // its distinct content words
 	pos                 int // order in the context side
 }
 
@@ -90,7 +91,7 @@ func Check(in Input, p Params) ([]kgeval.ClaimCheck, error) {
 			if t == "" {
 				continue
 			}
-			sents = append(sents, sentence{passage: ps.Index, start: sp.Start, end: sp.End, text: t, lt: lexical.NewText(t), pos: len(sents)})
+			sents = append(sents, sentence{passage: ps.Index, start: sp.Start, end: sp.End, text: t, lt: lexical.NewText(t), words: len(lexical.ContentWords(t)), pos: len(sents)})
 		}
 		total += EstimateTokens(ps.Text) + 1
 	}

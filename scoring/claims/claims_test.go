@@ -357,27 +357,35 @@ func TestCheck_Features(t *testing.T) {
 	}{
 		// Every word, value, triplet and entity is in the passage.
 		{"grounded", "The Eiffel Tower was completed in 1889.", paris, false,
-			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 1, kgeval.FeatureReach: 1, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 1}},
+			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 1, kgeval.FeatureReach: 1, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 1,
+				kgeval.FeatureTrigrams: 1, kgeval.FeatureSentenceF1: 0.8}}, // 4 words against the sentence's 6
 		// Without a graph the graph's signals are 0.
 		{"no graph", "The Eiffel Tower was completed in 1889.", paris, true,
-			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 1}},
+			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0, kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 1,
+				kgeval.FeatureTrigrams: 1, kgeval.FeatureSentenceF1: 0.8}}, // 4 words against the sentence's 6
 		// tower and completed are stated, 1925 is not: (tower, was,
 		// completed) is supported, (completed, in, 1925) contradicted;
 		// 1925 reaches nothing.
 		{"another year", "The tower was completed in 1925.", []string{"The tower was completed in 1889."}, false,
 			map[string]float64{kgeval.FeatureOverlap: 2.0 / 3, kgeval.FeatureAtoms: 0, kgeval.FeatureSupport: 0.5, kgeval.FeatureReach: 2.0 / 3, kgeval.FeatureConflict: 1,
-				kgeval.FeatureNovel: math.Log(2), kgeval.FeatureSentence: 2.0 / 3, kgeval.FeaturePairs: 0.5}},
+				kgeval.FeatureNovel: math.Log(2), kgeval.FeatureSentence: 2.0 / 3, kgeval.FeaturePairs: 0.5,
+				// 3 of the trigrams, "completed in 1925" not; 2 of 3 words
+				// against the sentence's 3.
+				kgeval.FeatureTrigrams: 0.75, kgeval.FeatureSentenceF1: 2.0 / 3}},
 		// Nothing of the claim in the passage.
 		{"unrelated", "The Colosseum is in Rome.", paris, false,
 			map[string]float64{kgeval.FeatureOverlap: 0, kgeval.FeatureAtoms: 0, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0,
-				kgeval.FeatureNovel: math.Log(3), kgeval.FeatureSentence: 0, kgeval.FeaturePairs: 0}},
+				kgeval.FeatureNovel: math.Log(3), kgeval.FeatureSentence: 0, kgeval.FeaturePairs: 0, kgeval.FeatureTrigrams: 0, kgeval.FeatureSentenceF1: 0}},
 		// Every word is in the passage, but not as the claim puts them
 		// together: of "tower completed", "completed 1889", "1889
 		// world", "world fair" only the first is a pair the passage has
 		// ("fair of the world" gives "fair world").
 		{"recombined", "The tower completed 1889 the world fair.", []string{"The fair of the world opened in 1889; the tower was completed later."}, true,
 			map[string]float64{kgeval.FeatureOverlap: 1, kgeval.FeatureAtoms: 1, kgeval.FeatureSupport: 0, kgeval.FeatureReach: 0, kgeval.FeatureConflict: 0,
-				kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 0.25}},
+				kgeval.FeatureNovel: 0, kgeval.FeatureSentence: 1, kgeval.FeaturePairs: 0.25,
+				// No trigram is the passage's wording; all 5 words against
+				// the sentence's 7.
+				kgeval.FeatureTrigrams: 0, kgeval.FeatureSentenceF1: 10.0 / 12}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, gp := MustInput(t, tc.claim, tc.passages...)
@@ -389,7 +397,7 @@ func TestCheck_Features(t *testing.T) {
 				t.Fatalf("%d claims", len(cs))
 			}
 			f := cs[0].Features
-			noModel := append(slices.Clone(kgeval.CalibrationFeaturesNoModel), kgeval.FeatureNovel, kgeval.FeatureSentence, kgeval.FeaturePairs)
+			noModel := append(slices.Clone(kgeval.CalibrationFeaturesNoModel), kgeval.FeatureNovel, kgeval.FeatureSentence, kgeval.FeaturePairs, kgeval.FeatureSentenceF1, kgeval.FeatureTrigrams)
 			if len(f) != len(noModel) {
 				t.Errorf("features %v, want exactly %v", f, noModel)
 			}

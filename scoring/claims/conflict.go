@@ -138,8 +138,10 @@ func sharesAnchor(a, b []string) bool {
 func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int, ctxTexts []*lexical.Text, sents []sentence) {
 	f := c.Features
 	// Word overlap: the claim's content words any context text holds;
-	// novel: how many none holds; sentence: the best one sentence's share.
+	// novel: how many none holds; sentence: the best one sentence's share,
+	// sentence_f1: the best F1 of the claim's words against a sentence's.
 	words := lexical.ContentWords(cl.Text)
+	f[kgeval.FeatureSentenceF1] = 0
 	if len(words) > 0 {
 		n := held(words, ctxTexts, (*lexical.Text).HasWord)
 		f[kgeval.FeatureOverlap] = float64(n) / float64(len(words))
@@ -153,8 +155,14 @@ func features(c *kgeval.ClaimCheck, in Input, cl lexical.Claim, rels, ents []int
 				}
 			}
 			best = max(best, k)
+			f[kgeval.FeatureSentenceF1] = max(f[kgeval.FeatureSentenceF1], 2*float64(k)/float64(len(words)+s.words))
 		}
 		f[kgeval.FeatureSentence] = float64(best) / float64(len(words))
+	}
+	// Trigrams: the claim's wording that a context text states.
+	f[kgeval.FeatureTrigrams] = 0
+	if grams := lexical.WordTrigrams(cl.Text); len(grams) > 0 {
+		f[kgeval.FeatureTrigrams] = float64(held(grams, ctxTexts, (*lexical.Text).HasGram)) / float64(len(grams))
 	}
 	// Atoms: the claim's names and values the context states.
 	atoms := lexical.Atoms(cl.Text)
