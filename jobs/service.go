@@ -2,9 +2,10 @@
 // one runner.Runner the CLI asks: uploads kept and validated (uploads.go),
 // each user's upload quota (quota.go), who owns each upload and run and
 // the cleanup of old uploads (owners.go), the slots that bound the jobs
-// running at once (slots.go), and the queue of jobs with their progress,
-// cancel and resume (jobs.go). Service is what package web calls; who asks
-// is one explicit Caller argument.
+// running at once (slots.go), the memory that uploads being read and jobs
+// loading one share (budget.go), and the queue of jobs with their
+// progress, cancel and resume (jobs.go). Service is what package web
+// calls; who asks is one explicit Caller argument.
 package jobs
 
 import (
