@@ -29,16 +29,8 @@ type budget struct {
 	sem   *semaphore.Weighted
 	total int64
 	cost  func(name string, size int64) int64
-	meter func(name string) meter
+	meter func(name string) *dataset.Meter
 	wait  time.Duration
-}
-
-// meter measures what reading an upload will hold as its bytes go by
-// (dataset.Meter): Cost, once they are all written, is that in bytes (-1:
-// unbounded, the whole budget).
-type meter interface {
-	io.Writer
-	Cost() int64
 }
 
 // budgetWait is how long an upload or a job's load waits for its
@@ -51,17 +43,14 @@ const defaultMemoryBytes = 512 << 20
 // newBudget returns a budget of total bytes (default 512 MiB) whose costs
 // are those of reading a dataset with opt's limits.
 func newBudget(total int64, opt dataset.Options) *budget {
-	return newBudgetOf(total, dataset.UploadCost(opt), func(name string) meter {
-		if m := dataset.NewMeter(name, opt); m != nil {
-			return m
-		}
-		return nil // a name of no dataset format: refused before it is read
-	})
+	return newBudgetOf(total, dataset.UploadCost(opt), func(name string) *dataset.Meter { return dataset.NewMeter(name, opt) })
 }
 
 // newBudgetOf returns a budget of total bytes with the given cost and
-// meter (nil: cost alone; nil cost or a negative one: the whole budget).
-func newBudgetOf(total int64, cost func(name string, size int64) int64, m func(name string) meter) *budget {
+// meter, which measures what reading an upload holds as its bytes go by
+// (nil, or a nil Meter for a name of no dataset format: cost alone; nil
+// cost or a negative one: the whole budget).
+func newBudgetOf(total int64, cost func(name string, size int64) int64, m func(name string) *dataset.Meter) *budget {
 	if total <= 0 {
 		total = defaultMemoryBytes
 	}
@@ -147,8 +136,8 @@ type budgetedBody struct {
 	ctx    context.Context
 	name   string
 	budget *budget
-	meter  meter // nil: the budget's cost of the name and size
-	fixed  int64 // > 0: the weight to reserve (a stored upload's fileWeight)
+	meter  *dataset.Meter // nil: the budget's cost of the name and size
+	fixed  int64          // > 0: the weight to reserve (a stored upload's fileWeight)
 
 	n     int64 // bytes read
 	err   error // the reservation failed
